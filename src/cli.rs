@@ -1,0 +1,1 @@
+//! Command-line arguments (clap derive). Placeholder until the CLI lands.

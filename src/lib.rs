@@ -1,0 +1,26 @@
+//! gpu-doctor: tells whether an NVIDIA GPU machine can really run CUDA and PyTorch work,
+//! and if not, exactly why and what command fixes it.
+//!
+//! The data flow, one module per step:
+//!
+//! ```text
+//! cli ──► Config
+//! 1. gather    facts::gather(&Host, &GatherOptions) -> Facts          I/O; never fails as a whole
+//! 2. evaluate  checks::evaluate(&Facts, &CheckOptions) -> Vec<Finding> pure; no I/O
+//! 3. report    Report::new(facts, findings)                         the single source of truth
+//! 4. render    report::text | report::json
+//! ```
+//!
+//! `host` is the one seam to the world (environment, filesystem root, commands with time
+//! limits, driver libraries); tests point it at fixture trees and fake driver libraries.
+//! `--from FILE` replaces step 1 with the facts of a saved report.
+
+pub mod checks;
+pub mod cli;
+pub mod fact;
+pub mod facts;
+pub mod host;
+pub mod matrix;
+pub mod probes;
+pub mod report;
+pub mod version;

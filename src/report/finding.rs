@@ -1,0 +1,166 @@
+//! A finding: one judgement about the machine, with a stable id, a severity, the facts
+//! it rests on and the fix.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Pass,
+    Info,
+    Warn,
+    Fail,
+}
+
+impl Severity {
+    pub fn marker(self) -> &'static str {
+        match self {
+            Severity::Pass => "✓",
+            Severity::Info => "·",
+            Severity::Warn => "!",
+            Severity::Fail => "✗",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Pass => "pass",
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Fail => "fail",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a finding is about.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Scope {
+    Host,
+    /// A GPU by NVML index (or PCI bus id when the driver cannot enumerate it).
+    Gpu {
+        index: Option<u32>,
+        pci_bus_id: Option<String>,
+    },
+    /// A Python environment, by interpreter (or prefix) path.
+    Python {
+        interpreter: String,
+    },
+    /// A CUDA toolkit, by root.
+    Toolkit {
+        root: String,
+    },
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Host => f.write_str("host"),
+            Scope::Gpu { index: Some(i), .. } => write!(f, "GPU {i}"),
+            Scope::Gpu {
+                pci_bus_id: Some(b),
+                ..
+            } => write!(f, "GPU {b}"),
+            Scope::Gpu { .. } => f.write_str("GPU"),
+            Scope::Python { interpreter } => write!(f, "python {interpreter}"),
+            Scope::Toolkit { root } => write!(f, "toolkit {root}"),
+        }
+    }
+}
+
+/// One fact a finding rests on: where it is in the facts, and its value as shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Evidence {
+    /// Dotted path into the report's `facts`, e.g. "kernel_module.version".
+    pub fact: String,
+    pub value: String,
+}
+
+/// The remedy: what to do, and the exact command where one exists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Fix {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Finding {
+    /// Stable id from the finding-id taxonomy, e.g. "driver.library_mismatch".
+    pub id: String,
+    pub severity: Severity,
+    pub scope: Scope,
+    /// One line.
+    pub summary: String,
+    /// Why it matters and what exactly was seen.
+    #[serde(default)]
+    pub details: String,
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+impl Finding {
+    pub fn new(id: &str, severity: Severity, summary: impl Into<String>) -> Self {
+        Finding {
+            id: id.to_string(),
+            severity,
+            scope: Scope::Host,
+            summary: summary.into(),
+            details: String::new(),
+            evidence: Vec::new(),
+            fix: None,
+        }
+    }
+
+    pub fn scope(mut self, scope: Scope) -> Self {
+        self.scope = scope;
+        self
+    }
+
+    pub fn details(mut self, details: impl Into<String>) -> Self {
+        self.details = details.into();
+        self
+    }
+
+    pub fn evidence(mut self, fact: &str, value: impl fmt::Display) -> Self {
+        self.evidence.push(Evidence {
+            fact: fact.to_string(),
+            value: value.to_string(),
+        });
+        self
+    }
+
+    pub fn fix(mut self, text: impl Into<String>, commands: &[&str]) -> Self {
+        self.fix = Some(Fix {
+            text: text.into(),
+            commands: commands.iter().map(|c| (*c).to_string()).collect(),
+        });
+        self
+    }
+
+    pub fn fix_owned(mut self, text: impl Into<String>, commands: Vec<String>) -> Self {
+        self.fix = Some(Fix {
+            text: text.into(),
+            commands,
+        });
+        self
+    }
+
+    /// The area of the id ("driver" for "driver.library_mismatch").
+    pub fn area(&self) -> &str {
+        self.id.split('.').next().unwrap_or(&self.id)
+    }
+}

@@ -1,0 +1,126 @@
+//! Version numbers as types, so that "550.54.15" < "550.120" compares as the driver does.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// A dotted numeric version (driver "535.183.01", CUDA "12.4.131", cuDNN "9.1.0.70").
+/// Leading zeros are kept for display ("01") and ignored for ordering.
+#[derive(Debug, Clone, Eq)]
+pub struct DottedVersion {
+    parts: Vec<u64>,
+    text: String,
+}
+
+impl DottedVersion {
+    /// Parses the leading dotted-number part of `s` ("12.1.105+cu121" -> 12.1.105).
+    /// `None` when `s` does not start with a number.
+    pub fn parse(s: &str) -> Option<Self> {
+        let s = s.trim();
+        let end = s
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(s.len());
+        let head = s[..end].trim_end_matches('.');
+        if head.is_empty() {
+            return None;
+        }
+        let parts = head
+            .split('.')
+            .map(|p| p.parse::<u64>().ok())
+            .collect::<Option<Vec<u64>>>()?;
+        Some(DottedVersion {
+            parts,
+            text: head.to_string(),
+        })
+    }
+
+    pub fn parts(&self) -> &[u64] {
+        &self.parts
+    }
+
+    pub fn major(&self) -> u64 {
+        self.parts.first().copied().unwrap_or(0)
+    }
+
+    pub fn minor(&self) -> u64 {
+        self.parts.get(1).copied().unwrap_or(0)
+    }
+
+    /// Same first `n` components.
+    pub fn same_prefix(&self, other: &Self, n: usize) -> bool {
+        (0..n).all(|i| {
+            self.parts.get(i).copied().unwrap_or(0) == other.parts.get(i).copied().unwrap_or(0)
+        })
+    }
+}
+
+impl PartialEq for DottedVersion {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Ord for DottedVersion {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let n = self.parts.len().max(other.parts.len());
+        for i in 0..n {
+            let a = self.parts.get(i).copied().unwrap_or(0);
+            let b = other.parts.get(i).copied().unwrap_or(0);
+            match a.cmp(&b) {
+                Ordering::Equal => {}
+                o => return o,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl PartialOrd for DottedVersion {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for DottedVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// CUDA encodes versions as `1000 * major + 10 * minor` (12040 -> "12.4").
+pub fn cuda_version_from_int(v: i64) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> DottedVersion {
+        DottedVersion::parse(s).unwrap()
+    }
+
+    #[test]
+    fn orders_numerically() {
+        assert!(v("550.120") > v("550.54.15"));
+        assert!(v("535.183.01") < v("550.54.15"));
+        assert_eq!(v("12.4"), v("12.4.0"));
+        assert_eq!(v("535.183.01").to_string(), "535.183.01");
+        assert_eq!(v("2.4.1+cu121").to_string(), "2.4.1");
+        assert!(DottedVersion::parse("abc").is_none());
+        assert!(DottedVersion::parse("").is_none());
+        assert!(DottedVersion::parse("99999999999999999999999").is_none());
+    }
+
+    #[test]
+    fn cuda_ints() {
+        assert_eq!(cuda_version_from_int(12040), "12.4");
+        assert_eq!(cuda_version_from_int(11080), "11.8");
+        assert_eq!(cuda_version_from_int(13000), "13.0");
+    }
+
+    #[test]
+    fn prefixes() {
+        assert!(v("550.54.15").same_prefix(&v("550.54.14"), 2));
+        assert!(!v("550.54.15").same_prefix(&v("550.54.14"), 3));
+    }
+}
