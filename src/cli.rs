@@ -1,1 +1,89 @@
-//! Command-line arguments (clap derive). Placeholder until the CLI lands.
+//! Command-line arguments (clap derive), resolved once into what the pipeline needs.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  nothing above info: the machine can run CUDA/PyTorch work
+  1  warnings only
+  2  at least one failure
+  3  gpu-doctor could not reach a verdict (bad arguments, unreadable input, internal error)
+
+Findings carry stable ids (e.g. driver.library_mismatch); `gpu-doctor checks` lists them.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gpu-doctor",
+    version,
+    about = "Tells whether this NVIDIA GPU machine can really run CUDA and PyTorch work, and if not, why and what fixes it",
+    after_help = EXIT_CODES_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Print the whole report as JSON (schema: assets/report.schema.json).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Print the plain text report (the default when stdout is not a terminal).
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub plain: bool,
+
+    /// Also write the JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+
+    /// Judge the facts of a saved JSON report (from this or another machine) instead of this machine ('-' reads stdin).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["python", "deep"])]
+    pub from: Option<PathBuf>,
+
+    /// Also look at this Python interpreter or environment (repeatable).
+    #[arg(long = "python", value_name = "PATH")]
+    pub python: Vec<PathBuf>,
+
+    /// Also run each Python interpreter (with a time limit) to ask torch itself whether CUDA works.
+    #[arg(long)]
+    pub deep: bool,
+
+    /// Replace the host name in the report.
+    #[arg(long)]
+    pub redact: bool,
+
+    /// Fail unless at least N GPUs are usable by CUDA.
+    #[arg(long, value_name = "N")]
+    pub expect_gpus: Option<u32>,
+
+    /// Run only these checks: ids or areas, comma-separated (e.g. driver,torch.cpu_only).
+    #[arg(long, value_name = "ID|AREA", value_delimiter = ',')]
+    pub only: Vec<String>,
+
+    /// Skip these checks: ids or areas, comma-separated.
+    #[arg(long, value_name = "ID|AREA", value_delimiter = ',')]
+    pub skip: Vec<String>,
+
+    /// Show details, evidence and fixes for every finding.
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// Colour in the text report (NO_COLOR is honoured by `auto`).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every check: id and what it verifies.
+    Checks,
+    /// Print the JSON Schema of the --json report.
+    Schema,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}

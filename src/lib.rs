@@ -15,6 +15,7 @@
 //! limits, driver libraries); tests point it at fixture trees and fake driver libraries.
 //! `--from FILE` replaces step 1 with the facts of a saved report.
 
+pub mod app;
 pub mod checks;
 pub mod cli;
 pub mod fact;

@@ -1,19 +1,26 @@
 //! Parses arguments, dispatches, maps the outcome to an exit code. Nothing else.
 
+use clap::Parser;
+use gpu_doctor::{app, cli::Cli, facts::driver_api, host::Host, report::exit};
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some(gpu_doctor::facts::driver_api::WORKER_SUBCOMMAND) {
-        std::process::exit(gpu_doctor::facts::driver_api::worker_main());
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == driver_api::WORKER_SUBCOMMAND)
+    {
+        std::process::exit(driver_api::worker_main());
     }
-    let host = gpu_doctor::host::Host::from_env();
-    let facts = gpu_doctor::facts::gather(&host, &Default::default());
-    let (findings, errors) =
-        gpu_doctor::checks::evaluate(&facts, &Default::default(), &Default::default());
-    let report =
-        gpu_doctor::report::Report::new(gpu_doctor::matrix::bundled(), facts, findings, errors);
-    match serde_json::to_string_pretty(&report) {
-        Ok(s) => println!("{s}"),
-        Err(e) => eprintln!("gpu-doctor: {e}"),
-    }
-    std::process::exit(report.exit_code);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::NO_VERDICT
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    std::process::exit(app::run(&cli, &Host::from_env()));
 }

@@ -2,6 +2,15 @@
 //! I/O), registered once in [`ALL`] with its stable id; help, JSON and tests all read
 //! that one list.
 
+pub mod driver;
+pub mod env;
+pub mod host;
+#[cfg(test)]
+pub(crate) mod testutil;
+pub mod toolkit;
+pub mod torch;
+pub mod view;
+
 use crate::facts::Facts;
 use crate::report::finding::Finding;
 
@@ -26,8 +35,151 @@ pub struct Check {
     pub run: fn(&Ctx) -> Vec<Finding>,
 }
 
+macro_rules! check {
+    ($id:literal, $title:literal, $f:path) => {
+        Check {
+            id: $id,
+            title: $title,
+            run: $f,
+        }
+    };
+}
+
 /// Every check, in report order.
-pub const ALL: &[Check] = &[];
+pub const ALL: &[Check] = &[
+    check!(
+        "host.no_nvidia_gpu",
+        "an NVIDIA GPU is present",
+        host::no_nvidia_gpu
+    ),
+    check!(
+        "host.container_no_gpu",
+        "a container was started with the GPUs",
+        host::container_no_gpu
+    ),
+    check!(
+        "host.shm_small",
+        "/dev/shm is large enough for NCCL and DataLoader workers",
+        host::shm_small
+    ),
+    check!(
+        "host.expected_gpus",
+        "at least --expect-gpus GPUs are usable",
+        host::expected_gpus
+    ),
+    check!(
+        "driver.not_installed",
+        "an NVIDIA driver is installed",
+        driver::not_installed
+    ),
+    check!(
+        "driver.module_not_loaded",
+        "the NVIDIA kernel module is loaded",
+        driver::module_not_loaded
+    ),
+    check!(
+        "driver.nouveau_loaded",
+        "nouveau does not hold the GPU",
+        driver::nouveau_loaded
+    ),
+    check!(
+        "driver.library_mismatch",
+        "kernel module and user-space libraries are one release",
+        driver::library_mismatch
+    ),
+    check!(
+        "driver.nvml_failed",
+        "NVML initialises",
+        driver::nvml_failed
+    ),
+    check!(
+        "driver.cuda_init_failed",
+        "cuInit succeeds",
+        driver::cuda_init_failed
+    ),
+    check!(
+        "driver.uvm_unavailable",
+        "nvidia_uvm works",
+        driver::uvm_unavailable
+    ),
+    check!(
+        "driver.fabric_manager",
+        "the NVSwitch fabric is ready (no CUDA error 802)",
+        driver::fabric_manager
+    ),
+    check!(
+        "driver.compat_package_mismatch",
+        "the libcuda in use matches the kernel module (no CUDA error 803)",
+        driver::compat_package_mismatch
+    ),
+    check!(
+        "driver.forward_compat_unsupported",
+        "forward compatibility is used only where supported (no CUDA error 804)",
+        driver::forward_compat_unsupported
+    ),
+    check!(
+        "driver.device_nodes",
+        "/dev/nvidia* exist and are accessible",
+        driver::device_nodes
+    ),
+    check!(
+        "toolkit.not_found",
+        "a CUDA toolkit is installed",
+        toolkit::not_found
+    ),
+    check!(
+        "toolkit.multiple",
+        "which toolkits are installed",
+        toolkit::multiple
+    ),
+    check!(
+        "toolkit.path_inconsistent",
+        "nvcc on PATH, CUDA_HOME and /usr/local/cuda agree",
+        toolkit::path_inconsistent
+    ),
+    check!("torch.not_found", "PyTorch is installed", torch::not_found),
+    check!("torch.cpu_only", "PyTorch is a CUDA build", torch::cpu_only),
+    check!(
+        "torch.multiple_installs",
+        "one PyTorch per environment",
+        torch::multiple_installs
+    ),
+    check!(
+        "torch.libs_shadowed",
+        "LD_LIBRARY_PATH does not shadow PyTorch's CUDA libraries",
+        torch::libs_shadowed
+    ),
+    check!(
+        "torch.wheel_deps_mismatch",
+        "the nvidia-* wheels match the torch build",
+        torch::wheel_deps_mismatch
+    ),
+    check!(
+        "env.visible_devices_empty",
+        "CUDA_VISIBLE_DEVICES does not hide every GPU",
+        env::visible_devices_empty
+    ),
+    check!(
+        "env.visible_devices_invalid",
+        "CUDA_VISIBLE_DEVICES names existing GPUs",
+        env::visible_devices_invalid
+    ),
+    check!(
+        "env.launch_blocking",
+        "CUDA_LAUNCH_BLOCKING is off",
+        env::launch_blocking
+    ),
+    check!(
+        "env.alloc_conf_invalid",
+        "PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF are valid",
+        env::alloc_conf_invalid
+    ),
+    check!(
+        "env.arch_list_mismatch",
+        "TORCH_CUDA_ARCH_LIST covers the GPUs present",
+        env::arch_list_mismatch
+    ),
+];
 
 /// A check that panicked: the rest of the report still stands, but the verdict is incomplete.
 #[derive(
@@ -78,5 +230,87 @@ impl Selection {
     pub fn wants(&self, id: &str) -> bool {
         let matches = |pat: &String| pat == id || id.split('.').next() == Some(pat.as_str());
         (self.only.is_empty() || self.only.iter().any(matches)) && !self.skip.iter().any(matches)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::report::finding::Severity;
+
+    #[test]
+    fn every_check_emits_only_its_own_id() {
+        for facts in [healthy(), no_gpu()] {
+            let opts = CheckOptions {
+                expect_gpus: Some(1),
+            };
+            let ctx = Ctx {
+                facts: &facts,
+                opts: &opts,
+            };
+            for c in ALL {
+                for f in (c.run)(&ctx) {
+                    assert_eq!(f.id, c.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut ids: Vec<&str> = ALL.iter().map(|c| c.id).collect();
+        ids.sort_unstable();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n);
+        for id in ids {
+            let (area, name) = id.split_once('.').unwrap();
+            assert!(
+                ["host", "driver", "toolkit", "torch", "env"].contains(&area),
+                "{id}"
+            );
+            assert!(
+                name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn healthy_node_has_no_warnings_and_no_gpu_machine_fails() {
+        let (healthy_findings, errors) =
+            evaluate(&healthy(), &CheckOptions::default(), &Selection::default());
+        assert!(errors.is_empty());
+        let bad: Vec<_> = healthy_findings
+            .iter()
+            .filter(|f| f.severity >= Severity::Warn)
+            .collect();
+        assert!(bad.is_empty(), "{bad:#?}");
+        let (no_gpu_findings, _) =
+            evaluate(&no_gpu(), &CheckOptions::default(), &Selection::default());
+        let failed: Vec<&str> = no_gpu_findings
+            .iter()
+            .filter(|f| f.severity == Severity::Fail)
+            .map(|f| f.id.as_str())
+            .collect();
+        assert_eq!(failed, vec!["host.no_nvidia_gpu"]);
+    }
+
+    #[test]
+    fn selection_by_id_and_area() {
+        let s = Selection {
+            only: vec!["driver".into()],
+            skip: vec!["driver.nouveau_loaded".into()],
+        };
+        assert!(s.wants("driver.library_mismatch"));
+        assert!(!s.wants("driver.nouveau_loaded"));
+        assert!(!s.wants("torch.cpu_only"));
+        assert!(Selection::default().wants("torch.cpu_only"));
+        let (findings, _) = evaluate(&healthy(), &CheckOptions::default(), &s);
+        assert!(findings
+            .iter()
+            .all(|f| f.area() == "driver" && f.id != "driver.nouveau_loaded"));
+        assert!(!findings.is_empty());
     }
 }

@@ -34,6 +34,8 @@ pub struct Facts {
     pub python: Vec<python::PythonEnv>,
     /// CUDA-relevant environment variables that are set (see `facts::env::CUDA_VARIABLES`).
     pub env: BTreeMap<String, String>,
+    /// CUDA libraries in LD_LIBRARY_PATH folders (they shadow the wheels' copies).
+    pub ld_library_path_libs: Vec<env::LdPathLib>,
 }
 
 /// What the user asked gathering to do beyond the defaults.
@@ -66,5 +68,6 @@ pub fn gather(host: &Host, opts: &GatherOptions) -> Facts {
         toolkits: toolkit::gather(host),
         python: python::gather(host, &opts.pythons, opts.deep),
         env: env::gather(host),
+        ld_library_path_libs: env::cuda_libs_on_ld_path(host),
     }
 }

@@ -2,6 +2,7 @@
 //! renderings.
 
 pub mod finding;
+pub mod text;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -120,5 +121,154 @@ impl Report {
             summary,
             exit_code,
         }
+    }
+}
+
+/// Why a saved report could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("could not read {path:?}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path:?} is not a gpu-doctor JSON report: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path:?} has report schema {found}, newer than the {SCHEMA_VERSION} this gpu-doctor reads; use a newer gpu-doctor")]
+    TooNew { path: String, found: u64 },
+    #[error("{path:?} has no schema_version: not a gpu-doctor JSON report")]
+    NoSchema { path: String },
+}
+
+/// Saved reports larger than this are refused rather than read into memory.
+pub const MAX_REPORT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The facts of a saved report, to be judged again by this binary's checks.
+pub fn load_facts(path: &std::path::Path) -> Result<Facts, LoadError> {
+    let name = path.display().to_string();
+    let text = read_bounded(path).map_err(|source| LoadError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    facts_from_json(&text, &name)
+}
+
+fn read_bounded(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    let file: Box<dyn Read> = if path == std::path::Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path)?)
+    };
+    file.take(MAX_REPORT_BYTES + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > MAX_REPORT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {MAX_REPORT_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(buf).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+pub fn facts_from_json(text: &str, name: &str) -> Result<Facts, LoadError> {
+    #[derive(Deserialize)]
+    struct Head {
+        schema_version: Option<u64>,
+    }
+    let parse = |source| LoadError::Parse {
+        path: name.to_string(),
+        source,
+    };
+    let head: Head = serde_json::from_str(text).map_err(parse)?;
+    match head.schema_version {
+        None => {
+            return Err(LoadError::NoSchema {
+                path: name.to_string(),
+            })
+        }
+        Some(v) if v > u64::from(SCHEMA_VERSION) => {
+            return Err(LoadError::TooNew {
+                path: name.to_string(),
+                found: v,
+            })
+        }
+        Some(_) => {}
+    }
+    #[derive(Deserialize)]
+    struct Saved {
+        facts: Facts,
+    }
+    let saved: Saved = serde_json::from_str(text).map_err(parse)?;
+    Ok(saved.facts)
+}
+
+/// The JSON Schema of the report, generated from the types (assets/report.schema.json
+/// is this, checked by a test).
+pub fn json_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(Report)).unwrap_or(serde_json::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::healthy;
+
+    #[test]
+    fn saved_facts_round_trip() {
+        let r = Report::new(crate::matrix::bundled(), healthy(), Vec::new(), Vec::new());
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(facts_from_json(&json, "x").unwrap(), healthy());
+    }
+
+    #[test]
+    fn bad_saved_reports_are_errors_not_panics() {
+        assert!(matches!(
+            facts_from_json("not json", "x"),
+            Err(LoadError::Parse { .. })
+        ));
+        assert!(matches!(
+            facts_from_json("{}", "x"),
+            Err(LoadError::NoSchema { .. })
+        ));
+        assert!(matches!(
+            facts_from_json(r#"{"schema_version": 99}"#, "x"),
+            Err(LoadError::TooNew { found: 99, .. })
+        ));
+        assert!(matches!(
+            facts_from_json(r#"{"schema_version": 1, "facts": {"system": 3}}"#, "x"),
+            Err(LoadError::Parse { .. })
+        ));
+        assert!(matches!(
+            facts_from_json(r#"{"schema_version": "1"}"#, "x"),
+            Err(LoadError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn exit_codes_follow_the_worst_severity() {
+        use finding::{Finding, Severity};
+        let mk = |s| {
+            Report::new(
+                crate::matrix::bundled(),
+                healthy(),
+                vec![Finding::new("host.x", s, "x")],
+                Vec::new(),
+            )
+        };
+        assert_eq!(mk(Severity::Pass).exit_code, exit::OK);
+        assert_eq!(mk(Severity::Info).exit_code, exit::OK);
+        assert_eq!(mk(Severity::Warn).exit_code, exit::WARNINGS);
+        assert_eq!(mk(Severity::Fail).exit_code, exit::FAILURES);
+        let errs = vec![crate::checks::CheckError {
+            id: "host.x".into(),
+            message: "boom".into(),
+        }];
+        assert_eq!(
+            Report::new(crate::matrix::bundled(), healthy(), Vec::new(), errs).exit_code,
+            exit::NO_VERDICT
+        );
     }
 }

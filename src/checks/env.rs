@@ -1,0 +1,538 @@
+//! env.*: environment variables that silently change what CUDA and PyTorch do.
+
+use super::view;
+use super::Ctx;
+use crate::facts::Facts;
+use crate::report::finding::{Finding, Severity};
+
+/// What CUDA makes of one CUDA_VISIBLE_DEVICES entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VisibleEntry {
+    Index(u32),
+    Uuid(String),
+    Mig(String),
+    Invalid(String),
+}
+
+/// CUDA reads CUDA_VISIBLE_DEVICES as a comma-separated list and stops at the first
+/// entry it cannot use: "0,-1,1" exposes only device 0, "" and "-1" expose none.
+pub fn parse_visible_devices(value: &str) -> Vec<VisibleEntry> {
+    if value.trim().is_empty() {
+        return vec![VisibleEntry::Invalid(String::new())];
+    }
+    value
+        .split(',')
+        .map(str::trim)
+        .map(|e| {
+            if let Ok(i) = e.parse::<u32>() {
+                VisibleEntry::Index(i)
+            } else if e.starts_with("GPU-") && e.len() > 4 {
+                VisibleEntry::Uuid(e.to_string())
+            } else if e.starts_with("MIG-") && e.len() > 4 {
+                VisibleEntry::Mig(e.to_string())
+            } else {
+                VisibleEntry::Invalid(e.to_string())
+            }
+        })
+        .collect()
+}
+
+/// Index of the first entry CUDA will not accept, given what the driver enumerates.
+/// `None`: every entry is usable (or nothing is known to judge by).
+fn first_unusable(facts: &Facts, entries: &[VisibleEntry]) -> Option<usize> {
+    let devices = view::nvml_devices(facts);
+    let count = if devices.is_empty() {
+        view::gpus_seen(facts)
+    } else {
+        devices.len()
+    };
+    let uuids: Vec<&str> = devices
+        .iter()
+        .filter_map(|d| d.uuid.value().map(String::as_str))
+        .collect();
+    entries.iter().position(|e| match e {
+        VisibleEntry::Invalid(_) => true,
+        VisibleEntry::Index(i) => count > 0 && *i as usize >= count,
+        // CUDA accepts any unique prefix of a UUID.
+        VisibleEntry::Uuid(u) => {
+            !uuids.is_empty() && uuids.iter().filter(|d| d.starts_with(u.as_str())).count() != 1
+        }
+        VisibleEntry::Mig(_) => false, // MIG instances are not enumerated here yet
+    })
+}
+
+/// True when CUDA_VISIBLE_DEVICES is set so that CUDA sees no device at all.
+pub fn visible_devices_hide_all(facts: &Facts) -> bool {
+    view::env(facts, "CUDA_VISIBLE_DEVICES")
+        .is_some_and(|v| first_unusable(facts, &parse_visible_devices(v)) == Some(0))
+}
+
+pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
+        return Vec::new();
+    };
+    if !visible_devices_hide_all(f) {
+        return Vec::new();
+    }
+    let slurm = if value == "NoDevFiles" {
+        " (Slurm sets NoDevFiles when the job was allocated no GPU)"
+    } else {
+        ""
+    };
+    vec![Finding::new("env.visible_devices_empty", Severity::Warn, format!("CUDA_VISIBLE_DEVICES={value:?} hides every GPU"))
+        .details(format!(
+            "With this value CUDA enumerates no device{slurm}: torch.cuda.is_available() is False and CUDA programs fail \
+             with 'no CUDA-capable device is detected', although the GPUs are fine."
+        ))
+        .evidence("env.CUDA_VISIBLE_DEVICES", format!("{value:?}"))
+        .fix("Unset it, or list the GPUs the job should use (indices or GPU-UUIDs).", &["unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0"])]
+}
+
+pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
+        return Vec::new();
+    };
+    let entries = parse_visible_devices(value);
+    let id = "env.visible_devices_invalid";
+    match first_unusable(f, &entries) {
+        None => vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!(
+                "CUDA_VISIBLE_DEVICES={value:?} names {} usable device{}",
+                entries.len(),
+                super::host::plural(entries.len())
+            ),
+        )],
+        Some(0) => Vec::new(), // env.visible_devices_empty
+        Some(i) => {
+            let raw: Vec<&str> = value.split(',').map(str::trim).collect();
+            let bad = raw.get(i).copied().unwrap_or("");
+            let kept = raw[..i].join(",");
+            vec![Finding::new(id, Severity::Warn, format!("CUDA_VISIBLE_DEVICES entry {bad:?} matches no GPU; CUDA ignores it and everything after it"))
+                .details(format!(
+                    "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so only {kept:?} is visible. \
+                     This machine has {} GPU(s).",
+                    view::gpus_seen(f)
+                ))
+                .evidence("env.CUDA_VISIBLE_DEVICES", format!("{value:?}"))
+                .fix_owned("List only devices that exist (nvidia-smi -L shows indices and UUIDs).", vec!["nvidia-smi -L".into(), format!("export CUDA_VISIBLE_DEVICES={kept}")])]
+        }
+    }
+}
+
+pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
+    let Some(v) = view::env(ctx.facts, "CUDA_LAUNCH_BLOCKING") else {
+        return Vec::new();
+    };
+    if v.trim() != "1" {
+        return Vec::new();
+    }
+    vec![Finding::new("env.launch_blocking", Severity::Warn, "CUDA_LAUNCH_BLOCKING=1 is set: every kernel launch waits for the GPU")
+        .details("Synchronous launches are a debugging aid (exact error locations); left on, they make training and inference several times slower.")
+        .evidence("env.CUDA_LAUNCH_BLOCKING", v)
+        .fix("Unset it outside debugging sessions.", &["unset CUDA_LAUNCH_BLOCKING"])]
+}
+
+/// What is wrong with an allocator config string, as PyTorch's parser
+/// (c10/core/AllocatorConfig.cpp) would judge it. `unknown` keys are ones this
+/// gpu-doctor does not know; `errors` are values PyTorch rejects.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct AllocConfProblems {
+    pub errors: Vec<String>,
+    pub unknown: Vec<String>,
+}
+
+/// Smallest max_split_size_mb / max_non_split_rounding_mb PyTorch accepts (kLargeBuffer, 20 MiB).
+const MIN_SPLIT_MB: u64 = 20;
+/// pinned_max_register_threads() in PyTorch.
+const MAX_REGISTER_THREADS: u64 = 128;
+
+pub fn check_alloc_conf(value: &str) -> AllocConfProblems {
+    let mut p = AllocConfProblems::default();
+    for item in split_top_level(value) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let Some((key, val)) = item.split_once(':') else {
+            p.errors.push(format!("{item:?} has no ':value'"));
+            continue;
+        };
+        let (key, val) = (key.trim(), val.replace(' ', ""));
+        let bool_ok = val == "True" || val == "False";
+        let err = match key {
+            "max_split_size_mb" | "max_non_split_rounding_mb" => match val.parse::<u64>() {
+                Ok(n) if n >= MIN_SPLIT_MB => None,
+                Ok(n) => Some(format!("{key}:{n} is below the minimum of {MIN_SPLIT_MB}")),
+                Err(_) => Some(format!("{key} needs a whole number of MiB, not {val:?}")),
+            },
+            "garbage_collection_threshold" => match val.parse::<f64>() {
+                Ok(x) if x > 0.0 && x < 1.0 => None,
+                _ => Some(format!("garbage_collection_threshold must be between 0.0 and 1.0 (exclusive), not {val:?}")),
+            },
+            "roundup_power2_divisions" => check_roundup(&val),
+            "backend" => (val != "native" && val != "cudaMallocAsync").then(|| format!("backend must be native or cudaMallocAsync, not {val:?}")),
+            "expandable_segments" | "release_lock_on_cudamalloc" | "pinned_use_cuda_host_register" | "pinned_use_background_threads" => {
+                (!bool_ok).then(|| format!("{key} takes True or False (capitalised), not {val:?}"))
+            }
+            "pinned_num_register_threads" => match val.parse::<u64>() {
+                Ok(n) if n.is_power_of_two() && n <= MAX_REGISTER_THREADS => None,
+                _ => Some(format!("pinned_num_register_threads must be a power of 2 up to {MAX_REGISTER_THREADS}, not {val:?}")),
+            },
+            _ => {
+                p.unknown.push(key.to_string());
+                None
+            }
+        };
+        p.errors.extend(err);
+    }
+    p
+}
+
+/// Splits on commas outside `[...]` (roundup_power2_divisions takes a bracketed list).
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+fn check_roundup(val: &str) -> Option<String> {
+    let pow2_or_zero = |v: &str| {
+        v.parse::<u64>()
+            .is_ok_and(|n| n == 0 || n.is_power_of_two())
+    };
+    if let Some(inner) = val.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        for pair in inner.split(',') {
+            let Some((size, div)) = pair.split_once(':') else {
+                return Some(format!(
+                    "roundup_power2_divisions entry {pair:?} is not size:divisions"
+                ));
+            };
+            let size_ok = size == ">" || size.parse::<u64>().is_ok_and(u64::is_power_of_two);
+            if !size_ok || !pow2_or_zero(div) {
+                return Some(format!(
+                    "roundup_power2_divisions entry {pair:?} needs powers of 2"
+                ));
+            }
+        }
+        None
+    } else {
+        (!val.parse::<u64>().is_ok_and(u64::is_power_of_two))
+            .then(|| format!("roundup_power2_divisions must be a power of 2, not {val:?}"))
+    }
+}
+
+pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for name in ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"] {
+        let Some(value) = view::env(ctx.facts, name) else {
+            continue;
+        };
+        let p = check_alloc_conf(value);
+        let id = "env.alloc_conf_invalid";
+        if !p.errors.is_empty() {
+            out.push(Finding::new(id, Severity::Fail, format!("{name} is invalid: {}", p.errors[0]))
+                .details(format!(
+                    "PyTorch parses {name} when CUDA memory is first allocated and raises a RuntimeError for a bad value, \
+                     so every CUDA job fails at its first tensor. Problems: {}.",
+                    p.errors.join("; ")
+                ))
+                .evidence(&format!("env.{name}"), value)
+                .fix("Correct the value (keys and True/False are case-sensitive), e.g. expandable_segments:True.", &[]));
+        } else if !p.unknown.is_empty() {
+            out.push(Finding::new(id, Severity::Warn, format!("{name} has option(s) gpu-doctor does not know: {}", p.unknown.join(", ")))
+                .details("PyTorch raises 'Unrecognized CachingAllocator option' for keys its version does not know, failing the first CUDA allocation. Check the spelling against the PyTorch version in use.")
+                .evidence(&format!("env.{name}"), value)
+                .fix("Remove or correct the unknown keys.", &[]));
+        } else {
+            out.push(Finding::new(
+                id,
+                Severity::Pass,
+                format!("{name}={value} is valid"),
+            ));
+        }
+    }
+    out
+}
+
+/// One TORCH_CUDA_ARCH_LIST entry, e.g. "8.6", "9.0a", "8.0+PTX".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchEntry {
+    pub major: u32,
+    pub minor: u32,
+    /// "a" (arch-specific, runs only on exactly this CC) or "f" (family).
+    pub suffix: Option<char>,
+    pub ptx: bool,
+}
+
+/// Parses "7.0;7.5 8.0+PTX 9.0a"; `Err` carries an entry it cannot read (named
+/// architectures such as "Ampere" are left to PyTorch and not judged here).
+pub fn parse_arch_list(value: &str) -> Result<Vec<ArchEntry>, String> {
+    value
+        .split(|c: char| c == ';' || c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(|tok| {
+            let (cc, ptx) = match tok.strip_suffix("+PTX") {
+                Some(cc) => (cc, true),
+                None => (tok, false),
+            };
+            let (num, suffix) = match cc.chars().last() {
+                Some(c @ ('a' | 'f')) => (&cc[..cc.len() - 1], Some(c)),
+                _ => (cc, None),
+            };
+            let (maj, min) = num.split_once('.').ok_or_else(|| tok.to_string())?;
+            Ok(ArchEntry {
+                major: maj.parse().map_err(|_| tok.to_string())?,
+                minor: min.parse().map_err(|_| tok.to_string())?,
+                suffix,
+                ptx,
+            })
+        })
+        .collect()
+}
+
+/// Whether code built for `entries` runs on a GPU of compute capability major.minor:
+/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
+/// CC); PTX JIT-compiles for any equal or newer CC.
+pub fn arch_list_covers(entries: &[ArchEntry], major: u32, minor: u32) -> bool {
+    entries.iter().any(|e| {
+        let sass = match e.suffix {
+            Some('a') => e.major == major && e.minor == minor,
+            _ => e.major == major && e.minor <= minor,
+        };
+        sass || (e.ptx && (e.major, e.minor) <= (major, minor))
+    })
+}
+
+pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let Some(value) = view::env(f, "TORCH_CUDA_ARCH_LIST") else {
+        return Vec::new();
+    };
+    let id = "env.arch_list_mismatch";
+    let entries = match parse_arch_list(value) {
+        Ok(e) => e,
+        Err(tok) => {
+            return vec![Finding::new(
+                id,
+                Severity::Info,
+                format!(
+                    "TORCH_CUDA_ARCH_LIST entry {tok:?} is not a compute capability; not checked"
+                ),
+            )
+            .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
+        }
+    };
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for d in view::nvml_devices(f) {
+        let Some(cc) = d.compute_capability.value() else {
+            continue;
+        };
+        let Some((maj, min)) = cc
+            .split_once('.')
+            .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+        else {
+            continue;
+        };
+        checked += 1;
+        if !arch_list_covers(&entries, maj, min) {
+            missing.push(format!(
+                "GPU {} {} (sm_{maj}{min})",
+                d.index,
+                d.name.value().map_or("", String::as_str)
+            ));
+        }
+    }
+    if checked == 0 {
+        return Vec::new();
+    }
+    if missing.is_empty() {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!("TORCH_CUDA_ARCH_LIST={value} covers every GPU"),
+        )];
+    }
+    vec![Finding::new(id, Severity::Warn, format!("TORCH_CUDA_ARCH_LIST={value} leaves out {}", missing.join(", ")))
+        .details("Extensions built now (pip install of flash-attn, custom ops) get no kernels for these GPUs and fail with 'no kernel image is available for execution on the device'.")
+        .evidence("env.TORCH_CUDA_ARCH_LIST", value)
+        .fix("Add the missing compute capabilities (or unset the variable to build for the GPUs present).", &["unset TORCH_CUDA_ARCH_LIST"])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+
+    fn with_env(name: &str, value: &str) -> Facts {
+        let mut f = healthy();
+        f.env.insert(name.into(), value.into());
+        f
+    }
+
+    #[test]
+    fn visible_devices_values() {
+        for v in ["", "-1", "NoDevFiles", "none", "1"] {
+            let f = with_env("CUDA_VISIBLE_DEVICES", v);
+            assert!(visible_devices_hide_all(&f), "{v:?}");
+            assert_eq!(
+                only(&run(visible_devices_empty, &f)),
+                Severity::Warn,
+                "{v:?}"
+            );
+            assert!(run(visible_devices_invalid, &f).is_empty(), "{v:?}");
+        }
+        let f = with_env("CUDA_VISIBLE_DEVICES", "0");
+        assert!(run(visible_devices_empty, &f).is_empty());
+        assert_eq!(only(&run(visible_devices_invalid, &f)), Severity::Pass);
+        let f = with_env("CUDA_VISIBLE_DEVICES", "GPU-0a1b");
+        assert_eq!(only(&run(visible_devices_invalid, &f)), Severity::Pass);
+        let f = with_env("CUDA_VISIBLE_DEVICES", "0,3");
+        let out = run(visible_devices_invalid, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0].summary.contains("\"3\""));
+        assert!(out[0]
+            .fix
+            .as_ref()
+            .unwrap()
+            .commands
+            .contains(&"export CUDA_VISIBLE_DEVICES=0".to_string()));
+        assert!(run(visible_devices_empty, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn parse_entries() {
+        assert_eq!(
+            parse_visible_devices("0, GPU-ab ,MIG-x,foo"),
+            vec![
+                VisibleEntry::Index(0),
+                VisibleEntry::Uuid("GPU-ab".into()),
+                VisibleEntry::Mig("MIG-x".into()),
+                VisibleEntry::Invalid("foo".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn launch_blocking_only_when_one() {
+        assert_eq!(
+            only(&run(
+                launch_blocking,
+                &with_env("CUDA_LAUNCH_BLOCKING", "1")
+            )),
+            Severity::Warn
+        );
+        assert!(run(launch_blocking, &with_env("CUDA_LAUNCH_BLOCKING", "0")).is_empty());
+        assert!(run(launch_blocking, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn alloc_conf_table() {
+        let ok = [
+            "expandable_segments:True",
+            "max_split_size_mb:128,garbage_collection_threshold:0.6",
+            "backend:cudaMallocAsync",
+            "roundup_power2_divisions:[256:1,512:2,1024:4,>:8]",
+            "roundup_power2_divisions:4",
+            "pinned_num_register_threads:8",
+        ];
+        for v in ok {
+            assert_eq!(check_alloc_conf(v), AllocConfProblems::default(), "{v}");
+        }
+        let bad = [
+            "expandable_segments:true",
+            "max_split_size_mb:10",
+            "max_split_size_mb:lots",
+            "garbage_collection_threshold:1.5",
+            "backend:async",
+            "roundup_power2_divisions:3",
+            "roundup_power2_divisions:[256:3]",
+            "pinned_num_register_threads:3",
+            "expandable_segments",
+        ];
+        for v in bad {
+            assert!(!check_alloc_conf(v).errors.is_empty(), "{v}");
+        }
+        assert_eq!(
+            check_alloc_conf("max_splt_size_mb:128").unknown,
+            vec!["max_splt_size_mb".to_string()]
+        );
+    }
+
+    #[test]
+    fn alloc_conf_findings() {
+        let out = run(
+            alloc_conf_invalid,
+            &with_env("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:true"),
+        );
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].summary.contains("True or False"));
+        assert_eq!(
+            only(&run(
+                alloc_conf_invalid,
+                &with_env("PYTORCH_ALLOC_CONF", "foo:1")
+            )),
+            Severity::Warn
+        );
+        assert_eq!(
+            only(&run(
+                alloc_conf_invalid,
+                &with_env("PYTORCH_ALLOC_CONF", "expandable_segments:True")
+            )),
+            Severity::Pass
+        );
+        assert!(run(alloc_conf_invalid, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn arch_list_coverage() {
+        let e = parse_arch_list("7.0;7.5 8.0+PTX").unwrap();
+        assert!(arch_list_covers(&e, 8, 6)); // sm_80 SASS runs on 8.6
+        assert!(arch_list_covers(&e, 9, 0)); // via PTX
+        assert!(!arch_list_covers(
+            &parse_arch_list("8.0;8.6").unwrap(),
+            9,
+            0
+        ));
+        assert!(!arch_list_covers(&parse_arch_list("9.0a").unwrap(), 10, 0));
+        assert!(arch_list_covers(&parse_arch_list("9.0a").unwrap(), 9, 0));
+        assert!(parse_arch_list("Ampere").is_err());
+        assert_eq!(
+            only(&run(
+                arch_list_mismatch,
+                &with_env("TORCH_CUDA_ARCH_LIST", "8.0;8.6")
+            )),
+            Severity::Warn
+        );
+        assert_eq!(
+            only(&run(
+                arch_list_mismatch,
+                &with_env("TORCH_CUDA_ARCH_LIST", "9.0")
+            )),
+            Severity::Pass
+        );
+        assert_eq!(
+            only(&run(
+                arch_list_mismatch,
+                &with_env("TORCH_CUDA_ARCH_LIST", "Hopper")
+            )),
+            Severity::Info
+        );
+    }
+}

@@ -1,0 +1,300 @@
+//! host.*: is there an NVIDIA GPU here at all, can this container see it, and is
+//! /dev/shm big enough for NCCL and DataLoader workers.
+
+use super::view;
+use super::Ctx;
+use crate::report::finding::{Finding, Severity};
+
+/// NCCL and DataLoader workers exchange tensors through /dev/shm; Docker's default is
+/// 64 MiB, and NVIDIA's container guides start from `--shm-size=1g`.
+pub const SHM_MIN_BYTES: u64 = 1024 * 1024 * 1024;
+
+pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let id = "host.no_nvidia_gpu";
+    if view::has_gpu(f) {
+        let n = view::gpus_seen(f);
+        let mut finding = Finding::new(
+            id,
+            Severity::Pass,
+            format!("{n} NVIDIA GPU{} present", plural(n)),
+        );
+        if let Some(pci) = f.pci_gpus.value() {
+            for g in pci {
+                finding = finding.evidence(
+                    "pci_gpus",
+                    format!("{} 10de:{} class {}", g.bus_id, g.device_id, g.class),
+                );
+            }
+        }
+        return vec![finding];
+    }
+    // Inside a container, "no GPU visible" is the container's configuration: host.container_no_gpu says so.
+    if view::in_container(f).is_some() && !f.pci_gpus.is_known() {
+        return Vec::new();
+    }
+    let pci_note = match &f.pci_gpus {
+        crate::fact::Fact::Known { .. } => {
+            "The PCI bus shows no NVIDIA display or 3D controller".to_string()
+        }
+        other => format!(
+            "The PCI bus could not be read ({}), and nothing else shows a GPU",
+            other.reason().unwrap_or("unknown")
+        ),
+    };
+    vec![Finding::new(id, Severity::Fail, "No NVIDIA GPU on this machine")
+        .details(format!(
+            "{pci_note}: no kernel module reports one, NVML lists none and there are no /dev/nvidiaN nodes. \
+             CUDA work cannot run here."
+        ))
+        .evidence("pci_gpus", describe_fact_len(&f.pci_gpus))
+        .evidence("kernel_module.version", f.kernel_module.version.reason().unwrap_or("loaded"))
+        .fix(
+            "Run the work on a machine with an NVIDIA GPU. In a virtual machine, pass the GPU through \
+             (VFIO) or choose a GPU instance type; `lspci -nn | grep -i nvidia` lists what the guest sees.",
+            &["lspci -nn | grep -i nvidia"],
+        )]
+}
+
+pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let id = "host.container_no_gpu";
+    let Some(runtime) = view::in_container(f) else {
+        return Vec::new();
+    };
+    let nodes = view::gpu_device_nodes(f);
+    let has_ctl = f
+        .kernel_module
+        .device_nodes
+        .value()
+        .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidiactl"));
+    if nodes > 0 && has_ctl {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!(
+                "{runtime} container sees {nodes} GPU device node{}",
+                plural(nodes)
+            ),
+        )];
+    }
+    let host_has_gpu = f.pci_gpus.value().is_some_and(|p| !p.is_empty()) || view::module_loaded(f);
+    if f.pci_gpus.value().is_some_and(Vec::is_empty) && !view::module_loaded(f) {
+        // The host itself has no NVIDIA GPU: host.no_nvidia_gpu says that.
+        return Vec::new();
+    }
+    let why = if host_has_gpu {
+        "The host has NVIDIA GPUs (seen on the PCI bus or through its loaded kernel module), but this container was started without them"
+    } else {
+        "This container has no /dev/nvidia* device nodes and no NVIDIA driver libraries"
+    };
+    vec![Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
+        .details(format!(
+            "{why}: no /dev/nvidiactl or /dev/nvidiaN nodes exist here, so CUDA cannot open a device. The NVIDIA \
+             Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs."
+        ))
+        .evidence("system.container", runtime)
+        .evidence("kernel_module.device_nodes", format!("{nodes} /dev/nvidiaN"))
+        .fix(
+            container_fix_text(runtime),
+            &[
+                "docker run --gpus all ...",
+                "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+            ],
+        )]
+}
+
+fn container_fix_text(runtime: &str) -> &'static str {
+    match runtime {
+        "kubernetes" => "Request GPUs in the pod spec (resources.limits: nvidia.com/gpu: 1) on a node with the NVIDIA device plugin or GPU Operator; on plain Docker: start with --gpus all after installing the NVIDIA Container Toolkit.",
+        "podman" => "Start the container with the GPUs through CDI: podman run --device nvidia.com/gpu=all ... (generate the spec once with: sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml).",
+        _ => "Start the container with the GPUs (docker run --gpus all ...); the host needs the NVIDIA Container Toolkit, configured for the runtime.",
+    }
+}
+
+pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let id = "host.shm_small";
+    let Some(&bytes) = f.system.shm_bytes.value() else {
+        return Vec::new();
+    };
+    let mib = bytes / (1024 * 1024);
+    if bytes >= SHM_MIN_BYTES {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!("/dev/shm is {}", human_bytes(bytes)),
+        )];
+    }
+    let severity = if view::has_gpu(f) || view::in_container(f).is_some() {
+        Severity::Warn
+    } else {
+        Severity::Info
+    };
+    let commands: &[&str] = if view::in_container(f).is_some() {
+        &["docker run --shm-size=16g ...  (or --ipc=host)"]
+    } else {
+        &["sudo mount -o remount,size=16G /dev/shm"]
+    };
+    vec![Finding::new(id, severity, format!("/dev/shm is only {mib} MiB"))
+        .details(
+            "NCCL keeps its intra-node buffers in /dev/shm and PyTorch DataLoader workers pass batches through it; \
+             at this size multi-GPU jobs fail with NCCL 'unhandled system error' and workers die with \
+             'bus error' or 'No space left on device'.",
+        )
+        .evidence("system.shm_bytes", bytes)
+        .fix(
+            "Give /dev/shm at least 1 GiB: for a container, start it with --shm-size=16g or --ipc=host \
+             (Kubernetes: mount an emptyDir with medium: Memory at /dev/shm); on a host, remount the tmpfs larger.",
+            commands,
+        )]
+}
+
+/// `--expect-gpus N`: provisioning scripts need "all N GPUs usable", not "some GPU".
+pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
+    let Some(expected) = ctx.opts.expect_gpus else {
+        return Vec::new();
+    };
+    let id = "host.expected_gpus";
+    let usable = view::usable_gpus(ctx.facts);
+    if usable >= expected {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!(
+                "{usable} usable GPU{} (expected {expected})",
+                plural(usable as usize)
+            ),
+        )];
+    }
+    let seen = view::gpus_seen(ctx.facts);
+    vec![Finding::new(id, Severity::Fail, format!("{usable} usable GPU{}, expected {expected}", plural(usable as usize)))
+        .details(format!(
+            "CUDA can use {usable} GPU(s); {seen} are visible to the hardware or driver. Fewer usable GPUs than \
+             expected means a lost GPU, a driver problem, or CUDA_VISIBLE_DEVICES hiding devices; the other findings say which."
+        ))
+        .evidence("expect_gpus", expected)
+        .evidence("usable_gpus", usable)
+        .fix("Fix the failures above; if a GPU fell off the bus, drain the node and reseat or replace it.", &["nvidia-smi -L"])]
+}
+
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn describe_fact_len<T>(fact: &crate::fact::Fact<Vec<T>>) -> String {
+    match fact.value() {
+        Some(v) => format!("{} NVIDIA display/3D devices", v.len()),
+        None => fact.reason().unwrap_or("unknown").to_string(),
+    }
+}
+
+pub fn human_bytes(bytes: u64) -> String {
+    const GIB: u64 = 1024 * 1024 * 1024;
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= GIB {
+        format!("{:.1} GiB", bytes as f64 / GIB as f64)
+    } else {
+        format!("{} MiB", bytes / MIB)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::CheckOptions;
+    use crate::fact::Fact;
+
+    #[test]
+    fn no_gpu_machine_fails() {
+        let f = no_gpu();
+        let out = run(no_nvidia_gpu, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].summary.contains("No NVIDIA GPU"));
+        assert_eq!(only(&run(no_nvidia_gpu, &healthy())), Severity::Pass);
+    }
+
+    #[test]
+    fn unreadable_pci_bus_without_other_evidence_still_fails_with_the_reason() {
+        let mut f = no_gpu();
+        f.pci_gpus = Fact::missing("/sys/bus/pci/devices does not exist");
+        let out = run(no_nvidia_gpu, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0]
+            .details
+            .contains("/sys/bus/pci/devices does not exist"));
+    }
+
+    #[test]
+    fn container_without_gpus() {
+        let mut f = healthy();
+        f.system.container = Fact::known(Some("docker".into()));
+        f.kernel_module.device_nodes = Fact::known(Vec::new());
+        let out = run(container_no_gpu, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].fix.as_ref().unwrap().commands[0].contains("--gpus all"));
+        // With the nodes it passes; outside a container the check is silent.
+        assert_eq!(
+            only(&run(container_no_gpu, &{
+                let mut g = healthy();
+                g.system.container = Fact::known(Some("docker".into()));
+                g
+            })),
+            Severity::Pass
+        );
+        assert!(run(container_no_gpu, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn container_on_a_host_without_gpus_is_left_to_no_nvidia_gpu() {
+        let mut f = no_gpu();
+        f.system.container = Fact::known(Some("docker".into()));
+        assert!(run(container_no_gpu, &f).is_empty());
+        assert_eq!(only(&run(no_nvidia_gpu, &f)), Severity::Fail);
+    }
+
+    #[test]
+    fn shm_thresholds() {
+        let mut f = healthy();
+        f.system.shm_bytes = Fact::known(64 * 1024 * 1024);
+        let out = run(shm_small, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0].summary.contains("64 MiB"));
+        f.system.shm_bytes = Fact::known(SHM_MIN_BYTES);
+        assert_eq!(only(&run(shm_small, &f)), Severity::Pass);
+        f.system.shm_bytes = Fact::missing("no /dev/shm");
+        assert!(run(shm_small, &f).is_empty());
+        let mut g = no_gpu();
+        g.system.shm_bytes = Fact::known(64 * 1024 * 1024);
+        assert_eq!(only(&run(shm_small, &g)), Severity::Info);
+    }
+
+    #[test]
+    fn expected_gpu_count() {
+        let opts = CheckOptions {
+            expect_gpus: Some(8),
+        };
+        let out = run_with(expected_gpus, &healthy(), &opts);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].summary.contains("1 usable GPU, expected 8"));
+        let opts = CheckOptions {
+            expect_gpus: Some(1),
+        };
+        assert_eq!(
+            only(&run_with(expected_gpus, &healthy(), &opts)),
+            Severity::Pass
+        );
+        assert!(run(expected_gpus, &healthy()).is_empty());
+        // cuInit failing leaves no usable GPU, whatever NVML counts.
+        let mut f = healthy();
+        if let Fact::Known { value } = &mut f.driver_api.cuda {
+            value.init = code("CUDA_ERROR_SYSTEM_NOT_READY", 802);
+        }
+        assert_eq!(only(&run_with(expected_gpus, &f, &opts)), Severity::Fail);
+    }
+}

@@ -1,0 +1,259 @@
+//! Fact sets for check tests: a healthy one-GPU node and a machine without any GPU;
+//! each test changes the few facts it is about.
+
+use std::collections::BTreeMap;
+
+use crate::fact::Fact;
+use crate::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
+use crate::facts::driver_libs::{DriverLibFacts, DriverLibFile};
+use crate::facts::kernel_module::{DeviceNode, KernelModuleFacts, ModuleFlavor};
+use crate::facts::pci::PciGpu;
+use crate::facts::python::{ArchList, PythonEnv, Requirement, TorchBuild, Wheel};
+use crate::facts::system::SystemFacts;
+use crate::facts::toolkit::{Toolkit, ToolkitFacts};
+use crate::facts::Facts;
+use crate::report::finding::{Finding, Severity};
+
+use super::{CheckOptions, Ctx};
+
+pub const DRIVER: &str = "550.54.15";
+
+pub fn ok_code(name: &str) -> ReturnCode {
+    ReturnCode {
+        name: name.into(),
+        code: 0,
+        message: None,
+    }
+}
+
+pub fn code(name: &str, code: i64) -> ReturnCode {
+    ReturnCode {
+        name: name.into(),
+        code,
+        message: None,
+    }
+}
+
+fn node(path: &str) -> DeviceNode {
+    DeviceNode {
+        path: path.into(),
+        accessible: true,
+        mode: "crw-rw-rw- root:root".into(),
+    }
+}
+
+pub fn lib(library: &str, version: &str, dir: &str, compat: bool) -> DriverLibFile {
+    DriverLibFile {
+        path: format!("{dir}/{library}.so.{version}"),
+        library: library.into(),
+        version: version.into(),
+        compat,
+    }
+}
+
+pub fn healthy() -> Facts {
+    let libdir = "/usr/lib/x86_64-linux-gnu";
+    Facts {
+        system: SystemFacts {
+            os: Fact::known("Ubuntu 22.04.4 LTS".into()),
+            os_id: Fact::known("ubuntu".into()),
+            os_version: Fact::known("22.04".into()),
+            kernel: Fact::known("5.15.0-105-generic".into()),
+            arch: "x86_64".into(),
+            hostname: Fact::known("node01".into()),
+            container: Fact::known(None),
+            wsl: false,
+            shm_bytes: Fact::known(64 * 1024 * 1024 * 1024),
+        },
+        pci_gpus: Fact::known(vec![PciGpu {
+            bus_id: "0000:18:00.0".into(),
+            vendor_id: "10de".into(),
+            device_id: "2330".into(),
+            subsystem_vendor_id: None,
+            subsystem_device_id: None,
+            class: "030200".into(),
+            driver: Some("nvidia".into()),
+        }]),
+        kernel_module: KernelModuleFacts {
+            version: Fact::known(DRIVER.into()),
+            flavor: Fact::known(ModuleFlavor::Open),
+            version_line: Fact::known(format!(
+                "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {DRIVER}  Release Build"
+            )),
+            loaded: Fact::known(vec!["nvidia".into(), "nvidia_uvm".into()]),
+            device_nodes: Fact::known(vec![
+                node("/dev/nvidiactl"),
+                node("/dev/nvidia0"),
+                node("/dev/nvidia-uvm"),
+            ]),
+        },
+        driver_libs: DriverLibFacts {
+            searched: vec![libdir.into()],
+            files: vec![
+                lib("libnvidia-ml", DRIVER, libdir, false),
+                lib("libcuda", DRIVER, libdir, false),
+            ],
+            nvml_soname: Some(format!("{libdir}/libnvidia-ml.so.{DRIVER}")),
+            cuda_soname: Some(format!("{libdir}/libcuda.so.{DRIVER}")),
+        },
+        driver_api: DriverApiFacts {
+            nvml: Fact::known(NvmlFacts {
+                library: "libnvidia-ml.so.1".into(),
+                init: ok_code("NVML_SUCCESS"),
+                driver_version: Fact::known(DRIVER.into()),
+                cuda_driver_version: Fact::known("12.4".into()),
+                devices: Fact::known(vec![NvmlDevice {
+                    index: 0,
+                    name: Fact::known("NVIDIA H100 80GB HBM3".into()),
+                    uuid: Fact::known("GPU-0a1b2c3d-0000-1111-2222-333344445555".into()),
+                    pci_bus_id: Fact::known("00000000:18:00.0".into()),
+                    compute_capability: Fact::known("9.0".into()),
+                    memory_total_bytes: Fact::known(85_520_809_984),
+                }]),
+            }),
+            cuda: Fact::known(CudaFacts {
+                library: "libcuda.so.1".into(),
+                init: ok_code("CUDA_SUCCESS"),
+                driver_version: Fact::known("12.4".into()),
+                device_count: Fact::known(1),
+            }),
+        },
+        toolkits: ToolkitFacts {
+            toolkits: vec![Toolkit {
+                root: "/usr/local/cuda-12.4".into(),
+                version: Fact::known("12.4.131".into()),
+                version_source: Some("version.json".into()),
+                nvcc: Some("/usr/local/cuda-12.4/bin/nvcc".into()),
+                found_via: vec!["PATH".into(), "/usr/local/cuda".into()],
+            }],
+            path_nvcc: Some("/usr/local/cuda-12.4".into()),
+            cuda_home: None,
+            usr_local_cuda: Some("/usr/local/cuda-12.4".into()),
+        },
+        python: vec![python_env(
+            "/opt/venv/bin/python",
+            vec![torch(
+                "/opt/venv/lib/python3.11/site-packages/torch",
+                "2.4.1+cu121",
+                Some("12.1"),
+            )],
+        )],
+        env: BTreeMap::new(),
+        ld_library_path_libs: Vec::new(),
+    }
+}
+
+pub fn torch(path: &str, version: &str, cuda: Option<&str>) -> TorchBuild {
+    TorchBuild {
+        path: path.into(),
+        version: Fact::known(version.into()),
+        cuda: Fact::known(cuda.map(str::to_string)),
+        hip: None,
+        cudnn: Fact::known("9.1.0.70".into()),
+        nccl: Fact::known("2.20.5".into()),
+        installer: Fact::known("pip".into()),
+        requires: if cuda.is_some() {
+            vec![
+                Requirement {
+                    name: "nvidia-cublas-cu12".into(),
+                    specifier: "==12.1.3.1".into(),
+                },
+                Requirement {
+                    name: "nvidia-cudnn-cu12".into(),
+                    specifier: "==9.1.0.70".into(),
+                },
+            ]
+        } else {
+            Vec::new()
+        },
+        arch: Fact::known(ArchList {
+            sass: [
+                "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ptx: Vec::new(),
+            ..ArchList::default()
+        }),
+    }
+}
+
+pub fn wheel(name: &str, version: &str, site: &str, libs: &[&str]) -> Wheel {
+    Wheel {
+        name: name.into(),
+        version: version.into(),
+        site_packages: site.into(),
+        lib_dirs: vec![format!(
+            "{site}/nvidia/{}/lib",
+            name.trim_start_matches("nvidia-").trim_end_matches("-cu12")
+        )],
+        libraries: libs.iter().map(|l| (*l).to_string()).collect(),
+    }
+}
+
+pub fn python_env(interpreter: &str, torch: Vec<TorchBuild>) -> PythonEnv {
+    let site = "/opt/venv/lib/python3.11/site-packages";
+    PythonEnv {
+        interpreter: Some(interpreter.into()),
+        origins: vec!["VIRTUAL_ENV".into()],
+        python_version: Fact::known("3.11".into()),
+        site_packages: vec![site.into()],
+        torch,
+        nvidia_wheels: vec![
+            wheel(
+                "nvidia-cublas-cu12",
+                "12.1.3.1",
+                site,
+                &["libcublas.so.12", "libcublasLt.so.12"],
+            ),
+            wheel("nvidia-cudnn-cu12", "9.1.0.70", site, &["libcudnn.so.9"]),
+        ],
+        extensions: Vec::new(),
+        deep: None,
+    }
+}
+
+/// A machine with no NVIDIA hardware and no driver (like CI).
+pub fn no_gpu() -> Facts {
+    let mut f = healthy();
+    f.pci_gpus = Fact::known(Vec::new());
+    f.kernel_module = KernelModuleFacts {
+        version: Fact::missing("/proc/driver/nvidia/version does not exist"),
+        flavor: Fact::missing("kernel module not loaded"),
+        version_line: Fact::missing("/proc/driver/nvidia/version does not exist"),
+        loaded: Fact::known(Vec::new()),
+        device_nodes: Fact::known(Vec::new()),
+    };
+    f.driver_libs = DriverLibFacts::default();
+    f.driver_api = DriverApiFacts {
+        nvml: Fact::missing("libnvidia-ml.so.1 not found"),
+        cuda: Fact::missing("libcuda.so.1 not found"),
+    };
+    f.toolkits = ToolkitFacts {
+        toolkits: Vec::new(),
+        path_nvcc: None,
+        cuda_home: None,
+        usr_local_cuda: None,
+    };
+    f.python = Vec::new();
+    f
+}
+
+/// Runs one check function with default options.
+pub fn run(check: fn(&Ctx) -> Vec<Finding>, facts: &Facts) -> Vec<Finding> {
+    run_with(check, facts, &CheckOptions::default())
+}
+
+pub fn run_with(
+    check: fn(&Ctx) -> Vec<Finding>,
+    facts: &Facts,
+    opts: &CheckOptions,
+) -> Vec<Finding> {
+    check(&Ctx { facts, opts })
+}
+
+/// The single finding's severity; panics (test-only) when the check emitted another count.
+pub fn only(findings: &[Finding]) -> Severity {
+    assert_eq!(findings.len(), 1, "expected one finding, got {findings:#?}");
+    findings[0].severity
+}

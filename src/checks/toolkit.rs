@@ -1,0 +1,172 @@
+//! toolkit.*: which CUDA toolkits are installed and whether PATH, CUDA_HOME and
+//! /usr/local/cuda agree on one. (Version judgements need the matrix.)
+
+use super::Ctx;
+use crate::report::finding::{Finding, Scope, Severity};
+
+pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
+    let tk = &ctx.facts.toolkits;
+    let id = "toolkit.not_found";
+    if let Some(first) = tk.toolkits.first() {
+        let versions: Vec<String> = tk
+            .toolkits
+            .iter()
+            .map(|t| format!("{} ({})", version_of(t), t.root))
+            .collect();
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!("CUDA toolkit {}", versions.join(", ")),
+        )
+        .scope(Scope::Toolkit {
+            root: first.root.clone(),
+        })];
+    }
+    vec![Finding::new(id, Severity::Info, "No CUDA toolkit installed (often fine)")
+        .details(
+            "No nvcc on PATH, no CUDA_HOME/CUDA_PATH and nothing in /usr/local/cuda*, /opt/cuda. PyTorch wheels bundle \
+             the CUDA runtime libraries they need, so running models does not need a toolkit; compiling CUDA code \
+             (custom extensions, flash-attn from source) does.",
+        )
+        .fix(
+            "Only if you compile CUDA code: install a toolkit whose version matches your PyTorch build's CUDA, e.g. from \
+             NVIDIA's repository (cuda-toolkit-12-x package) or as pip wheels.",
+            &["pip install nvidia-cuda-nvcc-cu12"],
+        )]
+}
+
+fn version_of(t: &crate::facts::toolkit::Toolkit) -> String {
+    t.version
+        .value()
+        .cloned()
+        .unwrap_or_else(|| "unknown version".into())
+}
+
+pub fn multiple(ctx: &Ctx) -> Vec<Finding> {
+    let tk = &ctx.facts.toolkits;
+    if tk.toolkits.len() < 2 {
+        return Vec::new();
+    }
+    let mut finding = Finding::new("toolkit.multiple", Severity::Info, format!("{} CUDA toolkits installed", tk.toolkits.len()))
+        .details("Several toolkits are fine as long as builds use the intended one: nvcc on PATH compiles, CUDA_HOME is what PyTorch's extension builder uses, and /usr/local/cuda is the default for most build systems.");
+    for t in &tk.toolkits {
+        finding = finding.evidence(
+            "toolkits",
+            format!(
+                "{} {} (found via {})",
+                t.root,
+                version_of(t),
+                t.found_via.join(", ")
+            ),
+        );
+    }
+    for (what, root) in pointers(tk) {
+        finding = finding.evidence(what, root);
+    }
+    vec![finding]
+}
+
+fn pointers(tk: &crate::facts::toolkit::ToolkitFacts) -> Vec<(&'static str, &str)> {
+    [
+        ("nvcc on PATH", &tk.path_nvcc),
+        ("CUDA_HOME", &tk.cuda_home),
+        ("/usr/local/cuda", &tk.usr_local_cuda),
+    ]
+    .into_iter()
+    .filter_map(|(what, root)| root.as_deref().map(|r| (what, r)))
+    .collect()
+}
+
+pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
+    let tk = &ctx.facts.toolkits;
+    let id = "toolkit.path_inconsistent";
+    let ptrs = pointers(tk);
+    if ptrs.is_empty() {
+        return Vec::new();
+    }
+    let first = ptrs[0].1;
+    if ptrs.iter().all(|(_, r)| *r == first) {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!(
+                "{} point to {first}",
+                ptrs.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(", ")
+            ),
+        )];
+    }
+    let described: Vec<String> = ptrs.iter().map(|(w, r)| format!("{w} -> {r}")).collect();
+    let (fix, commands) = match (&tk.path_nvcc, &tk.cuda_home) {
+        (Some(nvcc_root), Some(_)) | (Some(nvcc_root), None) => (
+            format!("Make them agree; to build with the toolkit nvcc comes from, point CUDA_HOME at it (or put the other toolkit's bin first on PATH)."),
+            vec![format!("export CUDA_HOME={nvcc_root}")],
+        ),
+        (None, Some(home)) => (
+            "Put CUDA_HOME's nvcc first on PATH.".to_string(),
+            vec![format!("export PATH={home}/bin:$PATH")],
+        ),
+        (None, None) => ("Make the toolkit pointers agree.".to_string(), Vec::new()),
+    };
+    let mut finding = Finding::new(id, Severity::Warn, "nvcc on PATH, CUDA_HOME and /usr/local/cuda name different toolkits")
+        .details(format!(
+            "{}. Extension builds (torch.utils.cpp_extension uses CUDA_HOME, else nvcc's location) then mix headers and \
+             libraries of one toolkit with the compiler of another, which fails at build or import time.",
+            described.join("; ")
+        ));
+    for (w, r) in &ptrs {
+        finding = finding.evidence(w, r);
+    }
+    vec![finding.fix_owned(fix, commands)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::fact::Fact;
+    use crate::facts::toolkit::Toolkit;
+
+    fn tk(root: &str, v: &str) -> Toolkit {
+        Toolkit {
+            root: root.into(),
+            version: Fact::known(v.into()),
+            version_source: Some("version.json".into()),
+            nvcc: Some(format!("{root}/bin/nvcc")),
+            found_via: vec!["/usr/local/cuda-*".into()],
+        }
+    }
+
+    #[test]
+    fn none_is_info_one_is_pass() {
+        assert_eq!(only(&run(not_found, &no_gpu())), Severity::Info);
+        assert_eq!(only(&run(not_found, &healthy())), Severity::Pass);
+        assert!(run(multiple, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn several_disagreeing_toolkits() {
+        let mut f = healthy();
+        f.toolkits
+            .toolkits
+            .push(tk("/usr/local/cuda-11.8", "11.8.89"));
+        f.toolkits.path_nvcc = Some("/usr/local/cuda-11.8".into());
+        f.toolkits.cuda_home = Some("/usr/local/cuda-12.4".into());
+        let m = run(multiple, &f);
+        assert_eq!(only(&m), Severity::Info);
+        assert_eq!(
+            m[0].evidence
+                .iter()
+                .filter(|e| e.fact == "toolkits")
+                .count(),
+            2
+        );
+        let out = run(path_inconsistent, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert_eq!(
+            out[0].fix.as_ref().unwrap().commands,
+            vec!["export CUDA_HOME=/usr/local/cuda-11.8".to_string()]
+        );
+        assert_eq!(only(&run(path_inconsistent, &healthy())), Severity::Pass);
+        assert!(run(path_inconsistent, &no_gpu()).is_empty());
+    }
+}

@@ -1,0 +1,446 @@
+//! torch.*: the PyTorch builds in each Python environment, read from their files.
+
+use super::view;
+use super::Ctx;
+use crate::facts::python::{PythonEnv, TorchBuild};
+use crate::report::finding::{Finding, Scope, Severity};
+use crate::version::DottedVersion;
+
+fn scope(env: &PythonEnv) -> Scope {
+    Scope::Python {
+        interpreter: env
+            .interpreter
+            .clone()
+            .or_else(|| env.site_packages.first().cloned())
+            .unwrap_or_else(|| "unknown".into()),
+    }
+}
+
+/// The command that runs pip for this environment.
+fn pip(env: &PythonEnv) -> String {
+    format!("{} -m pip", env.interpreter.as_deref().unwrap_or("python3"))
+}
+
+/// The torch that `import torch` finds (the first on sys.path).
+fn active(env: &PythonEnv) -> Option<&TorchBuild> {
+    env.torch.first()
+}
+
+fn version(t: &TorchBuild) -> String {
+    t.version
+        .value()
+        .cloned()
+        .unwrap_or_else(|| "unknown version".into())
+}
+
+pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
+    let envs = &ctx.facts.python;
+    let id = "torch.not_found";
+    let with_torch: Vec<&PythonEnv> = envs.iter().filter(|e| !e.torch.is_empty()).collect();
+    if !with_torch.is_empty() {
+        let builds: Vec<String> = with_torch
+            .iter()
+            .filter_map(|e| {
+                active(e).map(|t| {
+                    format!(
+                        "{} ({})",
+                        version(t),
+                        e.interpreter.as_deref().unwrap_or("?")
+                    )
+                })
+            })
+            .collect();
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!("PyTorch {}", builds.join(", ")),
+        )];
+    }
+    let looked: Vec<String> = envs
+        .iter()
+        .map(|e| {
+            e.interpreter
+                .clone()
+                .unwrap_or_else(|| e.site_packages.join(":"))
+        })
+        .collect();
+    let py = envs
+        .iter()
+        .find_map(|e| e.interpreter.as_deref())
+        .unwrap_or("python3");
+    vec![Finding::new(id, Severity::Info, "No PyTorch found in the Python environments looked at")
+        .details(if looked.is_empty() {
+            "No Python interpreter was found (PATH, VIRTUAL_ENV, CONDA_PREFIX, --python). Point gpu-doctor at one with --python PATH.".to_string()
+        } else {
+            format!("Looked in: {}. Use --python PATH for an environment that is not active.", looked.join(", "))
+        })
+        .fix_owned("Install PyTorch into the environment you use (on Linux x86_64 the default PyPI wheel is a CUDA build).", vec![format!("{py} -m pip install torch")])]
+}
+
+pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let mut out = Vec::new();
+    for env in &f.python {
+        let Some(t) = active(env) else { continue };
+        let Some(cuda) = t.cuda.value() else { continue };
+        if cuda.is_some() || t.hip.is_some() {
+            out.push(
+                Finding::new(
+                    "torch.cpu_only",
+                    Severity::Pass,
+                    format!(
+                        "PyTorch {} is a CUDA {} build",
+                        version(t),
+                        cuda.as_deref().unwrap_or("?")
+                    ),
+                )
+                .scope(scope(env)),
+            );
+            continue;
+        }
+        let severity = if view::has_gpu(f) {
+            Severity::Fail
+        } else {
+            Severity::Info
+        };
+        let base = t
+            .version
+            .value()
+            .and_then(|v| v.split('+').next().map(str::to_string));
+        let command = match (&base, f.system.arch.as_str()) {
+            (Some(b), "x86_64") => format!("{} install --force-reinstall \"torch=={b}\"", pip(env)),
+            _ => format!("{} install --force-reinstall torch", pip(env)),
+        };
+        out.push(Finding::new("torch.cpu_only", severity, format!("PyTorch {} is a CPU-only build", version(t)))
+            .scope(scope(env))
+            .details(if severity == Severity::Fail {
+                "torch.version.cuda is None: this build has no CUDA support, so torch.cuda.is_available() is False and nothing runs on the GPUs present."
+            } else {
+                "torch.version.cuda is None: a CPU-only build (fine on a machine without NVIDIA GPUs)."
+            })
+            .evidence("python.torch.version", version(t))
+            .evidence("python.torch.path", &t.path)
+            .fix_owned(
+                "Install a CUDA build of the same version. On Linux x86_64 the default PyPI wheel is a CUDA build; elsewhere, pick the CUDA variant's index URL on pytorch.org.",
+                vec![command],
+            ));
+    }
+    out
+}
+
+pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for env in &ctx.facts.python {
+        if env.torch.len() < 2 {
+            continue;
+        }
+        let winner = &env.torch[0];
+        let mut finding = Finding::new("torch.multiple_installs", Severity::Warn, format!("{} PyTorch installs reachable; `import torch` loads {}", env.torch.len(), version(winner)))
+            .scope(scope(env))
+            .details(format!(
+                "The first on sys.path wins ({}); the others are shadowed, and pip may upgrade or uninstall a different one \
+                 than the one that runs. Typical: a --user install next to a venv's or conda's own.",
+                winner.path
+            ));
+        for t in &env.torch {
+            finding = finding.evidence(
+                "python.torch",
+                format!(
+                    "{} at {} (installed by {})",
+                    version(t),
+                    t.path,
+                    t.installer.value().map_or("unknown", String::as_str)
+                ),
+            );
+        }
+        let user_shadow = env
+            .torch
+            .iter()
+            .skip(1)
+            .chain(std::iter::once(winner))
+            .find(|t| t.path.contains("/.local/lib/"));
+        let cmd = match user_shadow {
+            Some(_) => format!("{} uninstall --user torch", pip(env)),
+            None => format!("{} uninstall torch   # run until one copy is left, then reinstall the one you want", pip(env)),
+        };
+        out.push(finding.fix_owned(
+            "Keep one PyTorch per environment: uninstall the extra copy.",
+            vec![cmd],
+        ));
+    }
+    out
+}
+
+pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let mut out = Vec::new();
+    for env in &f.python {
+        let Some(t) = active(env) else { continue };
+        if !t.cuda.value().is_some_and(Option::is_some) {
+            continue;
+        }
+        let mut shadowed = Vec::new();
+        for wheel in &env.nvidia_wheels {
+            for lib in &wheel.libraries {
+                if let Some(hit) = f.ld_library_path_libs.iter().find(|l| &l.file == lib) {
+                    shadowed.push(format!(
+                        "{}/{} shadows {} from {} {}",
+                        hit.dir, hit.file, lib, wheel.name, wheel.version
+                    ));
+                }
+            }
+        }
+        let id = "torch.libs_shadowed";
+        if shadowed.is_empty() {
+            if !env.nvidia_wheels.is_empty() {
+                out.push(
+                    Finding::new(
+                        id,
+                        Severity::Pass,
+                        "The CUDA libraries of PyTorch's wheels are not shadowed",
+                    )
+                    .scope(scope(env)),
+                );
+            }
+            continue;
+        }
+        let dirs: Vec<&str> = {
+            let mut d: Vec<&str> = f
+                .ld_library_path_libs
+                .iter()
+                .map(|l| l.dir.as_str())
+                .collect();
+            d.dedup();
+            d
+        };
+        let mut finding = Finding::new(id, Severity::Warn, format!("LD_LIBRARY_PATH shadows {} CUDA librar{} PyTorch ships", shadowed.len(), if shadowed.len() == 1 { "y" } else { "ies" }))
+            .scope(scope(env))
+            .details(
+                "The dynamic loader searches LD_LIBRARY_PATH before the RUNPATH PyTorch uses to find its nvidia-* wheels, so \
+                 these copies load instead. Another version of cuBLAS/cuDNN/NCCL than the build was tested with gives \
+                 'undefined symbol' errors at import, CUBLAS_STATUS_* failures or wrong results.",
+            );
+        for s in &shadowed {
+            finding = finding.evidence("ld_library_path_libs", s);
+        }
+        out.push(finding.fix_owned(
+            format!(
+                "Remove {} from LD_LIBRARY_PATH for PyTorch jobs (or unset it).",
+                dirs.join(", ")
+            ),
+            vec!["unset LD_LIBRARY_PATH".into()],
+        ));
+    }
+    out
+}
+
+/// One clause of a PEP 440 specifier ("==12.1.3.1", ">=9.1,<10"); `None` when this
+/// simple reading cannot judge it (wildcards, arbitrary equality).
+fn satisfies(version: &str, specifier: &str) -> Option<bool> {
+    let v = DottedVersion::parse(version)?;
+    let mut all = true;
+    for clause in specifier
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        let (op, rest) = ["===", "~=", "==", "!=", ">=", "<=", ">", "<"]
+            .iter()
+            .find_map(|op| clause.strip_prefix(op).map(|r| (*op, r.trim())))?;
+        if rest.contains('*') || op == "===" {
+            return None;
+        }
+        let want = DottedVersion::parse(rest)?;
+        let ok = match op {
+            "==" => v == want,
+            "!=" => v != want,
+            ">=" => v >= want,
+            "<=" => v <= want,
+            ">" => v > want,
+            "<" => v < want,
+            "~=" => v >= want && v.same_prefix(&want, want.parts().len().saturating_sub(1).max(1)),
+            _ => return None,
+        };
+        all &= ok;
+    }
+    Some(all)
+}
+
+pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for env in &ctx.facts.python {
+        let Some(t) = active(env) else { continue };
+        if t.requires.is_empty() {
+            continue;
+        }
+        let mut missing = Vec::new();
+        let mut wrong = Vec::new();
+        for req in &t.requires {
+            match env.nvidia_wheels.iter().find(|w| w.name == req.name) {
+                None => missing.push(format!("{}{}", req.name, req.specifier)),
+                Some(w) => {
+                    if satisfies(&w.version, &req.specifier) == Some(false) {
+                        wrong.push(format!(
+                            "{} {} installed, torch needs {}",
+                            w.name,
+                            w.version,
+                            if req.specifier.is_empty() {
+                                "any"
+                            } else {
+                                &req.specifier
+                            }
+                        ));
+                    }
+                }
+            }
+        }
+        let id = "torch.wheel_deps_mismatch";
+        if missing.is_empty() && wrong.is_empty() {
+            out.push(
+                Finding::new(
+                    id,
+                    Severity::Pass,
+                    format!(
+                        "All {} nvidia-* wheels PyTorch {} requires are installed",
+                        t.requires.len(),
+                        version(t)
+                    ),
+                )
+                .scope(scope(env)),
+            );
+            continue;
+        }
+        let severity = if missing.is_empty() {
+            Severity::Warn
+        } else {
+            Severity::Fail
+        };
+        let mut finding = Finding::new(id, severity, format!(
+            "PyTorch {}'s nvidia-* wheels: {} missing, {} at another version",
+            version(t),
+            missing.len(),
+            wrong.len()
+        ))
+        .scope(scope(env))
+        .details(
+            "The torch wheel pins the CUDA library wheels it was built and tested with. A missing one makes `import torch` \
+             fail ('libcudnn.so.9: cannot open shared object file'); another version can fail with undefined symbols or \
+             misbehave. Usually caused by installing torch with --no-deps, or by another package upgrading a shared wheel.",
+        );
+        for m in &missing {
+            finding = finding.evidence("python.torch.requires (missing)", m);
+        }
+        for w in &wrong {
+            finding = finding.evidence("python.nvidia_wheels", w);
+        }
+        let base = t.version.value().map_or("torch".to_string(), |v| {
+            format!("torch=={}", v.split('+').next().unwrap_or(v))
+        });
+        out.push(finding.fix_owned(
+            "Reinstall torch with its dependencies so pip restores the pinned wheels.",
+            vec![format!("{} install --force-reinstall \"{base}\"", pip(env))],
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::env::LdPathLib;
+
+    #[test]
+    fn found_or_not() {
+        assert_eq!(only(&run(not_found, &healthy())), Severity::Pass);
+        let out = run(not_found, &no_gpu());
+        assert_eq!(only(&out), Severity::Info);
+        assert!(out[0].details.contains("--python"));
+    }
+
+    #[test]
+    fn cpu_build_on_a_gpu_machine_fails() {
+        let mut f = healthy();
+        f.python = vec![python_env(
+            "/opt/venv/bin/python",
+            vec![torch(
+                "/opt/venv/lib/python3.11/site-packages/torch",
+                "2.5.1+cpu",
+                None,
+            )],
+        )];
+        let out = run(cpu_only, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert_eq!(
+            out[0].fix.as_ref().unwrap().commands[0],
+            "/opt/venv/bin/python -m pip install --force-reinstall \"torch==2.5.1\""
+        );
+        let mut g = no_gpu();
+        g.python = f.python.clone();
+        assert_eq!(only(&run(cpu_only, &g)), Severity::Info);
+        assert_eq!(only(&run(cpu_only, &healthy())), Severity::Pass);
+    }
+
+    #[test]
+    fn two_torches_in_one_env() {
+        let mut f = healthy();
+        f.python[0].torch.insert(
+            0,
+            torch(
+                "/home/u/.local/lib/python3.11/site-packages/torch",
+                "2.1.0+cu118",
+                Some("11.8"),
+            ),
+        );
+        let out = run(multiple_installs, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0].summary.contains("2.1.0+cu118"));
+        assert!(out[0].fix.as_ref().unwrap().commands[0].contains("uninstall --user torch"));
+        assert!(run(multiple_installs, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn shadowed_by_ld_library_path() {
+        let mut f = healthy();
+        assert_eq!(only(&run(libs_shadowed, &f)), Severity::Pass);
+        f.ld_library_path_libs = vec![LdPathLib {
+            dir: "/usr/local/cuda-12.4/lib64".into(),
+            file: "libcublas.so.12".into(),
+        }];
+        let out = run(libs_shadowed, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0].evidence[0].value.contains("nvidia-cublas-cu12"));
+        // Another major version is another soname: no shadowing.
+        f.ld_library_path_libs[0].file = "libcublas.so.11".into();
+        assert_eq!(only(&run(libs_shadowed, &f)), Severity::Pass);
+    }
+
+    #[test]
+    fn wheel_requirements() {
+        assert_eq!(only(&run(wheel_deps_mismatch, &healthy())), Severity::Pass);
+        let mut f = healthy();
+        f.python[0]
+            .nvidia_wheels
+            .retain(|w| w.name != "nvidia-cudnn-cu12");
+        let out = run(wheel_deps_mismatch, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].fix.as_ref().unwrap().commands[0]
+            .ends_with("install --force-reinstall \"torch==2.4.1\""));
+        let mut g = healthy();
+        g.python[0].nvidia_wheels[0].version = "12.4.5.8".into();
+        assert_eq!(only(&run(wheel_deps_mismatch, &g)), Severity::Warn);
+    }
+
+    #[test]
+    fn specifiers() {
+        assert_eq!(satisfies("12.1.3.1", "==12.1.3.1"), Some(true));
+        assert_eq!(satisfies("12.4.5.8", "==12.1.3.1"), Some(false));
+        assert_eq!(satisfies("9.1.0.70", ">=9.1,<10"), Some(true));
+        assert_eq!(satisfies("10.0", ">=9.1,<10"), Some(false));
+        assert_eq!(satisfies("2.21.5", "~=2.21.0"), Some(true));
+        assert_eq!(satisfies("2.22.0", "~=2.21.0"), Some(false));
+        assert_eq!(satisfies("12.1", "==12.*"), None);
+        assert_eq!(satisfies("garbage", "==1"), None);
+        assert_eq!(satisfies("1.0", ""), Some(true));
+    }
+}

@@ -1,0 +1,164 @@
+//! Derived questions the checks ask of the facts ("is there an NVIDIA GPU at all?",
+//! "which version does the loader's libcuda.so.1 have?"), answered once so that every
+//! check agrees on them.
+
+use crate::facts::driver_api::{CudaFacts, NvmlDevice, NvmlFacts};
+use crate::facts::Facts;
+
+pub fn nvml(facts: &Facts) -> Option<&NvmlFacts> {
+    facts.driver_api.nvml.value()
+}
+
+pub fn cuda(facts: &Facts) -> Option<&CudaFacts> {
+    facts.driver_api.cuda.value()
+}
+
+/// NVML's devices when NVML initialised and enumerated them.
+pub fn nvml_devices(facts: &Facts) -> &[NvmlDevice] {
+    nvml(facts)
+        .filter(|n| n.init_ok())
+        .and_then(|n| n.devices.value())
+        .map_or(&[], Vec::as_slice)
+}
+
+/// NVIDIA display/3D functions on the PCI bus; `None` when the bus could not be read.
+pub fn pci_gpu_count(facts: &Facts) -> Option<usize> {
+    facts.pci_gpus.value().map(Vec::len)
+}
+
+/// `/dev/nvidiaN` nodes present.
+pub fn gpu_device_nodes(facts: &Facts) -> usize {
+    facts.kernel_module.device_nodes.value().map_or(0, |nodes| {
+        nodes.iter().filter(|n| is_gpu_node(&n.path)).count()
+    })
+}
+
+pub fn is_gpu_node(path: &str) -> bool {
+    path.strip_prefix("/dev/nvidia")
+        .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// How many NVIDIA GPUs any source can see (PCI, NVML, device nodes).
+pub fn gpus_seen(facts: &Facts) -> usize {
+    pci_gpu_count(facts)
+        .unwrap_or(0)
+        .max(nvml_devices(facts).len())
+        .max(gpu_device_nodes(facts))
+}
+
+pub fn has_gpu(facts: &Facts) -> bool {
+    gpus_seen(facts) > 0
+}
+
+pub fn module_loaded(facts: &Facts) -> bool {
+    facts.kernel_module.version.is_known() || facts.kernel_module.is_loaded("nvidia")
+}
+
+/// Driver library files outside cuda-compat folders.
+pub fn user_space_present(facts: &Facts) -> bool {
+    facts.driver_libs.files.iter().any(|f| !f.compat)
+        || facts.driver_libs.nvml_soname.is_some()
+        || facts.driver_libs.cuda_soname.is_some()
+}
+
+pub fn in_container(facts: &Facts) -> Option<&str> {
+    facts.system.container.value().and_then(|c| c.as_deref())
+}
+
+/// Version of the file a soname path resolves to, from the gathered file list or the
+/// file name itself ("…/libcuda.so.550.54.15").
+pub fn soname_version(facts: &Facts, soname_path: Option<&String>) -> Option<String> {
+    let path = soname_path?;
+    facts
+        .driver_libs
+        .files
+        .iter()
+        .find(|f| &f.path == path)
+        .map(|f| f.version.clone())
+        .or_else(|| version_from_file_name(path))
+}
+
+/// "libcuda.so.550.54.15" -> "550.54.15"; `None` for "libcuda.so.1".
+pub fn version_from_file_name(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next()?;
+    let (_, version) = name.split_once(".so.")?;
+    (version.contains('.') && version.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .then(|| version.to_string())
+}
+
+/// True when the libcuda the loader resolves sits in a cuda-compat folder.
+pub fn cuda_soname_is_compat(facts: &Facts) -> bool {
+    let Some(path) = &facts.driver_libs.cuda_soname else {
+        return false;
+    };
+    facts
+        .driver_libs
+        .files
+        .iter()
+        .any(|f| &f.path == path && f.compat)
+        || path.contains("/compat/")
+}
+
+/// GPUs CUDA can use: cuDeviceGetCount when cuInit worked, 0 when it failed, NVML's count
+/// when the CUDA driver API was not reached at all.
+pub fn usable_gpus(facts: &Facts) -> u32 {
+    match cuda(facts) {
+        Some(c) if c.init_ok() => c.device_count.value().copied().unwrap_or(0),
+        Some(_) => 0,
+        None => u32::try_from(nvml_devices(facts).len()).unwrap_or(u32::MAX),
+    }
+}
+
+/// The variable's value if set (including set to "").
+pub fn env<'a>(facts: &'a Facts, name: &str) -> Option<&'a str> {
+    facts.env.get(name).map(String::as_str)
+}
+
+/// "distro" commands are picked by os-release ID and ID_LIKE.
+pub fn os_family(facts: &Facts) -> OsFamily {
+    match facts.system.os_id.value().map(String::as_str) {
+        Some("ubuntu" | "pop" | "linuxmint" | "elementary" | "zorin") => OsFamily::Ubuntu,
+        Some("debian" | "raspbian") => OsFamily::Debian,
+        Some("fedora") => OsFamily::Fedora,
+        Some("rhel" | "rocky" | "almalinux" | "centos" | "ol" | "amzn") => OsFamily::Rhel,
+        Some("sles" | "opensuse-leap" | "opensuse-tumbleweed" | "suse") => OsFamily::Suse,
+        Some("arch" | "manjaro" | "endeavouros") => OsFamily::Arch,
+        _ => OsFamily::Other,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OsFamily {
+    Ubuntu,
+    Debian,
+    Fedora,
+    Rhel,
+    Suse,
+    Arch,
+    Other,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_name_versions() {
+        assert_eq!(
+            version_from_file_name("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15").as_deref(),
+            Some("550.54.15")
+        );
+        assert_eq!(version_from_file_name("/usr/lib/libcuda.so.1"), None);
+        assert_eq!(version_from_file_name("/usr/lib/libcuda.so"), None);
+        assert_eq!(version_from_file_name("libcuda.so.abc.1"), None);
+    }
+
+    #[test]
+    fn gpu_nodes() {
+        assert!(is_gpu_node("/dev/nvidia0"));
+        assert!(is_gpu_node("/dev/nvidia15"));
+        assert!(!is_gpu_node("/dev/nvidiactl"));
+        assert!(!is_gpu_node("/dev/nvidia-uvm"));
+        assert!(!is_gpu_node("/dev/nvidia"));
+    }
+}

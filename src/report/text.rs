@@ -1,0 +1,395 @@
+//! The doctor-style text report: an overview of the stack, then findings grouped by
+//! area, failures first, with ✓ ! ✗ markers, colour on a terminal and the fix commands.
+
+use std::fmt::Write as _;
+
+use super::finding::{Finding, Severity};
+use super::{Report, Verdict};
+use crate::checks::view;
+use crate::facts::Facts;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub color: bool,
+    /// `-v`: details, evidence and fixes for every finding, not only problems.
+    pub verbose: bool,
+}
+
+/// Areas in report order, with their headings.
+const AREAS: &[(&str, &str)] = &[
+    ("host", "Host"),
+    ("driver", "Driver"),
+    ("toolkit", "CUDA toolkit"),
+    ("torch", "PyTorch"),
+    ("ext", "Extensions"),
+    ("gpu", "GPUs"),
+    ("env", "Environment"),
+    ("probe", "Probes"),
+];
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(&self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn dim(&self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+    fn severity(&self, sev: Severity, s: &str) -> String {
+        let code = match sev {
+            Severity::Pass => "32",
+            Severity::Info => "36",
+            Severity::Warn => "33",
+            Severity::Fail => "31;1",
+        };
+        self.wrap(code, s)
+    }
+}
+
+pub fn render(report: &Report, opts: TextOptions) -> String {
+    let p = Paint { on: opts.color };
+    let mut out = String::new();
+    header(&mut out, report, &p);
+    overview(&mut out, &report.facts, &p);
+    for (area, title) in AREAS {
+        let in_area: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.area() == *area)
+            .collect();
+        if in_area.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{}", p.bold(title));
+        for f in in_area {
+            finding(&mut out, f, opts.verbose, &p);
+        }
+    }
+    let known: Vec<&str> = AREAS.iter().map(|(a, _)| *a).collect();
+    let other: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| !known.contains(&f.area()))
+        .collect();
+    if !other.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("Other"));
+        for f in other {
+            finding(&mut out, f, opts.verbose, &p);
+        }
+    }
+    for e in &report.check_errors {
+        let _ = writeln!(
+            out,
+            "\n{} check {} could not run: {}",
+            p.severity(Severity::Fail, "✗"),
+            e.id,
+            e.message
+        );
+    }
+    summary(&mut out, report, &p);
+    out
+}
+
+fn header(out: &mut String, r: &Report, p: &Paint) {
+    let s = &r.facts.system;
+    let host = s.hostname.value().map_or("unknown host", String::as_str);
+    let os = s.os.value().map_or("unknown OS", String::as_str);
+    let kernel = s.kernel.value().map_or("unknown kernel", String::as_str);
+    let mut place = format!("{host} · {os} · Linux {kernel} {}", s.arch);
+    if let Some(c) = view::in_container(&r.facts) {
+        let _ = write!(place, " · {c} container");
+    }
+    if s.wsl {
+        place.push_str(" · WSL");
+    }
+    let _ = writeln!(
+        out,
+        "{} {}  {}",
+        p.bold("gpu-doctor"),
+        r.tool.version,
+        p.dim(&format!(
+            "matrix {} ({})",
+            r.matrix.version, r.matrix.source
+        ))
+    );
+    let _ = writeln!(out, "{}", p.dim(&place));
+}
+
+fn overview(out: &mut String, f: &Facts, p: &Paint) {
+    let rows = [
+        ("GPUs", gpus_line(f)),
+        ("Driver", driver_line(f)),
+        ("Toolkit", toolkit_line(f)),
+        ("PyTorch", torch_line(f)),
+    ];
+    let _ = writeln!(out);
+    for (k, v) in rows {
+        let _ = writeln!(out, "  {}  {v}", p.bold(&format!("{k:<8}")));
+    }
+}
+
+fn gpus_line(f: &Facts) -> String {
+    let devices = view::nvml_devices(f);
+    if !devices.is_empty() {
+        let mut names: Vec<(String, usize)> = Vec::new();
+        for d in devices {
+            let cc = d
+                .compute_capability
+                .value()
+                .map(|c| format!(" (sm_{})", c.replace('.', "")))
+                .unwrap_or_default();
+            let name = format!(
+                "{}{cc}",
+                d.name.value().map_or("unknown GPU", String::as_str)
+            );
+            match names.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, c)) => *c += 1,
+                None => names.push((name, 1)),
+            }
+        }
+        return names
+            .iter()
+            .map(|(n, c)| format!("{c} × {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+    }
+    match &f.pci_gpus {
+        crate::fact::Fact::Known { value } if !value.is_empty() => {
+            let ids: Vec<String> = value
+                .iter()
+                .map(|g| format!("10de:{} at {}", g.device_id, g.bus_id))
+                .collect();
+            format!(
+                "{} on the PCI bus (driver cannot enumerate them): {}",
+                value.len(),
+                ids.join(", ")
+            )
+        }
+        crate::fact::Fact::Known { .. } => "none on the PCI bus".into(),
+        other => format!("unknown ({})", other.reason().unwrap_or("?")),
+    }
+}
+
+fn driver_line(f: &Facts) -> String {
+    let mut parts = Vec::new();
+    match f.kernel_module.version.value() {
+        Some(v) => {
+            let flavor = match f.kernel_module.flavor.value() {
+                Some(crate::facts::kernel_module::ModuleFlavor::Open) => " open",
+                Some(crate::facts::kernel_module::ModuleFlavor::Proprietary) => " proprietary",
+                None => "",
+            };
+            parts.push(format!("kernel module {v}{flavor}"));
+        }
+        None => parts.push("no kernel module".into()),
+    }
+    if let Some(n) = view::nvml(f) {
+        parts.push(if n.init_ok() {
+            format!(
+                "NVML {}",
+                n.driver_version.value().map_or("?", String::as_str)
+            )
+        } else {
+            format!("NVML {}", n.init.name)
+        });
+    } else if let Some(v) = view::soname_version(f, f.driver_libs.nvml_soname.as_ref()) {
+        parts.push(format!("libnvidia-ml {v}"));
+    }
+    if let Some(c) = view::cuda(f) {
+        parts.push(if c.init_ok() {
+            format!(
+                "CUDA {}",
+                c.driver_version.value().map_or("?", String::as_str)
+            )
+        } else {
+            format!("cuInit {} ({})", c.init.name, c.init.code)
+        });
+    }
+    if !view::module_loaded(f) && !view::user_space_present(f) {
+        return "not installed".into();
+    }
+    parts.join(" · ")
+}
+
+fn toolkit_line(f: &Facts) -> String {
+    if f.toolkits.toolkits.is_empty() {
+        return "none".into();
+    }
+    f.toolkits
+        .toolkits
+        .iter()
+        .map(|t| {
+            format!(
+                "{} ({})",
+                t.version.value().map_or("unknown version", String::as_str),
+                t.root
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn torch_line(f: &Facts) -> String {
+    let builds: Vec<String> = f
+        .python
+        .iter()
+        .filter_map(|e| {
+            let t = e.torch.first()?;
+            let v = t.version.value().map_or("unknown version", String::as_str);
+            let cuda = match t.cuda.value() {
+                Some(Some(c)) => format!("CUDA {c}"),
+                Some(None) => "CPU-only".into(),
+                None => "CUDA unknown".into(),
+            };
+            Some(format!(
+                "{v} {cuda} ({})",
+                e.interpreter.as_deref().unwrap_or("?")
+            ))
+        })
+        .collect();
+    if builds.is_empty() {
+        "none found".into()
+    } else {
+        builds.join(", ")
+    }
+}
+
+fn finding(out: &mut String, f: &Finding, verbose: bool, p: &Paint) {
+    let scope = match f.scope {
+        super::finding::Scope::Host => String::new(),
+        ref s => format!(" [{s}]"),
+    };
+    let _ = writeln!(
+        out,
+        "  {} {}{}  {}",
+        p.severity(f.severity, f.severity.marker()),
+        f.summary,
+        scope,
+        p.dim(&f.id)
+    );
+    let expand = verbose || f.severity >= Severity::Warn;
+    if !expand {
+        return;
+    }
+    if !f.details.is_empty() {
+        for line in wrap(&f.details, 90) {
+            let _ = writeln!(out, "      {line}");
+        }
+    }
+    if verbose {
+        for e in &f.evidence {
+            let _ = writeln!(out, "      {} {} = {}", p.dim("·"), p.dim(&e.fact), e.value);
+        }
+    }
+    if let Some(fix) = &f.fix {
+        let mut lines = wrap(&fix.text, 85).into_iter();
+        if let Some(first) = lines.next() {
+            let _ = writeln!(out, "      {} {first}", p.bold("fix:"));
+        }
+        for line in lines {
+            let _ = writeln!(out, "           {line}");
+        }
+        for c in &fix.commands {
+            let _ = writeln!(out, "        {} {c}", p.dim("$"));
+        }
+    }
+}
+
+fn summary(out: &mut String, r: &Report, p: &Paint) {
+    let s = &r.summary;
+    let verdict = match s.verdict {
+        Verdict::Healthy => p.severity(Severity::Pass, "healthy"),
+        Verdict::Warnings => p.severity(Severity::Warn, "warnings"),
+        Verdict::Failures => p.severity(Severity::Fail, "failures"),
+    };
+    let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        out,
+        "\n{} {verdict}: {}, {}, {}, {} · exit code {}",
+        p.bold("Verdict"),
+        count(s.fail, "failure", "failures"),
+        count(s.warn, "warning", "warnings"),
+        count(s.info, "note", "notes"),
+        count(s.pass, "passed", "passed"),
+        r.exit_code
+    );
+}
+
+/// Greedy word wrap; words longer than the width stay whole.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::{healthy, no_gpu};
+    use crate::checks::{evaluate, CheckOptions, Selection};
+
+    fn report(facts: Facts) -> Report {
+        let (f, e) = evaluate(&facts, &CheckOptions::default(), &Selection::default());
+        Report::new(crate::matrix::bundled(), facts, f, e)
+    }
+
+    #[test]
+    fn no_gpu_report_reads_well_without_colour() {
+        let text = render(&report(no_gpu()), TextOptions::default());
+        assert!(text.contains("✗ No NVIDIA GPU on this machine"), "{text}");
+        assert!(text.contains("none on the PCI bus"));
+        assert!(text.contains("Driver    not installed"), "{text}");
+        assert!(text.contains("exit code 2"));
+        assert!(!text.contains('\x1b'));
+        let idx_host = text.find("\nHost\n").unwrap();
+        let idx_driver = text.find("\nDriver\n").unwrap();
+        assert!(idx_host < idx_driver);
+    }
+
+    #[test]
+    fn healthy_report_lists_the_stack() {
+        let text = render(
+            &report(healthy()),
+            TextOptions {
+                color: true,
+                verbose: true,
+            },
+        );
+        assert!(text.contains("1 × NVIDIA H100 80GB HBM3 (sm_90)"), "{text}");
+        assert!(
+            text.contains("kernel module 550.54.15 open · NVML 550.54.15 · CUDA 12.4"),
+            "{text}"
+        );
+        assert!(text.contains("2.4.1+cu121 CUDA 12.1 (/opt/venv/bin/python)"));
+        assert!(text.contains('\x1b'));
+        assert!(text.contains("exit code 0"));
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("aaa bbb ccc", 7), vec!["aaa bbb", "ccc"]);
+        assert_eq!(wrap("", 7), Vec::<String>::new());
+    }
+}
