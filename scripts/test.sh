@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Linux machine: installs what the tests need
+# (a C compiler for the fake driver libraries, cached Python venvs with real PyTorch
+# wheels), then runs formatting, lints and every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
+if ((${#need_apt[@]})); then
+    if command -v apt-get >/dev/null 2>&1; then
+        SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
+    else
+        echo "test.sh: please install: ${need_apt[*]}" >&2
+        exit 1
+    fi
+fi
+
+# Real PyTorch wheels for the fatbin and wheel-layout tests (cached between runs).
+export GPU_DOCTOR_TEST_VENVS="${GPU_DOCTOR_TEST_VENVS:-$HOME/.cache/gpu-doctor/test-venvs}"
+scripts/prepare-test-venvs.sh
+
+cargo fmt --all -- --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo test --locked --all-targets
