@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! The JSON contract: assets/report.schema.json is what the types generate, and real
 //! reports validate against it.
 
@@ -9,7 +10,11 @@ use fixture_root::{json_report, FixtureRoot};
 const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/report.schema.json");
 
 fn generated() -> serde_json::Value {
-    let out = Command::cargo_bin("gpu-doctor").unwrap().arg("schema").output().unwrap();
+    let out = Command::cargo_bin("gpu-doctor")
+        .unwrap()
+        .arg("schema")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -18,22 +23,40 @@ fn generated() -> serde_json::Value {
 fn committed_schema_matches_the_types() {
     let schema = generated();
     if std::env::var_os("GPU_DOCTOR_UPDATE_SCHEMA").is_some() {
-        std::fs::write(SCHEMA_PATH, serde_json::to_string_pretty(&schema).unwrap() + "\n").unwrap();
+        std::fs::write(
+            SCHEMA_PATH,
+            serde_json::to_string_pretty(&schema).unwrap() + "\n",
+        )
+        .unwrap();
     }
-    let committed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
-    assert_eq!(committed, schema, "assets/report.schema.json is stale: rerun with GPU_DOCTOR_UPDATE_SCHEMA=1");
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
+    assert_eq!(
+        committed, schema,
+        "assets/report.schema.json is stale: rerun with GPU_DOCTOR_UPDATE_SCHEMA=1"
+    );
 }
 
 #[test]
 fn real_reports_validate() {
-    let committed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&committed).expect("a valid JSON Schema");
     let root = FixtureRoot::ubuntu();
-    root.gpu(Some("nvidia")).kernel_module("550.54.15").user_space("535.183.01").device_nodes(1);
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("535.183.01")
+        .device_nodes(1);
     let mut this_machine = Command::cargo_bin("gpu-doctor").unwrap();
     this_machine.env_remove("GPU_DOCTOR_ROOT");
-    for (name, (_, report)) in [("this machine", json_report(&mut this_machine)), ("fixture", json_report(&mut root.command()))] {
-        let errors: Vec<String> = validator.iter_errors(&report).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    for (name, (_, report)) in [
+        ("this machine", json_report(&mut this_machine)),
+        ("fixture", json_report(&mut root.command())),
+    ] {
+        let errors: Vec<String> = validator
+            .iter_errors(&report)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
         assert!(errors.is_empty(), "{name}: {errors:#?}");
     }
     // And the schema is not vacuous: a report missing its findings fails it.

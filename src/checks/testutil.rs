@@ -173,7 +173,6 @@ pub fn torch(path: &str, version: &str, cuda: Option<&str>) -> TorchBuild {
             .map(String::from)
             .to_vec(),
             ptx: Vec::new(),
-            ..ArchList::default()
         }),
     }
 }

@@ -98,7 +98,7 @@ pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     let described: Vec<String> = ptrs.iter().map(|(w, r)| format!("{w} -> {r}")).collect();
     let (fix, commands) = match (&tk.path_nvcc, &tk.cuda_home) {
         (Some(nvcc_root), Some(_)) | (Some(nvcc_root), None) => (
-            format!("Make them agree; to build with the toolkit nvcc comes from, point CUDA_HOME at it (or put the other toolkit's bin first on PATH)."),
+            "Make them agree; to build with the toolkit nvcc comes from, point CUDA_HOME at it (or put the other toolkit's bin first on PATH).".to_string(),
             vec![format!("export CUDA_HOME={nvcc_root}")],
         ),
         (None, Some(home)) => (

@@ -1,6 +1,6 @@
 //! Builds fake machine roots (`/proc`, `/sys`, `/dev`, library folders) for end-to-end
 //! tests; the binary reads them through the hidden `GPU_DOCTOR_ROOT` variable.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,9 @@ pub const LIBDIR: &str = "usr/lib/x86_64-linux-gnu";
 impl FixtureRoot {
     /// An Ubuntu 22.04 machine with nothing NVIDIA on it.
     pub fn ubuntu() -> Self {
-        let root = FixtureRoot { dir: tempfile::tempdir().expect("tempdir") };
+        let root = FixtureRoot {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
         root.file(
             "etc/os-release",
             "PRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nID=ubuntu\nID_LIKE=debian\n",
@@ -27,7 +29,10 @@ impl FixtureRoot {
             "proc/self/mounts",
             "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n",
         );
-        root.file("proc/mounts", "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n");
+        root.file(
+            "proc/mounts",
+            "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n",
+        );
         std::fs::create_dir_all(root.path("dev")).expect("mkdir");
         // A non-NVIDIA device (Intel host bridge) on the bus.
         root.pci("0000:00:00.0", "0x8086", "0x1237", "0x060000", None);
@@ -56,7 +61,14 @@ impl FixtureRoot {
         self
     }
 
-    pub fn pci(&self, bus: &str, vendor: &str, device: &str, class: &str, driver: Option<&str>) -> &Self {
+    pub fn pci(
+        &self,
+        bus: &str,
+        vendor: &str,
+        device: &str,
+        class: &str,
+        driver: Option<&str>,
+    ) -> &Self {
         let d = format!("sys/bus/pci/devices/{bus}");
         self.file(&format!("{d}/vendor"), &format!("{vendor}\n"));
         self.file(&format!("{d}/device"), &format!("{device}\n"));
@@ -64,8 +76,12 @@ impl FixtureRoot {
         self.file(&format!("{d}/subsystem_vendor"), "0x10de\n");
         self.file(&format!("{d}/subsystem_device"), "0x1626\n");
         if let Some(drv) = driver {
-            std::fs::create_dir_all(self.path(&format!("sys/bus/pci/drivers/{drv}"))).expect("mkdir");
-            self.symlink(&format!("{d}/driver"), &format!("../../../../bus/pci/drivers/{drv}"));
+            std::fs::create_dir_all(self.path(&format!("sys/bus/pci/drivers/{drv}")))
+                .expect("mkdir");
+            self.symlink(
+                &format!("{d}/driver"),
+                &format!("../../../../bus/pci/drivers/{drv}"),
+            );
         }
         self
     }
@@ -97,7 +113,10 @@ impl FixtureRoot {
     pub fn user_space(&self, version: &str) -> &Self {
         for lib in ["libnvidia-ml", "libcuda"] {
             self.file(&format!("{LIBDIR}/{lib}.so.{version}"), "");
-            self.symlink(&format!("{LIBDIR}/{lib}.so.1"), &format!("{lib}.so.{version}"));
+            self.symlink(
+                &format!("{LIBDIR}/{lib}.so.1"),
+                &format!("{lib}.so.{version}"),
+            );
         }
         self
     }
@@ -108,7 +127,8 @@ impl FixtureRoot {
         for n in nodes {
             self.file(&n, "");
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(self.path(&n), std::fs::Permissions::from_mode(0o666)).expect("chmod");
+            std::fs::set_permissions(self.path(&n), std::fs::Permissions::from_mode(0o666))
+                .expect("chmod");
         }
         self
     }
@@ -122,7 +142,10 @@ impl FixtureRoot {
         let mut cmd = Command::cargo_bin("gpu-doctor").expect("binary");
         cmd.env_clear()
             .env("GPU_DOCTOR_ROOT", self.root())
-            .env("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+            .env(
+                "PATH",
+                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            )
             .env("HOME", "/root");
         cmd
     }
@@ -132,8 +155,13 @@ impl FixtureRoot {
 pub fn json_report(cmd: &mut Command) -> (i32, serde_json::Value) {
     let out = cmd.arg("--json").output().expect("run");
     let code = out.status.code().expect("exit code");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     (code, json)
 }
 
@@ -144,7 +172,12 @@ pub fn problems(report: &serde_json::Value) -> Vec<(String, String)> {
         .expect("findings")
         .iter()
         .filter(|f| f["severity"] != "pass")
-        .map(|f| (f["id"].as_str().unwrap_or("").to_string(), f["severity"].as_str().unwrap_or("").to_string()))
+        .map(|f| {
+            (
+                f["id"].as_str().unwrap_or("").to_string(),
+                f["severity"].as_str().unwrap_or("").to_string(),
+            )
+        })
         .collect()
 }
 
