@@ -268,13 +268,13 @@ fn interpret<T>(
 fn abnormal_end(out: &CommandOutput, timeout: Duration) -> Option<String> {
     if out.timed_out {
         return Some(format!(
-            "the driver worker timed out after {} ms and was killed (hung in the driver library)",
+            "the driver worker timed out after {} ms; its process group was killed",
             timeout.as_millis()
         ));
     }
     if let Some(sig) = out.signal {
         return Some(format!(
-            "the driver worker was killed by signal {sig} ({}) inside the driver library",
+            "the driver worker was killed by signal {sig} ({})",
             signal_name(sig)
         ));
     }

@@ -48,7 +48,8 @@ fn default_true() -> bool {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 pub struct DriverLibFacts {
-    /// Folders searched, in the dynamic loader's order.
+    /// Folders searched: the dynamic loader's, in its order, then the container, WSL
+    /// and cuda-compat folders (see `DriverLibFile::on_loader_path`).
     pub searched: Vec<String>,
     pub files: Vec<DriverLibFile>,
     /// Where `libnvidia-ml.so.1` resolves (the file the loader would open), if found.

@@ -32,28 +32,47 @@ pub struct CudaDriver {
 /// Loads libcuda the way cudarc does, without its panic when nothing loads.
 /// `Err` lists every name tried and the loader's last complaint.
 pub fn load_cuda() -> Result<CudaDriver, String> {
-    let candidates = cudarc::get_lib_name_candidates("cuda");
+    let mut candidates = cudarc::get_lib_name_candidates("cuda");
+    dedup_keep_order(&mut candidates);
     let mut last_error = String::new();
     for name in &candidates {
         // SAFETY: loading runs the library's initialisers; this is the worker process,
         // whose whole purpose is to survive or die on exactly that.
         match unsafe { libloading::Library::new(name.as_str()) } {
-            Ok(_probe) => {
+            Ok(probe) => {
                 // SAFETY: a candidate loaded, so cudarc's identical search cannot panic;
-                // it keeps its handle for the life of the process.
+                // it keeps its handle for the life of the process. The probe is held
+                // until then so the library is not unloaded and loaded again.
                 let lib = unsafe { cudarc::driver::sys::culib() };
+                drop(probe);
                 return Ok(CudaDriver {
                     lib,
                     loaded_name: name.clone(),
                 });
             }
-            Err(e) => last_error = e.to_string(),
+            Err(e) => last_error = error_chain(&e),
         }
     }
     Err(format!(
         "none of {} loaded (last error: {last_error})",
         candidates.join(", ")
     ))
+}
+
+/// libloading keeps dlerror's text in the error's source.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    text
+}
+
+fn dedup_keep_order(names: &mut Vec<String>) {
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|n| seen.insert(n.clone()));
 }
 
 impl CudaDriver {
@@ -117,5 +136,24 @@ impl CudaDriver {
             Ok(sym) => Ok(*sym),
             Err(e) => Err(CallError::MissingSymbol(format!("{name}: {e}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_names_are_listed_once_in_order() {
+        let mut names: Vec<String> = ["a", "b", "a", "c", "b"].map(String::from).into();
+        dedup_keep_order(&mut names);
+        assert_eq!(names, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn error_chains_keep_the_cause() {
+        let inner = std::io::Error::other("cannot open shared object file");
+        let outer = std::io::Error::new(std::io::ErrorKind::NotFound, inner);
+        assert!(error_chain(&outer).contains("cannot open shared object file"));
     }
 }

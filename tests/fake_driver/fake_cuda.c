@@ -3,10 +3,14 @@
  *   FAKE_CUDA_INIT=N             cuInit returns CUresult N (default 0)
  *   FAKE_CUDA_HANG=1             cuInit never returns
  *   FAKE_CUDA_CRASH=1            cuInit dies of SIGSEGV (a store to NULL)
+ *   FAKE_CUDA_EXIT=N             cuInit ends the process with exit status N
+ *   FAKE_CUDA_STDOUT=TEXT        cuInit prints TEXT (no newline) to stdout first, as
+ *                                chatty libraries do
  *   FAKE_CUDA_DRIVER_VERSION=N   cuDriverGetVersion (default 12040); works without cuInit
  *   FAKE_CUDA_DEVICES=N          cuDeviceGetCount after a successful cuInit (default 1)
  * cuGetErrorName/cuGetErrorString know a few codes and, like the real ones, return
  * CUDA_ERROR_INVALID_VALUE with a NULL string for the others. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -35,6 +39,12 @@ CUresult cuInit(unsigned int flags) {
     if (env_int("FAKE_CUDA_HANG", 0))
         for (;;) pause();
     if (env_int("FAKE_CUDA_CRASH", 0)) crash();
+    const char *chatter = getenv("FAKE_CUDA_STDOUT");
+    if (chatter) {
+        fputs(chatter, stdout);
+        fflush(stdout);
+    }
+    if (env_int("FAKE_CUDA_EXIT", 0)) exit(env_int("FAKE_CUDA_EXIT", 0));
     CUresult rc = env_int("FAKE_CUDA_INIT", 0);
     initialised = rc == CUDA_SUCCESS;
     return rc;
