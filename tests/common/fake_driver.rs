@@ -44,20 +44,28 @@ fn build(dir: &Path, defines: &[&str]) -> PathBuf {
 }
 
 fn compile(source: &Path, out: &Path, defines: &[&str]) {
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let soname = out.file_name().unwrap().to_str().unwrap();
-    let status = Command::new(&cc)
-        .args(["-shared", "-fPIC", "-O1", "-Wall"])
-        .args(defines)
-        .arg(format!("-Wl,-soname,{soname}"))
-        .arg("-o")
-        .arg(out)
-        .arg(source)
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler {cc:?}: {e}"));
-    assert!(
-        status.success(),
-        "{cc} failed to build {}",
-        source.display()
-    );
+    let compilers = match std::env::var("CC") {
+        Ok(cc) => vec![cc],
+        Err(_) => vec!["cc".to_string(), "gcc".to_string()],
+    };
+    for cc in &compilers {
+        let status = Command::new(cc)
+            .args(["-shared", "-fPIC", "-O1", "-Wall"])
+            .args(defines)
+            .arg(format!("-Wl,-soname,{soname}"))
+            .arg("-o")
+            .arg(out)
+            .arg(source)
+            .status();
+        match status {
+            Ok(s) => {
+                assert!(s.success(), "{cc} failed to build {}", source.display());
+                return;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => panic!("cannot run the C compiler {cc:?}: {e}"),
+        }
+    }
+    panic!("no C compiler found (tried {compilers:?}; set CC)");
 }
