@@ -20,13 +20,30 @@ pub struct FakeDriver {
 pub fn fake_driver() -> &'static FakeDriver {
     static BUILT: OnceLock<FakeDriver> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let base = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("fake_driver-{}", std::process::id()));
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        remove_stale(tmp);
+        let base = tmp.join(format!("fake_driver-{}", std::process::id()));
         FakeDriver {
             current: build(&base.join("current"), &[]),
             old: build(&base.join("old"), &["-DFAKE_OLD_DRIVER"]),
         }
     })
+}
+
+/// Folders left by test processes that have ended.
+fn remove_stale(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("fake_driver-")) else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 fn build(dir: &Path, defines: &[&str]) -> PathBuf {
