@@ -1,0 +1,88 @@
+//! Builds the fake driver libraries (tests/fake_driver/*.c) once per test process.
+//!
+//! Each process gets its own folder: test binaries run in parallel, and other checkouts
+//! may share the target directory.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Folders holding `libnvidia-ml.so.1`, `libcuda.so.1` and `libcuda.so` (the first name
+/// cudarc tries).
+pub struct FakeDriver {
+    /// Every entry point present.
+    pub current: PathBuf,
+    /// Built with FAKE_OLD_DRIVER: lacks nvmlDeviceGetMemoryInfo_v2 and
+    /// nvmlSystemGetCudaDriverVersion_v2.
+    pub old: PathBuf,
+}
+
+pub fn fake_driver() -> &'static FakeDriver {
+    static BUILT: OnceLock<FakeDriver> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        remove_stale(tmp);
+        let base = tmp.join(format!("fake_driver-{}", std::process::id()));
+        FakeDriver {
+            current: build(&base.join("current"), &[]),
+            old: build(&base.join("old"), &["-DFAKE_OLD_DRIVER"]),
+        }
+    })
+}
+
+/// Folders left by test processes that have ended.
+fn remove_stale(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("fake_driver-")) else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+fn build(dir: &Path, defines: &[&str]) -> PathBuf {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_driver");
+    compile(
+        &src.join("fake_nvml.c"),
+        &dir.join("libnvidia-ml.so.1"),
+        defines,
+    );
+    compile(&src.join("fake_cuda.c"), &dir.join("libcuda.so.1"), defines);
+    std::os::unix::fs::symlink("libcuda.so.1", dir.join("libcuda.so")).unwrap();
+    dir.to_path_buf()
+}
+
+fn compile(source: &Path, out: &Path, defines: &[&str]) {
+    let soname = out.file_name().unwrap().to_str().unwrap();
+    let compilers = match std::env::var("CC") {
+        Ok(cc) => vec![cc],
+        Err(_) => vec!["cc".to_string(), "gcc".to_string()],
+    };
+    for cc in &compilers {
+        let status = Command::new(cc)
+            .args(["-shared", "-fPIC", "-O1", "-Wall"])
+            .args(defines)
+            .arg(format!("-Wl,-soname,{soname}"))
+            .arg("-o")
+            .arg(out)
+            .arg(source)
+            .status();
+        match status {
+            Ok(s) => {
+                assert!(s.success(), "{cc} failed to build {}", source.display());
+                return;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => panic!("cannot run the C compiler {cc:?}: {e}"),
+        }
+    }
+    panic!("no C compiler found (tried {compilers:?}; set CC)");
+}
