@@ -48,6 +48,7 @@ pub fn lib(library: &str, version: &str, dir: &str, compat: bool) -> DriverLibFi
         library: library.into(),
         version: version.into(),
         compat,
+        on_loader_path: !compat,
     }
 }
 
