@@ -331,6 +331,10 @@ fn failed<T>(error: impl Into<String>, command: &str, stderr: &str) -> Fact<T> {
 
 /// Body of the hidden worker subcommand; returns the process exit code.
 pub fn worker_main() -> i32 {
+    // The worker runs in its own process group (so a time-out can kill it whole), which
+    // also keeps Ctrl-C from reaching it: die with the parent instead of lingering in a
+    // hung driver call.
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
     let args: Vec<OsString> = std::env::args_os().skip(2).collect();
     let Some(part) = args.first().and_then(|a| a.to_str()).and_then(Part::parse) else {
         eprintln!("usage: gpu-doctor {WORKER_SUBCOMMAND} nvml|cuda [{NVML_LIB_ARG} PATH]");
