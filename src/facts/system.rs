@@ -154,7 +154,8 @@ fn hostname(host: &Host) -> Fact<String> {
                 let name = text
                     .lines()
                     .map(str::trim)
-                    .find(|l| !l.is_empty() && !l.starts_with('#'));
+                    // "(none)" is the kernel's default before anything set a name.
+                    .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "(none)");
                 match name {
                     Some(name) => return Fact::known(name.to_string()),
                     None => errors.push(format!("{path} is empty")),
@@ -209,9 +210,7 @@ fn detect_container(host: &Host) -> Fact<Option<String>> {
         .var("KUBERNETES_SERVICE_HOST")
         .is_some_and(|v| !v.is_empty())
         || cgroups.iter().any(|c| c.contains("kubepods"))
-        || mountinfo
-            .as_deref()
-            .is_some_and(|m| m.contains("/kubelet/pods/"))
+        || mountinfo.as_deref().and_then(runtime_in_mountinfo) == Some("kubernetes")
     {
         return known("kubernetes");
     }
@@ -264,7 +263,8 @@ pub fn runtime_in_cgroup(text: &str) -> Option<&'static str> {
                 Some("lxc")
             } else if path.contains("nspawn") {
                 Some("systemd-nspawn")
-            } else if path.contains("containerd") {
+            } else if path.contains("cri-containerd") || path.contains("nerdctl-") {
+                // Not plain "containerd": a host shell may sit in containerd.service.
                 Some("containerd")
             } else {
                 None
@@ -272,16 +272,47 @@ pub fn runtime_in_cgroup(text: &str) -> Option<&'static str> {
         })
 }
 
-/// Runtime named by the host paths behind a container's bind mounts of /etc/hostname and
-/// /etc/resolv.conf, or its overlay layers.
+/// Runtime named by the host paths behind a container's bind mounts of /etc/hostname,
+/// /etc/hosts and /etc/resolv.conf, or by the layers of its root filesystem.
+///
+/// Only those mounts are looked at: a host running Docker, containerd or kubelet has
+/// their per-container mounts (`/var/lib/docker/containers/<id>/mounts/shm`, pod volumes,
+/// task root filesystems) in its own mount table too.
 pub fn runtime_in_mountinfo(text: &str) -> Option<&'static str> {
-    if text.contains("/kubelet/pods/") {
+    let mut seen: Vec<&'static str> = Vec::new();
+    for line in text.lines() {
+        // `36 35 98:0 <root> <mount point> <options> [optional...] - <fstype> <source> <super options>`
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (Some(root), Some(target)) = (fields.get(3), fields.get(4)) else {
+            continue;
+        };
+        let evidence = match unescape_mount_path(target).as_str() {
+            "/etc/hostname" | "/etc/hosts" | "/etc/resolv.conf" => (*root).to_string(),
+            "/" => match fields.iter().position(|f| *f == "-") {
+                Some(dash) => fields[dash + 1..].join(" "),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if let Some(runtime) = runtime_in_host_path(&evidence) {
+            seen.push(runtime);
+        }
+    }
+    // A pod's root is a containerd or docker overlay; its /etc/hosts says Kubernetes.
+    ["kubernetes", "podman", "docker", "containerd"]
+        .into_iter()
+        .find(|r| seen.contains(r))
+}
+
+fn runtime_in_host_path(path: &str) -> Option<&'static str> {
+    if path.contains("/kubelet/pods/") {
         Some("kubernetes")
-    } else if text.contains("/docker/containers/") {
-        Some("docker")
-    } else if text.contains("/containers/storage/overlay-containers/") {
+    } else if path.contains("overlay-containers/") || path.contains("containers/storage/") {
         Some("podman")
-    } else if text.contains("io.containerd") {
+    } else if path.contains("/docker/") || path.starts_with("/containers/") {
+        // `/containers/<id>/hostname` when /var/lib/docker is a file system of its own.
+        Some("docker")
+    } else if path.contains("io.containerd") || path.contains("nerdctl") {
         Some("containerd")
     } else {
         None
@@ -553,6 +584,10 @@ PRETTY_NAME="Red Hat Enterprise Linux 9.3 (Plow)"
         assert!(matches!(f.kernel, Fact::Failed { .. }));
         assert_eq!(f.hostname.value().map(String::as_str), Some("gpu-node-07"));
 
+        write(dir.path(), "/proc/sys/kernel/hostname", "(none)\n");
+        let f = gather(&Host::fixture(dir.path(), &[]));
+        assert_eq!(f.hostname.value().map(String::as_str), Some("gpu-node-07"));
+
         write(dir.path(), "/proc/sys/kernel/hostname", "a100-box\n");
         let f = gather(&Host::fixture(dir.path(), &[]));
         assert_eq!(f.hostname.value().map(String::as_str), Some("a100-box"));
@@ -580,7 +615,8 @@ PRETTY_NAME="Red Hat Enterprise Linux 9.3 (Plow)"
             ("10:memory:/lxc/web01\n", Some("lxc")),
             ("0::/lxc.payload.web01/init.scope\n", Some("lxc")),
             ("0::/machine.slice/systemd-nspawn@debian.service/payload\n", Some("systemd-nspawn")),
-            ("0::/default/containerd-7a1b\n", Some("containerd")),
+            ("0::/system.slice/nerdctl-7a1b.scope\n", Some("containerd")),
+            ("0::/system.slice/containerd.service\n", None),
             // Host or private cgroup namespace: nothing to learn
             ("0::/\n", None),
             ("0::/user.slice/user-1000.slice/session-2.scope\n", None),
@@ -594,14 +630,33 @@ PRETTY_NAME="Red Hat Enterprise Linux 9.3 (Plow)"
 
     #[test]
     fn mountinfo_lines() {
+        let docker_root = "790 700 0:52 / / rw,relatime master:400 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/ABC:/var/lib/docker/overlay2/l/DEF,upperdir=/var/lib/docker/overlay2/9f/diff,workdir=/var/lib/docker/overlay2/9f/work\n";
         let docker = "812 790 259:2 /var/lib/docker/containers/3f4e/hostname /etc/hostname rw,relatime - ext4 /dev/nvme0n1p2 rw\n";
+        let docker_own_fs = "812 790 259:3 /containers/3f4e/resolv.conf /etc/resolv.conf rw,relatime - xfs /dev/sdb1 rw\n";
         let podman = "601 590 0:45 /home/u/.local/share/containers/storage/overlay-containers/5c7e/userdata/hostname /etc/hostname rw - tmpfs tmpfs rw\n";
+        let pod_root = "1380 1200 0:310 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/41/fs\n";
         let k8s = "1402 1380 259:1 /var/lib/kubelet/pods/1a2b-3c4d/etc-hosts /etc/hosts rw,relatime - ext4 /dev/root rw\n";
         let host = "22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n";
-        assert_eq!(runtime_in_mountinfo(docker), Some("docker"));
-        assert_eq!(runtime_in_mountinfo(podman), Some("podman"));
-        assert_eq!(runtime_in_mountinfo(k8s), Some("kubernetes"));
-        assert_eq!(runtime_in_mountinfo(host), None);
+        // What a Docker/kubelet host has in its own table: not a container.
+        let busy_host = format!(
+            "{host}512 22 0:60 / /var/lib/docker/containers/3f4e/mounts/shm rw - tmpfs shm rw,size=65536k\n\
+             613 22 0:61 / /var/lib/kubelet/pods/1a2b-3c4d/volumes/kubernetes.io~projected/kube-api-access-x rw - tmpfs tmpfs rw\n\
+             700 29 0:62 / /run/containerd/io.containerd.runtime.v2.task/k8s.io/9f8e/rootfs rw - overlay overlay rw,lowerdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs\n"
+        );
+        let cases: &[(String, Option<&str>)] = &[
+            (format!("{docker_root}{docker}"), Some("docker")),
+            (docker_root.to_string(), Some("docker")),
+            (docker_own_fs.to_string(), Some("docker")),
+            (podman.to_string(), Some("podman")),
+            (pod_root.to_string(), Some("containerd")),
+            (format!("{pod_root}{k8s}"), Some("kubernetes")),
+            (host.to_string(), None),
+            (busy_host, None),
+            ("garbage\n1 2 3\n\u{fffd} / / -\n".to_string(), None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(runtime_in_mountinfo(text), *want, "{text}");
+        }
     }
 
     fn container_of(files: &[(&str, &str)], env: &[(&str, &str)]) -> Fact<Option<String>> {
@@ -656,11 +711,23 @@ PRETTY_NAME="Red Hat Enterprise Linux 9.3 (Plow)"
             name(container_of(&bare_host, &[("container", "systemd-nspawn")])).as_deref(),
             Some("systemd-nspawn")
         );
-        let ctrd = [("/proc/1/cgroup", "0::/default/containerd-7a1b\n")];
+        let ctrd = [("/proc/1/cgroup", "0::/system.slice/nerdctl-7a1b.scope\n")];
         assert_eq!(
             name(container_of(&ctrd, &[])).as_deref(),
             Some("containerd")
         );
+
+        // A host running kubelet and docker is not itself in a container.
+        let busy_host = [
+            ("/proc/1/cgroup", "0::/init.scope\n"),
+            (
+                "/proc/self/mountinfo",
+                "22 1 259:2 / / rw - ext4 /dev/sda1 rw\n\
+                 613 22 0:61 / /var/lib/kubelet/pods/1a2b/volumes/kubernetes.io~projected/x rw - tmpfs tmpfs rw\n\
+                 512 22 0:60 / /var/lib/docker/containers/3f4e/mounts/shm rw - tmpfs shm rw\n",
+            ),
+        ];
+        assert_eq!(container_of(&busy_host, &[]), Fact::known(None));
 
         // Nothing readable at all: say so instead of claiming "no container".
         assert!(matches!(container_of(&[], &[]), Fact::Missing { .. }));
