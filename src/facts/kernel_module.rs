@@ -359,6 +359,9 @@ fn device_nodes(host: &Host, who: &Identity) -> Fact<Vec<DeviceNode>> {
         })
         .collect();
     found.sort();
+    if found.is_empty() {
+        return Fact::known(Vec::new());
+    }
     let names = IdNames::load(host);
     let nodes = found
         .into_iter()
