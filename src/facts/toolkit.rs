@@ -677,6 +677,25 @@ mod tests {
     }
 
     #[test]
+    fn nvcc_linked_into_usr_bin_counts_for_its_toolkit() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "/usr/local/cuda-12.4/version.json", JSON_12_4);
+        fake_nvcc(root, "/usr/local/cuda-12.4", &printing(NVCC_12_4));
+        std::fs::create_dir_all(root.join("usr/bin")).unwrap();
+        // Relative: Host::which follows links with the real root, not the fixture's.
+        link(root, "../local/cuda-12.4/bin/nvcc", "/usr/bin/nvcc");
+        // A directory whose name is not UTF-8 is skipped, not a panic.
+        let odd = std::ffi::OsStr::from_bytes(b"cuda-\xff");
+        std::fs::create_dir_all(root.join("usr/local").join(odd)).unwrap();
+        let f = gather(&Host::fixture(root, &[("PATH", "/usr/bin")]));
+        assert_eq!(f.path_nvcc.as_deref(), Some("/usr/local/cuda-12.4"));
+        assert_eq!(f.toolkits.len(), 1);
+        assert_eq!(f.toolkits[0].found_via, ["PATH", "/usr/local/cuda-*"]);
+    }
+
+    #[test]
     fn nothing_installed() {
         let dir = tempfile::tempdir().unwrap();
         let f = gather(&Host::fixture(dir.path(), &[("PATH", "/usr/bin:/bin")]));
