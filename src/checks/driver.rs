@@ -38,7 +38,7 @@ fn install_commands(facts: &crate::facts::Facts) -> (&'static str, Vec<&'static 
 pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = "driver.not_installed";
-    if view::in_container(f).is_some() && !view::user_space_present(f) {
+    if view::in_container(f).is_some() && !view::user_space_present(f) && view::has_gpu(f) {
         // Inside a container the driver comes from the host: host.container_no_gpu covers it.
         return Vec::new();
     }

@@ -3,6 +3,8 @@
 //! Each process gets its own folder: test binaries run in parallel, and other checkouts
 //! may share the target directory.
 
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
