@@ -14,15 +14,21 @@ const H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0
 
 fn gpu_node() -> FixtureRoot {
     let root = FixtureRoot::ubuntu();
-    root.gpu(Some("nvidia")).kernel_module("550.54.15").user_space("550.54.15").device_nodes(1);
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("550.54.15")
+        .device_nodes(1);
     root
 }
 
 fn report(root: &FixtureRoot, vars: &[(&str, &str)]) -> (i32, serde_json::Value) {
     let mut cmd = root.command();
-    cmd.env("GPU_DOCTOR_DRIVER_LIB_DIR", &fake_driver::fake_driver().current)
-        .env("FAKE_NVML_GPUS", H100)
-        .env("FAKE_NVML_DRIVER_VERSION", "550.54.15");
+    cmd.env(
+        "GPU_DOCTOR_DRIVER_LIB_DIR",
+        &fake_driver::fake_driver().current,
+    )
+    .env("FAKE_NVML_GPUS", H100)
+    .env("FAKE_NVML_DRIVER_VERSION", "550.54.15");
     for (k, v) in vars {
         cmd.env(k, v);
     }
@@ -30,7 +36,11 @@ fn report(root: &FixtureRoot, vars: &[(&str, &str)]) -> (i32, serde_json::Value)
 }
 
 fn failures(r: &serde_json::Value) -> Vec<String> {
-    problems(r).into_iter().filter(|(_, s)| s == "fail").map(|(i, _)| i).collect()
+    problems(r)
+        .into_iter()
+        .filter(|(_, s)| s == "fail")
+        .map(|(i, _)| i)
+        .collect()
 }
 
 #[test]
@@ -55,25 +65,47 @@ fn each_cuinit_failure_has_its_own_id() {
     for (code, id) in cases {
         let (exit, r) = report(&gpu_node(), &[("FAKE_CUDA_INIT", code)]);
         assert_eq!(exit, 2, "cuInit {code}");
-        assert_eq!(failures(&r), vec![id.to_string()], "cuInit {code}: {:?}", problems(&r));
+        assert_eq!(
+            failures(&r),
+            vec![id.to_string()],
+            "cuInit {code}: {:?}",
+            problems(&r)
+        );
     }
 }
 
 #[test]
 fn nvml_version_mismatch_is_a_library_mismatch() {
-    let (_, r) = report(&gpu_node(), &[("FAKE_NVML_INIT", "18"), ("FAKE_CUDA_INIT", "3")]);
-    assert_eq!(failures(&r), vec!["driver.library_mismatch".to_string()], "{:?}", problems(&r));
+    let (_, r) = report(
+        &gpu_node(),
+        &[("FAKE_NVML_INIT", "18"), ("FAKE_CUDA_INIT", "3")],
+    );
+    assert_eq!(
+        failures(&r),
+        vec!["driver.library_mismatch".to_string()],
+        "{:?}",
+        problems(&r)
+    );
 }
 
 #[test]
 fn hung_cuinit_is_a_finding_not_a_hung_doctor() {
     let start = Instant::now();
-    let (exit, r) = report(&gpu_node(), &[("FAKE_CUDA_HANG", "1"), ("GPU_DOCTOR_DRIVER_TIMEOUT_MS", "500")]);
+    let (exit, r) = report(
+        &gpu_node(),
+        &[
+            ("FAKE_CUDA_HANG", "1"),
+            ("GPU_DOCTOR_DRIVER_TIMEOUT_MS", "500"),
+        ],
+    );
     assert!(start.elapsed() < Duration::from_secs(20));
     assert_eq!(exit, 2);
     let f = finding(&r, "driver.cuda_init_failed");
     assert_eq!(f["severity"], "fail");
-    assert!(f["details"].as_str().unwrap().contains("timed out"), "{f:#}");
+    assert!(
+        f["details"].as_str().unwrap().contains("timed out"),
+        "{f:#}"
+    );
     assert_eq!(finding(&r, "driver.nvml_failed")["severity"], "pass");
 }
 
@@ -82,14 +114,20 @@ fn expect_gpus_counts_what_cuda_can_use() {
     let (exit, r) = report(&gpu_node(), &[("FAKE_CUDA_DEVICES", "1")]);
     assert!(exit <= 1);
     let mut cmd = gpu_node().command();
-    cmd.env("GPU_DOCTOR_DRIVER_LIB_DIR", &fake_driver::fake_driver().current)
-        .env("FAKE_NVML_GPUS", H100)
-        .env("FAKE_CUDA_DEVICES", "1")
-        .args(["--expect-gpus", "2"]);
+    cmd.env(
+        "GPU_DOCTOR_DRIVER_LIB_DIR",
+        &fake_driver::fake_driver().current,
+    )
+    .env("FAKE_NVML_GPUS", H100)
+    .env("FAKE_CUDA_DEVICES", "1")
+    .args(["--expect-gpus", "2"]);
     let (exit2, r2) = json_report(&mut cmd);
     assert_eq!(exit2, 2);
     assert_eq!(finding(&r2, "host.expected_gpus")["severity"], "fail");
-    assert_eq!(r["facts"]["driver_api"]["cuda"]["value"]["device_count"]["value"], 1);
+    assert_eq!(
+        r["facts"]["driver_api"]["cuda"]["value"]["device_count"]["value"],
+        1
+    );
 }
 
 /// A worker stuck in the driver must not outlive a doctor that was interrupted.
@@ -101,7 +139,10 @@ fn workers_die_with_an_interrupted_doctor() {
     let mut child = std::process::Command::new(bin)
         .env_clear()
         .env("GPU_DOCTOR_ROOT", root.root())
-        .env("GPU_DOCTOR_DRIVER_LIB_DIR", &fake_driver::fake_driver().current)
+        .env(
+            "GPU_DOCTOR_DRIVER_LIB_DIR",
+            &fake_driver::fake_driver().current,
+        )
         .env("FAKE_CUDA_HANG", "1")
         .env("GPU_DOCTOR_DRIVER_TIMEOUT_MS", "60000")
         .env("GPU_DOCTOR_TEST_MARKER", std::process::id().to_string())
@@ -124,8 +165,15 @@ fn workers_die_with_an_interrupted_doctor() {
     while workers().is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(!workers().is_empty(), "the cuda worker should be hanging in cuInit");
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGINT).unwrap();
+    assert!(
+        !workers().is_empty(),
+        "the cuda worker should be hanging in cuInit"
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
     let _ = child.wait();
     let deadline = Instant::now() + Duration::from_secs(5);
     while !workers().is_empty() && Instant::now() < deadline {
