@@ -344,6 +344,70 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+/// `--deep`: what torch itself says, set against what the machine offers.
+pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let id = "torch.cuda_unavailable";
+    let mut out = Vec::new();
+    for env in &f.python {
+        let Some(deep) = &env.deep else { continue };
+        match deep {
+            crate::fact::Fact::Known { value: d } => {
+                if d.torch_version.is_none() {
+                    continue; // no torch to ask: torch.not_found
+                }
+                if d.cuda_available {
+                    out.push(
+                        Finding::new(
+                            id,
+                            Severity::Pass,
+                            format!(
+                                "torch.cuda.is_available() is True ({} device{})",
+                                d.device_count,
+                                super::host::plural(d.device_count as usize)
+                            ),
+                        )
+                        .scope(scope(env)),
+                    );
+                    continue;
+                }
+                let gpus = view::usable_gpus(f);
+                let severity = if gpus > 0 || view::has_gpu(f) {
+                    Severity::Fail
+                } else {
+                    Severity::Info
+                };
+                let mut finding = Finding::new(id, severity, "torch.cuda.is_available() is False")
+                    .scope(scope(env))
+                    .details(format!(
+                        "Asked directly, this interpreter's torch cannot use CUDA{}. The other findings name the cause \
+                         (CPU-only build, driver too old for the build, hidden devices).",
+                        d.error.as_ref().map_or(String::new(), |e| format!(": \"{e}\""))
+                    ))
+                    .evidence("python.deep.cuda_available", "false");
+                if let Some(v) = &d.torch_version {
+                    finding = finding.evidence("python.deep.torch_version", v);
+                }
+                out.push(finding);
+            }
+            crate::fact::Fact::Failed {
+                error, stderr_tail, ..
+            } => {
+                let mut finding = Finding::new(id, Severity::Fail, "Asking torch about CUDA failed")
+                    .scope(scope(env))
+                    .details(format!("Running the interpreter to import torch and query CUDA did not come back cleanly: {error}. Jobs will fail the same way."))
+                    .evidence("python.deep", error);
+                if let Some(t) = stderr_tail.as_ref().filter(|t| !t.is_empty()) {
+                    finding = finding.evidence("python.deep.stderr_tail", t);
+                }
+                out.push(finding);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,6 +493,36 @@ mod tests {
         let mut g = healthy();
         g.python[0].nvidia_wheels[0].version = "12.4.5.8".into();
         assert_eq!(only(&run(wheel_deps_mismatch, &g)), Severity::Warn);
+    }
+
+    #[test]
+    fn deep_answers() {
+        use crate::facts::python::DeepTorch;
+        let mut f = healthy();
+        assert!(
+            run(cuda_unavailable, &f).is_empty(),
+            "no --deep, no finding"
+        );
+        let deep = |ok: bool| {
+            Some(crate::fact::Fact::known(DeepTorch {
+                torch_version: Some("2.4.1+cu121".into()),
+                cuda_available: ok,
+                device_count: u32::from(ok),
+                error: (!ok).then(|| "Found no NVIDIA driver on your system".into()),
+            }))
+        };
+        f.python[0].deep = deep(true);
+        assert_eq!(only(&run(cuda_unavailable, &f)), Severity::Pass);
+        f.python[0].deep = deep(false);
+        let out = run(cuda_unavailable, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].details.contains("Found no NVIDIA driver"));
+        f.python[0].deep = Some(crate::fact::Fact::failed("timed out after 20s"));
+        assert_eq!(only(&run(cuda_unavailable, &f)), Severity::Fail);
+        let mut g = no_gpu();
+        g.python = vec![python_env("/usr/bin/python3", vec![])];
+        g.python[0].deep = deep(false);
+        assert_eq!(only(&run(cuda_unavailable, &g)), Severity::Info);
     }
 
     #[test]
