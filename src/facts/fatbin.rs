@@ -31,9 +31,11 @@
 //! ```
 //!
 //! A compressed entry only compresses its payload, so its header is read the same way.
-//! Architecture-specific variants are not told apart by `arch`: see [`ARCH_SPECIFIC_FLAG`]
-//! and [`FAMILY_SPECIFIC_FLAG`].
+//! Entries for sm_100 and later have longer headers (104 or 112 bytes, flag 0x1000000);
+//! the first 64 bytes keep the layout above. Architecture-specific variants share the
+//! `arch` number of the plain one: see [`ARCH_SPECIFIC_FLAG`] and [`FAMILY_SPECIFIC_FLAG`].
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -54,10 +56,12 @@ const CONTAINER_HEADER_LEN: u64 = 16;
 const ENTRY_HEADER_LEN: u64 = 64;
 const KIND_PTX: u16 = 1;
 const KIND_ELF: u16 = 2;
-/// Entry flag of `sm_XXa` / `compute_XXa` code (runs only on that exact GPU).
-pub const ARCH_SPECIFIC_FLAG: u64 = 0x0001_0000_0000;
+/// Entry flag of `sm_XXa` / `compute_XXa` code (runs only on that exact GPU). Found by
+/// comparing the entry headers of torch 2.15's libtorch_cuda.so with what cuobjdump 13.2
+/// names them: sm_90a, sm_100a, sm_120a and sm_121a entries carry it, sm_90/sm_100 do not.
+pub const ARCH_SPECIFIC_FLAG: u64 = 0x0010_0000;
 /// Entry flag of `sm_XXf` / `compute_XXf` code (runs on the members of one family).
-pub const FAMILY_SPECIFIC_FLAG: u64 = 0x0010_0000_0000;
+pub const FAMILY_SPECIFIC_FLAG: u64 = 0x0020_0000;
 /// A crafted file could hold millions of tiny entries; real libraries have tens of
 /// thousands at most (libcublasLt: about 5,500).
 const MAX_ENTRIES: usize = 500_000;
@@ -65,6 +69,8 @@ const MAX_ENTRIES: usize = 500_000;
 /// One fatbin entry header, as far as gpu-doctor needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
+    /// Which container (translation unit) of the section it is in, counting from 0.
+    pub container: usize,
     pub kind: u16,
     pub arch: u32,
     pub flags: u64,
@@ -235,6 +241,7 @@ pub fn read_entries<R: ReadAt + ?Sized>(
         .checked_add(size)
         .ok_or("section size overflows the file offset")?;
     let mut entries = Vec::new();
+    let mut containers = 0;
     let mut pos = offset;
     while end.saturating_sub(pos) >= CONTAINER_HEADER_LEN {
         let mut head = [0u8; CONTAINER_HEADER_LEN as usize];
@@ -264,7 +271,8 @@ pub fn read_entries<R: ReadAt + ?Sized>(
             .ok_or_else(|| {
                 format!("fatbin container at {pos:#x} ({body_len} bytes) runs past the section end (truncated?)")
             })?;
-        read_container(file, body, container_end, &mut entries)?;
+        read_container(file, containers, body, container_end, &mut entries)?;
+        containers += 1;
         pos = container_end;
     }
     if entries.is_empty() {
@@ -275,6 +283,7 @@ pub fn read_entries<R: ReadAt + ?Sized>(
 
 fn read_container<R: ReadAt + ?Sized>(
     file: &R,
+    container: usize,
     mut pos: u64,
     end: u64,
     entries: &mut Vec<Entry>,
@@ -293,6 +302,7 @@ fn read_container<R: ReadAt + ?Sized>(
             return Err(format!("more than {MAX_ENTRIES} fatbin entries"));
         }
         entries.push(Entry {
+            container,
             kind: le_u16(&h, 0),
             arch: le_u32(&h, 28),
             flags: le_u64(&h, 40),
@@ -317,25 +327,39 @@ fn read<R: ReadAt + ?Sized>(file: &R, buf: &mut [u8], pos: u64, what: &str) -> R
 ///
 /// `torch.cuda.get_arch_list()` is `torch._C._cuda_getArchFlags().split()`, a string fixed
 /// at build time from `TORCH_CUDA_ARCH_LIST`: one `sm_XX` per listed arch and a
-/// `compute_XX` for a `+PTX` arch. Arch-specific cubins (`sm_90a`, `sm_100a`) come from
-/// kernels compiled apart with their own flags (CUTLASS, FlashAttention) and are not in it.
-/// So the flags are the plain SASS targets plus the plain PTX targets, without
-/// suffixed variants; `tests/real_wheels.rs` checks this against what torch prints.
+/// `compute_XX` for a `+PTX` arch. The fatbin holds more: kernels compiled apart with
+/// their own flags (CUTLASS, FlashAttention, fp8 GEMMs) add cubins such as sm_89, sm_90a,
+/// sm_100a or sm_103 to a few translation units. The global flags, by contrast, apply to
+/// nearly every `.cu` file, so each container (one per translation unit) carries every
+/// listed target. The rule: a target is in the arch flags when more than half of the
+/// containers carry it. Torch 2.15 cu132 shows why: sm_75..sm_120 are in all 476
+/// containers, sm_100a/sm_103 in 59, sm_90a in 4, sm_89 in 1; its
+/// `_cuda_getArchFlags()` is exactly "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120".
 pub fn arch_list(entries: &[Entry]) -> ArchList {
+    let mut seen: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    let mut containers = BTreeSet::new();
+    for e in entries {
+        containers.insert(e.container);
+        if let Some(t) = e.target() {
+            seen.entry(t).or_default().insert(e.container);
+        }
+    }
     let mut sass = Vec::new();
     let mut ptx = Vec::new();
-    for e in entries {
-        match (e.kind, e.target()) {
-            (KIND_ELF, Some(t)) => sass.push(t),
-            (KIND_PTX, Some(t)) => ptx.push(t),
-            _ => {}
+    let mut arch_flags = Vec::new();
+    for (target, in_containers) in &seen {
+        if target.starts_with("sm_") {
+            sass.push(target.clone());
+        } else {
+            ptx.push(target.clone());
+        }
+        if in_containers.len() * 2 > containers.len() {
+            arch_flags.push(target.clone());
         }
     }
     sort_targets(&mut sass);
     sort_targets(&mut ptx);
-    let plain = |t: &&String| !t.ends_with(['a', 'f']);
-    let mut arch_flags: Vec<String> = sass.iter().filter(plain).cloned().collect();
-    arch_flags.extend(ptx.iter().filter(plain).cloned());
+    sort_targets(&mut arch_flags);
     ArchList {
         sass,
         ptx,
@@ -373,4 +397,254 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
     let mut a = [0u8; 8];
     a.copy_from_slice(&b[at..at + 8]);
     u64::from_le_bytes(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object::write::Object;
+    use object::{Architecture, BinaryFormat, SectionKind};
+    use std::path::PathBuf;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/python")
+            .join(name)
+    }
+
+    /// One fatbin container holding entries of (kind, arch, flags), each with a payload of
+    /// `payload` bytes; as nvcc writes them (64-byte entry headers, padded payloads).
+    fn container(entries: &[(u16, u32, u64)], payload: usize) -> Vec<u8> {
+        let mut body = Vec::new();
+        for (kind, arch, flags) in entries {
+            let mut h = vec![0u8; 64];
+            h[0..2].copy_from_slice(&kind.to_le_bytes());
+            h[2..4].copy_from_slice(&0x0101u16.to_le_bytes());
+            h[4..8].copy_from_slice(&64u32.to_le_bytes());
+            h[8..16].copy_from_slice(&(payload as u64).to_le_bytes());
+            h[28..32].copy_from_slice(&arch.to_le_bytes());
+            h[40..48].copy_from_slice(&flags.to_le_bytes());
+            body.extend(h);
+            body.extend(vec![0xAB; payload]);
+        }
+        let mut out = Vec::new();
+        out.extend(CONTAINER_MAGIC.to_le_bytes());
+        out.extend(1u16.to_le_bytes());
+        out.extend(16u16.to_le_bytes());
+        out.extend((body.len() as u64).to_le_bytes());
+        out.extend(body);
+        out
+    }
+
+    /// A relocatable x86-64 ELF file with the given sections.
+    fn elf(sections: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut obj = Object::new(
+            BinaryFormat::Elf,
+            Architecture::X86_64,
+            object::Endianness::Little,
+        );
+        for (name, data) in sections {
+            let id = obj.add_section(
+                Vec::new(),
+                name.as_bytes().to_vec(),
+                SectionKind::ReadOnlyData,
+            );
+            obj.append_section_data(id, data, 8);
+        }
+        obj.write().unwrap()
+    }
+
+    fn write_tmp(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lib.so");
+        std::fs::write(&p, bytes).unwrap();
+        (dir, p)
+    }
+
+    fn strs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    const ELF: u16 = KIND_ELF;
+    const PTX: u16 = KIND_PTX;
+    const LINUX64: u64 = 0x11;
+    const LZ4: u64 = 0x2000;
+
+    #[test]
+    fn real_nvcc_output_with_compressed_and_suffixed_entries() {
+        let list = read_arch_list(&fixture("libk.so"));
+        let list = list.value().unwrap();
+        assert_eq!(list.sass, strs(&["sm_80", "sm_90a", "sm_100f", "sm_103a"]));
+        assert_eq!(list.ptx, strs(&["compute_80", "compute_100f"]));
+        // A single translation unit: every target is in every container.
+        assert_eq!(list.arch_flags.len(), 6);
+        assert_eq!(list.libraries.len(), 1);
+    }
+
+    #[test]
+    fn arch_flags_leave_out_separately_compiled_kernels() {
+        // Like torch 2.15: the global list in every container, extras in a few.
+        let global = [
+            (ELF, 75, LINUX64 | LZ4),
+            (ELF, 90, LINUX64 | LZ4),
+            (ELF, 120, 0x0100_8011),
+            (PTX, 120, 0x8011),
+        ];
+        let mut fatbin = Vec::new();
+        for _ in 0..3 {
+            fatbin.extend(container(&global, 24));
+        }
+        let mut extra = global.to_vec();
+        extra.extend([
+            (ELF, 90, 0x10_8011),
+            (ELF, 100, 0x0110_8011),
+            (ELF, 103, 0x0120_8011),
+            (ELF, 89, 0x8011),
+        ]);
+        fatbin.extend(container(&extra, 8));
+        fatbin.extend([0u8; 16]); // alignment padding at the end
+        let (_d, p) = write_tmp(&elf(&[(".text", b"\x90"), (SECTION, &fatbin)]));
+        let list = read_arch_list(&p);
+        let list = list.value().unwrap();
+        assert_eq!(
+            list.sass,
+            strs(&["sm_75", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_103f", "sm_120"])
+        );
+        assert_eq!(list.ptx, strs(&["compute_120"]));
+        assert_eq!(
+            list.arch_flags,
+            strs(&["sm_75", "sm_90", "sm_120", "compute_120"])
+        );
+    }
+
+    #[test]
+    fn a_library_without_device_code_is_missing() {
+        let (_d, p) = write_tmp(&elf(&[(".text", b"\x90\x90")]));
+        let f = read_arch_list(&p);
+        assert!(matches!(f, Fact::Missing { .. }), "{f:?}");
+        assert!(f.reason().unwrap().contains("CPU-only"));
+        let f = read_arch_list(Path::new("/nonexistent/libtorch_cuda.so"));
+        assert!(matches!(f, Fact::Missing { .. }), "{f:?}");
+    }
+
+    #[test]
+    fn damage_is_a_failure_with_a_reason() {
+        let good = container(&[(ELF, 80, LINUX64)], 16);
+        let mut bad_magic = good.clone();
+        bad_magic[0] ^= 0xff;
+        let mut truncated_container = good.clone();
+        truncated_container.truncate(good.len() - 8);
+        let mut short_entry_header = good.clone();
+        short_entry_header[16 + 4..16 + 8].copy_from_slice(&8u32.to_le_bytes());
+        let mut huge_payload = good.clone();
+        huge_payload[16 + 8..16 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+        let mut huge_container = good.clone();
+        huge_container[8..16].copy_from_slice(&(u64::MAX - 4).to_le_bytes());
+        let cases: [(&str, Vec<u8>, &str); 6] = [
+            ("bad magic", bad_magic, "no fatbin container"),
+            (
+                "truncated container",
+                truncated_container,
+                "runs past the section end",
+            ),
+            ("short entry header", short_entry_header, "header size of 8"),
+            ("huge payload", huge_payload, "runs past its container"),
+            (
+                "huge container",
+                huge_container,
+                "runs past the section end",
+            ),
+            ("empty", vec![0u8; 32], "no fatbin entries"),
+        ];
+        for (what, fatbin, want) in cases {
+            let (_d, p) = write_tmp(&elf(&[(SECTION, &fatbin)]));
+            let f = read_arch_list(&p);
+            assert!(matches!(f, Fact::Failed { .. }), "{what}: {f:?}");
+            assert!(f.reason().unwrap().contains(want), "{what}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn garbage_truncated_and_odd_files_fail_cleanly() {
+        let real = std::fs::read(fixture("libk.so")).unwrap();
+        let cases: [(&str, Vec<u8>); 4] = [
+            ("empty", Vec::new()),
+            ("text", b"INPUT(-lfoo)\n".to_vec()),
+            ("elf header only", real[..100].to_vec()),
+            ("cut in the fatbin", real[..0x2018 + 100].to_vec()),
+        ];
+        for (what, bytes) in cases {
+            let (_d, p) = write_tmp(&bytes);
+            let f = read_arch_list(&p);
+            assert!(matches!(f, Fact::Failed { .. }), "{what}: {f:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(read_arch_list(dir.path()), Fact::Failed { .. }));
+    }
+
+    #[test]
+    fn a_2_gb_file_is_not_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        // Sparse: no disk space, but 2 GB to anything that reads it all.
+        let junk = dir.path().join("junk.so");
+        std::fs::File::create(&junk)
+            .unwrap()
+            .set_len(2 << 30)
+            .unwrap();
+        let start = std::time::Instant::now();
+        assert!(read_arch_list(&junk).reason().unwrap().contains(NOT_ELF));
+        let big = dir.path().join("big.so");
+        std::fs::write(&big, std::fs::read(fixture("libk.so")).unwrap()).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&big)
+            .unwrap()
+            .set_len(2 << 30)
+            .unwrap();
+        assert_eq!(read_arch_list(&big).value().unwrap().sass.len(), 4);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+
+    #[test]
+    fn too_many_entries_are_refused() {
+        let many: Vec<(u16, u32, u64)> = (0..MAX_ENTRIES + 1).map(|_| (ELF, 80, 0)).collect();
+        let fatbin = container(&many, 0);
+        let err = read_entries(fatbin.as_slice(), 0, fatbin.len() as u64).unwrap_err();
+        assert!(err.contains("more than"), "{err}");
+    }
+
+    #[test]
+    fn several_libraries_merge() {
+        let (_d1, a) = write_tmp(&elf(&[(
+            SECTION,
+            &container(&[(ELF, 80, 0), (ELF, 86, 0)], 8),
+        )]));
+        let dir = tempfile::tempdir().unwrap();
+        let b = dir.path().join("b.so");
+        std::fs::write(
+            &b,
+            elf(&[(SECTION, &container(&[(ELF, 90, 0), (PTX, 90, 0)], 8))]),
+        )
+        .unwrap();
+        let cpu = dir.path().join("cpu.so");
+        std::fs::write(&cpu, elf(&[(".text", b"\x90")])).unwrap();
+        let merged = read_arch_lists(&[a.clone(), b.clone(), cpu]);
+        let merged = merged.value().unwrap();
+        assert_eq!(
+            merged.arch_flags,
+            strs(&["sm_80", "sm_86", "sm_90", "compute_90"])
+        );
+        assert_eq!(merged.libraries.len(), 2);
+        assert!(matches!(read_arch_lists(&[]), Fact::Missing { .. }));
+    }
+
+    #[test]
+    fn targets_sort_by_number() {
+        let mut t = strs(&["compute_90", "sm_100", "sm_90a", "sm_90", "sm_75", "sm_90"]);
+        sort_targets(&mut t);
+        assert_eq!(
+            t,
+            strs(&["sm_75", "sm_90", "sm_90a", "sm_100", "compute_90"])
+        );
+    }
 }

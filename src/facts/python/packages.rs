@@ -398,16 +398,21 @@ impl TorchContext<'_> {
         bundled: &[String],
         cuda_build: Option<bool>,
     ) -> Fact<crate::facts::python::ArchList> {
+        // libtorch_cuda_linalg.so is left out: its kernels come from MAGMA, built with an
+        // arch list of its own (torch 2.4.1's lacks sm_75), not from TORCH_CUDA_ARCH_LIST.
         let mut paths: Vec<PathBuf> = bundled
             .iter()
-            .filter(|n| n.starts_with("libtorch_cuda") && n.ends_with(".so"))
+            .filter(|n| TORCH_CUDA_LIBS.contains(&n.as_str()))
             .map(|n| self.host.path(lib.join(n)))
             .collect();
         paths.sort();
         if paths.is_empty() {
             return match cuda_build {
                 Some(false) => Fact::unsupported("a CPU-only or ROCm build (no libtorch_cuda*.so)"),
-                _ => Fact::missing(format!("no libtorch_cuda*.so in {}", lib.display())),
+                _ => Fact::missing(format!(
+                    "no libtorch_cuda.so (or _cu/_cpp) in {}",
+                    lib.display()
+                )),
             };
         }
         let mut fact = fatbin::read_arch_lists(&paths);
@@ -421,6 +426,13 @@ impl TorchContext<'_> {
         fact
     }
 }
+
+/// The libraries holding torch's own kernels: one since 1.13, split in two before.
+const TORCH_CUDA_LIBS: [&str; 3] = [
+    "libtorch_cuda.so",
+    "libtorch_cuda_cu.so",
+    "libtorch_cuda_cpp.so",
+];
 
 fn str_of(a: &BTreeMap<String, PyValue>, key: &str) -> Option<String> {
     match a.get(key) {
