@@ -148,7 +148,7 @@ pub fn from_interpreter(host: &Host, interpreter: &Path, origin: &str) -> Option
         origins: vec![origin.to_string()],
         prefix,
         version,
-        site_packages: site,
+        site_packages: existing(host, site),
         is_venv: false,
     })
 }
@@ -204,7 +204,7 @@ fn venv_layout(
         origins: vec![origin.to_string()],
         prefix: prefix.to_path_buf(),
         version,
-        site_packages: site,
+        site_packages: existing(host, site),
         is_venv: true,
     }
 }
@@ -360,10 +360,16 @@ fn system_site(host: &Host, prefix: &Path, v: &str) -> Vec<PathBuf> {
     existing(host, dirs)
 }
 
+/// The folders that exist, each once: a venv's `lib64` is a link to `lib`.
 fn existing(host: &Host, dirs: Vec<PathBuf>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut real: Vec<PathBuf> = Vec::new();
     for d in dirs {
-        if host.path(&d).is_dir() && !out.contains(&d) {
+        let Some(r) = host.canonicalize(&d) else {
+            continue;
+        };
+        if host.path(&r).is_dir() && !real.contains(&r) {
+            real.push(r);
             out.push(d);
         }
     }

@@ -41,9 +41,7 @@ pub fn find(host: &Host, site: &Path) -> Vec<CudaExtension> {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
-        let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
+        for entry in rd.filter_map(Result::ok) {
             if budget == 0 {
                 return out;
             }

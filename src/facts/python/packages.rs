@@ -91,17 +91,19 @@ fn wheel(host: &Host, d: &Dist) -> Wheel {
         .read_string(d.folder.join("RECORD"))
         .unwrap_or_default();
     for rel in parse::record_paths(&record) {
-        let path = crate::host::normalize(&d.site.join(&rel));
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
-        if !path.starts_with(&d.site) || !parse::is_shared_library(name) {
-            continue;
-        }
+        // Filter on the name first: cuda-cccl's RECORD lists thousands of headers.
+        let name = rel.rsplit('/').next().unwrap_or(&rel);
         // Python extension modules in the wheel are not CUDA libraries.
-        if name.contains(".cpython-") || name.contains(".abi3.") {
+        if !parse::is_shared_library(name) || name.contains(".cpython-") || name.contains(".abi3.")
+        {
             continue;
         }
+        let name = name.to_string();
+        let path = crate::host::normalize(&d.site.join(&rel));
+        if !path.starts_with(&d.site) {
+            continue;
+        }
+        let name = name.as_str();
         if let Some(dir) = path.parent().map(|p| p.display().to_string()) {
             if !lib_dirs.contains(&dir) {
                 lib_dirs.push(dir);
