@@ -12,6 +12,8 @@ mod extensions;
 mod marker;
 mod packages;
 mod parse;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 

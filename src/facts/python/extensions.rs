@@ -18,10 +18,10 @@ use super::CudaExtension;
 const MAX_DEPTH: usize = 4;
 /// Entries looked at per site-packages folder (a large ML venv has about 50,000 files).
 const MAX_ENTRIES: usize = 100_000;
-/// Shared objects smaller than this hold no CUDA kernels worth naming (a fatbin with a
-/// single tiny kernel is still tens of kilobytes), and skipping them spares opening the
-/// hundreds of small C extensions of numpy, scipy and friends.
-const MIN_SO_BYTES: u64 = 64 * 1024;
+/// Shared objects smaller than this are not opened: the smallest real CUDA one we know,
+/// tests/fixtures/python/libk.so (one kernel for six targets), is 22 KB, and skipping them spares
+/// opening the many small C extensions of numpy, scipy and friends.
+const MIN_SO_BYTES: u64 = 16 * 1024;
 
 /// Folders not to enter: read elsewhere, or never holding CUDA extensions.
 fn skipped(top_level: bool, name: &str) -> bool {
