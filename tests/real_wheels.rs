@@ -188,3 +188,55 @@ fn gather_is_fast_on_a_real_venv() {
         );
     }
 }
+
+#[test]
+fn deep_asks_the_interpreter() {
+    for venv in prepared() {
+        let want = expected(&venv);
+        let host = Host::fixture("/", &[]);
+        let start = Instant::now();
+        let envs = python::gather(&host, &[venv.join("bin/python")], true);
+        assert_eq!(envs.len(), 1);
+        eprintln!(
+            "{}: gather --deep took {:?}",
+            venv.display(),
+            start.elapsed()
+        );
+        eprintln!("{}", serde_json::to_string_pretty(&envs[0]).unwrap());
+        let deep = envs[0].deep.as_ref().unwrap();
+        let deep = deep.value().unwrap_or_else(|| panic!("{deep:?}"));
+        assert_eq!(deep.torch_version.as_ref(), Some(&want.version));
+        let torch_path = deep.torch_path.as_deref().unwrap_or_default();
+        assert!(
+            torch_path.starts_with(&envs[0].torch[0].path),
+            "{torch_path}"
+        );
+        assert_eq!(deep.device_count > 0, deep.cuda_available);
+    }
+}
+
+/// The machine's own environments (PATH, VIRTUAL_ENV, the user site): whatever is there,
+/// gathering must come back, quickly.
+#[test]
+fn gather_on_this_machine() {
+    let host = Host::from_env();
+    for run in ["cold", "warm"] {
+        let start = Instant::now();
+        let envs = python::gather(&host, &[], false);
+        eprintln!(
+            "this machine ({run}): {} environments in {:?}",
+            envs.len(),
+            start.elapsed()
+        );
+    }
+    let envs = python::gather(&host, &[], false);
+    for env in &envs {
+        eprintln!(
+            "  {:?} {:?} {:?} torch {}",
+            env.origins,
+            env.interpreter,
+            env.python_version.value(),
+            env.torch.len()
+        );
+    }
+}

@@ -85,6 +85,10 @@ pub struct Requirement {
     pub name: String,
     /// e.g. "==12.1.3.1"; empty when unpinned.
     pub specifier: String,
+    /// Extras asked for, e.g. `cuda-toolkit[cublas,cudart]` (CUDA 13 torch wheels name the
+    /// components they need this way).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extras: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -137,7 +141,8 @@ pub struct DeepTorch {
     /// `torch.version.cuda`.
     #[serde(default)]
     pub cuda: Option<String>,
-    /// `torch.cuda.get_arch_list()`.
+    /// `torch._C._cuda_getArchFlags()` split: what `torch.cuda.get_arch_list()` gives when
+    /// CUDA works (older releases give [] without a GPU).
     #[serde(default)]
     pub arch_list: Vec<String>,
     /// Warnings raised while importing torch and asking about CUDA.

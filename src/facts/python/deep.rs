@@ -31,7 +31,14 @@ with warnings.catch_warnings(record=True) as caught:
         out["cuda"] = getattr(torch.version, "cuda", None)
         out["cuda_available"] = bool(torch.cuda.is_available())
         out["device_count"] = int(torch.cuda.device_count())
-        out["arch_list"] = list(torch.cuda.get_arch_list())
+        flags = getattr(torch._C, "_cuda_getArchFlags", lambda: None)()
+        out["arch_list"] = flags.split() if flags else list(torch.cuda.get_arch_list())
+        if not out["cuda_available"] and out["cuda"]:
+            # is_available() only says False; initialising says why.
+            try:
+                torch.cuda.init()
+            except Exception as e:
+                out["error"] = "%s: %s" % (type(e).__name__, e)
     except ModuleNotFoundError as e:
         if getattr(e, "name", None) == "torch":
             out["no_torch"] = True

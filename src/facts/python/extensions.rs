@@ -14,8 +14,10 @@ use crate::host::Host;
 use super::parse;
 use super::CudaExtension;
 
-/// Deep enough for `vllm/vllm_flash_attn/_C.abi3.so`; packages nest CUDA code shallowly.
-const MAX_DEPTH: usize = 4;
+/// Files up to two folders below a package (`vllm/vllm_flash_attn/_vllm_fa2_C.abi3.so`,
+/// `torchaudio/lib/libtorchaudio.so`): CUDA extensions sit near the package top, while
+/// pure-Python trees (sympy: 3,400 files) go deeper.
+const MAX_DEPTH: usize = 3;
 /// Entries looked at per site-packages folder (a large ML venv has about 50,000 files).
 const MAX_ENTRIES: usize = 100_000;
 /// Shared objects smaller than this are not opened: the smallest real CUDA one we know,

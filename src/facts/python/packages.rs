@@ -298,6 +298,7 @@ impl TorchContext<'_> {
             .map(|r| Requirement {
                 name: r.name,
                 specifier: r.specifier,
+                extras: r.extras,
             })
             .collect()
     }
