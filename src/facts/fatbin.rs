@@ -401,6 +401,7 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use object::write::Object;
     use object::{Architecture, BinaryFormat, SectionKind};

@@ -158,6 +158,7 @@ impl Drop for ScratchDir {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 

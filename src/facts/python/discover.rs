@@ -406,6 +406,7 @@ fn orphan_user_sites(host: &Host, found: &[Layout]) -> Vec<Layout> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use std::os::unix::fs::symlink;
 

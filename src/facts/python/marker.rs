@@ -220,6 +220,7 @@ fn compare(lhs: Option<&str>, op: &str, rhs: Option<&str>) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn env() -> MarkerEnv {

@@ -1,5 +1,7 @@
 //! `gather` on fixture trees: whole environments laid out in a temporary root.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
