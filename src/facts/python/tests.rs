@@ -327,3 +327,34 @@ fn serialises_and_reads_back() {
     let back: Vec<PythonEnv> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, envs);
 }
+
+#[test]
+fn oversized_or_garbage_torch_files_give_reasons() {
+    let t = Tree::venv("");
+    t.torch(SITE, "", Some(("2.4.1", METADATA_2_4_1)));
+    // A 5 MB version.py (sparse): refused, not read.
+    let f = std::fs::File::create(t.p(&format!("{SITE}/torch/version.py"))).unwrap();
+    f.set_len(5 << 20).unwrap();
+    let envs = t.gather(&[], &["/opt/v"]);
+    let torch = &envs[0].torch[0];
+    // The version still comes from the dist-info; torch.version.cuda cannot.
+    assert_eq!(torch.version, Fact::known("2.4.1".to_string()));
+    assert!(
+        torch.cuda.reason().unwrap().contains("larger than"),
+        "{:?}",
+        torch.cuda
+    );
+
+    t.write_bytes(
+        &format!("{SITE}/torch/version.py"),
+        b"\xff\xfe\x00cuda = 12\n__version__ = \n",
+    );
+    let envs = t.gather(&[], &["/opt/v"]);
+    let torch = &envs[0].torch[0];
+    assert!(
+        matches!(torch.cuda, Fact::Failed { .. }),
+        "{:?}",
+        torch.cuda
+    );
+    assert_eq!(torch.version, Fact::known("2.4.1".to_string()));
+}
