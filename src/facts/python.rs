@@ -31,7 +31,8 @@ pub struct PythonEnv {
     pub origins: Vec<String>,
     /// e.g. "3.11.7" or "3.11".
     pub python_version: Fact<String>,
-    /// site-packages folders in import order.
+    /// Folders torch could be imported from, in import order: `$PYTHONPATH`, then the
+    /// site-packages folders as `site.py` orders them.
     pub site_packages: Vec<String>,
     /// Every torch importable from this interpreter, in import order (the first one wins).
     pub torch: Vec<TorchBuild>,
