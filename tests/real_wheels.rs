@@ -61,6 +61,15 @@ fn expected(venv: &Path) -> Expected {
     serde_json::from_str(&text).unwrap()
 }
 
+/// `rchar` of /proc/thread-self/io: bytes this thread got from read(2)-like calls, so
+/// that other tests running beside it do not count.
+fn bytes_read_by_this_thread() -> Option<u64> {
+    let io = std::fs::read_to_string("/proc/thread-self/io").ok()?;
+    io.lines()
+        .find_map(|l| l.strip_prefix("rchar:"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
 fn site_packages(venv: &Path) -> PathBuf {
     let lib = venv.join("lib");
     let py = std::fs::read_dir(&lib)
@@ -91,9 +100,13 @@ fn arch_list_equals_what_torch_reports() {
         let want = expected(&venv);
         let lib = site_packages(&venv).join("torch/lib/libtorch_cuda.so");
         let size = std::fs::metadata(&lib).unwrap().len();
+        let read_before = bytes_read_by_this_thread();
         let start = Instant::now();
         let list = read_arch_list(&lib);
         let took = start.elapsed();
+        let read = bytes_read_by_this_thread()
+            .zip(read_before)
+            .map(|(a, b)| a - b);
         let list = list
             .value()
             .unwrap_or_else(|| panic!("{}: {list:?}", lib.display()));
@@ -104,12 +117,15 @@ fn arch_list_equals_what_torch_reports() {
             venv.display()
         );
         eprintln!(
-            "{}: read_arch_list on {} MB took {took:?}; sass {:?}, ptx {:?}",
+            "{}: read_arch_list on {} MB took {took:?}, read {read:?} bytes; sass {:?}, ptx {:?}",
             venv.display(),
             size >> 20,
             list.sass,
             list.ptx
         );
+        if let Some(read) = read {
+            assert!(read < size / 1000, "read {read} bytes of {size}");
+        }
     }
 }
 
