@@ -148,7 +148,7 @@ pub fn from_interpreter(host: &Host, interpreter: &Path, origin: &str) -> Option
         origins: vec![origin.to_string()],
         prefix,
         version,
-        site_packages: existing(host, site),
+        site_packages: existing(host, with_pth_paths(host, site)),
         is_venv: false,
     })
 }
@@ -204,7 +204,7 @@ fn venv_layout(
         origins: vec![origin.to_string()],
         prefix: prefix.to_path_buf(),
         version,
-        site_packages: existing(host, site),
+        site_packages: existing(host, with_pth_paths(host, site)),
         is_venv: true,
     }
 }
@@ -358,6 +358,73 @@ fn system_site(host: &Host, prefix: &Path, v: &str) -> Vec<PathBuf> {
     dirs.push(prefix.join(format!("lib64/python{v}/site-packages")));
     dirs.push(prefix.join(format!("lib/python{v}/site-packages")));
     existing(host, dirs)
+}
+
+/// Adds the folders that `.pth` files name right after the site folder holding them, as
+/// `site.py` does: editable installs (`pip install -e`, `setup.py develop` of a torch
+/// source checkout) put torch on the import path this way.
+fn with_pth_paths(host: &Host, sites: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for site in sites {
+        let mut extra = Vec::new();
+        for pth in host.read_dir(&site) {
+            if pth.extension().is_some_and(|e| e == "pth") {
+                if let Ok(text) = host.read_string(&pth) {
+                    extra.extend(pth_paths(host, &site, &text));
+                }
+            }
+        }
+        out.push(site);
+        out.extend(extra);
+    }
+    out
+}
+
+/// The folders one `.pth` file adds: plain path lines, and the package folders of the
+/// setuptools editable finders that `import __editable___*_finder` lines install.
+fn pth_paths(host: &Host, site: &Path, text: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("import ") {
+            let module = rest.split([';', ' ', ',']).next().unwrap_or("");
+            if module.starts_with("__editable__") && module.ends_with("_finder") {
+                let finder = host.read_string(site.join(format!("{module}.py")));
+                out.extend(finder.map(|f| editable_mapping(&f)).unwrap_or_default());
+            }
+            continue;
+        }
+        out.push(site.join(line));
+    }
+    out
+}
+
+/// Parent folders of the packages in a finder's `MAPPING = {'torch': '/src/pytorch/torch'}`.
+fn editable_mapping(finder: &str) -> Vec<PathBuf> {
+    let Some(line) = finder
+        .lines()
+        .find(|l| l.trim_start().starts_with("MAPPING"))
+    else {
+        return Vec::new();
+    };
+    let Some((_, dict)) = line.split_once('{') else {
+        return Vec::new();
+    };
+    dict.split(',')
+        .filter_map(|pair| {
+            let (_, path) = pair.split_once(':')?;
+            let path = path
+                .trim()
+                .trim_end_matches('}')
+                .trim()
+                .trim_matches(['\'', '"']);
+            Path::new(path)
+                .is_absolute()
+                .then(|| Path::new(path).parent().map(Path::to_path_buf))?
+        })
+        .collect()
 }
 
 /// The folders that exist, each once: a venv's `lib64` is a link to `lib`.
@@ -538,6 +605,36 @@ mod tests {
         assert!(!strs(&envs[0].site_packages)
             .iter()
             .any(|s| s.contains(".local")));
+    }
+
+    #[test]
+    fn pth_files_add_editable_installs_after_their_site() {
+        let dir = tempfile::tempdir().unwrap();
+        debian(dir.path());
+        let r = dir.path();
+        let site = "/opt/v/lib/python3.11/site-packages";
+        write(
+            r,
+            &format!("{site}/easy-install.pth"),
+            "# comment\n/src/pytorch\nimport os; os.x()\nmissing\n",
+        );
+        write(
+            r,
+            &format!("{site}/__editable__.vision-0.20.pth"),
+            "import __editable___vision_0_20_finder; __editable___vision_0_20_finder.install()\n",
+        );
+        write(
+            r,
+            &format!("{site}/__editable___vision_0_20_finder.py"),
+            "import sys\nMAPPING: dict[str, str] = {'torchvision': '/src/vision/torchvision'}\nNAMESPACES = {}\n",
+        );
+        mkdirs(r, &["/src/pytorch/torch", "/src/vision/torchvision"]);
+        let host = Host::fixture(r, &[]);
+        let envs = environments(&host, &[PathBuf::from("/opt/v")]);
+        assert_eq!(
+            strs(&envs[0].site_packages),
+            vec![site, "/src/vision", "/src/pytorch"]
+        );
     }
 
     #[test]
