@@ -12,7 +12,9 @@
 //! for the container header) and the per-entry header that independent parsers agree on
 //! (n-eiling/cuda-fatbin-decompression `fatbin-decompress.h`, jiegec/fatbinary, the
 //! cuobjdump-derived notes of GrigoryEvko/nvopen-tools), checked against real torch wheels
-//! (`tests/real_wheels.rs`). All fields are little-endian.
+//! (torch 2.4.1+cu121 and 2.15.0+cu132, `tests/real_wheels.rs`), cuobjdump 13.2 listings
+//! of them, and nvcc 13.5 output (`tests/fixtures/python/libk.so`). All fields are
+//! little-endian.
 //!
 //! The section is a run of containers, one per translation unit:
 //!
@@ -61,6 +63,10 @@ const KIND_ELF: u16 = 2;
 /// names them: sm_90a, sm_100a, sm_120a and sm_121a entries carry it, sm_90/sm_100 do not.
 pub const ARCH_SPECIFIC_FLAG: u64 = 0x0010_0000;
 /// Entry flag of `sm_XXf` / `compute_XXf` code (runs on the members of one family).
+/// Found by building tests/fixtures/python/libk.so with nvcc 13.5 for sm_100f and
+/// compute_100f: both entries carry it. (cuobjdump prints the PTX as sm_100f but the
+/// cubin as plain sm_100; torch 2.15's 59 "sm_103" cubins carry it too, so they are
+/// sm_103f.)
 pub const FAMILY_SPECIFIC_FLAG: u64 = 0x0020_0000;
 /// A crafted file could hold millions of tiny entries; real libraries have tens of
 /// thousands at most (libcublasLt: about 5,500).
