@@ -1,8 +1,21 @@
 //! Python environments and the PyTorch builds, nvidia-* wheels and CUDA extension
 //! modules in them, read from files (never by importing anything).
-//! OWNER: helper "python" (stub until filled in).
+//!
+//! Each environment is found from files (`discover`), the way `site.py` would lay out
+//! `sys.path`; its torch builds and nvidia-* wheels are read from dist-info folders and
+//! generated files (`packages`); other CUDA extension modules are found by a bounded walk
+//! (`extensions`); only `--deep` starts the interpreter (`deep`).
 
-use std::path::PathBuf;
+mod deep;
+mod discover;
+mod extensions;
+mod marker;
+mod packages;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -18,7 +31,8 @@ pub struct PythonEnv {
     pub origins: Vec<String>,
     /// e.g. "3.11.7" or "3.11".
     pub python_version: Fact<String>,
-    /// site-packages folders in import order.
+    /// Folders torch could be imported from, in import order: `$PYTHONPATH`, then the
+    /// site-packages folders as `site.py` orders them.
     pub site_packages: Vec<String>,
     /// Every torch importable from this interpreter, in import order (the first one wins).
     pub torch: Vec<TorchBuild>,
@@ -26,6 +40,12 @@ pub struct PythonEnv {
     pub nvidia_wheels: Vec<Wheel>,
     /// Any other `.so` with a `.nv_fatbin` section (flash-attn, xformers, vllm, ...).
     pub extensions: Vec<CudaExtension>,
+    /// True for a virtual environment (a `pyvenv.cfg` beside or above the interpreter).
+    #[serde(default)]
+    pub is_venv: bool,
+    /// The environment's prefix (`sys.prefix`).
+    #[serde(default)]
+    pub prefix: String,
     /// `--deep`: what the interpreter itself says about torch.cuda.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deep: Option<Fact<DeepTorch>>,
@@ -35,12 +55,18 @@ pub struct PythonEnv {
 pub struct TorchBuild {
     /// The `torch` package folder.
     pub path: String,
+    /// The folder on the import path it was found in.
+    #[serde(default)]
+    pub site_packages: String,
     /// e.g. "2.4.1+cu121".
     pub version: Fact<String>,
     /// `torch.version.cuda`: Known(None) is a CPU-only (or ROCm) build.
     pub cuda: Fact<Option<String>>,
     /// `torch.version.hip` for ROCm builds.
     pub hip: Option<String>,
+    /// `torch.version.git_version`: the commit it was built from.
+    #[serde(default)]
+    pub git_version: Option<String>,
     pub cudnn: Fact<String>,
     pub nccl: Fact<String>,
     /// "pip", "conda", "uv", ... from the dist-info INSTALLER file.
@@ -49,6 +75,9 @@ pub struct TorchBuild {
     pub requires: Vec<Requirement>,
     /// GPU architectures compiled into libtorch_cuda.so.
     pub arch: Fact<ArchList>,
+    /// Shared library file names in `torch/lib` (old wheels bundle libcudnn, libnccl, ...).
+    #[serde(default)]
+    pub bundled_libs: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -57,6 +86,10 @@ pub struct Requirement {
     pub name: String,
     /// e.g. "==12.1.3.1"; empty when unpinned.
     pub specifier: String,
+    /// Extras asked for, e.g. `cuda-toolkit[cublas,cudart]` (CUDA 13 torch wheels name the
+    /// components they need this way).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extras: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -77,6 +110,15 @@ pub struct ArchList {
     pub sass: Vec<String>,
     /// PTX targets, e.g. "compute_90".
     pub ptx: Vec<String>,
+    /// What `torch._C._cuda_getArchFlags()` (`torch.cuda.get_arch_list()`) reports for
+    /// the same build: the plain `sm_XX` and `compute_XX` targets, without the
+    /// architecture-specific (`a`) and family (`f`) variants that separately compiled
+    /// kernels add (see `facts::fatbin::arch_list`).
+    #[serde(default)]
+    pub arch_flags: Vec<String>,
+    /// The files read.
+    #[serde(default)]
+    pub libraries: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -94,9 +136,61 @@ pub struct DeepTorch {
     pub device_count: u32,
     /// The error torch raised or warned, if any.
     pub error: Option<String>,
+    /// `torch.__file__`: which torch the interpreter really imported.
+    #[serde(default)]
+    pub torch_path: Option<String>,
+    /// `torch.version.cuda`.
+    #[serde(default)]
+    pub cuda: Option<String>,
+    /// `torch._C._cuda_getArchFlags()` split: what `torch.cuda.get_arch_list()` gives when
+    /// CUDA works (older releases give [] without a GPU).
+    #[serde(default)]
+    pub arch_list: Vec<String>,
+    /// Warnings raised while importing torch and asking about CUDA.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// Finds every Python environment in reach and reads it.
-pub fn gather(_host: &Host, _extra_pythons: &[PathBuf], _deep: bool) -> Vec<PythonEnv> {
-    Vec::new()
+pub fn gather(host: &Host, extra_pythons: &[PathBuf], deep: bool) -> Vec<PythonEnv> {
+    discover::environments(host, extra_pythons)
+        .into_iter()
+        .map(|layout| read_env(host, layout, deep))
+        .collect()
+}
+
+fn read_env(host: &Host, layout: discover::Layout, deep: bool) -> PythonEnv {
+    let all: Vec<packages::Dist> = layout
+        .site_packages
+        .iter()
+        .flat_map(|site| packages::dists(host, site))
+        .collect();
+    let conda = packages::CondaMeta::read(host, &layout.prefix);
+    let nvidia_wheels = packages::cuda_wheels(host, &all);
+    let torch = packages::torch_builds(host, &layout, &all, &nvidia_wheels, &conda);
+    let extensions = layout
+        .site_packages
+        .iter()
+        .flat_map(|site| extensions::find(host, site))
+        .collect();
+    let deep = deep.then(|| match &layout.interpreter {
+        Some(i) => deep::probe(host, i, deep::TIMEOUT),
+        None => Fact::missing("no interpreter to run (only a user site was found)"),
+    });
+    PythonEnv {
+        interpreter: layout.interpreter.as_deref().map(display),
+        origins: layout.origins,
+        python_version: layout.version,
+        site_packages: layout.site_packages.iter().map(|p| display(p)).collect(),
+        torch,
+        nvidia_wheels,
+        extensions,
+        is_venv: layout.is_venv,
+        prefix: display(&layout.prefix),
+        deep,
+    }
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
 }
