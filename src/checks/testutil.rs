@@ -147,6 +147,9 @@ pub fn healthy() -> Facts {
 pub fn torch(path: &str, version: &str, cuda: Option<&str>) -> TorchBuild {
     TorchBuild {
         path: path.into(),
+        site_packages: path.trim_end_matches("/torch").into(),
+        git_version: None,
+        bundled_libs: Vec::new(),
         version: Fact::known(version.into()),
         cuda: Fact::known(cuda.map(str::to_string)),
         hip: None,
@@ -158,10 +161,12 @@ pub fn torch(path: &str, version: &str, cuda: Option<&str>) -> TorchBuild {
                 Requirement {
                     name: "nvidia-cublas-cu12".into(),
                     specifier: "==12.1.3.1".into(),
+                    extras: Vec::new(),
                 },
                 Requirement {
                     name: "nvidia-cudnn-cu12".into(),
                     specifier: "==9.1.0.70".into(),
+                    extras: Vec::new(),
                 },
             ]
         } else {
@@ -174,6 +179,7 @@ pub fn torch(path: &str, version: &str, cuda: Option<&str>) -> TorchBuild {
             .map(String::from)
             .to_vec(),
             ptx: Vec::new(),
+            ..ArchList::default()
         }),
     }
 }
@@ -209,6 +215,8 @@ pub fn python_env(interpreter: &str, torch: Vec<TorchBuild>) -> PythonEnv {
             wheel("nvidia-cudnn-cu12", "9.1.0.70", site, &["libcudnn.so.9"]),
         ],
         extensions: Vec::new(),
+        is_venv: true,
+        prefix: "/opt/venv".into(),
         deep: None,
     }
 }

@@ -509,6 +509,10 @@ mod tests {
                 cuda_available: ok,
                 device_count: u32::from(ok),
                 error: (!ok).then(|| "Found no NVIDIA driver on your system".into()),
+                torch_path: None,
+                cuda: Some("12.1".into()),
+                arch_list: Vec::new(),
+                warnings: Vec::new(),
             }))
         };
         f.python[0].deep = deep(true);
