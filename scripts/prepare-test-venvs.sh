@@ -21,7 +21,7 @@ MARKER=".gpu-doctor-ready"
 # name  pip requirement
 VENVS=(
   "torch-2.4.1 torch==2.4.1"
-  "torch-current torch"
+  "torch-current torch==2.15.0"
 )
 
 # Written into each venv: what torch reports about itself, for the tests to compare with.

@@ -258,3 +258,95 @@ fn gather_on_this_machine() {
         );
     }
 }
+
+/// The real binary, end to end, on each real venv: the report names the build, its CUDA,
+/// the arch list torch reports, and judges its wheels complete.
+#[test]
+fn report_of_the_real_binary_on_real_wheels() {
+    for venv in prepared() {
+        let want = expected(&venv);
+        let python = venv.join("bin/python");
+        let out = assert_cmd::Command::cargo_bin("gpu-doctor")
+            .unwrap()
+            .env_remove("GPU_DOCTOR_ROOT")
+            .arg("--json")
+            .arg("--python")
+            .arg(&python)
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let env = r["facts"]["python"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["interpreter"] == python.to_str().unwrap())
+            .unwrap_or_else(|| panic!("{} not in the report", python.display()));
+        let torch = &env["torch"][0];
+        assert_eq!(torch["version"]["value"], want.version.as_str());
+        assert_eq!(torch["cuda"]["value"].as_str(), want.cuda.as_deref());
+        let flags: Vec<&str> = torch["arch"]["value"]["arch_flags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(flags.join(" "), want.arch_flags, "{}", venv.display());
+        let verdict = |id: &str| {
+            r["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["id"] == id && f["scope"]["interpreter"] == python.to_str().unwrap())
+                .map(|f| f["severity"].as_str().unwrap().to_string())
+        };
+        assert_eq!(
+            verdict("torch.wheel_deps_mismatch").as_deref(),
+            Some("pass")
+        );
+        assert_eq!(verdict("torch.cpu_only").as_deref(), Some("pass"));
+    }
+}
+
+/// `--deep` on a machine without a driver: torch answers, and the finding carries its words.
+#[test]
+fn deep_report_says_what_torch_says() {
+    let Some(venv) = prepared().into_iter().next() else {
+        return;
+    };
+    let python = venv.join("bin/python");
+    let out = assert_cmd::Command::cargo_bin("gpu-doctor")
+        .unwrap()
+        .env_remove("GPU_DOCTOR_ROOT")
+        .args([
+            "--json",
+            "--deep",
+            "--only",
+            "torch.cuda_unavailable",
+            "--python",
+        ])
+        .arg(&python)
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["scope"]["interpreter"] == python.to_str().unwrap())
+        .unwrap_or_else(|| {
+            panic!(
+                "no torch.cuda_unavailable for {}: {:#}",
+                python.display(),
+                r["findings"]
+            )
+        });
+    assert_eq!(f["id"], "torch.cuda_unavailable");
+    assert_eq!(f["severity"], "info", "no GPU here, so not a failure");
+    assert!(
+        f["details"]
+            .as_str()
+            .unwrap()
+            .contains("Found no NVIDIA driver"),
+        "{f:#}"
+    );
+}

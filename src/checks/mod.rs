@@ -150,6 +150,11 @@ pub const ALL: &[Check] = &[
         torch::libs_shadowed
     ),
     check!(
+        "torch.cuda_unavailable",
+        "(--deep) torch.cuda.is_available() is True",
+        torch::cuda_unavailable
+    ),
+    check!(
         "torch.wheel_deps_mismatch",
         "the nvidia-* wheels match the torch build",
         torch::wheel_deps_mismatch
@@ -295,6 +300,25 @@ mod tests {
             .map(|f| f.id.as_str())
             .collect();
         assert_eq!(failed, vec!["host.no_nvidia_gpu"]);
+    }
+
+    /// The README's table of checks is the user's list: it must name every registered id
+    /// and nothing else.
+    #[test]
+    fn readme_lists_exactly_the_registered_checks() {
+        let readme = include_str!("../../README.md");
+        let table: Vec<&str> = readme
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+            .filter(|id| id.contains('.') && !id.contains(' '))
+            .collect();
+        let registered: Vec<&str> = ALL.iter().map(|c| c.id).collect();
+        for id in &registered {
+            assert!(table.contains(id), "README does not list {id}");
+        }
+        for id in &table {
+            assert!(registered.contains(id), "README lists unregistered {id}");
+        }
     }
 
     #[test]

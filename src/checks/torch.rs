@@ -84,18 +84,26 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         let Some(t) = active(env) else { continue };
         let Some(cuda) = t.cuda.value() else { continue };
         if cuda.is_some() || t.hip.is_some() {
-            out.push(
-                Finding::new(
-                    "torch.cpu_only",
-                    Severity::Pass,
-                    format!(
-                        "PyTorch {} is a CUDA {} build",
-                        version(t),
-                        cuda.as_deref().unwrap_or("?")
-                    ),
-                )
-                .scope(scope(env)),
-            );
+            let mut pass = Finding::new(
+                "torch.cpu_only",
+                Severity::Pass,
+                format!(
+                    "PyTorch {} is a CUDA {} build",
+                    version(t),
+                    cuda.as_deref().unwrap_or("?")
+                ),
+            )
+            .scope(scope(env));
+            match &t.arch {
+                crate::fact::Fact::Known { value } => {
+                    pass =
+                        pass.evidence("python.torch.arch.arch_flags", value.arch_flags.join(" "));
+                }
+                other => {
+                    pass = pass.evidence("python.torch.arch", other.reason().unwrap_or("unknown"));
+                }
+            }
+            out.push(pass);
             continue;
         }
         let severity = if view::has_gpu(f) {
