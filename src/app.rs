@@ -7,6 +7,7 @@ use crate::checks::{self, CheckOptions, Selection};
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::facts::{self, GatherOptions};
 use crate::host::Host;
+use crate::matrix::Matrix;
 use crate::report::{self, exit, text, Report};
 
 /// Something gpu-doctor itself could not do (exit code 3).
@@ -21,6 +22,8 @@ pub enum AppError {
         path: String,
         source: std::io::Error,
     },
+    #[error("the matrix {0} is invalid:\n{1}")]
+    Matrix(String, String),
     #[error("could not encode the report: {0}")]
     Encode(#[from] serde_json::Error),
 }
@@ -84,13 +87,50 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
     let opts = CheckOptions {
         expect_gpus: cli.expect_gpus,
     };
-    let (findings, errors) = checks::evaluate(&facts, &opts, selection);
-    Ok(Report::new(
-        crate::matrix::bundled(),
-        facts,
-        findings,
-        errors,
-    ))
+    let matrix = choose_matrix(cli, host)?;
+    let (findings, errors) = checks::evaluate(&facts, &matrix, &opts, selection);
+    Ok(Report::new(matrix.info(), facts, findings, errors))
+}
+
+/// `--matrix DIR` (or `GPU_DOCTOR_MATRIX`) when given, which must be valid; otherwise the
+/// newer of the bundled matrix and the one `matrix update` cached. A cached matrix that
+/// no longer validates is set aside with a message, never trusted.
+pub fn choose_matrix(cli: &Cli, host: &Host) -> Result<Matrix, AppError> {
+    if let Some(dir) = &cli.matrix {
+        return Matrix::from_dir(dir)
+            .map_err(|p| AppError::Matrix(dir.display().to_string(), problems_text(&p)));
+    }
+    let bundled =
+        Matrix::bundled().map_err(|p| AppError::Matrix("bundled".into(), problems_text(&p)))?;
+    let Some(cache) = crate::matrix::load::cache_dir(host.var("XDG_CACHE_HOME"), host.var("HOME"))
+    else {
+        return Ok(bundled);
+    };
+    if !cache.join("matrix.toml").is_file() {
+        return Ok(bundled);
+    }
+    match Matrix::from_dir(&cache) {
+        Ok(cached) if cached.manifest.version > bundled.manifest.version => Ok(cached),
+        Ok(_) => Ok(bundled),
+        Err(p) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: ignoring the cached matrix in {} ({} problem(s), first: {}); using the bundled one",
+                cache.display(),
+                p.len(),
+                p.first().map(ToString::to_string).unwrap_or_default()
+            );
+            Ok(bundled)
+        }
+    }
+}
+
+pub fn problems_text(problems: &[crate::matrix::Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn selection(cli: &Cli) -> Result<Selection, AppError> {

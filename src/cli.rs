@@ -68,6 +68,10 @@ pub struct Cli {
     #[arg(short, long)]
     pub verbose: bool,
 
+    /// Judge against the compatibility matrix in DIR instead of the bundled one.
+    #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX", global = true)]
+    pub matrix: Option<PathBuf>,
+
     /// Colour in the text report (NO_COLOR is honoured by `auto`).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,

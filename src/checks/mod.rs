@@ -12,6 +12,7 @@ pub mod torch;
 pub mod view;
 
 use crate::facts::Facts;
+use crate::matrix::Matrix;
 use crate::report::finding::Finding;
 
 /// Options that change what the checks demand.
@@ -25,6 +26,7 @@ pub struct CheckOptions {
 pub struct Ctx<'a> {
     pub facts: &'a Facts,
     pub opts: &'a CheckOptions,
+    pub matrix: &'a Matrix,
 }
 
 /// One registered check: the ids it may emit, what it is about, and the function.
@@ -198,10 +200,15 @@ pub struct CheckError {
 /// Runs the selected checks over the facts.
 pub fn evaluate(
     facts: &Facts,
+    matrix: &Matrix,
     opts: &CheckOptions,
     select: &Selection,
 ) -> (Vec<Finding>, Vec<CheckError>) {
-    let ctx = Ctx { facts, opts };
+    let ctx = Ctx {
+        facts,
+        opts,
+        matrix,
+    };
     let mut findings = Vec::new();
     let mut errors = Vec::new();
     for check in ALL.iter().filter(|c| select.wants(c.id)) {
@@ -253,6 +260,7 @@ mod tests {
             let ctx = Ctx {
                 facts: &facts,
                 opts: &opts,
+                matrix: matrix(),
             };
             for c in ALL {
                 for f in (c.run)(&ctx) {
@@ -284,16 +292,24 @@ mod tests {
 
     #[test]
     fn healthy_node_has_no_warnings_and_no_gpu_machine_fails() {
-        let (healthy_findings, errors) =
-            evaluate(&healthy(), &CheckOptions::default(), &Selection::default());
+        let (healthy_findings, errors) = evaluate(
+            &healthy(),
+            matrix(),
+            &CheckOptions::default(),
+            &Selection::default(),
+        );
         assert!(errors.is_empty());
         let bad: Vec<_> = healthy_findings
             .iter()
             .filter(|f| f.severity >= Severity::Warn)
             .collect();
         assert!(bad.is_empty(), "{bad:#?}");
-        let (no_gpu_findings, _) =
-            evaluate(&no_gpu(), &CheckOptions::default(), &Selection::default());
+        let (no_gpu_findings, _) = evaluate(
+            &no_gpu(),
+            matrix(),
+            &CheckOptions::default(),
+            &Selection::default(),
+        );
         let failed: Vec<&str> = no_gpu_findings
             .iter()
             .filter(|f| f.severity == Severity::Fail)
@@ -331,7 +347,7 @@ mod tests {
         assert!(!s.wants("driver.nouveau_loaded"));
         assert!(!s.wants("torch.cpu_only"));
         assert!(Selection::default().wants("torch.cpu_only"));
-        let (findings, _) = evaluate(&healthy(), &CheckOptions::default(), &s);
+        let (findings, _) = evaluate(&healthy(), matrix(), &CheckOptions::default(), &s);
         assert!(findings
             .iter()
             .all(|f| f.area() == "driver" && f.id != "driver.nouveau_loaded"));

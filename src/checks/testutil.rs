@@ -252,12 +252,24 @@ pub fn run(check: fn(&Ctx) -> Vec<Finding>, facts: &Facts) -> Vec<Finding> {
     run_with(check, facts, &CheckOptions::default())
 }
 
+/// The bundled matrix, parsed once for all tests.
+pub fn matrix() -> &'static crate::matrix::Matrix {
+    static M: std::sync::OnceLock<crate::matrix::Matrix> = std::sync::OnceLock::new();
+    M.get_or_init(|| {
+        crate::matrix::Matrix::bundled().unwrap_or_else(|p| panic!("bundled matrix invalid: {p:?}"))
+    })
+}
+
 pub fn run_with(
     check: fn(&Ctx) -> Vec<Finding>,
     facts: &Facts,
     opts: &CheckOptions,
 ) -> Vec<Finding> {
-    check(&Ctx { facts, opts })
+    check(&Ctx {
+        facts,
+        opts,
+        matrix: matrix(),
+    })
 }
 
 /// The single finding's severity; panics (test-only) when the check emitted another count.

@@ -1,11 +1,17 @@
-//! The bundled compatibility matrix. This foundation carries only its manifest (schema
-//! and version), which every report names; the tables and their loader come with the
-//! matrix issue.
+//! The compatibility matrix: versioned TOML data in `compat-matrix/`, bundled into the
+//! binary, replaceable by a folder (`--matrix DIR`, `GPU_DOCTOR_MATRIX`) or by a signed
+//! newer one fetched with `matrix update`. Judgements about versions come from this
+//! data, not from code, so a release of NVIDIA or PyTorch is a data change.
+
+pub mod load;
+pub mod query;
+pub mod schema;
+pub mod validate;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-const BUNDLED_MANIFEST: &str = include_str!("../../compat-matrix/matrix.toml");
+pub use load::{Matrix, Problem};
 
 /// Which matrix a report was judged against.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -17,39 +23,43 @@ pub struct MatrixInfo {
     pub schema: u32,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Manifest {
-    schema: u32,
-    version: String,
-    #[allow(dead_code)]
-    description: String,
-}
-
-/// The matrix built into this binary.
+/// The bundled matrix's identity (what reports name when no other matrix is chosen).
 pub fn bundled() -> MatrixInfo {
-    match toml::from_str::<Manifest>(BUNDLED_MANIFEST) {
-        Ok(m) => MatrixInfo {
-            version: m.version,
+    match Matrix::bundled() {
+        Ok(m) => m.info(),
+        Err(problems) => MatrixInfo {
+            version: format!("invalid ({} problems)", problems.len()),
             source: "bundled".into(),
-            schema: m.schema,
-        },
-        // The manifest is checked by a unit test; a broken build still reports honestly.
-        Err(e) => MatrixInfo {
-            version: format!("unreadable ({e})"),
-            source: "bundled".into(),
-            schema: 0,
+            schema: load::SCHEMA,
         },
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn bundled_manifest_parses() {
-        let m = super::bundled();
-        assert_eq!(m.schema, 1);
-        assert_eq!(m.version.len(), 10, "version is a date: {}", m.version);
-        assert_eq!(m.source, "bundled");
+    fn bundled_matrix_is_valid() {
+        match Matrix::bundled() {
+            Ok(m) => {
+                assert_eq!(m.manifest.schema, 1);
+                assert_eq!(
+                    m.manifest.version.len(),
+                    10,
+                    "version is a date: {}",
+                    m.manifest.version
+                );
+                assert_eq!(m.info().source, "bundled");
+            }
+            Err(problems) => panic!(
+                "bundled matrix invalid:\n{}",
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        }
     }
 }

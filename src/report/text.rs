@@ -351,7 +351,8 @@ mod tests {
     use crate::checks::{evaluate, CheckOptions, Selection};
 
     fn report(facts: Facts) -> Report {
-        let (f, e) = evaluate(&facts, &CheckOptions::default(), &Selection::default());
+        let m = crate::checks::testutil::matrix();
+        let (f, e) = evaluate(&facts, m, &CheckOptions::default(), &Selection::default());
         Report::new(crate::matrix::bundled(), facts, f, e)
     }
 

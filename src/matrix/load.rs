@@ -1,0 +1,257 @@
+//! Reading a matrix: the files bundled into the binary, a folder (`--matrix DIR`,
+//! `GPU_DOCTOR_MATRIX`), or the cache that `matrix update` fills. Every problem is
+//! reported with its file and line, all at once, so a maintainer fixes them in one pass.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use super::schema::*;
+use super::validate;
+
+/// The format version of the matrix files this gpu-doctor reads.
+pub const SCHEMA: u32 = 1;
+
+/// The files of a matrix, in the order they are read.
+pub const FILES: [&str; 7] = [
+    "matrix.toml",
+    "toolkits.toml",
+    "drivers.toml",
+    "archs.toml",
+    "gpus.toml",
+    "torch.toml",
+    "cudnn.toml",
+];
+
+const BUNDLED: [(&str, &str); 7] = [
+    (
+        "matrix.toml",
+        include_str!("../../compat-matrix/matrix.toml"),
+    ),
+    (
+        "toolkits.toml",
+        include_str!("../../compat-matrix/toolkits.toml"),
+    ),
+    (
+        "drivers.toml",
+        include_str!("../../compat-matrix/drivers.toml"),
+    ),
+    ("archs.toml", include_str!("../../compat-matrix/archs.toml")),
+    ("gpus.toml", include_str!("../../compat-matrix/gpus.toml")),
+    ("torch.toml", include_str!("../../compat-matrix/torch.toml")),
+    ("cudnn.toml", include_str!("../../compat-matrix/cudnn.toml")),
+];
+
+/// A matrix file larger than this is refused (the real ones are a few hundred KiB).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A loaded, validated matrix.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    pub manifest: Manifest,
+    pub toolkits: ToolkitsFile,
+    pub drivers: DriversFile,
+    pub archs: ArchsFile,
+    pub gpus: GpusFile,
+    pub torch: TorchFile,
+    pub cudnn: CudnnFile,
+    /// "bundled", or the folder it came from.
+    pub source: String,
+}
+
+/// One thing wrong with a matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: String,
+    /// 1-based; `None` when the problem is about the file as a whole.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{l}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// The texts of a matrix's files, keyed by file name, to locate problems by line.
+pub struct Texts {
+    files: Vec<(String, String)>,
+}
+
+impl Texts {
+    pub fn get(&self, file: &str) -> &str {
+        self.files
+            .iter()
+            .find(|(f, _)| f == file)
+            .map_or("", |(_, t)| t.as_str())
+    }
+
+    /// The 1-based line of the first `key = "value"` (or `key = value`) in `file`.
+    pub fn line_of(&self, file: &str, key: &str, value: &str) -> Option<usize> {
+        let quoted = format!("\"{value}\"");
+        self.get(file)
+            .lines()
+            .position(|l| {
+                let t = l.trim_start();
+                t.starts_with(key)
+                    && t[key.len()..].trim_start().starts_with('=')
+                    && (t.contains(&quoted)
+                        || t.split('=').nth(1).is_some_and(|v| v.trim() == value))
+            })
+            .map(|i| i + 1)
+    }
+
+    /// The first line mentioning `needle` at all.
+    pub fn line_containing(&self, file: &str, needle: &str) -> Option<usize> {
+        self.get(file)
+            .lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i + 1)
+    }
+}
+
+impl Matrix {
+    /// The matrix built into this binary. Its validity is a unit test, so failing here
+    /// is a broken build; the caller still reports it rather than panicking.
+    pub fn bundled() -> Result<Matrix, Vec<Problem>> {
+        let texts = Texts {
+            files: BUNDLED
+                .iter()
+                .map(|(f, t)| ((*f).to_string(), (*t).to_string()))
+                .collect(),
+        };
+        from_texts(&texts, "bundled")
+    }
+
+    /// A matrix folder: every file of [`FILES`] must be there.
+    pub fn from_dir(dir: &Path) -> Result<Matrix, Vec<Problem>> {
+        let mut files = Vec::new();
+        let mut problems = Vec::new();
+        for name in FILES {
+            match read_bounded(&dir.join(name)) {
+                Ok(text) => files.push((name.to_string(), text)),
+                Err(e) => problems.push(Problem {
+                    file: dir.join(name).display().to_string(),
+                    line: None,
+                    message: e,
+                }),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        from_texts(&Texts { files }, &dir.display().to_string())
+    }
+
+    pub fn info(&self) -> super::MatrixInfo {
+        super::MatrixInfo {
+            version: self.manifest.version.clone(),
+            source: self.source.clone(),
+            schema: self.manifest.schema,
+        }
+    }
+}
+
+fn read_bounded(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut buf = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if buf.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("larger than {MAX_FILE_BYTES} bytes"));
+    }
+    String::from_utf8(buf).map_err(|e| format!("not UTF-8: {e}"))
+}
+
+fn parse<T: DeserializeOwned>(texts: &Texts, file: &str, problems: &mut Vec<Problem>) -> Option<T> {
+    let text = texts.get(file);
+    match toml::from_str::<T>(text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            problems.push(Problem {
+                file: file.to_string(),
+                line,
+                message: e.message().trim().to_string(),
+            });
+            None
+        }
+    }
+}
+
+pub fn from_texts(texts: &Texts, source: &str) -> Result<Matrix, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let manifest = parse::<Manifest>(texts, "matrix.toml", &mut problems);
+    let toolkits = parse::<ToolkitsFile>(texts, "toolkits.toml", &mut problems);
+    let drivers = parse::<DriversFile>(texts, "drivers.toml", &mut problems);
+    let archs = parse::<ArchsFile>(texts, "archs.toml", &mut problems);
+    let gpus = parse::<GpusFile>(texts, "gpus.toml", &mut problems);
+    let torch = parse::<TorchFile>(texts, "torch.toml", &mut problems);
+    let cudnn = parse::<CudnnFile>(texts, "cudnn.toml", &mut problems);
+    let (
+        Some(manifest),
+        Some(toolkits),
+        Some(drivers),
+        Some(archs),
+        Some(gpus),
+        Some(torch),
+        Some(cudnn),
+    ) = (manifest, toolkits, drivers, archs, gpus, torch, cudnn)
+    else {
+        return Err(problems);
+    };
+    let m = Matrix {
+        manifest,
+        toolkits,
+        drivers,
+        archs,
+        gpus,
+        torch,
+        cudnn,
+        source: source.to_string(),
+    };
+    problems.extend(validate::validate(&m, texts));
+    if problems.is_empty() {
+        Ok(m)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Test helper and `matrix validate` input: texts from (name, content) pairs.
+pub fn texts_from(pairs: &[(&str, &str)]) -> Texts {
+    Texts {
+        files: pairs
+            .iter()
+            .map(|(f, t)| ((*f).to_string(), (*t).to_string()))
+            .collect(),
+    }
+}
+
+/// The bundled files as (name, text), for tests and `matrix validate` of a variant.
+pub fn bundled_texts() -> Vec<(&'static str, &'static str)> {
+    BUNDLED.to_vec()
+}
+
+/// Where `matrix update` stores a verified matrix: `$XDG_CACHE_HOME/gpu-doctor/matrix`
+/// or `~/.cache/gpu-doctor/matrix`.
+pub fn cache_dir(xdg_cache_home: Option<&str>, home: Option<&str>) -> Option<PathBuf> {
+    let base = match (
+        xdg_cache_home.filter(|p| p.starts_with('/')),
+        home.filter(|h| h.starts_with('/')),
+    ) {
+        (Some(x), _) => PathBuf::from(x),
+        (None, Some(h)) => Path::new(h).join(".cache"),
+        (None, None) => return None,
+    };
+    Some(base.join("gpu-doctor").join("matrix"))
+}

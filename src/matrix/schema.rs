@@ -1,0 +1,251 @@
+//! The matrix files' types. `deny_unknown_fields` everywhere: a misspelt key in a data
+//! file is an error with its line, not a silently ignored value.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+fn yes() -> bool {
+    true
+}
+
+/// `compat-matrix/matrix.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub schema: u32,
+    /// The date of the data, e.g. "2026-11-21".
+    pub version: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolkitsFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub toolkit: Vec<Toolkit>,
+    #[serde(default)]
+    pub minor_version_compat: Vec<MinorVersionCompat>,
+    pub forward_compat: Option<ForwardCompat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Toolkit {
+    /// major.minor.update, e.g. "12.4.1".
+    pub version: String,
+    pub released: Option<String>,
+    pub min_driver_linux: String,
+    pub min_driver_windows: Option<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MinorVersionCompat {
+    pub cuda_major: u32,
+    pub min_driver_linux: String,
+    pub min_driver_windows: Option<String>,
+    #[serde(default)]
+    pub limitations: Vec<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForwardCompat {
+    pub summary: String,
+    /// GPU segments that support the cuda-compat package.
+    pub segments: Vec<Segment>,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DriversFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub branch: Vec<DriverBranch>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BranchKind {
+    Production,
+    NewFeature,
+    Lts,
+    Legacy,
+    Beta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DriverBranch {
+    pub branch: u32,
+    /// The CUDA version the branch's driver API supports, e.g. "12.4".
+    pub max_cuda: String,
+    pub kind: BranchKind,
+    pub released: Option<String>,
+    pub eol: Option<String>,
+    /// Oldest compute capability the branch drives.
+    pub min_cc: String,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArchsFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub arch: Vec<Arch>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Arch {
+    pub cc: String,
+    pub name: String,
+    #[serde(default)]
+    pub suffixes: Vec<String>,
+    pub first_toolkit: String,
+    pub last_toolkit: Option<String>,
+    pub min_driver_branch: Option<u32>,
+    pub last_driver_branch: Option<u32>,
+    #[serde(default)]
+    pub open_module_required: bool,
+    #[serde(default)]
+    pub products: String,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Segment {
+    Geforce,
+    GeforceLaptop,
+    Workstation,
+    WorkstationLaptop,
+    Datacenter,
+    Jetson,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GpusFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub gpu: Vec<Gpu>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub pci_ids: Vec<String>,
+    pub cc: String,
+    pub architecture: String,
+    pub segment: Segment,
+    pub memory_gib: Option<f64>,
+    pub bandwidth_gbs: Option<f64>,
+    pub fp32_tflops: Option<f64>,
+    pub fp16_tflops: Option<f64>,
+    pub bf16_tflops: Option<f64>,
+    pub open_module_required: Option<bool>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TorchFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub release: Vec<TorchRelease>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TorchRelease {
+    /// Minor series, e.g. "2.4".
+    pub version: String,
+    pub patches: Vec<String>,
+    pub released: Option<String>,
+    #[serde(default)]
+    pub python: Vec<String>,
+    /// The variant PyPI's Linux x86_64 wheel is.
+    pub pypi_default: Option<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+    #[serde(default)]
+    pub variant: Vec<TorchVariant>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TorchVariant {
+    /// "cu121".
+    pub name: String,
+    /// "12.1".
+    pub cuda: String,
+    pub index_url: String,
+    pub cudnn: Option<String>,
+    pub nccl: Option<String>,
+    /// TORCH_CUDA_ARCH_LIST entries ("8.6", "12.0+PTX").
+    #[serde(default)]
+    pub arch_linux_x86_64: Vec<String>,
+    pub arch_linux_aarch64: Option<Vec<String>>,
+    pub arch_windows: Option<Vec<String>>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CudnnFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub cudnn: Vec<Cudnn>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cudnn {
+    pub version: String,
+    pub cuda: Vec<String>,
+    pub min_cc: String,
+    pub max_cc: Option<String>,
+    pub min_driver_linux: Option<String>,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}

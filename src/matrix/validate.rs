@@ -1,0 +1,489 @@
+//! Cross-checks of a parsed matrix: versions that parse, no duplicates, references that
+//! resolve (sources, CUDA versions, compute capabilities), dates in order.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::load::{Problem, Texts, SCHEMA};
+use super::Matrix;
+use crate::version::DottedVersion;
+
+struct Report<'a> {
+    texts: &'a Texts,
+    problems: Vec<Problem>,
+}
+
+impl Report<'_> {
+    fn at(&mut self, file: &str, line: Option<usize>, message: String) {
+        self.problems.push(Problem {
+            file: file.to_string(),
+            line,
+            message,
+        });
+    }
+
+    /// A problem about the entry whose `key` is `value`.
+    fn entry(&mut self, file: &str, key: &str, value: &str, message: String) {
+        let line = self
+            .texts
+            .line_of(file, key, value)
+            .or_else(|| self.texts.line_containing(file, value));
+        self.at(file, line, message);
+    }
+
+    fn version(
+        &mut self,
+        file: &str,
+        key: &str,
+        value: &str,
+        min_parts: usize,
+    ) -> Option<DottedVersion> {
+        match DottedVersion::parse(value) {
+            Some(v) if v.parts().len() >= min_parts && v.to_string() == value => Some(v),
+            _ => {
+                self.entry(
+                    file,
+                    key,
+                    value,
+                    format!(
+                        "{key} {value:?} is not a version of at least {min_parts} dotted numbers"
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn date(&mut self, file: &str, key: &str, value: &str) -> Option<(u32, u32, u32)> {
+        let parsed = parse_date(value);
+        if parsed.is_none() {
+            self.entry(
+                file,
+                key,
+                value,
+                format!("{key} {value:?} is not a date (YYYY-MM or YYYY-MM-DD)"),
+            );
+        }
+        parsed
+    }
+
+    fn source(&mut self, file: &str, sources: &BTreeMap<String, String>, id: &str, what: &str) {
+        if !sources.contains_key(id) {
+            self.entry(
+                file,
+                "source",
+                id,
+                format!("{what} cites source {id:?}, which is not in [sources]"),
+            );
+        }
+    }
+
+    fn schema(&mut self, file: &str, schema: u32) {
+        if schema != SCHEMA {
+            self.at(
+                file,
+                self.texts.line_of(file, "schema", &schema.to_string()),
+                format!("schema {schema} is not supported (this gpu-doctor reads schema {SCHEMA})"),
+            );
+        }
+    }
+
+    fn duplicate<'k>(
+        &mut self,
+        seen: &mut BTreeSet<String>,
+        file: &str,
+        key: &str,
+        value: &'k str,
+    ) {
+        if !seen.insert(value.to_lowercase()) {
+            let line = self.nth_line_of(file, key, value, 2);
+            self.at(file, line, format!("duplicate {key} {value:?}"));
+        }
+    }
+
+    fn nth_line_of(&self, file: &str, key: &str, value: &str, n: usize) -> Option<usize> {
+        let quoted = format!("\"{value}\"");
+        self.texts
+            .get(file)
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                l.trim_start().starts_with(key)
+                    && (l.contains(&quoted)
+                        || l.split('=').nth(1).is_some_and(|v| v.trim() == value))
+            })
+            .nth(n - 1)
+            .map(|(i, _)| i + 1)
+    }
+}
+
+/// "2024-03" or "2024-03-05" -> (2024, 3, 5|0).
+pub fn parse_date(s: &str) -> Option<(u32, u32, u32)> {
+    let mut it = s.split('-');
+    let y: u32 = it.next()?.parse().ok()?;
+    let m: u32 = it.next()?.parse().ok()?;
+    let d: u32 = match it.next() {
+        Some(d) => d.parse().ok()?,
+        None => 0,
+    };
+    if it.next().is_some() || !(1990..=2100).contains(&y) || !(1..=12).contains(&m) || d > 31 {
+        return None;
+    }
+    Some((y, m, d))
+}
+
+fn major_minor(v: &DottedVersion) -> (u64, u64) {
+    (v.major(), v.minor())
+}
+
+pub fn validate(m: &Matrix, texts: &Texts) -> Vec<Problem> {
+    let mut r = Report {
+        texts,
+        problems: Vec::new(),
+    };
+    r.schema("matrix.toml", m.manifest.schema);
+    if parse_date(&m.manifest.version).is_none_or(|(_, _, d)| d == 0) {
+        r.entry(
+            "matrix.toml",
+            "version",
+            &m.manifest.version,
+            format!(
+                "matrix version {:?} must be a date YYYY-MM-DD",
+                m.manifest.version
+            ),
+        );
+    }
+    let cuda_versions = toolkits(m, &mut r);
+    drivers(m, &mut r);
+    let ccs = archs(m, &mut r, &cuda_versions);
+    gpus(m, &mut r, &ccs);
+    torch(m, &mut r, &cuda_versions);
+    cudnn(m, &mut r);
+    r.problems
+}
+
+/// Returns the (major, minor) CUDA versions the toolkit table knows.
+fn toolkits(m: &Matrix, r: &mut Report) -> BTreeSet<(u64, u64)> {
+    let f = "toolkits.toml";
+    r.schema(f, m.toolkits.schema);
+    let mut seen = BTreeSet::new();
+    let mut known = BTreeSet::new();
+    let mut dated: Vec<(DottedVersion, (u32, u32, u32))> = Vec::new();
+    for t in &m.toolkits.toolkit {
+        r.duplicate(&mut seen, f, "version", &t.version);
+        r.source(
+            f,
+            &m.toolkits.sources,
+            &t.source,
+            &format!("toolkit {}", t.version),
+        );
+        let v = r.version(f, "version", &t.version, 3);
+        r.version(f, "min_driver_linux", &t.min_driver_linux, 2);
+        if let Some(w) = &t.min_driver_windows {
+            r.version(f, "min_driver_windows", w, 2);
+        }
+        let d = t.released.as_ref().and_then(|d| r.date(f, "released", d));
+        if let Some(v) = v {
+            known.insert(major_minor(&v));
+            if let Some(d) = d {
+                dated.push((v, d));
+            }
+        }
+    }
+    dated.sort_by(|a, b| a.0.cmp(&b.0));
+    for w in dated.windows(2) {
+        if w[1].1 < w[0].1 {
+            r.entry(
+                f,
+                "version",
+                &w[1].0.to_string(),
+                format!(
+                    "toolkit {} is dated before the older toolkit {}",
+                    w[1].0, w[0].0
+                ),
+            );
+        }
+    }
+    for mvc in &m.toolkits.minor_version_compat {
+        r.source(
+            f,
+            &m.toolkits.sources,
+            &mvc.source,
+            &format!("minor_version_compat for CUDA {}", mvc.cuda_major),
+        );
+        r.version(f, "min_driver_linux", &mvc.min_driver_linux, 2);
+    }
+    if let Some(fc) = &m.toolkits.forward_compat {
+        r.source(f, &m.toolkits.sources, &fc.source, "forward_compat");
+    }
+    known
+}
+
+fn drivers(m: &Matrix, r: &mut Report) {
+    let f = "drivers.toml";
+    r.schema(f, m.drivers.schema);
+    let mut seen = BTreeSet::new();
+    for b in &m.drivers.branch {
+        let id = b.branch.to_string();
+        r.duplicate(&mut seen, f, "branch", &id);
+        r.source(f, &m.drivers.sources, &b.source, &format!("branch {id}"));
+        r.version(f, "max_cuda", &b.max_cuda, 2);
+        r.version(f, "min_cc", &b.min_cc, 2);
+        let rel = b.released.as_ref().and_then(|d| r.date(f, "released", d));
+        let eol = b.eol.as_ref().and_then(|d| r.date(f, "eol", d));
+        if let (Some(rel), Some(eol)) = (rel, eol) {
+            if eol < rel {
+                r.entry(
+                    f,
+                    "branch",
+                    &id,
+                    format!("branch {id} reaches end of life before its release"),
+                );
+            }
+        }
+    }
+}
+
+fn archs(m: &Matrix, r: &mut Report, cuda: &BTreeSet<(u64, u64)>) -> BTreeSet<(u64, u64)> {
+    let f = "archs.toml";
+    r.schema(f, m.archs.schema);
+    let mut seen = BTreeSet::new();
+    let mut ccs = BTreeSet::new();
+    let oldest = cuda.iter().next().copied();
+    for a in &m.archs.arch {
+        r.duplicate(&mut seen, f, "cc", &a.cc);
+        r.source(f, &m.archs.sources, &a.source, &format!("arch {}", a.cc));
+        if let Some(v) = r.version(f, "cc", &a.cc, 2) {
+            ccs.insert(major_minor(&v));
+        }
+        for s in &a.suffixes {
+            if s != "a" && s != "f" {
+                r.entry(
+                    f,
+                    "cc",
+                    &a.cc,
+                    format!("arch {}: suffix {s:?} is not \"a\" or \"f\"", a.cc),
+                );
+            }
+        }
+        for (key, tk) in [
+            ("first_toolkit", Some(&a.first_toolkit)),
+            ("last_toolkit", a.last_toolkit.as_ref()),
+        ] {
+            let Some(tk) = tk else { continue };
+            if let Some(v) = r.version(f, key, tk, 2) {
+                let mm = major_minor(&v);
+                if oldest.is_some_and(|o| mm >= o) && !cuda.contains(&mm) {
+                    r.entry(
+                        f,
+                        key,
+                        tk,
+                        format!("arch {}: {key} {tk} is not in toolkits.toml", a.cc),
+                    );
+                }
+            }
+        }
+    }
+    ccs
+}
+
+fn gpus(m: &Matrix, r: &mut Report, ccs: &BTreeSet<(u64, u64)>) {
+    let f = "gpus.toml";
+    r.schema(f, m.gpus.schema);
+    let mut names = BTreeSet::new();
+    for g in &m.gpus.gpu {
+        r.duplicate(&mut names, f, "name", &g.name);
+        for a in &g.aliases {
+            if !names.insert(a.to_lowercase()) {
+                r.entry(
+                    f,
+                    "aliases",
+                    a,
+                    format!(
+                        "alias {a:?} of {:?} is already another product's name or alias",
+                        g.name
+                    ),
+                );
+            }
+        }
+        r.source(f, &m.gpus.sources, &g.source, &format!("GPU {:?}", g.name));
+        if let Some(v) = r.version(f, "cc", &g.cc, 2) {
+            if !ccs.contains(&major_minor(&v)) {
+                r.entry(
+                    f,
+                    "name",
+                    &g.name,
+                    format!(
+                        "GPU {:?} has compute capability {}, which archs.toml does not list",
+                        g.name, g.cc
+                    ),
+                );
+            }
+        }
+        for id in &g.pci_ids {
+            if id.len() != 4
+                || !id
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+            {
+                r.entry(
+                    f,
+                    "name",
+                    &g.name,
+                    format!(
+                        "GPU {:?}: PCI id {id:?} is not 4 lower-case hex digits",
+                        g.name
+                    ),
+                );
+            }
+        }
+        for (what, v) in [
+            ("memory_gib", g.memory_gib),
+            ("bandwidth_gbs", g.bandwidth_gbs),
+            ("fp32_tflops", g.fp32_tflops),
+            ("fp16_tflops", g.fp16_tflops),
+            ("bf16_tflops", g.bf16_tflops),
+        ] {
+            if v.is_some_and(|x| !x.is_finite() || x <= 0.0) {
+                r.entry(
+                    f,
+                    "name",
+                    &g.name,
+                    format!("GPU {:?}: {what} must be a positive number", g.name),
+                );
+            }
+        }
+    }
+}
+
+fn torch(m: &Matrix, r: &mut Report, cuda: &BTreeSet<(u64, u64)>) {
+    let f = "torch.toml";
+    r.schema(f, m.torch.schema);
+    let mut seen = BTreeSet::new();
+    let mut dated: Vec<(DottedVersion, (u32, u32, u32))> = Vec::new();
+    for rel in &m.torch.release {
+        r.duplicate(&mut seen, f, "version", &rel.version);
+        r.source(
+            f,
+            &m.torch.sources,
+            &rel.source,
+            &format!("torch {}", rel.version),
+        );
+        let v = r.version(f, "version", &rel.version, 2);
+        for p in &rel.patches {
+            if let (Some(pv), Some(v)) = (r.version(f, "patches", p, 3), &v) {
+                if !pv.same_prefix(v, 2) {
+                    r.entry(
+                        f,
+                        "version",
+                        &rel.version,
+                        format!("torch {}: patch {p} is not of this release", rel.version),
+                    );
+                }
+            }
+        }
+        for py in &rel.python {
+            r.version(f, "python", py, 2);
+        }
+        if let (Some(v), Some(d)) = (
+            v,
+            rel.released.as_ref().and_then(|d| r.date(f, "released", d)),
+        ) {
+            dated.push((v, d));
+        }
+        if let Some(def) = &rel.pypi_default {
+            if !rel.variant.iter().any(|x| &x.name == def) {
+                r.entry(
+                    f,
+                    "version",
+                    &rel.version,
+                    format!(
+                        "torch {}: pypi_default {def:?} is not one of its variants",
+                        rel.version
+                    ),
+                );
+            }
+        }
+        let mut names = BTreeSet::new();
+        for var in &rel.variant {
+            if !names.insert(var.name.clone()) {
+                r.entry(
+                    f,
+                    "version",
+                    &rel.version,
+                    format!("torch {}: duplicate variant {:?}", rel.version, var.name),
+                );
+            }
+            r.source(
+                f,
+                &m.torch.sources,
+                &var.source,
+                &format!("torch {} {}", rel.version, var.name),
+            );
+            if let Some(cv) = r.version(f, "cuda", &var.cuda, 2) {
+                if !cuda.contains(&major_minor(&cv)) {
+                    r.entry(
+                        f,
+                        "version",
+                        &rel.version,
+                        format!(
+                            "torch {} {}: CUDA {} is not in toolkits.toml",
+                            rel.version, var.name, var.cuda
+                        ),
+                    );
+                }
+            }
+            let lists = [
+                Some(&var.arch_linux_x86_64),
+                var.arch_linux_aarch64.as_ref(),
+                var.arch_windows.as_ref(),
+            ];
+            for list in lists.into_iter().flatten() {
+                if let Err(tok) = crate::checks::env::parse_arch_list(&list.join(";")) {
+                    r.entry(
+                        f,
+                        "version",
+                        &rel.version,
+                        format!(
+                            "torch {} {}: arch entry {tok:?} is not a compute capability",
+                            rel.version, var.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    dated.sort_by(|a, b| a.0.cmp(&b.0));
+    for w in dated.windows(2) {
+        if w[1].1 < w[0].1 {
+            r.entry(
+                f,
+                "version",
+                &w[1].0.to_string(),
+                format!(
+                    "torch {} is dated before the older torch {}",
+                    w[1].0, w[0].0
+                ),
+            );
+        }
+    }
+}
+
+fn cudnn(m: &Matrix, r: &mut Report) {
+    let f = "cudnn.toml";
+    r.schema(f, m.cudnn.schema);
+    let mut seen = BTreeSet::new();
+    for c in &m.cudnn.cudnn {
+        r.duplicate(&mut seen, f, "version", &c.version);
+        r.source(
+            f,
+            &m.cudnn.sources,
+            &c.source,
+            &format!("cuDNN {}", c.version),
+        );
+        r.version(f, "version", &c.version, 2);
+        r.version(f, "min_cc", &c.min_cc, 2);
+        for cu in &c.cuda {
+            r.version(f, "cuda", cu, 2);
+        }
+    }
+}
