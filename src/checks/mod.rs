@@ -2,6 +2,8 @@
 //! I/O), registered once in [`ALL`] with its stable id; help, JSON and tests all read
 //! that one list.
 
+pub mod arch;
+pub mod compat;
 pub mod driver;
 pub mod env;
 pub mod host;
@@ -125,6 +127,36 @@ pub const ALL: &[Check] = &[
         driver::device_nodes
     ),
     check!(
+        "driver.too_old_for_toolkit",
+        "the driver is new enough for each CUDA toolkit",
+        compat::too_old_for_toolkit
+    ),
+    check!(
+        "driver.too_old_for_torch",
+        "the driver is new enough for each PyTorch build's CUDA",
+        compat::too_old_for_torch
+    ),
+    check!(
+        "driver.minor_version_compat",
+        "nothing depends on CUDA minor version compatibility",
+        compat::minor_version_compat
+    ),
+    check!(
+        "driver.gpu_unsupported",
+        "the driver branch drives every GPU present",
+        compat::gpu_unsupported
+    ),
+    check!(
+        "driver.open_module_required",
+        "GPUs that need the open kernel modules have them",
+        compat::open_module_required
+    ),
+    check!(
+        "driver.branch_eol",
+        "the driver branch is still supported",
+        compat::branch_eol
+    ),
+    check!(
         "toolkit.not_found",
         "a CUDA toolkit is installed",
         toolkit::not_found
@@ -160,6 +192,21 @@ pub const ALL: &[Check] = &[
         "torch.wheel_deps_mismatch",
         "the nvidia-* wheels match the torch build",
         torch::wheel_deps_mismatch
+    ),
+    check!(
+        "torch.arch_unsupported",
+        "each PyTorch build has kernels for every GPU",
+        arch::torch_arch_unsupported
+    ),
+    check!(
+        "torch.ptx_jit_only",
+        "no GPU depends on PTX JIT",
+        arch::torch_ptx_jit_only
+    ),
+    check!(
+        "ext.arch_unsupported",
+        "each CUDA extension has kernels for every GPU",
+        arch::ext_arch_unsupported
     ),
     check!(
         "env.visible_devices_empty",

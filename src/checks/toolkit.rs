@@ -119,6 +119,81 @@ pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     vec![finding.fix_owned(fix, commands)]
 }
 
+/// The toolkit extension builds use: torch.utils.cpp_extension takes CUDA_HOME, else the
+/// toolkit of nvcc on PATH.
+fn build_toolkit(
+    tk: &crate::facts::toolkit::ToolkitFacts,
+) -> Option<&crate::facts::toolkit::Toolkit> {
+    let root = tk
+        .cuda_home
+        .as_ref()
+        .or(tk.path_nvcc.as_ref())
+        .or(tk.usr_local_cuda.as_ref())?;
+    tk.toolkits.iter().find(|t| &t.root == root)
+}
+
+/// PyTorch's extension builder refuses a toolkit of another CUDA major than the build's
+/// and warns on another minor (torch.utils.cpp_extension._check_cuda_version).
+pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
+    use crate::version::DottedVersion;
+    let Some(tk) = build_toolkit(&ctx.facts.toolkits) else {
+        return Vec::new();
+    };
+    let Some(nvcc) = tk.version.value().and_then(|v| DottedVersion::parse(v)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for u in super::compat::torch_builds(ctx) {
+        let Some(cuda) = DottedVersion::parse(&u.cuda) else {
+            continue;
+        };
+        let id = "toolkit.torch_mismatch";
+        let (severity, summary) = if nvcc.major() != cuda.major() {
+            (
+                Severity::Fail,
+                format!(
+                    "nvcc {nvcc} ({}) and {} (CUDA {}) are different CUDA majors",
+                    tk.root, u.what, u.cuda
+                ),
+            )
+        } else if nvcc.minor() != cuda.minor() {
+            (
+                Severity::Warn,
+                format!(
+                    "nvcc {nvcc} ({}) and {} (CUDA {}) differ in the CUDA minor version",
+                    tk.root, u.what, u.cuda
+                ),
+            )
+        } else {
+            out.push(
+                Finding::new(
+                    id,
+                    Severity::Pass,
+                    format!("nvcc {nvcc} matches {}'s CUDA {}", u.what, u.cuda),
+                )
+                .scope(u.scope),
+            );
+            continue;
+        };
+        out.push(
+            Finding::new(id, severity, summary)
+                .scope(u.scope)
+                .details(if severity == Severity::Fail {
+                    "Building a CUDA extension (pip install of flash-attn, apex, a custom op) stops with 'The detected CUDA version mismatches the version that was used to compile PyTorch'."
+                } else {
+                    "Extension builds warn about the mismatch and usually work; an extension can still fail at import if it uses newer CUDA APIs."
+                })
+                .evidence("toolkit", format!("{} {nvcc}", tk.root))
+                .evidence("torch.cuda", &u.cuda)
+                .fix_owned(
+                    format!("Build extensions with a CUDA {} toolkit (point CUDA_HOME at one), or install the PyTorch variant for CUDA {}.{}.", u.cuda, nvcc.major(), nvcc.minor()),
+                    vec![format!("export CUDA_HOME=/usr/local/cuda-{}", u.cuda)],
+                ),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

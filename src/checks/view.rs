@@ -162,3 +162,96 @@ mod tests {
         assert!(!is_gpu_node("/dev/nvidia"));
     }
 }
+
+/// The driver's version: the kernel module's, else NVML's, else the user-space library's.
+pub fn driver_version(facts: &Facts) -> Option<crate::version::DottedVersion> {
+    let from_module = facts.kernel_module.version.value().cloned();
+    let from_nvml = nvml(facts).and_then(|n| n.driver_version.value().cloned());
+    let from_files = soname_version(facts, facts.driver_libs.nvml_soname.as_ref());
+    from_module
+        .or(from_nvml)
+        .or(from_files)
+        .and_then(|v| crate::version::DottedVersion::parse(&v))
+}
+
+/// One GPU with a known compute capability, however it was learnt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuCc {
+    /// "GPU 0 NVIDIA H100 80GB HBM3" or "GPU 0000:01:00.0 (10de:2684)".
+    pub label: String,
+    pub index: Option<u32>,
+    pub pci_bus_id: Option<String>,
+    pub major: u32,
+    pub minor: u32,
+    /// Where the compute capability came from: "NVML" or "matrix".
+    pub via: &'static str,
+}
+
+impl GpuCc {
+    pub fn cc(&self) -> String {
+        format!("{}.{}", self.major, self.minor)
+    }
+
+    pub fn sm(&self) -> String {
+        format!("sm_{}{}", self.major, self.minor)
+    }
+
+    pub fn scope(&self) -> crate::report::finding::Scope {
+        crate::report::finding::Scope::Gpu {
+            index: self.index,
+            pci_bus_id: self.pci_bus_id.clone(),
+        }
+    }
+}
+
+pub fn parse_cc(cc: &str) -> Option<(u32, u32)> {
+    let (a, b) = cc.trim().split_once('.')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Every GPU's compute capability: NVML's when the driver reports it, else the matrix's
+/// entry for the NVML name, else the matrix's entry for the PCI device id (a GPU the
+/// driver cannot drive still has one).
+pub fn gpu_ccs(facts: &Facts, matrix: &crate::matrix::Matrix) -> Vec<GpuCc> {
+    let devices = nvml_devices(facts);
+    if !devices.is_empty() {
+        return devices
+            .iter()
+            .filter_map(|d| {
+                let name = d.name.value().cloned().unwrap_or_default();
+                let (cc, via) = match d.compute_capability.value().and_then(|c| parse_cc(c)) {
+                    Some(cc) => (cc, "NVML"),
+                    None => (parse_cc(&matrix.gpu_by_name(&name)?.cc)?, "matrix"),
+                };
+                Some(GpuCc {
+                    label: format!("GPU {} {name}", d.index),
+                    index: Some(d.index),
+                    pci_bus_id: d.pci_bus_id.value().cloned(),
+                    major: cc.0,
+                    minor: cc.1,
+                    via,
+                })
+            })
+            .collect();
+    }
+    facts
+        .pci_gpus
+        .value()
+        .map(|gpus| {
+            gpus.iter()
+                .filter_map(|g| {
+                    let product = matrix.gpu_by_pci_id(&g.device_id)?;
+                    let cc = parse_cc(&product.cc)?;
+                    Some(GpuCc {
+                        label: format!("{} ({}, 10de:{})", product.name, g.bus_id, g.device_id),
+                        index: None,
+                        pci_bus_id: Some(g.bus_id.clone()),
+                        major: cc.0,
+                        minor: cc.1,
+                        via: "matrix",
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

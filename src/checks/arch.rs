@@ -1,0 +1,318 @@
+//! Do the compiled GPU architectures of PyTorch, CUDA extensions and the toolkits cover
+//! the GPUs present? Answered from the fatbin facts where they were read, else from the
+//! matrix's record of the build.
+
+use super::compat::{torch_advice, torch_builds};
+use super::view::{self, GpuCc};
+use super::Ctx;
+use crate::facts::python::ArchList;
+use crate::matrix::query::{platform_of, variant_arch_list};
+use crate::report::finding::{Finding, Severity};
+use crate::version::DottedVersion;
+
+/// How a set of compiled targets serves one compute capability.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Coverage {
+    /// Native code (SASS) for it: runs at full speed.
+    Sass(String),
+    /// Only PTX, which the driver JIT-compiles at first use.
+    PtxOnly(String),
+    None,
+}
+
+/// Parses "sm_90", "sm_90a", "compute_86", "sm_100f" into (is_ptx, major, minor, suffix).
+fn parse_target(t: &str) -> Option<(bool, u32, u32, Option<char>)> {
+    let (ptx, rest) = if let Some(r) = t.strip_prefix("sm_") {
+        (false, r)
+    } else {
+        (true, t.strip_prefix("compute_")?)
+    };
+    let (digits, suffix) = match rest.chars().last() {
+        Some(c @ ('a' | 'f')) => (&rest[..rest.len() - 1], Some(c)),
+        _ => (rest, None),
+    };
+    if digits.len() < 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let (maj, min) = digits.split_at(digits.len() - 1);
+    Some((ptx, maj.parse().ok()?, min.parse().ok()?, suffix))
+}
+
+/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
+/// CC); PTX JIT-compiles for any equal or newer CC (an "a"/"f" PTX only within its kind).
+pub fn coverage(targets: &[String], major: u32, minor: u32) -> Coverage {
+    let mut ptx = None;
+    for t in targets {
+        let Some((is_ptx, a, b, suffix)) = parse_target(t) else {
+            continue;
+        };
+        if !is_ptx {
+            let ok = match suffix {
+                Some('a') => a == major && b == minor,
+                _ => a == major && b <= minor,
+            };
+            if ok {
+                return Coverage::Sass(t.clone());
+            }
+        } else {
+            let ok = match suffix {
+                None => (a, b) <= (major, minor),
+                Some('a') => a == major && b == minor,
+                Some(_) => a == major && b <= minor,
+            };
+            if ok && ptx.is_none() {
+                ptx = Some(t.clone());
+            }
+        }
+    }
+    ptx.map_or(Coverage::None, Coverage::PtxOnly)
+}
+
+/// The targets that serve most of a library's kernels: the arch flags when the reader
+/// could tell them apart, else every target found.
+fn main_targets(a: &ArchList) -> Vec<String> {
+    if a.arch_flags.is_empty() {
+        a.sass.iter().chain(&a.ptx).cloned().collect()
+    } else {
+        a.arch_flags.clone()
+    }
+}
+
+/// TORCH_CUDA_ARCH_LIST entries ("8.6", "9.0+PTX") as targets.
+fn targets_from_list(list: &[crate::checks::env::ArchEntry]) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in list {
+        let suffix = e.suffix.map(String::from).unwrap_or_default();
+        out.push(format!("sm_{}{}{suffix}", e.major, e.minor));
+        if e.ptx {
+            out.push(format!("compute_{}{}{suffix}", e.major, e.minor));
+        }
+    }
+    out
+}
+
+fn list(targets: &[String]) -> String {
+    targets.join(" ")
+}
+
+/// One judgement per (torch build, GPU): `arch_unsupported` and `ptx_jit_only` share it.
+fn torch_coverage<'a>(
+    ctx: &Ctx<'a>,
+) -> Vec<(
+    super::compat::CudaUser<'a>,
+    GpuCc,
+    Vec<String>,
+    &'static str,
+    Coverage,
+)> {
+    let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
+    let mut out = Vec::new();
+    for u in torch_builds(ctx) {
+        let Some((_, t)) = u.torch else { continue };
+        let (targets, from) = match t.arch.value() {
+            Some(a) => (main_targets(a), "its libtorch_cuda.so"),
+            None => {
+                let version = t.version.value().map_or("", String::as_str);
+                let Some(rel) = ctx.matrix.torch_release(version) else {
+                    continue;
+                };
+                let Some(var) = ctx.matrix.torch_variant(rel, version, Some(&u.cuda)) else {
+                    continue;
+                };
+                let Some(entries) = variant_arch_list(var, platform_of(&ctx.facts.system.arch))
+                else {
+                    continue;
+                };
+                (
+                    targets_from_list(&entries),
+                    "the matrix's record of this build",
+                )
+            }
+        };
+        for g in &gpus {
+            let c = coverage(&targets, g.major, g.minor);
+            out.push((u.clone(), g.clone(), targets.clone(), from, c));
+        }
+    }
+    out
+}
+
+pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
+    let driver = view::driver_version(ctx.facts);
+    let mut out = Vec::new();
+    for (u, g, targets, from, c) in torch_coverage(ctx) {
+        let id = "torch.arch_unsupported";
+        match c {
+            Coverage::Sass(t) => out.push(
+                Finding::new(
+                    id,
+                    Severity::Pass,
+                    format!("{} has native kernels ({t}) for {}", u.what, g.label),
+                )
+                .scope(u.scope),
+            ),
+            Coverage::PtxOnly(_) => {} // torch.ptx_jit_only
+            Coverage::None => {
+                let advice = u
+                    .torch
+                    .and_then(|(env, t)| torch_advice(ctx, env, t, driver.as_ref()));
+                let mut f = Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
+                    .scope(u.scope)
+                    .details(format!(
+                        "The build carries {} (read from {from}); none runs on compute capability {}. CUDA work fails with \
+                         'no kernel image is available for execution on the device', and PyTorch warns '{} is not compatible \
+                         with the current PyTorch installation'.",
+                        list(&targets),
+                        g.cc(),
+                        g.sm()
+                    ))
+                    .evidence("torch.arch", list(&targets))
+                    .evidence("gpu.compute_capability", format!("{} (from {})", g.cc(), g.via));
+                f = match advice {
+                    Some(cmd) => f.fix_owned(format!("Install a PyTorch build with {} kernels that this driver supports.", g.sm()), vec![cmd]),
+                    None => f.fix(format!("No PyTorch build in matrix {} supports {} with this driver: upgrade the driver, or build PyTorch from source with TORCH_CUDA_ARCH_LIST={}.", ctx.matrix.manifest.version, g.sm(), g.cc()), &[]),
+                };
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (u, g, _targets, _from, c) in torch_coverage(ctx) {
+        if let Coverage::PtxOnly(ptx) = c {
+            out.push(
+                Finding::new("torch.ptx_jit_only", Severity::Warn, format!("{} serves {} ({}) only through PTX ({ptx})", u.what, g.label, g.sm()))
+                    .scope(u.scope)
+                    .details("The driver JIT-compiles the PTX at first use: the first run of each kernel is slow (minutes for all of PyTorch, cached in ~/.nv/ComputeCache), kernels may run slower than native ones, and the driver must support the PTX's ISA version.")
+                    .evidence("gpu.compute_capability", g.cc())
+                    .fix("Install a build with native kernels for this GPU when one exists (see `gpu-doctor matrix show --gpu`).", &[]),
+            );
+        }
+    }
+    out
+}
+
+pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
+    let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
+    let mut out = Vec::new();
+    for env in &ctx.facts.python {
+        for ext in &env.extensions {
+            let Some(a) = ext.arch.value() else { continue };
+            let targets: Vec<String> = a.sass.iter().chain(&a.ptx).cloned().collect();
+            for g in &gpus {
+                let scope = crate::report::finding::Scope::Python {
+                    interpreter: env
+                        .interpreter
+                        .clone()
+                        .unwrap_or_else(|| env.prefix.clone()),
+                };
+                let id = "ext.arch_unsupported";
+                match coverage(&targets, g.major, g.minor) {
+                    Coverage::None => out.push(
+                        Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
+                            .scope(scope)
+                            .details(format!("{} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", ext.path, list(&targets), g.cc()))
+                            .evidence("extension.arch", list(&targets))
+                            .fix_owned(
+                                format!("Reinstall {} built for this GPU (a wheel that lists {}, or from source with TORCH_CUDA_ARCH_LIST={}).", ext.package, g.sm(), g.cc()),
+                                vec![format!("TORCH_CUDA_ARCH_LIST={} {} -m pip install --no-binary :all: --force-reinstall {}", g.cc(), env.interpreter.as_deref().unwrap_or("python3"), ext.package.replace('_', "-"))],
+                            ),
+                    ),
+                    _ => out.push(Finding::new(id, Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
+    let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
+    let mut out = Vec::new();
+    for t in &ctx.facts.toolkits.toolkits {
+        let Some(v) = t.version.value().and_then(|v| DottedVersion::parse(v)) else {
+            continue;
+        };
+        let scope = crate::report::finding::Scope::Toolkit {
+            root: t.root.clone(),
+        };
+        for g in &gpus {
+            let Some(arch) = ctx.matrix.arch(&g.cc()) else {
+                continue;
+            };
+            let id = "toolkit.arch_unsupported";
+            let first = DottedVersion::parse(&arch.first_toolkit);
+            let last = arch.last_toolkit.as_deref().and_then(DottedVersion::parse);
+            let mm = |x: &DottedVersion| (x.major(), x.minor());
+            if first.as_ref().is_some_and(|f| mm(&v) < mm(f)) {
+                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} cannot compile for {} ({}): needs CUDA {} or newer", g.label, g.sm(), arch.first_toolkit))
+                    .scope(scope.clone())
+                    .details(format!("nvcc {v} rejects -arch={} ('Unsupported gpu architecture'); extensions built with it have no kernels for this GPU.", g.sm()))
+                    .fix(format!("Install CUDA {} or newer to build for {}.", arch.first_toolkit, arch.name), &[]));
+            } else if last.as_ref().is_some_and(|l| mm(&v) > mm(l)) {
+                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} no longer compiles for {} ({}): the last toolkit that does is CUDA {}", g.label, g.sm(), arch.last_toolkit.as_deref().unwrap_or("?")))
+                    .scope(scope.clone())
+                    .details(format!("Support for {} was removed from the toolkit; build with CUDA {} or older for this GPU.", arch.name, arch.last_toolkit.as_deref().unwrap_or("?")))
+                    .fix(format!("Install CUDA {} alongside to build for this GPU.", arch.last_toolkit.as_deref().unwrap_or("?")), &[]));
+            } else {
+                out.push(
+                    Finding::new(
+                        id,
+                        Severity::Pass,
+                        format!("nvcc {v} can compile for {} ({})", g.label, g.sm()),
+                    )
+                    .scope(scope.clone()),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| (*x).to_string()).collect()
+    }
+
+    #[test]
+    fn coverage_rules() {
+        assert_eq!(
+            coverage(&t(&["sm_80"]), 8, 6),
+            Coverage::Sass("sm_80".into())
+        );
+        assert_eq!(coverage(&t(&["sm_86"]), 8, 0), Coverage::None);
+        assert_eq!(
+            coverage(&t(&["sm_90"]), 10, 0),
+            Coverage::None,
+            "no SASS across majors"
+        );
+        assert_eq!(
+            coverage(&t(&["sm_90", "compute_90"]), 12, 0),
+            Coverage::PtxOnly("compute_90".into())
+        );
+        assert_eq!(
+            coverage(&t(&["sm_90a"]), 9, 0),
+            Coverage::Sass("sm_90a".into())
+        );
+        assert_eq!(coverage(&t(&["sm_100a"]), 10, 3), Coverage::None);
+        assert_eq!(
+            coverage(&t(&["sm_100f"]), 10, 3),
+            Coverage::Sass("sm_100f".into())
+        );
+        assert_eq!(
+            coverage(&t(&["compute_120"]), 9, 0),
+            Coverage::None,
+            "PTX only JITs forward"
+        );
+        assert_eq!(
+            coverage(&t(&["garbage", "sm_", "compute_x"]), 9, 0),
+            Coverage::None
+        );
+    }
+}

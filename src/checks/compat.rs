@@ -1,0 +1,368 @@
+//! driver.* judgements that need the matrix: is the driver new enough for the CUDA that
+//! the toolkits and PyTorch builds were built with, does it drive these GPUs, is its
+//! kernel module the right flavour, is its branch still supported.
+
+use super::view::{self, GpuCc};
+use super::Ctx;
+use crate::facts::python::{PythonEnv, TorchBuild};
+use crate::matrix::query::{install_command, platform_of, DriverFit};
+use crate::report::finding::{Finding, Scope, Severity};
+use crate::version::DottedVersion;
+
+/// Something that needs a CUDA version from the driver.
+#[derive(Clone)]
+pub struct CudaUser<'a> {
+    pub what: String,
+    pub cuda: String,
+    pub scope: Scope,
+    pub torch: Option<(&'a PythonEnv, &'a TorchBuild)>,
+    /// True for the toolkit that nvcc on PATH or CUDA_HOME selects.
+    pub active_toolkit: bool,
+}
+
+/// Every active torch build (first on each interpreter's path) with its CUDA version.
+pub fn torch_builds<'a>(ctx: &Ctx<'a>) -> Vec<CudaUser<'a>> {
+    ctx.facts
+        .python
+        .iter()
+        .filter_map(|env| {
+            let t = env.torch.first()?;
+            let cuda = t.cuda.value()?.clone()?;
+            Some(CudaUser {
+                what: format!("PyTorch {}", t.version.value().map_or("?", String::as_str)),
+                cuda,
+                scope: Scope::Python {
+                    interpreter: env.interpreter.clone().unwrap_or_else(|| t.path.clone()),
+                },
+                torch: Some((env, t)),
+                active_toolkit: false,
+            })
+        })
+        .collect()
+}
+
+pub fn toolkits<'a>(ctx: &Ctx<'a>) -> Vec<CudaUser<'a>> {
+    let tk = &ctx.facts.toolkits;
+    tk.toolkits
+        .iter()
+        .filter_map(|t| {
+            let v = DottedVersion::parse(t.version.value()?)?;
+            let active = tk.path_nvcc.as_deref() == Some(t.root.as_str())
+                || tk.cuda_home.as_deref() == Some(t.root.as_str());
+            Some(CudaUser {
+                what: format!("CUDA toolkit {v} ({})", t.root),
+                cuda: format!("{}.{}", v.major(), v.minor()),
+                scope: Scope::Toolkit {
+                    root: t.root.clone(),
+                },
+                torch: None,
+                active_toolkit: active,
+            })
+        })
+        .collect()
+}
+
+fn driver_upgrade_commands(ctx: &Ctx, needed: &str) -> Vec<String> {
+    let branch = DottedVersion::parse(needed).map_or(0, |v| v.major());
+    match view::os_family(ctx.facts) {
+        view::OsFamily::Ubuntu => vec![
+            format!("sudo apt install nvidia-driver-{branch}-open   # or a newer branch"),
+            "sudo reboot".into(),
+        ],
+        view::OsFamily::Rhel | view::OsFamily::Fedora => {
+            vec!["sudo dnf upgrade 'nvidia-*'".into(), "sudo reboot".into()]
+        }
+        _ => vec![format!(
+            "# install NVIDIA driver {needed} or newer, then reboot"
+        )],
+    }
+}
+
+/// The torch build to install instead, as a command, when one fits this machine.
+pub fn torch_advice(
+    ctx: &Ctx,
+    env: &PythonEnv,
+    t: &TorchBuild,
+    driver: Option<&DottedVersion>,
+) -> Option<String> {
+    let ccs: Vec<(u32, u32)> = view::gpu_ccs(ctx.facts, ctx.matrix)
+        .iter()
+        .map(|g| (g.major, g.minor))
+        .collect();
+    let (rel, var) = ctx.matrix.recommend_torch(
+        &ccs,
+        driver,
+        t.version.value().map(String::as_str),
+        platform_of(&ctx.facts.system.arch),
+    )?;
+    Some(install_command(
+        env.interpreter.as_deref().unwrap_or("python3"),
+        rel,
+        var,
+    ))
+}
+
+pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
+    let Some(driver) = view::driver_version(ctx.facts) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for u in torch_builds(ctx) {
+        let id = "driver.too_old_for_torch";
+        match ctx.matrix.driver_fit(&driver, &u.cuda) {
+            DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
+                out.push(
+                    Finding::new(
+                        id,
+                        Severity::Pass,
+                        format!("Driver {driver} supports {}'s CUDA {}", u.what, u.cuda),
+                    )
+                    .scope(u.scope),
+                );
+            }
+            DriverFit::TooOld { needed } => {
+                let mut commands = driver_upgrade_commands(ctx, &needed);
+                if let Some((env, t)) = u.torch {
+                    if let Some(cmd) = torch_advice(ctx, env, t, Some(&driver)) {
+                        commands.push(format!(
+                            "# or keep the driver and install a build it supports:\n{cmd}"
+                        ));
+                    }
+                }
+                out.push(
+                    Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
+                        .scope(u.scope)
+                        .details(format!(
+                            "A CUDA {} build needs driver {needed} or newer (or, within CUDA {}.x, the minor-version-compatibility floor, \
+                             which this driver is below too). torch.cuda.is_available() is False and PyTorch warns \
+                             'The NVIDIA driver on your system is too old'.",
+                            u.cuda,
+                            u.cuda.split('.').next().unwrap_or("")
+                        ))
+                        .evidence("driver", driver.to_string())
+                        .evidence("torch.cuda", &u.cuda)
+                        .fix_owned(format!("Install driver {needed} or newer, or a PyTorch build for an older CUDA."), commands),
+                );
+            }
+            DriverFit::Unknown => {}
+        }
+    }
+    out
+}
+
+pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
+    let Some(driver) = view::driver_version(ctx.facts) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for u in toolkits(ctx) {
+        let id = "driver.too_old_for_toolkit";
+        match ctx.matrix.driver_fit(&driver, &u.cuda) {
+            DriverFit::TooOld { needed } => {
+                let severity = if u.active_toolkit {
+                    Severity::Fail
+                } else {
+                    Severity::Warn
+                };
+                out.push(
+                    Finding::new(id, severity, format!("Driver {driver} is too old for {} (needs {needed} or newer)", u.what))
+                        .scope(u.scope)
+                        .details("Programs built with this toolkit fail to start their CUDA work with 'CUDA driver version is insufficient for CUDA runtime version' (cudaErrorInsufficientDriver, 35).")
+                        .evidence("driver", driver.to_string())
+                        .fix_owned(format!("Install driver {needed} or newer, or use an older toolkit."), driver_upgrade_commands(ctx, &needed)),
+                );
+            }
+            DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
+                out.push(
+                    Finding::new(
+                        id,
+                        Severity::Pass,
+                        format!("Driver {driver} supports {}", u.what),
+                    )
+                    .scope(u.scope),
+                );
+            }
+            DriverFit::Unknown => {}
+        }
+    }
+    out
+}
+
+pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
+    let Some(driver) = view::driver_version(ctx.facts) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for u in torch_builds(ctx).into_iter().chain(toolkits(ctx)) {
+        if let DriverFit::MinorVersionCompat { needed, floor } =
+            ctx.matrix.driver_fit(&driver, &u.cuda)
+        {
+            let major = u.cuda.split('.').next().unwrap_or("").to_string();
+            let limits = DottedVersion::parse(&u.cuda)
+                .and_then(|v| ctx.matrix.mvc(v.major()))
+                .map(|m| m.limitations.join("; "))
+                .unwrap_or_default();
+            out.push(
+                Finding::new("driver.minor_version_compat", Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
+                    .scope(u.scope)
+                    .details(format!(
+                        "Driver {driver} is below {needed}, the minimum for CUDA {}, but at or above {floor}, the floor for any CUDA {major}.x. \
+                         Most work runs, with limits: {limits}.",
+                        u.cuda
+                    ))
+                    .evidence("driver", driver.to_string())
+                    .fix_owned(format!("Install driver {needed} or newer to lift the limits."), driver_upgrade_commands(ctx, &needed)),
+            );
+        }
+    }
+    out
+}
+
+fn driver_branch_line(ctx: &Ctx, driver: &DottedVersion) -> String {
+    match ctx.matrix.branch(driver) {
+        Some(b) => format!("R{} (max CUDA {})", b.branch, b.max_cuda),
+        None => format!(
+            "R{} (not in matrix {})",
+            driver.major(),
+            ctx.matrix.manifest.version
+        ),
+    }
+}
+
+pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
+    let Some(driver) = view::driver_version(ctx.facts) else {
+        return Vec::new();
+    };
+    let major = u32::try_from(driver.major()).unwrap_or(u32::MAX);
+    let branch = ctx.matrix.branch(&driver);
+    let mut out = Vec::new();
+    for g in view::gpu_ccs(ctx.facts, ctx.matrix) {
+        let id = "driver.gpu_unsupported";
+        let arch = ctx.matrix.arch(&g.cc());
+        let too_old_gpu = branch
+            .and_then(|b| DottedVersion::parse(&b.min_cc))
+            .is_some_and(|min| DottedVersion::parse(&g.cc()).is_some_and(|cc| cc < min))
+            || arch
+                .and_then(|a| a.last_driver_branch)
+                .is_some_and(|last| major > last);
+        let too_new_gpu = arch
+            .and_then(|a| a.min_driver_branch)
+            .is_some_and(|min| major < min);
+        let name = arch.map_or("", |a| a.name.as_str());
+        if too_old_gpu {
+            let last = arch.and_then(|a| a.last_driver_branch);
+            out.push(
+                Finding::new(id, Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
+                    .scope(g.scope())
+                    .details(format!(
+                        "Driver branch {} dropped {name} GPUs; the kernel module ignores them ('supported through the NVIDIA {}.xx Legacy drivers').",
+                        driver_branch_line(ctx, &driver),
+                        last.map_or("older".to_string(), |l| l.to_string())
+                    ))
+                    .evidence("driver", driver.to_string())
+                    .evidence("gpu.compute_capability", g.cc())
+                    .fix_owned(
+                        format!("Install the last branch that supports {name}: R{}.", last.map_or("?".into(), |l| l.to_string())),
+                        last.map(|l| vec![format!("sudo apt install nvidia-driver-{l}   # Ubuntu; other distributions: the {l} legacy branch")]).unwrap_or_default(),
+                    ),
+            );
+        } else if too_new_gpu {
+            let min = arch.and_then(|a| a.min_driver_branch).unwrap_or(0);
+            out.push(
+                Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
+                    .scope(g.scope())
+                    .details(format!("{name} GPUs are driven from driver branch R{min}; this driver does not know the chip ('No devices were found')."))
+                    .evidence("driver", driver.to_string())
+                    .fix_owned(format!("Install driver R{min} or newer."), driver_upgrade_commands(ctx, &format!("{min}.0"))),
+            );
+        } else if arch.is_some() {
+            out.push(
+                Finding::new(
+                    id,
+                    Severity::Pass,
+                    format!("Driver {driver} supports {} ({})", g.label, g.sm()),
+                )
+                .scope(g.scope()),
+            );
+        }
+    }
+    out
+}
+
+fn needs_open_module(ctx: &Ctx, g: &GpuCc) -> bool {
+    let by_product = g
+        .index
+        .and_then(|i| view::nvml_devices(ctx.facts).iter().find(|d| d.index == i))
+        .and_then(|d| ctx.matrix.gpu_by_name(d.name.value()?))
+        .and_then(|p| p.open_module_required);
+    by_product.unwrap_or_else(|| {
+        ctx.matrix
+            .arch(&g.cc())
+            .is_some_and(|a| a.open_module_required)
+    })
+}
+
+pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
+    use crate::facts::kernel_module::ModuleFlavor;
+    let Some(flavor) = ctx.facts.kernel_module.flavor.value() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for g in view::gpu_ccs(ctx.facts, ctx.matrix) {
+        if !needs_open_module(ctx, &g) {
+            continue;
+        }
+        let id = "driver.open_module_required";
+        if *flavor == ModuleFlavor::Open {
+            out.push(
+                Finding::new(
+                    id,
+                    Severity::Pass,
+                    format!("{} runs on the open kernel modules it needs", g.label),
+                )
+                .scope(g.scope()),
+            );
+            continue;
+        }
+        let branch = view::driver_version(ctx.facts).map_or(0, |v| v.major());
+        let cmd = match view::os_family(ctx.facts) {
+            view::OsFamily::Ubuntu => format!("sudo apt install nvidia-driver-{branch}-open"),
+            view::OsFamily::Rhel | view::OsFamily::Fedora => "sudo dnf install nvidia-open".into(),
+            _ => "# install the open kernel module flavour of the same driver".into(),
+        };
+        out.push(
+            Finding::new(id, Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
+                .scope(g.scope())
+                .details("Blackwell and newer GPUs (and Grace Hopper) are driven only by the open kernel modules; the proprietary module logs 'requires use of the NVIDIA open kernel modules' and 'RmInitAdapter failed', and nvidia-smi finds no devices.")
+                .evidence("kernel_module.flavor", "proprietary")
+                .evidence("gpu.compute_capability", g.cc())
+                .fix_owned("Install the open flavour of the driver and reboot.", vec![cmd, "sudo reboot".into()]),
+        );
+    }
+    out
+}
+
+pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
+    let Some(driver) = view::driver_version(ctx.facts) else {
+        return Vec::new();
+    };
+    let Some(b) = ctx.matrix.branch(&driver) else {
+        return Vec::new();
+    };
+    let id = "driver.branch_eol";
+    let as_of = crate::matrix::validate::parse_date(&ctx.matrix.manifest.version);
+    let eol = b
+        .eol
+        .as_deref()
+        .and_then(crate::matrix::validate::parse_date);
+    match (eol, as_of) {
+        (Some(eol), Some(today)) if eol < today => vec![Finding::new(id, Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
+            .details(format!("As of the matrix date ({}), NVIDIA no longer ships fixes for R{}: security and stability fixes come only in supported branches.", ctx.matrix.manifest.version, b.branch))
+            .evidence("driver", driver.to_string())
+            .fix("Move to a supported production or LTS branch.", &[])],
+        _ => {
+            let kind = serde_json::to_value(b.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
+            vec![Finding::new(id, Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
+        }
+    }
+}
