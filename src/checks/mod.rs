@@ -171,6 +171,16 @@ pub const ALL: &[Check] = &[
         "nvcc on PATH, CUDA_HOME and /usr/local/cuda agree",
         toolkit::path_inconsistent
     ),
+    check!(
+        "toolkit.arch_unsupported",
+        "each toolkit can compile for the GPUs present",
+        arch::toolkit_arch_unsupported
+    ),
+    check!(
+        "toolkit.torch_mismatch",
+        "the toolkit extensions build with matches PyTorch's CUDA",
+        toolkit::torch_mismatch
+    ),
     check!("torch.not_found", "PyTorch is installed", torch::not_found),
     check!("torch.cpu_only", "PyTorch is a CUDA build", torch::cpu_only),
     check!(
