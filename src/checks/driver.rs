@@ -677,7 +677,7 @@ mod tests {
         };
         let out = run(library_mismatch, &f);
         assert_eq!(only(&out), Severity::Fail);
-        assert!(out[0].details.contains("550.54.15"));
+        assert!(out[0].details.contains(DRIVER));
         assert!(out[0].details.contains("535.183.01"));
         assert!(out[0]
             .fix

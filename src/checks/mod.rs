@@ -337,7 +337,7 @@ mod tests {
         for id in ids {
             let (area, name) = id.split_once('.').unwrap();
             assert!(
-                ["host", "driver", "toolkit", "torch", "env"].contains(&area),
+                ["host", "driver", "toolkit", "torch", "ext", "env"].contains(&area),
                 "{id}"
             );
             assert!(

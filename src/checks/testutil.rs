@@ -16,7 +16,7 @@ use crate::report::finding::{Finding, Severity};
 
 use super::{CheckOptions, Ctx};
 
-pub const DRIVER: &str = "550.54.15";
+pub const DRIVER: &str = "580.95.05";
 
 pub fn ok_code(name: &str) -> ReturnCode {
     ReturnCode {
@@ -102,7 +102,7 @@ pub fn healthy() -> Facts {
                 library: "libnvidia-ml.so.1".into(),
                 init: ok_code("NVML_SUCCESS"),
                 driver_version: Fact::known(DRIVER.into()),
-                cuda_driver_version: Fact::known("12.4".into()),
+                cuda_driver_version: Fact::known("13.0".into()),
                 devices: Fact::known(vec![NvmlDevice {
                     index: 0,
                     name: Fact::known("NVIDIA H100 80GB HBM3".into()),
@@ -115,7 +115,7 @@ pub fn healthy() -> Facts {
             cuda: Fact::known(CudaFacts {
                 library: "libcuda.so.1".into(),
                 init: ok_code("CUDA_SUCCESS"),
-                driver_version: Fact::known("12.4".into()),
+                driver_version: Fact::known("13.0".into()),
                 device_count: Fact::known(1),
             }),
         },
@@ -135,8 +135,8 @@ pub fn healthy() -> Facts {
             "/opt/venv/bin/python",
             vec![torch(
                 "/opt/venv/lib/python3.11/site-packages/torch",
-                "2.4.1+cu121",
-                Some("12.1"),
+                "2.4.1+cu124",
+                Some("12.4"),
             )],
         )],
         env: BTreeMap::new(),

@@ -52,10 +52,7 @@ impl Matrix {
 
     pub fn gpu_by_pci_id(&self, device_id: &str) -> Option<&Gpu> {
         let id = device_id.trim().trim_start_matches("0x").to_lowercase();
-        self.gpus
-            .gpu
-            .iter()
-            .find(|g| g.pci_ids.iter().any(|p| *p == id))
+        self.gpus.gpu.iter().find(|g| g.pci_ids.contains(&id))
     }
 
     /// Products whose name or alias contains every word of `query` (for `matrix show`).

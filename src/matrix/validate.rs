@@ -87,13 +87,7 @@ impl Report<'_> {
         }
     }
 
-    fn duplicate<'k>(
-        &mut self,
-        seen: &mut BTreeSet<String>,
-        file: &str,
-        key: &str,
-        value: &'k str,
-    ) {
+    fn duplicate(&mut self, seen: &mut BTreeSet<String>, file: &str, key: &str, value: &str) {
         if !seen.insert(value.to_lowercase()) {
             let line = self.nth_line_of(file, key, value, 2);
             self.at(file, line, format!("duplicate {key} {value:?}"));
@@ -177,9 +171,10 @@ fn toolkits(m: &Matrix, r: &mut Report) -> BTreeSet<(u64, u64)> {
             &format!("toolkit {}", t.version),
         );
         let v = r.version(f, "version", &t.version, 3);
-        r.version(f, "min_driver_linux", &t.min_driver_linux, 2);
+        // A bare branch ("615") is allowed where NVIDIA names only the branch.
+        r.version(f, "min_driver_linux", &t.min_driver_linux, 1);
         if let Some(w) = &t.min_driver_windows {
-            r.version(f, "min_driver_windows", w, 2);
+            r.version(f, "min_driver_windows", w, 1);
         }
         let d = t.released.as_ref().and_then(|d| r.date(f, "released", d));
         if let Some(v) = v {
@@ -189,18 +184,34 @@ fn toolkits(m: &Matrix, r: &mut Report) -> BTreeSet<(u64, u64)> {
             }
         }
     }
+    // Updates of one minor are released in order; older minors keep getting updates
+    // after newer ones ship, so across minors only the first releases are compared.
     dated.sort_by(|a, b| a.0.cmp(&b.0));
     for w in dated.windows(2) {
-        if w[1].1 < w[0].1 {
-            r.entry(
-                f,
-                "version",
-                &w[1].0.to_string(),
-                format!(
-                    "toolkit {} is dated before the older toolkit {}",
-                    w[1].0, w[0].0
-                ),
+        if w[0].0.same_prefix(&w[1].0, 2) && w[1].1 < w[0].1 {
+            let msg = format!(
+                "toolkit {} is dated before the older update {}",
+                w[1].0, w[0].0
             );
+            r.entry(f, "version", &w[1].0.to_string(), msg);
+        }
+    }
+    let mut firsts: Vec<&(DottedVersion, (u32, u32, u32))> = Vec::new();
+    for d in &dated {
+        if firsts.last().is_none_or(|l| !l.0.same_prefix(&d.0, 2)) {
+            firsts.push(d);
+        }
+    }
+    for w in firsts.windows(2) {
+        if w[1].1 < w[0].1 {
+            let msg = format!(
+                "CUDA {}.{} is dated before the older CUDA {}.{}",
+                w[1].0.major(),
+                w[1].0.minor(),
+                w[0].0.major(),
+                w[0].0.minor()
+            );
+            r.entry(f, "version", &w[1].0.to_string(), msg);
         }
     }
     for mvc in &m.toolkits.minor_version_compat {

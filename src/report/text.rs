@@ -380,10 +380,10 @@ mod tests {
         );
         assert!(text.contains("1 × NVIDIA H100 80GB HBM3 (sm_90)"), "{text}");
         assert!(
-            text.contains("kernel module 550.54.15 open · NVML 550.54.15 · CUDA 12.4"),
+            text.contains("kernel module 580.95.05 open · NVML 580.95.05 · CUDA 13.0"),
             "{text}"
         );
-        assert!(text.contains("2.4.1+cu121 CUDA 12.1 (/opt/venv/bin/python)"));
+        assert!(text.contains("2.4.1+cu124 CUDA 12.4 (/opt/venv/bin/python)"));
         assert!(text.contains('\x1b'));
         assert!(text.contains("exit code 0"));
     }
