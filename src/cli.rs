@@ -83,6 +83,46 @@ pub enum Command {
     Checks,
     /// Print the JSON Schema of the --json report.
     Schema,
+    /// The compatibility matrix: validate a matrix folder, answer questions from it, fetch a newer one.
+    Matrix {
+        #[command(subcommand)]
+        action: MatrixCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatrixCommand {
+    /// Check a matrix folder (default: the matrix in use) and report every problem with file and line; exit 3 when invalid.
+    Validate {
+        /// The folder holding matrix.toml, toolkits.toml, drivers.toml, archs.toml, gpus.toml, torch.toml, cudnn.toml.
+        dir: Option<PathBuf>,
+    },
+    /// Answer a question from the matrix (with --json for scripts).
+    Show {
+        /// A GPU name (or part of one, e.g. "RTX 5090") or a PCI device id: compute capability, builds and toolkits that support it, minimum driver.
+        #[arg(long, value_name = "NAME")]
+        gpu: Option<String>,
+        /// A PyTorch version (2.4 or 2.4.1): its CUDA variants, arch lists, driver floors and install commands.
+        #[arg(long, value_name = "VERSION")]
+        torch: Option<String>,
+        /// A driver version (535.104.05): the CUDA it supports and which PyTorch variants run on it.
+        #[arg(long, value_name = "VERSION")]
+        driver: Option<String>,
+    },
+    /// Pack a matrix folder into one JSON bundle for signing and publishing (maintainers).
+    Bundle {
+        /// The matrix folder (default: ./compat-matrix).
+        dir: Option<PathBuf>,
+        /// Write the bundle here (default: standard output).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Fetch a newer matrix, verify its signature and contents, and keep it for later reports.
+    Update {
+        /// Where the signed matrix bundle is (its signature is URL.minisig).
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

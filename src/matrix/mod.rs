@@ -6,6 +6,8 @@
 pub mod load;
 pub mod query;
 pub mod schema;
+pub mod show;
+pub mod update;
 pub mod validate;
 
 use schemars::JsonSchema;
