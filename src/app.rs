@@ -242,44 +242,72 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
             let mut json = serde_json::Map::new();
             let mut text = String::new();
             if gpu.is_none() && torch.is_none() && driver.is_none() {
-                return Err(AppError::NotInMatrix("matrix show needs --gpu, --torch or --driver".into()));
+                return Err(AppError::NotInMatrix(
+                    "matrix show needs --gpu, --torch or --driver".into(),
+                ));
             }
             if let Some(q) = gpu {
                 let answers = show::gpu(&m, q);
                 if answers.is_empty() {
-                    return Err(AppError::NotInMatrix(format!("no GPU matching {q:?} in matrix {}", m.manifest.version)));
+                    return Err(AppError::NotInMatrix(format!(
+                        "no GPU matching {q:?} in matrix {}",
+                        m.manifest.version
+                    )));
                 }
                 text.push_str(&show::gpu_text(&answers));
                 json.insert("gpus".into(), serde_json::to_value(&answers)?);
             }
             if let Some(v) = torch {
-                let a = show::torch(&m, v).ok_or_else(|| AppError::NotInMatrix(format!("no PyTorch {v:?} in matrix {}", m.manifest.version)))?;
+                let a = show::torch(&m, v).ok_or_else(|| {
+                    AppError::NotInMatrix(format!(
+                        "no PyTorch {v:?} in matrix {}",
+                        m.manifest.version
+                    ))
+                })?;
                 text.push_str(&show::torch_text(&a));
                 json.insert("torch".into(), serde_json::to_value(&a)?);
             }
             if let Some(v) = driver {
-                let a = show::driver(&m, v).ok_or_else(|| AppError::NotInMatrix(format!("{v:?} is not a driver version")))?;
+                let a = show::driver(&m, v).ok_or_else(|| {
+                    AppError::NotInMatrix(format!("{v:?} is not a driver version"))
+                })?;
                 text.push_str(&show::driver_text(&a));
                 json.insert("driver".into(), serde_json::to_value(&a)?);
             }
             json.insert("matrix".into(), serde_json::to_value(m.info())?);
-            Ok(if cli.json { print(&format!("{}\n", serde_json::to_string_pretty(&json)?)) } else { print(&text) })
+            Ok(if cli.json {
+                print(&format!("{}\n", serde_json::to_string_pretty(&json)?))
+            } else {
+                print(&text)
+            })
         }
         MatrixCommand::Bundle { dir, output } => {
-            let dir = dir.clone().unwrap_or_else(|| std::path::PathBuf::from("compat-matrix"));
+            let dir = dir
+                .clone()
+                .unwrap_or_else(|| std::path::PathBuf::from("compat-matrix"));
             let bundle = update::bundle_dir(&dir)?;
             match output {
                 Some(path) => {
-                    std::fs::write(path, bundle + "\n").map_err(|source| AppError::Save { path: path.display().to_string(), source })?;
+                    std::fs::write(path, bundle + "\n").map_err(|source| AppError::Save {
+                        path: path.display().to_string(),
+                        source,
+                    })?;
                     Ok(exit::OK)
                 }
                 None => Ok(print(&(bundle + "\n"))),
             }
         }
         MatrixCommand::Update { url } => {
-            let url = url.as_deref().or(update::DEFAULT_URL).ok_or(update::UpdateError::NoUrl)?;
-            let cache = crate::matrix::load::cache_dir(host.var("XDG_CACHE_HOME"), host.var("HOME"))
-                .ok_or_else(|| update::UpdateError::Store { dir: "~/.cache".into(), error: "neither XDG_CACHE_HOME nor HOME is set".into() })?;
+            let url = url
+                .as_deref()
+                .or(update::DEFAULT_URL)
+                .ok_or(update::UpdateError::NoUrl)?;
+            let cache =
+                crate::matrix::load::cache_dir(host.var("XDG_CACHE_HOME"), host.var("HOME"))
+                    .ok_or_else(|| update::UpdateError::Store {
+                        dir: "~/.cache".into(),
+                        error: "neither XDG_CACHE_HOME nor HOME is set".into(),
+                    })?;
             let current = choose_matrix(cli, host)?;
             match update::update(url, update::PUBLIC_KEY, &cache, &current.manifest.version) {
                 Ok(update::Outcome::Stored { version, dir }) => Ok(print(&format!("matrix {version} verified and stored in {}; reports now use it\n", dir.display()))),

@@ -123,4 +123,69 @@ mod tests {
         assert!(v("550.54.15").same_prefix(&v("550.54.14"), 2));
         assert!(!v("550.54.15").same_prefix(&v("550.54.14"), 3));
     }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn render(parts: &[u32]) -> String {
+            parts
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(".")
+        }
+
+        fn trimmed(parts: &[u32]) -> Vec<u32> {
+            let mut v = parts.to_vec();
+            while v.len() > 1 && v.last() == Some(&0) {
+                v.pop();
+            }
+            v
+        }
+
+        proptest! {
+            /// Ordering is numeric per component, with missing components as zero.
+            #[test]
+            fn orders_like_the_numbers(a in prop::collection::vec(0u32..100_000, 1..5), b in prop::collection::vec(0u32..100_000, 1..5)) {
+                let (va, vb) = (v(&render(&a)), v(&render(&b)));
+                prop_assert_eq!(va == vb, trimmed(&a) == trimmed(&b));
+                prop_assert_eq!(va.cmp(&vb), cmp_padded(&a, &b));
+                prop_assert_eq!(vb.cmp(&va), cmp_padded(&a, &b).reverse());
+            }
+
+            /// Display keeps the text (leading zeros included) and parsing it again gives an equal version.
+            #[test]
+            fn round_trips(a in prop::collection::vec(0u32..1000, 1..5), local in "[a-z0-9]{0,6}") {
+                let text = if local.is_empty() { render(&a) } else { format!("{}+{local}", render(&a)) };
+                let parsed = v(&text);
+                prop_assert_eq!(parsed.to_string(), render(&a));
+                prop_assert_eq!(v(&parsed.to_string()), parsed);
+            }
+
+            /// Garbage never panics.
+            #[test]
+            fn garbage_is_none_or_a_version(s in ".{0,20}") {
+                let _ = DottedVersion::parse(&s);
+            }
+        }
+
+        fn cmp_padded(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+            let n = a.len().max(b.len());
+            let get = |x: &[u32], i: usize| x.get(i).copied().unwrap_or(0);
+            (0..n)
+                .map(|i| get(a, i).cmp(&get(b, i)))
+                .find(|o| *o != std::cmp::Ordering::Equal)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }
+
+        #[test]
+        fn driver_and_torch_versions_compare_as_numbers_not_strings() {
+            assert!(v("525.60.13") < v("525.105.17"));
+            assert!(v("525.105.17") > v("525.60.13"));
+            assert!(v("2.10.0") > v("2.9.1"));
+            assert!(v("2.7.0.dev20250310+cu124") > v("2.6.0"));
+            assert!("2.10.0" < "2.9.1", "strings would get this wrong");
+        }
+    }
 }

@@ -377,7 +377,14 @@ mod tests {
 
     /// A node with one GPU of `name`/`cc`, driver `driver`, and torch `version` (CUDA `cuda`)
     /// whose libtorch_cuda.so carries `arch_flags`.
-    fn node(name: &str, cc: &str, driver: &str, version: &str, cuda: &str, arch_flags: &[&str]) -> Facts {
+    fn node(
+        name: &str,
+        cc: &str,
+        driver: &str,
+        version: &str,
+        cuda: &str,
+        arch_flags: &[&str],
+    ) -> Facts {
         let mut f = healthy();
         f.kernel_module.version = Fact::known(driver.into());
         if let Fact::Known { value } = &mut f.driver_api.nvml {
@@ -389,14 +396,27 @@ mod tests {
         }
         f.driver_libs.nvml_soname = None;
         f.driver_libs.cuda_soname = None;
-        let mut t = torch("/opt/venv/lib/python3.11/site-packages/torch", version, Some(cuda));
-        t.arch = Fact::known(ArchList { arch_flags: arch_flags.iter().map(|s| (*s).to_string()).collect(), sass: Vec::new(), ptx: Vec::new(), ..ArchList::default() });
+        let mut t = torch(
+            "/opt/venv/lib/python3.11/site-packages/torch",
+            version,
+            Some(cuda),
+        );
+        t.arch = Fact::known(ArchList {
+            arch_flags: arch_flags.iter().map(|s| (*s).to_string()).collect(),
+            sass: Vec::new(),
+            ptx: Vec::new(),
+            ..ArchList::default()
+        });
         f.python[0].torch = vec![t];
         f
     }
 
-    const TORCH_25_CU121: &[&str] = &["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"];
-    const TORCH_28_CU128: &[&str] = &["sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"];
+    const TORCH_25_CU121: &[&str] = &[
+        "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90",
+    ];
+    const TORCH_28_CU128: &[&str] = &[
+        "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120",
+    ];
 
     fn index_cuda(cmd: &str) -> Option<(u32, u32)> {
         let tag = cmd.rsplit("/whl/cu").next()?;
@@ -406,7 +426,14 @@ mod tests {
 
     #[test]
     fn rtx_5090_with_a_cu121_wheel_needs_cu128_or_newer() {
-        let f = node("NVIDIA GeForce RTX 5090", "12.0", "575.57.08", "2.5.1+cu121", "12.1", TORCH_25_CU121);
+        let f = node(
+            "NVIDIA GeForce RTX 5090",
+            "12.0",
+            "575.57.08",
+            "2.5.1+cu121",
+            "12.1",
+            TORCH_25_CU121,
+        );
         let out = run(crate::checks::arch::torch_arch_unsupported, &f);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].summary.contains("sm_120"), "{}", out[0].summary);
@@ -418,37 +445,88 @@ mod tests {
 
     #[test]
     fn gtx_1080_with_a_wheel_that_dropped_pascal() {
-        let f = node("NVIDIA GeForce GTX 1080", "6.1", "580.95.05", "2.8.0+cu128", "12.8", TORCH_28_CU128);
+        let f = node(
+            "NVIDIA GeForce GTX 1080",
+            "6.1",
+            "580.95.05",
+            "2.8.0+cu128",
+            "12.8",
+            TORCH_28_CU128,
+        );
         let out = run(crate::checks::arch::torch_arch_unsupported, &f);
         assert_eq!(only(&out), Severity::Fail);
         let cmd = &out[0].fix.as_ref().unwrap().commands[0];
         // Prefer the user's own series: 2.8 has a cu126 build with sm_60 kernels.
-        assert!(cmd.contains("torch==2.8.") && cmd.ends_with("/whl/cu126"), "{cmd}");
+        assert!(
+            cmd.contains("torch==2.8.") && cmd.ends_with("/whl/cu126"),
+            "{cmd}"
+        );
     }
 
     #[test]
     fn native_kernels_pass_and_ptx_only_warns() {
-        let f = node("NVIDIA H100 80GB HBM3", "9.0", "580.95.05", "2.4.1+cu124", "12.4", TORCH_25_CU121);
-        assert_eq!(only(&run(crate::checks::arch::torch_arch_unsupported, &f)), Severity::Pass);
+        let f = node(
+            "NVIDIA H100 80GB HBM3",
+            "9.0",
+            "580.95.05",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
+        assert_eq!(
+            only(&run(crate::checks::arch::torch_arch_unsupported, &f)),
+            Severity::Pass
+        );
         assert!(run(crate::checks::arch::torch_ptx_jit_only, &f).is_empty());
-        let g = node("NVIDIA GeForce RTX 5090", "12.0", "580.95.05", "2.9.0+cu130", "13.0", &["sm_90", "compute_90"]);
-        assert_eq!(only(&run(crate::checks::arch::torch_ptx_jit_only, &g)), Severity::Warn);
+        let g = node(
+            "NVIDIA GeForce RTX 5090",
+            "12.0",
+            "580.95.05",
+            "2.9.0+cu130",
+            "13.0",
+            &["sm_90", "compute_90"],
+        );
+        assert_eq!(
+            only(&run(crate::checks::arch::torch_ptx_jit_only, &g)),
+            Severity::Warn
+        );
         assert!(run(crate::checks::arch::torch_arch_unsupported, &g).is_empty());
     }
 
     #[test]
     fn driver_470_is_too_old_for_cu121() {
-        let f = node("Tesla V100-SXM2-32GB", "7.0", "470.256.02", "2.4.1+cu121", "12.1", TORCH_25_CU121);
+        let f = node(
+            "Tesla V100-SXM2-32GB",
+            "7.0",
+            "470.256.02",
+            "2.4.1+cu121",
+            "12.1",
+            TORCH_25_CU121,
+        );
         let out = run(too_old_for_torch, &f);
         assert_eq!(only(&out), Severity::Fail);
-        assert!(out[0].summary.contains("470.256.02") && out[0].summary.contains("CUDA 12.1"), "{}", out[0].summary);
+        assert!(
+            out[0].summary.contains("470.256.02") && out[0].summary.contains("CUDA 12.1"),
+            "{}",
+            out[0].summary
+        );
         assert!(run(minor_version_compat, &f).is_empty());
     }
 
     #[test]
     fn driver_525_runs_cu124_through_minor_version_compat() {
-        let f = node("NVIDIA A100-SXM4-80GB", "8.0", "525.60.13", "2.4.1+cu124", "12.4", TORCH_25_CU121);
-        let out: Vec<Finding> = run(minor_version_compat, &f).into_iter().filter(|x| matches!(x.scope, Scope::Python { .. })).collect();
+        let f = node(
+            "NVIDIA A100-SXM4-80GB",
+            "8.0",
+            "525.60.13",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
+        let out: Vec<Finding> = run(minor_version_compat, &f)
+            .into_iter()
+            .filter(|x| matches!(x.scope, Scope::Python { .. }))
+            .collect();
         assert_eq!(only(&out), Severity::Warn);
         assert!(out[0].details.contains("525.60.13"));
         // The node's CUDA 12.4 toolkit is in the same position.
@@ -458,7 +536,14 @@ mod tests {
 
     #[test]
     fn nvcc_118_with_a_cu121_torch_is_a_major_mismatch() {
-        let mut f = node("NVIDIA A100-SXM4-80GB", "8.0", "580.95.05", "2.4.1+cu121", "12.1", TORCH_25_CU121);
+        let mut f = node(
+            "NVIDIA A100-SXM4-80GB",
+            "8.0",
+            "580.95.05",
+            "2.4.1+cu121",
+            "12.1",
+            TORCH_25_CU121,
+        );
         f.toolkits.toolkits[0].root = "/usr/local/cuda-11.8".into();
         f.toolkits.toolkits[0].version = Fact::known("11.8.89".into());
         f.toolkits.path_nvcc = Some("/usr/local/cuda-11.8".into());
@@ -466,46 +551,105 @@ mod tests {
         let out = run(crate::checks::toolkit::torch_mismatch, &f);
         assert_eq!(only(&out), Severity::Fail);
         f.toolkits.toolkits[0].version = Fact::known("12.4.131".into());
-        assert_eq!(only(&run(crate::checks::toolkit::torch_mismatch, &f)), Severity::Warn);
+        assert_eq!(
+            only(&run(crate::checks::toolkit::torch_mismatch, &f)),
+            Severity::Warn
+        );
     }
 
     #[test]
     fn driver_checks_need_a_driver() {
         let f = no_gpu();
-        for c in [too_old_for_torch, too_old_for_toolkit, minor_version_compat, gpu_unsupported, open_module_required, branch_eol] {
+        for c in [
+            too_old_for_torch,
+            too_old_for_toolkit,
+            minor_version_compat,
+            gpu_unsupported,
+            open_module_required,
+            branch_eol,
+        ] {
             assert!(run(c, &f).is_empty());
         }
     }
 
     #[test]
     fn driver_590_dropped_pascal_and_550_predates_blackwell() {
-        let f = node("NVIDIA GeForce GTX 1080", "6.1", "590.48.01", "2.4.1+cu124", "12.4", TORCH_25_CU121);
+        let f = node(
+            "NVIDIA GeForce GTX 1080",
+            "6.1",
+            "590.48.01",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
         let out = run(gpu_unsupported, &f);
         assert_eq!(only(&out), Severity::Fail, "{out:#?}");
-        assert!(out[0].fix.as_ref().unwrap().text.contains("R580"), "{:?}", out[0].fix);
-        let g = node("NVIDIA GeForce RTX 5090", "12.0", "550.54.15", "2.4.1+cu124", "12.4", TORCH_25_CU121);
+        assert!(
+            out[0].fix.as_ref().unwrap().text.contains("R580"),
+            "{:?}",
+            out[0].fix
+        );
+        let g = node(
+            "NVIDIA GeForce RTX 5090",
+            "12.0",
+            "550.54.15",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
         assert_eq!(only(&run(gpu_unsupported, &g)), Severity::Fail);
-        let ok = node("NVIDIA H100 80GB HBM3", "9.0", "580.95.05", "2.4.1+cu124", "12.4", TORCH_25_CU121);
+        let ok = node(
+            "NVIDIA H100 80GB HBM3",
+            "9.0",
+            "580.95.05",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
         assert_eq!(only(&run(gpu_unsupported, &ok)), Severity::Pass);
     }
 
     #[test]
     fn blackwell_on_the_proprietary_module() {
         use crate::facts::kernel_module::ModuleFlavor;
-        let mut f = node("NVIDIA GeForce RTX 5090", "12.0", "580.95.05", "2.8.0+cu128", "12.8", TORCH_28_CU128);
+        let mut f = node(
+            "NVIDIA GeForce RTX 5090",
+            "12.0",
+            "580.95.05",
+            "2.8.0+cu128",
+            "12.8",
+            TORCH_28_CU128,
+        );
         f.kernel_module.flavor = Fact::known(ModuleFlavor::Proprietary);
         let out = run(open_module_required, &f);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].fix.as_ref().unwrap().commands[0].contains("nvidia-driver-580-open"));
         f.kernel_module.flavor = Fact::known(ModuleFlavor::Open);
         assert_eq!(only(&run(open_module_required, &f)), Severity::Pass);
-        let h = node("NVIDIA H100 80GB HBM3", "9.0", "580.95.05", "2.4.1+cu124", "12.4", TORCH_25_CU121);
-        assert!(run(open_module_required, &h).is_empty(), "Hopper PCIe/SXM runs either flavour");
+        let h = node(
+            "NVIDIA H100 80GB HBM3",
+            "9.0",
+            "580.95.05",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
+        assert!(
+            run(open_module_required, &h).is_empty(),
+            "Hopper PCIe/SXM runs either flavour"
+        );
     }
 
     #[test]
     fn end_of_life_branches_warn() {
-        let f = node("NVIDIA H100 80GB HBM3", "9.0", "550.54.15", "2.4.1+cu124", "12.4", TORCH_25_CU121);
+        let f = node(
+            "NVIDIA H100 80GB HBM3",
+            "9.0",
+            "550.54.15",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
         assert_eq!(only(&run(branch_eol, &f)), Severity::Warn);
         assert_eq!(only(&run(branch_eol, &healthy())), Severity::Pass);
     }

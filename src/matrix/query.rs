@@ -51,7 +51,11 @@ impl Matrix {
     }
 
     pub fn gpu_by_pci_id(&self, device_id: &str) -> Option<&Gpu> {
-        let id = device_id.trim().trim_start_matches("0x").to_lowercase();
+        let id = device_id.trim().to_lowercase();
+        let id = id
+            .trim_start_matches("10de:")
+            .trim_start_matches("0x")
+            .to_string();
         self.gpus.gpu.iter().find(|g| g.pci_ids.contains(&id))
     }
 

@@ -83,13 +83,16 @@ pub struct DriverAnswer {
 
 fn builds_for_cc(m: &Matrix, major: u32, minor: u32) -> Vec<BuildAnswer> {
     let mut releases: Vec<&TorchRelease> = m.torch.release.iter().collect();
-    releases.sort_by(|a, b| DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version)));
+    releases
+        .sort_by(|a, b| DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version)));
     let mut out = Vec::new();
     for rel in releases {
         let mut variants: Vec<&TorchVariant> = rel.variant.iter().collect();
         variants.sort_by(|a, b| DottedVersion::parse(&b.cuda).cmp(&DottedVersion::parse(&a.cuda)));
         for var in variants {
-            let Some(list) = variant_arch_list(var, "linux_x86_64") else { continue };
+            let Some(list) = variant_arch_list(var, "linux_x86_64") else {
+                continue;
+            };
             let targets: Vec<String> = list
                 .iter()
                 .flat_map(|e| {
@@ -148,7 +151,9 @@ pub fn gpu(m: &Matrix, query: &str) -> Vec<GpuAnswer> {
                 toolkits,
                 min_driver_branch: arch.and_then(|a| a.min_driver_branch),
                 last_driver_branch: arch.and_then(|a| a.last_driver_branch),
-                open_module_required: g.open_module_required.unwrap_or_else(|| arch.is_some_and(|a| a.open_module_required)),
+                open_module_required: g
+                    .open_module_required
+                    .unwrap_or_else(|| arch.is_some_and(|a| a.open_module_required)),
                 torch_builds: builds_for_cc(m, major, minor),
             }
         })
@@ -179,7 +184,11 @@ pub fn torch(m: &Matrix, version: &str) -> Option<TorchAnswer> {
         released: rel.released.clone(),
         python: rel.python.clone(),
         pypi_default: rel.pypi_default.clone(),
-        variants: rel.variant.iter().map(|v| variant_answer(m, rel, v)).collect(),
+        variants: rel
+            .variant
+            .iter()
+            .map(|v| variant_answer(m, rel, v))
+            .collect(),
     })
 }
 
@@ -187,7 +196,8 @@ pub fn driver(m: &Matrix, version: &str) -> Option<DriverAnswer> {
     let d = DottedVersion::parse(version)?;
     let b = m.branch(&d);
     let mut releases: Vec<&TorchRelease> = m.torch.release.iter().collect();
-    releases.sort_by(|a, b| DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version)));
+    releases
+        .sort_by(|a, b| DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version)));
     let (mut full, mut mvc) = (Vec::new(), Vec::new());
     for rel in releases {
         for var in &rel.variant {
@@ -203,7 +213,9 @@ pub fn driver(m: &Matrix, version: &str) -> Option<DriverAnswer> {
         driver: d.to_string(),
         branch: b.map(|b| b.branch),
         max_cuda: b.map(|b| b.max_cuda.clone()),
-        kind: b.and_then(|b| serde_json::to_value(b.kind).ok()).and_then(|v| v.as_str().map(str::to_string)),
+        kind: b
+            .and_then(|b| serde_json::to_value(b.kind).ok())
+            .and_then(|v| v.as_str().map(str::to_string)),
         eol: b.and_then(|b| b.eol.clone()),
         min_cc: b.map(|b| b.min_cc.clone()),
         torch_full: full,
@@ -214,21 +226,48 @@ pub fn driver(m: &Matrix, version: &str) -> Option<DriverAnswer> {
 pub fn gpu_text(answers: &[GpuAnswer]) -> String {
     let mut out = String::new();
     for a in answers {
-        let _ = writeln!(out, "{}  (sm_{}, {} {:?})", a.name, a.compute_capability.replace('.', ""), a.architecture, a.segment);
+        let segment = serde_json::to_value(a.segment)
+            .ok()
+            .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{}  (sm_{}, {}, {segment})",
+            a.name,
+            a.compute_capability.replace('.', ""),
+            a.architecture
+        );
         if !a.pci_ids.is_empty() {
-            let _ = writeln!(out, "  PCI ids         {}", a.pci_ids.iter().map(|i| format!("10de:{i}")).collect::<Vec<_>>().join(", "));
+            let _ = writeln!(
+                out,
+                "  PCI ids         {}",
+                a.pci_ids
+                    .iter()
+                    .map(|i| format!("10de:{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
         let _ = writeln!(out, "  toolkits        {}", a.toolkits);
         let _ = writeln!(
             out,
             "  driver          {}{}{}",
-            a.min_driver_branch.map_or("any known branch".to_string(), |b| format!("R{b} or newer")),
-            a.last_driver_branch.map_or(String::new(), |b| format!(", up to R{b}")),
-            if a.open_module_required { ", open kernel modules only" } else { "" }
+            a.min_driver_branch
+                .map_or("any known branch".to_string(), |b| format!("R{b} or newer")),
+            a.last_driver_branch
+                .map_or(String::new(), |b| format!(", up to R{b}")),
+            if a.open_module_required {
+                ", open kernel modules only"
+            } else {
+                ""
+            }
         );
         match a.torch_builds.first() {
             None => {
-                let _ = writeln!(out, "  PyTorch         no published build has kernels for it");
+                let _ = writeln!(
+                    out,
+                    "  PyTorch         no published build has kernels for it"
+                );
             }
             Some(newest) => {
                 let _ = writeln!(out, "  PyTorch         {} builds; newest: torch {} {} ({} kernels, driver {} or newer)", a.torch_builds.len(), newest.torch, newest.variant, newest.kernels, newest.min_driver.as_deref().unwrap_or("?"));
@@ -270,13 +309,29 @@ pub fn driver_text(a: &DriverAnswer) -> String {
             a.driver,
             a.kind.as_deref().unwrap_or("?").replace('_', " "),
             a.min_cc.as_deref().unwrap_or("?"),
-            a.eol.as_ref().map_or(String::new(), |e| format!("; end of life {e}"))
+            a.eol
+                .as_ref()
+                .map_or(String::new(), |e| format!("; end of life {e}"))
         ),
         _ => format!("Driver {}: branch not in this matrix\n", a.driver),
     };
-    let _ = writeln!(out, "  PyTorch builds it runs fully ({}): {}", a.torch_full.len(), a.torch_full.iter().take(12).cloned().collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        out,
+        "  PyTorch builds it runs fully ({}): {}",
+        a.torch_full.len(),
+        a.torch_full
+            .iter()
+            .take(12)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     if !a.torch_minor_version_compat.is_empty() {
-        let _ = writeln!(out, "  only through minor version compatibility: {}", a.torch_minor_version_compat.join(", "));
+        let _ = writeln!(
+            out,
+            "  only through minor version compatibility: {}",
+            a.torch_minor_version_compat.join(", ")
+        );
     }
     out
 }

@@ -55,54 +55,115 @@ pub enum UpdateError {
 /// Packs a matrix folder (validated first) into a bundle document.
 pub fn bundle_dir(dir: &Path) -> Result<String, UpdateError> {
     let src = || dir.display().to_string();
-    Matrix::from_dir(dir).map_err(|problems| UpdateError::Source { dir: src(), problems })?;
+    Matrix::from_dir(dir).map_err(|problems| UpdateError::Source {
+        dir: src(),
+        problems,
+    })?;
     let mut files = BTreeMap::new();
     for name in FILES {
         let text = std::fs::read_to_string(dir.join(name)).map_err(|e| UpdateError::Source {
             dir: src(),
-            problems: vec![Problem { file: name.into(), line: None, message: e.to_string() }],
+            problems: vec![Problem {
+                file: name.into(),
+                line: None,
+                message: e.to_string(),
+            }],
         })?;
         files.insert(name.to_string(), text);
     }
-    serde_json::to_string_pretty(&Bundle { format: BUNDLE_FORMAT, files }).map_err(|e| UpdateError::BadBundle { url: src(), error: e.to_string() })
+    serde_json::to_string_pretty(&Bundle {
+        format: BUNDLE_FORMAT,
+        files,
+    })
+    .map_err(|e| UpdateError::BadBundle {
+        url: src(),
+        error: e.to_string(),
+    })
 }
 
 /// Checks the signature, then the bundle's form, then the matrix itself.
-pub fn verify_bundle(url: &str, bundle: &[u8], signature: &str, public_key: &str) -> Result<Matrix, UpdateError> {
-    let bad_sig = |error: String| UpdateError::BadSignature { url: url.to_string(), error };
-    let pk = minisign_verify::PublicKey::decode(public_key.trim()).map_err(|e| bad_sig(format!("built-in key unreadable: {e}")))?;
-    let sig = minisign_verify::Signature::decode(signature.trim()).map_err(|e| bad_sig(e.to_string()))?;
-    pk.verify(bundle, &sig, false).map_err(|e| bad_sig(e.to_string()))?;
-    let b: Bundle = serde_json::from_slice(bundle).map_err(|e| UpdateError::BadBundle { url: url.to_string(), error: e.to_string() })?;
+pub fn verify_bundle(
+    url: &str,
+    bundle: &[u8],
+    signature: &str,
+    public_key: &str,
+) -> Result<Matrix, UpdateError> {
+    let bad_sig = |error: String| UpdateError::BadSignature {
+        url: url.to_string(),
+        error,
+    };
+    let pk = minisign_verify::PublicKey::decode(public_key.trim())
+        .map_err(|e| bad_sig(format!("built-in key unreadable: {e}")))?;
+    let sig =
+        minisign_verify::Signature::decode(signature.trim()).map_err(|e| bad_sig(e.to_string()))?;
+    pk.verify(bundle, &sig, false)
+        .map_err(|e| bad_sig(e.to_string()))?;
+    let b: Bundle = serde_json::from_slice(bundle).map_err(|e| UpdateError::BadBundle {
+        url: url.to_string(),
+        error: e.to_string(),
+    })?;
     if b.format != BUNDLE_FORMAT {
-        return Err(UpdateError::BadBundle { url: url.to_string(), error: format!("bundle format {} (this gpu-doctor reads {BUNDLE_FORMAT})", b.format) });
+        return Err(UpdateError::BadBundle {
+            url: url.to_string(),
+            error: format!(
+                "bundle format {} (this gpu-doctor reads {BUNDLE_FORMAT})",
+                b.format
+            ),
+        });
     }
-    let pairs: Vec<(&str, &str)> = FILES.iter().map(|f| (*f, b.files.get(*f).map_or("", String::as_str))).collect();
-    let missing: Vec<&str> = FILES.iter().copied().filter(|f| !b.files.contains_key(*f)).collect();
+    let pairs: Vec<(&str, &str)> = FILES
+        .iter()
+        .map(|f| (*f, b.files.get(*f).map_or("", String::as_str)))
+        .collect();
+    let missing: Vec<&str> = FILES
+        .iter()
+        .copied()
+        .filter(|f| !b.files.contains_key(*f))
+        .collect();
     if !missing.is_empty() {
-        return Err(UpdateError::BadBundle { url: url.to_string(), error: format!("missing {}", missing.join(", ")) });
+        return Err(UpdateError::BadBundle {
+            url: url.to_string(),
+            error: format!("missing {}", missing.join(", ")),
+        });
     }
-    load::from_texts(&load::texts_from(&pairs), url).map_err(|problems| UpdateError::Invalid { url: url.to_string(), problems })
+    load::from_texts(&load::texts_from(&pairs), url).map_err(|problems| UpdateError::Invalid {
+        url: url.to_string(),
+        problems,
+    })
 }
 
 /// Fetches `url` and `url.minisig` with a time limit and a size cap.
 pub fn fetch(url: &str) -> Result<(Vec<u8>, String), UpdateError> {
     // reqwest is built without a default crypto provider: install ring's once.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let fetch_err = |error: String| UpdateError::Fetch { url: url.to_string(), error };
+    let fetch_err = |error: String| UpdateError::Fetch {
+        url: url.to_string(),
+        error,
+    };
     let client = reqwest::blocking::Client::builder()
         .timeout(FETCH_TIMEOUT)
         .user_agent(concat!("gpu-doctor/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| fetch_err(e.to_string()))?;
     let get = |u: &str| -> Result<Vec<u8>, UpdateError> {
-        let resp = client.get(u).send().map_err(|e| UpdateError::Fetch { url: u.to_string(), error: error_chain(&e) })?;
+        let resp = client.get(u).send().map_err(|e| UpdateError::Fetch {
+            url: u.to_string(),
+            error: error_chain(&e),
+        })?;
         let status = resp.status();
         if !status.is_success() {
-            return Err(UpdateError::Fetch { url: u.to_string(), error: format!("HTTP {status}") });
+            return Err(UpdateError::Fetch {
+                url: u.to_string(),
+                error: format!("HTTP {status}"),
+            });
         }
         let mut buf = Vec::new();
-        resp.take(MAX_BUNDLE_BYTES + 1).read_to_end(&mut buf).map_err(|e| UpdateError::Fetch { url: u.to_string(), error: e.to_string() })?;
+        resp.take(MAX_BUNDLE_BYTES + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| UpdateError::Fetch {
+                url: u.to_string(),
+                error: e.to_string(),
+            })?;
         if buf.len() as u64 > MAX_BUNDLE_BYTES {
             return Err(UpdateError::TooLarge { url: u.to_string() });
         }
@@ -110,7 +171,10 @@ pub fn fetch(url: &str) -> Result<(Vec<u8>, String), UpdateError> {
     };
     let bundle = get(url)?;
     let sig_url = format!("{url}.minisig");
-    let sig = String::from_utf8(get(&sig_url)?).map_err(|e| UpdateError::BadSignature { url: sig_url, error: e.to_string() })?;
+    let sig = String::from_utf8(get(&sig_url)?).map_err(|e| UpdateError::BadSignature {
+        url: sig_url,
+        error: e.to_string(),
+    })?;
     Ok((bundle, sig))
 }
 
@@ -127,11 +191,24 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// Writes the matrix files into `dir` through a sibling temporary folder and a rename,
 /// so a reader never sees half of an update.
-pub fn store(m: &Matrix, texts: &BTreeMap<String, String>, dir: &Path) -> Result<PathBuf, UpdateError> {
-    let err = |e: std::io::Error| UpdateError::Store { dir: dir.display().to_string(), error: e.to_string() };
-    let parent = dir.parent().ok_or_else(|| err(std::io::Error::other("no parent folder")))?;
+pub fn store(
+    m: &Matrix,
+    texts: &BTreeMap<String, String>,
+    dir: &Path,
+) -> Result<PathBuf, UpdateError> {
+    let err = |e: std::io::Error| UpdateError::Store {
+        dir: dir.display().to_string(),
+        error: e.to_string(),
+    };
+    let parent = dir
+        .parent()
+        .ok_or_else(|| err(std::io::Error::other("no parent folder")))?;
     std::fs::create_dir_all(parent).map_err(err)?;
-    let tmp = parent.join(format!(".matrix-{}-{}", m.manifest.version, std::process::id()));
+    let tmp = parent.join(format!(
+        ".matrix-{}-{}",
+        m.manifest.version,
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(err)?;
     for (name, text) in texts {
@@ -156,15 +233,29 @@ pub enum Outcome {
 }
 
 /// Fetch, verify, validate, and store when newer than `current_version`.
-pub fn update(url: &str, public_key: &str, cache: &Path, current_version: &str) -> Result<Outcome, UpdateError> {
+pub fn update(
+    url: &str,
+    public_key: &str,
+    cache: &Path,
+    current_version: &str,
+) -> Result<Outcome, UpdateError> {
     let (bundle, sig) = fetch(url)?;
     let m = verify_bundle(url, &bundle, &sig, public_key)?;
     if m.manifest.version.as_str() <= current_version {
-        return Ok(Outcome::NotNewer { fetched: m.manifest.version.clone(), current: current_version.to_string() });
+        return Ok(Outcome::NotNewer {
+            fetched: m.manifest.version.clone(),
+            current: current_version.to_string(),
+        });
     }
-    let b: Bundle = serde_json::from_slice(&bundle).map_err(|e| UpdateError::BadBundle { url: url.to_string(), error: e.to_string() })?;
+    let b: Bundle = serde_json::from_slice(&bundle).map_err(|e| UpdateError::BadBundle {
+        url: url.to_string(),
+        error: e.to_string(),
+    })?;
     let dir = store(&m, &b.files, cache)?;
-    Ok(Outcome::Stored { version: m.manifest.version, dir })
+    Ok(Outcome::Stored {
+        version: m.manifest.version,
+        dir,
+    })
 }
 
 #[cfg(test)]

@@ -498,3 +498,164 @@ fn cudnn(m: &Matrix, r: &mut Report) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::load::{bundled_texts, from_texts, texts_from};
+
+    /// The bundled matrix with one file's text changed by `edit`; returns the problems.
+    fn problems_after(file: &str, edit: impl Fn(&str) -> String) -> Vec<String> {
+        let mut pairs: Vec<(&str, String)> = bundled_texts()
+            .into_iter()
+            .map(|(f, t)| (f, t.to_string()))
+            .collect();
+        for (f, t) in &mut pairs {
+            if *f == file {
+                *t = edit(t);
+            }
+        }
+        let refs: Vec<(&str, &str)> = pairs.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        match from_texts(&texts_from(&refs), "test") {
+            Ok(_) => Vec::new(),
+            Err(p) => p.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn expect(problems: &[String], needle: &str) {
+        assert!(
+            problems.iter().any(|p| p.contains(needle)),
+            "no problem containing {needle:?} in {problems:#?}"
+        );
+    }
+
+    /// Line (1-based) of the first line of `file` containing `needle` in the bundled text.
+    fn line_of(file: &str, needle: &str) -> usize {
+        let text = bundled_texts()
+            .into_iter()
+            .find(|(f, _)| *f == file)
+            .unwrap()
+            .1;
+        text.lines().position(|l| l.contains(needle)).unwrap() + 1
+    }
+
+    #[test]
+    fn the_bundled_matrix_has_no_problems() {
+        assert!(problems_after("matrix.toml", str::to_string).is_empty());
+    }
+
+    #[test]
+    fn unknown_keys_are_reported_with_file_and_line() {
+        let p = problems_after("drivers.toml", |t| {
+            t.replacen("max_cuda =", "maximum_cuda =", 1)
+        });
+        let line = line_of("drivers.toml", "max_cuda =");
+        expect(
+            &p,
+            &format!("drivers.toml:{line}: unknown field `maximum_cuda`"),
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_reported() {
+        let p = problems_after("drivers.toml", |t| {
+            t.replacen("branch = 550", "branch = \"550\"", 1)
+        });
+        expect(&p, "drivers.toml:");
+        expect(&p, "invalid type");
+    }
+
+    #[test]
+    fn unparseable_versions_are_reported() {
+        let p = problems_after("toolkits.toml", |t| {
+            t.replacen(
+                "min_driver_linux = \"550.54.15\"",
+                "min_driver_linux = \"five-fifty\"",
+                1,
+            )
+        });
+        let line = line_of("toolkits.toml", "min_driver_linux = \"550.54.15\"");
+        expect(
+            &p,
+            &format!("toolkits.toml:{line}: min_driver_linux \"five-fifty\" is not a version"),
+        );
+    }
+
+    #[test]
+    fn duplicate_entries_are_reported() {
+        let p = problems_after("archs.toml", |t| {
+            format!("{t}\n[[arch]]\ncc = \"9.0\"\nname = \"Hopper again\"\nfirst_toolkit = \"11.8\"\nsource = \"{}\"\n", first_source(t))
+        });
+        expect(&p, "archs.toml:");
+        expect(&p, "duplicate cc \"9.0\"");
+    }
+
+    fn first_source(text: &str) -> String {
+        text.lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("source = \"")?
+                    .strip_suffix('"')
+                    .map(str::to_string)
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn cross_references_are_checked() {
+        let p = problems_after("torch.toml", |t| {
+            t.replacen("cuda = \"12.1\"", "cuda = \"12.99\"", 1)
+        });
+        expect(&p, "CUDA 12.99 is not in toolkits.toml");
+        let p = problems_after("gpus.toml", |t| {
+            t.replacen("cc = \"9.0\"", "cc = \"9.9\"", 1)
+        });
+        expect(
+            &p,
+            "has compute capability 9.9, which archs.toml does not list",
+        );
+        let p = problems_after("gpus.toml", |t| {
+            t.replacen("source = \"", "source = \"NOPE", 1)
+        });
+        expect(&p, "which is not in [sources]");
+        let p = problems_after("torch.toml", |t| {
+            t.replacen("pypi_default = \"cu121\"", "pypi_default = \"cu999\"", 1)
+        });
+        expect(&p, "pypi_default \"cu999\" is not one of its variants");
+    }
+
+    #[test]
+    fn dates_are_checked_and_ordered() {
+        let p = problems_after("drivers.toml", |t| {
+            t.replacen("released = \"", "released = \"2024-13", 1)
+        });
+        expect(&p, "is not a date");
+        let p = problems_after("matrix.toml", |t| {
+            t.replacen("version = \"2026-11-21\"", "version = \"latest\"", 1)
+        });
+        expect(&p, "matrix.toml:");
+        expect(&p, "must be a date YYYY-MM-DD");
+        let p = problems_after("torch.toml", |t| {
+            t.replacen("released = \"2022-06-28\"", "released = \"2030-01-01\"", 1)
+        });
+        expect(&p, "is dated before the older torch");
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let p = problems_after("gpus.toml", |t| t.replacen("schema = 1", "schema = 2", 1));
+        expect(&p, "gpus.toml:");
+        expect(
+            &p,
+            "schema 2 is not supported (this gpu-doctor reads schema 1)",
+        );
+    }
+
+    #[test]
+    fn dates_parse() {
+        assert_eq!(super::parse_date("2024-03"), Some((2024, 3, 0)));
+        assert_eq!(super::parse_date("2024-03-05"), Some((2024, 3, 5)));
+        assert_eq!(super::parse_date("2024-3-5-1"), None);
+        assert_eq!(super::parse_date("soon"), None);
+        assert_eq!(super::parse_date("2024-00"), None);
+    }
+}
