@@ -383,7 +383,15 @@ mod tests {
         let table: Vec<&str> = readme
             .lines()
             .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
-            .filter(|id| id.contains('.') && !id.contains(' '))
+            .filter(|id| {
+                id.split_once('.').is_some_and(|(area, name)| {
+                    [
+                        "host", "driver", "toolkit", "torch", "ext", "gpu", "env", "probe",
+                    ]
+                    .contains(&area)
+                        && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                })
+            })
             .collect();
         let registered: Vec<&str> = ALL.iter().map(|c| c.id).collect();
         for id in &registered {
