@@ -315,4 +315,101 @@ mod tests {
             Coverage::None
         );
     }
+
+    use crate::checks::testutil::*;
+    use crate::fact::Fact;
+
+    #[test]
+    fn without_gpus_or_builds_there_is_nothing_to_judge() {
+        let f = no_gpu();
+        for c in [
+            torch_arch_unsupported,
+            torch_ptx_jit_only,
+            ext_arch_unsupported,
+            toolkit_arch_unsupported,
+        ] {
+            assert!(run(c, &f).is_empty());
+        }
+    }
+
+    #[test]
+    fn unread_arch_lists_fall_back_to_the_matrix_record() {
+        let mut f = healthy();
+        if let Fact::Known { value } = &mut f.driver_api.nvml {
+            if let Fact::Known { value: devs } = &mut value.devices {
+                devs[0].name = Fact::known("NVIDIA GeForce RTX 5090".into());
+                devs[0].compute_capability = Fact::known("12.0".into());
+            }
+        }
+        let mut t = torch(
+            "/opt/venv/lib/python3.11/site-packages/torch",
+            "2.5.1+cu121",
+            Some("12.1"),
+        );
+        t.arch = Fact::failed("truncated ELF");
+        f.python[0].torch = vec![t];
+        let out = run(torch_arch_unsupported, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(
+            out[0].details.contains("the matrix's record of this build"),
+            "{}",
+            out[0].details
+        );
+    }
+
+    #[test]
+    fn gpus_without_a_driver_are_known_by_pci_id() {
+        let mut f = no_gpu();
+        f.pci_gpus = Fact::known(vec![crate::facts::pci::PciGpu {
+            bus_id: "0000:01:00.0".into(),
+            vendor_id: "10de".into(),
+            device_id: "2b85".into(),
+            subsystem_vendor_id: None,
+            subsystem_device_id: None,
+            class: "030000".into(),
+            driver: None,
+        }]);
+        let ccs = view::gpu_ccs(&f, matrix());
+        assert_eq!(ccs.len(), 1);
+        assert_eq!((ccs[0].major, ccs[0].minor, ccs[0].via), (12, 0, "matrix"));
+        assert!(ccs[0].label.contains("RTX 5090"));
+    }
+
+    #[test]
+    fn extensions_without_kernels_for_the_gpu_fail() {
+        let mut f = healthy();
+        f.python[0]
+            .extensions
+            .push(crate::facts::python::CudaExtension {
+                package: "flash_attn".into(),
+                path: "/opt/venv/lib/python3.11/site-packages/flash_attn_2_cuda.so".into(),
+                arch: Fact::known(ArchList {
+                    sass: t(&["sm_80"]),
+                    ..ArchList::default()
+                }),
+            });
+        let out = run(ext_arch_unsupported, &f);
+        assert_eq!(
+            only(&out),
+            Severity::Fail,
+            "H100 (sm_90) is not served by sm_80 SASS"
+        );
+        f.python[0].extensions[0].arch = Fact::known(ArchList {
+            sass: t(&["sm_80", "sm_90"]),
+            ..ArchList::default()
+        });
+        assert_eq!(only(&run(ext_arch_unsupported, &f)), Severity::Pass);
+    }
+
+    #[test]
+    fn old_toolkits_cannot_target_new_gpus() {
+        let mut f = healthy();
+        f.toolkits.toolkits[0].version = Fact::known("11.7.99".into());
+        let out = run(toolkit_arch_unsupported, &f);
+        assert_eq!(only(&out), Severity::Warn, "CUDA 11.7 predates sm_90");
+        assert_eq!(
+            only(&run(toolkit_arch_unsupported, &healthy())),
+            Severity::Pass
+        );
+    }
 }
