@@ -216,7 +216,7 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
                 Some(d) => (d.display().to_string(), Matrix::from_dir(d)),
                 None => match &cli.matrix {
                     Some(d) => (d.display().to_string(), Matrix::from_dir(d)),
-                    None => ("bundled".to_string(), Matrix::bundled()),
+                    None => ("bundled".to_string(), Matrix::bundled_validated()),
                 },
             };
             match result {

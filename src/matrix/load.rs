@@ -43,6 +43,26 @@ const BUNDLED: [(&str, &str); 7] = [
     ("cudnn.toml", include_str!("../../compat-matrix/cudnn.toml")),
 ];
 
+/// The bundled files as one JSON document (see build.rs).
+const BUNDLED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/matrix.json"));
+
+fn json_part<T: DeserializeOwned>(
+    all: &serde_json::Map<String, serde_json::Value>,
+    file: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<T> {
+    let value = all.get(file).cloned().unwrap_or(serde_json::Value::Null);
+    serde_json::from_value(value)
+        .map_err(|e| {
+            problems.push(Problem {
+                file: file.to_string(),
+                line: None,
+                message: e.to_string(),
+            })
+        })
+        .ok()
+}
+
 /// A matrix file larger than this is refused (the real ones are a few hundred KiB).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -116,9 +136,52 @@ impl Texts {
 }
 
 impl Matrix {
-    /// The matrix built into this binary. Its validity is a unit test, so failing here
-    /// is a broken build; the caller still reports it rather than panicking.
+    /// The matrix built into this binary, from the JSON that build.rs made of the TOML
+    /// files (fast: every report loads it). Its validity is a unit test
+    /// (`bundled_matrix_is_valid`), so failing here is a broken build; the caller still
+    /// reports it rather than panicking.
     pub fn bundled() -> Result<Matrix, Vec<Problem>> {
+        let all: serde_json::Map<String, serde_json::Value> = serde_json::from_str(BUNDLED_JSON)
+            .map_err(|e| {
+                vec![Problem {
+                    file: "bundled matrix".into(),
+                    line: None,
+                    message: e.to_string(),
+                }]
+            })?;
+        let mut problems = Vec::new();
+        let manifest = json_part(&all, "matrix.toml", &mut problems);
+        let toolkits = json_part(&all, "toolkits.toml", &mut problems);
+        let drivers = json_part(&all, "drivers.toml", &mut problems);
+        let archs = json_part(&all, "archs.toml", &mut problems);
+        let gpus = json_part(&all, "gpus.toml", &mut problems);
+        let torch = json_part(&all, "torch.toml", &mut problems);
+        let cudnn = json_part(&all, "cudnn.toml", &mut problems);
+        match (manifest, toolkits, drivers, archs, gpus, torch, cudnn) {
+            (
+                Some(manifest),
+                Some(toolkits),
+                Some(drivers),
+                Some(archs),
+                Some(gpus),
+                Some(torch),
+                Some(cudnn),
+            ) => Ok(Matrix {
+                manifest,
+                toolkits,
+                drivers,
+                archs,
+                gpus,
+                torch,
+                cudnn,
+                source: "bundled".into(),
+            }),
+            _ => Err(problems),
+        }
+    }
+
+    /// The bundled TOML parsed and validated as a maintainer's folder would be.
+    pub fn bundled_validated() -> Result<Matrix, Vec<Problem>> {
         let texts = Texts {
             files: BUNDLED
                 .iter()

@@ -43,7 +43,8 @@ mod tests {
 
     #[test]
     fn bundled_matrix_is_valid() {
-        match Matrix::bundled() {
+        let fast = Matrix::bundled().ok();
+        match Matrix::bundled_validated() {
             Ok(m) => {
                 assert_eq!(m.manifest.schema, 1);
                 assert_eq!(
@@ -53,6 +54,11 @@ mod tests {
                     m.manifest.version
                 );
                 assert_eq!(m.info().source, "bundled");
+                assert_eq!(
+                    fast.ok(),
+                    Some(m.info()),
+                    "the JSON build of the matrix is the TOML one"
+                );
             }
             Err(problems) => panic!(
                 "bundled matrix invalid:\n{}",
