@@ -62,11 +62,45 @@ pub fn toolkits<'a>(ctx: &Ctx<'a>) -> Vec<CudaUser<'a>> {
         .collect()
 }
 
+/// The branch to install for a needed driver version: the oldest production or LTS
+/// branch at or above it that is not past end of life (as of the matrix date), else the
+/// needed version's own branch.
+pub fn recommended_branch(ctx: &Ctx, needed: &str) -> u64 {
+    let floor = DottedVersion::parse(needed).map_or(0, |v| v.major());
+    let today = crate::matrix::validate::parse_date(&ctx.matrix.manifest.version);
+    ctx.matrix
+        .drivers
+        .branch
+        .iter()
+        .filter(|b| u64::from(b.branch) >= floor)
+        .filter(|b| {
+            matches!(
+                b.kind,
+                crate::matrix::schema::BranchKind::Production
+                    | crate::matrix::schema::BranchKind::Lts
+            )
+        })
+        .filter(|b| {
+            match (
+                b.eol
+                    .as_deref()
+                    .and_then(crate::matrix::validate::parse_date),
+                today,
+            ) {
+                (Some(eol), Some(t)) => eol >= t,
+                _ => true,
+            }
+        })
+        .map(|b| u64::from(b.branch))
+        .min()
+        .unwrap_or(floor)
+}
+
 fn driver_upgrade_commands(ctx: &Ctx, needed: &str) -> Vec<String> {
-    let branch = DottedVersion::parse(needed).map_or(0, |v| v.major());
+    let branch = recommended_branch(ctx, needed);
     match view::os_family(ctx.facts) {
         view::OsFamily::Ubuntu => vec![
-            format!("sudo apt install nvidia-driver-{branch}-open   # or a newer branch"),
+            format!("sudo apt install nvidia-driver-{branch}-open"),
             "sudo reboot".into(),
         ],
         view::OsFamily::Rhel | view::OsFamily::Fedora => {
@@ -124,9 +158,9 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                 let mut commands = driver_upgrade_commands(ctx, &needed);
                 if let Some((env, t)) = u.torch {
                     if let Some(cmd) = torch_advice(ctx, env, t, Some(&driver)) {
-                        commands.push(format!(
-                            "# or keep the driver and install a build it supports:\n{cmd}"
-                        ));
+                        commands
+                            .push("# or keep the driver and install a build it supports:".into());
+                        commands.push(cmd);
                     }
                 }
                 out.push(
@@ -511,6 +545,27 @@ mod tests {
             out[0].summary
         );
         assert!(run(minor_version_compat, &f).is_empty());
+        // The branch advised is a supported one at or above the floor, not R530 (long gone).
+        let cmds = &out[0].fix.as_ref().unwrap().commands;
+        let branch: u64 = cmds[0]
+            .trim_start_matches("sudo apt install nvidia-driver-")
+            .trim_end_matches("-open")
+            .parse()
+            .unwrap();
+        assert!(branch >= 530, "{cmds:?}");
+        let b = matrix()
+            .drivers
+            .branch
+            .iter()
+            .find(|b| u64::from(b.branch) == branch)
+            .unwrap();
+        assert!(
+            b.eol
+                .as_deref()
+                .is_none_or(|e| e >= matrix().manifest.version.as_str()),
+            "{b:?}"
+        );
+        assert!(cmds.iter().any(|c| c.contains("--index-url")), "{cmds:?}");
     }
 
     #[test]
