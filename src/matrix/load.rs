@@ -46,23 +46,6 @@ const BUNDLED: [(&str, &str); 7] = [
 /// The bundled files as one JSON document (see build.rs).
 const BUNDLED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/matrix.json"));
 
-fn json_part<T: DeserializeOwned>(
-    all: &serde_json::Map<String, serde_json::Value>,
-    file: &str,
-    problems: &mut Vec<Problem>,
-) -> Option<T> {
-    let value = all.get(file).cloned().unwrap_or(serde_json::Value::Null);
-    serde_json::from_value(value)
-        .map_err(|e| {
-            problems.push(Problem {
-                file: file.to_string(),
-                line: None,
-                message: e.to_string(),
-            })
-        })
-        .ok()
-}
-
 /// A matrix file larger than this is refused (the real ones are a few hundred KiB).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -149,35 +132,7 @@ impl Matrix {
                     message: e.to_string(),
                 }]
             })?;
-        let mut problems = Vec::new();
-        let manifest = json_part(&all, "matrix.toml", &mut problems);
-        let toolkits = json_part(&all, "toolkits.toml", &mut problems);
-        let drivers = json_part(&all, "drivers.toml", &mut problems);
-        let archs = json_part(&all, "archs.toml", &mut problems);
-        let gpus = json_part(&all, "gpus.toml", &mut problems);
-        let torch = json_part(&all, "torch.toml", &mut problems);
-        let cudnn = json_part(&all, "cudnn.toml", &mut problems);
-        match (manifest, toolkits, drivers, archs, gpus, torch, cudnn) {
-            (
-                Some(manifest),
-                Some(toolkits),
-                Some(drivers),
-                Some(archs),
-                Some(gpus),
-                Some(torch),
-                Some(cudnn),
-            ) => Ok(Matrix {
-                manifest,
-                toolkits,
-                drivers,
-                archs,
-                gpus,
-                torch,
-                cudnn,
-                source: "bundled".into(),
-            }),
-            _ => Err(problems),
-        }
+        assemble(&JsonParts(&all), "bundled")
     }
 
     /// The bundled TOML parsed and validated as a maintainer's folder would be.
@@ -233,56 +188,82 @@ fn read_bounded(path: &Path) -> Result<String, String> {
     String::from_utf8(buf).map_err(|e| format!("not UTF-8: {e}"))
 }
 
-fn parse<T: DeserializeOwned>(texts: &Texts, file: &str, problems: &mut Vec<Problem>) -> Option<T> {
-    let text = texts.get(file);
-    match toml::from_str::<T>(text) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-            problems.push(Problem {
-                file: file.to_string(),
-                line,
-                message: e.message().trim().to_string(),
-            });
-            None
-        }
+/// Where the matrix files come from: people's TOML, or the JSON build.rs made of it.
+trait Parts {
+    fn part<T: DeserializeOwned>(&self, file: &str, problems: &mut Vec<Problem>) -> Option<T>;
+}
+
+impl Parts for Texts {
+    fn part<T: DeserializeOwned>(&self, file: &str, problems: &mut Vec<Problem>) -> Option<T> {
+        let text = self.get(file);
+        toml::from_str::<T>(text)
+            .map_err(|e| {
+                let line = e
+                    .span()
+                    .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+                problems.push(Problem {
+                    file: file.to_string(),
+                    line,
+                    message: e.message().trim().to_string(),
+                });
+            })
+            .ok()
+    }
+}
+
+struct JsonParts<'a>(&'a serde_json::Map<String, serde_json::Value>);
+
+impl Parts for JsonParts<'_> {
+    fn part<T: DeserializeOwned>(&self, file: &str, problems: &mut Vec<Problem>) -> Option<T> {
+        let value = self.0.get(file).cloned().unwrap_or(serde_json::Value::Null);
+        serde_json::from_value(value)
+            .map_err(|e| {
+                problems.push(Problem {
+                    file: file.to_string(),
+                    line: None,
+                    message: e.to_string(),
+                })
+            })
+            .ok()
+    }
+}
+
+/// Reads every file (collecting every parse problem), then builds the matrix.
+fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let manifest = parts.part(FILES[0], &mut problems);
+    let toolkits = parts.part(FILES[1], &mut problems);
+    let drivers = parts.part(FILES[2], &mut problems);
+    let archs = parts.part(FILES[3], &mut problems);
+    let gpus = parts.part(FILES[4], &mut problems);
+    let torch = parts.part(FILES[5], &mut problems);
+    let cudnn = parts.part(FILES[6], &mut problems);
+    match (manifest, toolkits, drivers, archs, gpus, torch, cudnn) {
+        (
+            Some(manifest),
+            Some(toolkits),
+            Some(drivers),
+            Some(archs),
+            Some(gpus),
+            Some(torch),
+            Some(cudnn),
+        ) => Ok(Matrix {
+            manifest,
+            toolkits,
+            drivers,
+            archs,
+            gpus,
+            torch,
+            cudnn,
+            source: source.to_string(),
+        }),
+        _ => Err(problems),
     }
 }
 
 pub fn from_texts(texts: &Texts, source: &str) -> Result<Matrix, Vec<Problem>> {
-    let mut problems = Vec::new();
-    let manifest = parse::<Manifest>(texts, "matrix.toml", &mut problems);
-    let toolkits = parse::<ToolkitsFile>(texts, "toolkits.toml", &mut problems);
-    let drivers = parse::<DriversFile>(texts, "drivers.toml", &mut problems);
-    let archs = parse::<ArchsFile>(texts, "archs.toml", &mut problems);
-    let gpus = parse::<GpusFile>(texts, "gpus.toml", &mut problems);
-    let torch = parse::<TorchFile>(texts, "torch.toml", &mut problems);
-    let cudnn = parse::<CudnnFile>(texts, "cudnn.toml", &mut problems);
-    let (
-        Some(manifest),
-        Some(toolkits),
-        Some(drivers),
-        Some(archs),
-        Some(gpus),
-        Some(torch),
-        Some(cudnn),
-    ) = (manifest, toolkits, drivers, archs, gpus, torch, cudnn)
-    else {
-        return Err(problems);
-    };
-    let m = Matrix {
-        manifest,
-        toolkits,
-        drivers,
-        archs,
-        gpus,
-        torch,
-        cudnn,
-        source: source.to_string(),
-    };
-    problems.extend(validate::validate(&m, texts));
+    let m = assemble(texts, source)?;
+    let problems = validate::validate(&m, texts);
     if problems.is_empty() {
         Ok(m)
     } else {
