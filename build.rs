@@ -6,15 +6,7 @@
 use std::error::Error;
 use std::path::Path;
 
-const FILES: [&str; 7] = [
-    "matrix.toml",
-    "toolkits.toml",
-    "drivers.toml",
-    "archs.toml",
-    "gpus.toml",
-    "torch.toml",
-    "cudnn.toml",
-];
+include!("src/matrix/files.rs");
 
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo:rerun-if-changed=compat-matrix");

@@ -13,16 +13,7 @@ use super::validate;
 /// The format version of the matrix files this gpu-doctor reads.
 pub const SCHEMA: u32 = 1;
 
-/// The files of a matrix, in the order they are read.
-pub const FILES: [&str; 7] = [
-    "matrix.toml",
-    "toolkits.toml",
-    "drivers.toml",
-    "archs.toml",
-    "gpus.toml",
-    "torch.toml",
-    "cudnn.toml",
-];
+include!("files.rs");
 
 const BUNDLED: [(&str, &str); 7] = [
     (
