@@ -115,8 +115,9 @@ impl Matrix {
     /// (`bundled_matrix_is_valid`), so failing here is a broken build; the caller still
     /// reports it rather than panicking.
     pub fn bundled() -> Result<Matrix, Vec<Problem>> {
-        let all: serde_json::Map<String, serde_json::Value> = serde_json::from_str(BUNDLED_JSON)
-            .map_err(|e| {
+        // Raw parts: each file is deserialized straight into its type, in one pass.
+        let all: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+            serde_json::from_str(BUNDLED_JSON).map_err(|e| {
                 vec![Problem {
                     file: "bundled matrix".into(),
                     line: None,
@@ -202,12 +203,12 @@ impl Parts for Texts {
     }
 }
 
-struct JsonParts<'a>(&'a serde_json::Map<String, serde_json::Value>);
+struct JsonParts<'a>(&'a std::collections::BTreeMap<&'a str, &'a serde_json::value::RawValue>);
 
 impl Parts for JsonParts<'_> {
     fn part<T: DeserializeOwned>(&self, file: &str, problems: &mut Vec<Problem>) -> Option<T> {
-        let value = self.0.get(file).cloned().unwrap_or(serde_json::Value::Null);
-        serde_json::from_value(value)
+        let raw = self.0.get(file).map_or("null", |r| r.get());
+        serde_json::from_str(raw)
             .map_err(|e| {
                 problems.push(Problem {
                     file: file.to_string(),
