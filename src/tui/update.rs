@@ -1,0 +1,492 @@
+//! `update`: the only place the UI state changes. No I/O: effects come back as [`Cmd`]s
+//! for the runtime to perform.
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+use super::app::{App, Load, Overlay, Pane, Row, StageState, PROBES, STAGES};
+use super::keymap::{self, Action};
+use super::layout::{self, Regions};
+use super::msg::{Cmd, Msg};
+use super::widgets::{detail, environment, gpu_table, probe_log, theme::Theme};
+
+pub fn update(app: &mut App, msg: Msg) -> Vec<Cmd> {
+    match msg {
+        Msg::Key(key) => return key_press(app, key),
+        Msg::Mouse(m) => return mouse(app, m),
+        Msg::Resize(w, h) => {
+            app.size = (w, h);
+            keep_visible(app);
+        }
+        Msg::Tick => app.tick = app.tick.wrapping_add(1),
+        Msg::Stage {
+            generation,
+            stage,
+            done,
+        } => {
+            if let Load::Gathering {
+                generation: g,
+                stages,
+                ..
+            } = &mut app.load
+            {
+                if *g == generation {
+                    if let Some(s) = stages.get_mut(stage) {
+                        *s = if done {
+                            StageState::Done
+                        } else {
+                            StageState::Running
+                        };
+                    }
+                }
+            }
+        }
+        Msg::Loaded {
+            generation,
+            report,
+            elapsed_ms,
+        } => {
+            if generation == app.generation {
+                app.elapsed_ms = Some(elapsed_ms);
+                app.set_report(*report);
+                app.gpu_selected = app.gpu_selected.min(gpu_count(app).saturating_sub(1));
+                keep_visible(app);
+            }
+        }
+        Msg::LoadFailed { generation, error } => {
+            if generation == app.generation {
+                app.load = Load::Failed(error);
+                return vec![Cmd::Redraw];
+            }
+        }
+        Msg::Probe { gpu, probe, state } => {
+            match app
+                .probes
+                .iter_mut()
+                .find(|(g, p, _)| *g == gpu && *p == probe)
+            {
+                Some(entry) => entry.2 = state,
+                None => app.probes.push((gpu, probe, state)),
+            }
+        }
+        Msg::Saved(result) => {
+            app.status = Some(match result {
+                Ok(path) => format!("saved the JSON report to {}", path.display()),
+                Err(e) => format!("could not save: {e}"),
+            });
+        }
+        Msg::Signal(_) => app.quit = true,
+    }
+    Vec::new()
+}
+
+fn key_press(app: &mut App, key: KeyEvent) -> Vec<Cmd> {
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    if app.filter_editing {
+        edit_filter(app, key);
+        return Vec::new();
+    }
+    match keymap::action_for(&key) {
+        Some(a) => act(app, a),
+        None => Vec::new(),
+    }
+}
+
+fn edit_filter(app: &mut App, key: KeyEvent) {
+    match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => app.quit = true,
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            app.filter.push(c);
+            app.refilter();
+        }
+        KeyCode::Backspace => {
+            app.filter.pop();
+            app.refilter();
+        }
+        KeyCode::Enter => app.filter_editing = false,
+        KeyCode::Esc => {
+            app.filter_editing = false;
+            app.filter.clear();
+            app.refilter();
+        }
+        KeyCode::Up | KeyCode::Down => {
+            app.filter_editing = false;
+            let a = if key.code == KeyCode::Up {
+                Action::Up
+            } else {
+                Action::Down
+            };
+            act(app, a);
+        }
+        _ => {}
+    }
+}
+
+pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
+    if app.overlay == Some(Overlay::Help) && action != Action::Quit {
+        app.overlay = None;
+        if action == Action::Help {
+            return Vec::new();
+        }
+    }
+    if app.overlay == Some(Overlay::Picker) {
+        return picker(app, action);
+    }
+    app.status = None;
+    match action {
+        Action::Up => move_by(app, -1),
+        Action::Down => move_by(app, 1),
+        Action::PageUp => move_by(app, -(page(app) as isize)),
+        Action::PageDown => move_by(app, page(app) as isize),
+        Action::Top => move_by(app, isize::MIN / 2),
+        Action::Bottom => move_by(app, isize::MAX / 2),
+        Action::NextPane => cycle(app, 1),
+        Action::PrevPane => cycle(app, Pane::ALL.len() - 1),
+        Action::Open => open(app),
+        Action::Back => {
+            app.focus = Pane::Findings;
+            keep_visible(app);
+        }
+        Action::Rerun => return rerun(app),
+        Action::Pick => {
+            app.overlay = Some(Overlay::Picker);
+            app.picker_cursor = 0;
+        }
+        Action::Toggle => {}
+        Action::Filter => {
+            app.filter_editing = true;
+            app.focus = Pane::Findings;
+        }
+        Action::Save => {
+            if app.report.is_none() {
+                app.status = Some("nothing to save yet: the report is still being gathered".into());
+            } else {
+                app.status = Some(format!("saving to {} …", app.save_path.display()));
+                return vec![Cmd::Save(app.save_path.clone())];
+            }
+        }
+        Action::Copy => return copy(app),
+        Action::PrintFix => print_fix(app),
+        Action::Help => app.overlay = Some(Overlay::Help),
+        Action::Quit => {
+            if app.overlay.is_some() {
+                app.overlay = None;
+            } else {
+                app.quit = true;
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn fix_commands(app: &App) -> Option<Vec<String>> {
+    let f = app.selected_finding()?;
+    f.fix
+        .as_ref()
+        .map(|x| x.commands.clone())
+        .filter(|c| !c.is_empty())
+}
+
+fn copy(app: &mut App) -> Vec<Cmd> {
+    let Some(cmds) = fix_commands(app) else {
+        app.status = Some("this finding has no fix command to copy".into());
+        return Vec::new();
+    };
+    if !app.clipboard {
+        app.status = Some(
+            "no clipboard reachable from this terminal; press y to print the fix on exit".into(),
+        );
+        return Vec::new();
+    }
+    app.status =
+        Some(format!(
+        "copied {} to the clipboard (OSC 52; y prints it on exit if your terminal ignores that)",
+        if cmds.len() == 1 { "the fix command" } else { "the fix commands" }
+    ));
+    vec![Cmd::Copy(cmds.join("\n"))]
+}
+
+fn print_fix(app: &mut App) {
+    let Some(cmds) = fix_commands(app) else {
+        app.status = Some("this finding has no fix command to print".into());
+        return;
+    };
+    for c in cmds {
+        if !app.print_on_exit.contains(&c) {
+            app.print_on_exit.push(c);
+        }
+    }
+    app.status = Some(format!(
+        "{} fix command(s) will be printed when you quit",
+        app.print_on_exit.len()
+    ));
+}
+
+fn rerun(app: &mut App) -> Vec<Cmd> {
+    if app.gathering() {
+        app.status = Some("already gathering".into());
+        return Vec::new();
+    }
+    app.generation += 1;
+    app.load = Load::Gathering {
+        generation: app.generation,
+        started: app.tick,
+        stages: vec![StageState::Waiting; STAGES.len()],
+    };
+    vec![Cmd::Gather {
+        generation: app.generation,
+        plan: app.plan.clone(),
+    }]
+}
+
+fn open(app: &mut App) {
+    match app.focus {
+        Pane::Findings if app.selected_finding().is_some() => {
+            app.focus = Pane::Detail;
+            app.detail_scroll = 0;
+        }
+        Pane::Gpus => {
+            let rows = app.report.as_ref().map(gpu_table::rows).unwrap_or_default();
+            if let Some(r) = rows.get(app.gpu_selected) {
+                app.filter = match r.index {
+                    Some(i) => format!("GPU {i}"),
+                    None => r.pci_bus_id.clone().unwrap_or_default(),
+                };
+                app.refilter();
+                app.focus = Pane::Findings;
+            }
+        }
+        _ => {}
+    }
+    keep_visible(app);
+}
+
+fn cycle(app: &mut App, step: usize) {
+    let i = Pane::ALL.iter().position(|p| *p == app.focus).unwrap_or(0);
+    app.focus = Pane::ALL[(i + step) % Pane::ALL.len()];
+    keep_visible(app);
+}
+
+fn page(app: &App) -> usize {
+    let r = regions(app);
+    let rect = match app.focus {
+        Pane::Findings => r.findings,
+        Pane::Detail => r.detail,
+        Pane::Gpus => r.gpus,
+        Pane::Environment | Pane::ProbeLog => r.body,
+    };
+    layout::inner_height(rect).saturating_sub(1).max(1)
+}
+
+fn regions(app: &App) -> Regions {
+    layout::regions(Rect::new(0, 0, app.size.0, app.size.1), app)
+}
+
+fn gpu_count(app: &App) -> usize {
+    app.report.as_ref().map_or(0, |r| gpu_table::rows(r).len())
+}
+
+fn step(pos: usize, by: isize, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    (pos as isize).saturating_add(by).clamp(0, len as isize - 1) as usize
+}
+
+fn scroll(pos: u16, by: isize, lines: usize, height: usize) -> u16 {
+    let max = lines.saturating_sub(height);
+    u16::try_from(step(usize::from(pos), by, max + 1)).unwrap_or(u16::MAX)
+}
+
+fn move_by(app: &mut App, by: isize) {
+    let theme = Theme { color: false };
+    match app.focus {
+        Pane::Findings => {
+            let findings: Vec<usize> = app
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| matches!(r, Row::Finding(_)))
+                .map(|(i, _)| i)
+                .collect();
+            let here = findings
+                .iter()
+                .position(|&i| i == app.selected)
+                .unwrap_or(0);
+            if let Some(&to) = findings.get(step(here, by, findings.len())) {
+                if to != app.selected {
+                    app.detail_scroll = 0;
+                }
+                app.selected = to;
+            }
+        }
+        Pane::Gpus => app.gpu_selected = step(app.gpu_selected, by, gpu_count(app)),
+        Pane::Detail => {
+            let lines = app
+                .selected_finding()
+                .map_or(0, |f| detail::lines(f, theme).len());
+            let h = layout::inner_height(regions(app).detail);
+            app.detail_scroll = scroll(app.detail_scroll, by, lines, h);
+        }
+        Pane::Environment => {
+            let lines = app
+                .report
+                .as_ref()
+                .map_or(0, |r| environment::lines(r, theme).len());
+            let h = layout::inner_height(regions(app).body);
+            app.env_scroll = scroll(app.env_scroll, by, lines, h);
+        }
+        Pane::ProbeLog => {
+            let lines = probe_log::lines(app, theme).len();
+            let h = layout::inner_height(regions(app).body);
+            app.log_scroll = scroll(app.log_scroll, by, lines, h);
+        }
+    }
+    keep_visible(app);
+}
+
+/// Scrolls the findings list and the GPU table so their cursors are on screen.
+fn keep_visible(app: &mut App) {
+    let r = regions(app);
+    let h = layout::inner_height(r.findings);
+    if h > 0 {
+        if Some(app.selected) == app.first_finding_row() {
+            app.list_offset = 0;
+        } else if app.selected < app.list_offset {
+            app.list_offset = app.selected;
+        } else if app.selected >= app.list_offset + h {
+            app.list_offset = app.selected + 1 - h;
+        }
+    }
+    let g = layout::inner_height(r.gpus).saturating_sub(1);
+    if g > 0 {
+        if app.gpu_selected < app.gpu_offset {
+            app.gpu_offset = app.gpu_selected;
+        } else if app.gpu_selected >= app.gpu_offset + g {
+            app.gpu_offset = app.gpu_selected + 1 - g;
+        }
+    }
+}
+
+/// The picker's items: the GPUs of the report, then the probes.
+pub fn picker_items(app: &App) -> Vec<(String, String, bool)> {
+    let gpus = app.report.as_ref().map(gpu_table::rows).unwrap_or_default();
+    let mut items: Vec<(String, String, bool)> = gpus
+        .iter()
+        .map(|g| {
+            let key = g.key();
+            let on = !app.plan.skip_gpus.contains(&key);
+            (format!("gpu:{key}"), g.label(), on)
+        })
+        .collect();
+    items.extend(PROBES.iter().map(|p| {
+        (
+            format!("probe:{p}"),
+            format!("probe {p}"),
+            !app.plan.skip_probes.contains(*p),
+        )
+    }));
+    items
+}
+
+fn picker(app: &mut App, action: Action) -> Vec<Cmd> {
+    let items = picker_items(app);
+    match action {
+        Action::Up => app.picker_cursor = step(app.picker_cursor, -1, items.len()),
+        Action::Down => app.picker_cursor = step(app.picker_cursor, 1, items.len()),
+        Action::Top => app.picker_cursor = 0,
+        Action::Bottom => app.picker_cursor = items.len().saturating_sub(1),
+        Action::Toggle => {
+            if let Some((key, _, _)) = items.get(app.picker_cursor) {
+                let (set, k) = match key.split_once(':') {
+                    Some(("gpu", k)) => (&mut app.plan.skip_gpus, k),
+                    Some((_, k)) => (&mut app.plan.skip_probes, k),
+                    None => return Vec::new(),
+                };
+                if !set.remove(k) {
+                    set.insert(k.to_string());
+                }
+            }
+        }
+        Action::Open | Action::Rerun => {
+            app.overlay = None;
+            return rerun(app);
+        }
+        Action::Quit | Action::Pick => app.overlay = None,
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Cmd> {
+    let r = regions(app);
+    let (col, row) = (m.column, m.row);
+    let pane_at = || {
+        if layout::contains(r.findings, col, row) {
+            Some(Pane::Findings)
+        } else if layout::contains(r.detail, col, row) {
+            Some(Pane::Detail)
+        } else if layout::contains(r.gpus, col, row) {
+            Some(Pane::Gpus)
+        } else if layout::contains(r.body, col, row) {
+            Some(app.focus)
+        } else {
+            None
+        }
+    };
+    match m.kind {
+        MouseEventKind::ScrollUp | MouseEventKind::ScrollDown if app.overlay.is_none() => {
+            if let Some(p) = pane_at() {
+                app.focus = p;
+                let by = if m.kind == MouseEventKind::ScrollUp {
+                    -1
+                } else {
+                    1
+                };
+                move_by(app, by);
+            }
+        }
+        MouseEventKind::Down(MouseButton::Left) => {
+            if app.overlay.is_some() {
+                app.overlay = None;
+                return Vec::new();
+            }
+            if layout::contains(Some(r.tabs), col, row) {
+                if let Some(p) = super::widgets::header::tab_at(col) {
+                    app.focus = p;
+                    keep_visible(app);
+                }
+                return Vec::new();
+            }
+            match pane_at() {
+                Some(Pane::Findings) => {
+                    let top = r.findings.map_or(0, |f| f.y + 1);
+                    let i = app.list_offset + usize::from(row.saturating_sub(top));
+                    if row >= top && matches!(app.rows.get(i), Some(Row::Finding(_))) {
+                        if app.selected != i {
+                            app.detail_scroll = 0;
+                        }
+                        app.selected = i;
+                    }
+                    app.focus = Pane::Findings;
+                }
+                Some(Pane::Gpus) => {
+                    let top = r.gpus.map_or(0, |g| g.y + 2);
+                    let i = app.gpu_offset + usize::from(row.saturating_sub(top));
+                    if row >= top && i < gpu_count(app) {
+                        app.gpu_selected = i;
+                    }
+                    app.focus = Pane::Gpus;
+                }
+                Some(p) => app.focus = p,
+                None => {}
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
