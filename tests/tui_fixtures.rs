@@ -18,8 +18,8 @@ fn committed_fixtures_match_the_generator() {
             std::fs::create_dir_all(tui_reports::dir()).unwrap();
             std::fs::write(&path, &json).unwrap();
         }
-        let committed = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let committed =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             committed == json,
             "{} is stale: GPU_DOCTOR_UPDATE_FIXTURES=1 cargo test --test tui_fixtures",
@@ -41,8 +41,20 @@ fn fixtures_show_what_their_names_say() {
             .any(|f| f.id == id && f.severity == sev)
     };
     assert!(has("no_driver", "driver.not_installed", Severity::Fail));
-    assert!(has("mismatched_driver", "driver.library_mismatch", Severity::Fail));
-    assert!(has("rtx5090_old_wheel", "torch.arch_unsupported", Severity::Fail));
+    assert!(has(
+        "mismatched_driver",
+        "driver.library_mismatch",
+        Severity::Fail
+    ));
+    assert!(has(
+        "rtx5090_old_wheel",
+        "torch.arch_unsupported",
+        Severity::Fail
+    ));
     assert!(has("probe_timeout", "probe.launch", Severity::Fail));
-    assert!(has("container_no_gpu", "host.container_no_gpu", Severity::Fail));
+    assert!(has(
+        "container_no_gpu",
+        "host.container_no_gpu",
+        Severity::Fail
+    ));
 }

@@ -349,7 +349,11 @@ mod tests {
     #[test]
     fn filter_matches_id_summary_scope_and_severity() {
         let findings = vec![f("driver.a", Severity::Pass), f("host.b", Severity::Warn)];
-        assert_eq!(rows(&findings, "HOST").len(), 2, "only host.b and its heading");
+        assert_eq!(
+            rows(&findings, "HOST").len(),
+            2,
+            "only host.b and its heading"
+        );
         assert_eq!(rows(&findings, "warn")[1], Row::Finding(1));
         assert!(rows(&findings, "nothing").is_empty());
     }

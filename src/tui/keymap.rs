@@ -64,35 +64,35 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(KeyCode::Up, NONE), (KeyCode::Char('k'), NONE)],
         label: "↑ k",
         action: Action::Up,
-        help: "previous item / scroll up",
+        help: "previous / scroll up",
         group: Group::Move,
     },
     Binding {
         keys: &[(KeyCode::Down, NONE), (KeyCode::Char('j'), NONE)],
         label: "↓ j",
         action: Action::Down,
-        help: "next item / scroll down",
+        help: "next / scroll down",
         group: Group::Move,
     },
     Binding {
         keys: &[(KeyCode::PageUp, NONE)],
         label: "PgUp",
         action: Action::PageUp,
-        help: "a page up",
+        help: "page up",
         group: Group::Move,
     },
     Binding {
         keys: &[(KeyCode::PageDown, NONE)],
         label: "PgDn",
         action: Action::PageDown,
-        help: "a page down",
+        help: "page down",
         group: Group::Move,
     },
     Binding {
         keys: &[(KeyCode::Home, NONE), (KeyCode::Char('g'), NONE)],
         label: "Home g",
         action: Action::Top,
-        help: "first item",
+        help: "first",
         group: Group::Move,
     },
     Binding {
@@ -103,7 +103,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "End G",
         action: Action::Bottom,
-        help: "last item",
+        help: "last",
         group: Group::Move,
     },
     Binding {
@@ -128,7 +128,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "Enter → l",
         action: Action::Open,
-        help: "open details (on a GPU: its findings)",
+        help: "details / a GPU's findings",
         group: Group::Panes,
     },
     Binding {
@@ -146,49 +146,49 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(KeyCode::Char('/'), NONE)],
         label: "/",
         action: Action::Filter,
-        help: "filter findings (Enter keeps, Esc clears)",
+        help: "filter the findings",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char('c'), NONE)],
         label: "c",
         action: Action::Copy,
-        help: "copy the fix command to the clipboard (OSC 52)",
+        help: "copy the fix (OSC 52)",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char('y'), NONE)],
         label: "y",
         action: Action::PrintFix,
-        help: "print the fix command on exit",
+        help: "print the fix on exit",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char('r'), NONE), (KeyCode::F(5), NONE)],
         label: "r",
         action: Action::Rerun,
-        help: "gather and judge again (with the picked GPUs/probes)",
+        help: "run again (picked probes)",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char('p'), NONE)],
         label: "p",
         action: Action::Pick,
-        help: "pick the GPUs and probes to run",
+        help: "pick GPUs and probes",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char(' '), NONE)],
         label: "Space",
         action: Action::Toggle,
-        help: "toggle an item in the picker",
+        help: "toggle in the picker",
         group: Group::Act,
     },
     Binding {
         keys: &[(KeyCode::Char('s'), NONE)],
         label: "s",
         action: Action::Save,
-        help: "save the JSON report (file named below)",
+        help: "save the JSON report",
         group: Group::Act,
     },
     Binding {
@@ -210,7 +210,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "q Esc ^C",
         action: Action::Quit,
-        help: "close the overlay, or quit",
+        help: "close overlay / quit",
         group: Group::Act,
     },
 ];
@@ -267,6 +267,14 @@ mod tests {
             assert_eq!(action_for(&key(code, mods)), Some(want), "{code:?}");
         }
         assert_eq!(action_for(&key(KeyCode::Char('x'), NONE)), None);
+    }
+
+    #[test]
+    fn help_texts_fit_two_columns_at_80() {
+        for b in BINDINGS {
+            assert!(b.help.chars().count() <= 26, "{}", b.help);
+            assert!(b.label.chars().count() <= 10, "{}", b.label);
+        }
     }
 
     #[test]

@@ -154,10 +154,20 @@ fn torch_env(prefix: &str, version: &str, cuda: &str, sass: &[&str]) -> PythonEn
     }
 }
 
-const OLD_SASS: &[&str] = &["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"];
+const OLD_SASS: &[&str] = &[
+    "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90",
+];
 
 /// A node with `gpus` GPUs of one kind and a working driver.
-fn node_facts(host: &str, gpus: usize, name: &str, cc: &str, mem: u64, driver: &str, cuda: &str) -> Facts {
+fn node_facts(
+    host: &str,
+    gpus: usize,
+    name: &str,
+    cc: &str,
+    mem: u64,
+    driver: &str,
+    cuda: &str,
+) -> Facts {
     let mut nodes = vec![node("/dev/nvidiactl"), node("/dev/nvidia-uvm")];
     nodes.extend((0..gpus).map(|i| node(&format!("/dev/nvidia{i}"))));
     Facts {
@@ -197,7 +207,9 @@ fn node_facts(host: &str, gpus: usize, name: &str, cc: &str, mem: u64, driver: &
         driver_libs: DriverLibFacts {
             searched: vec!["/usr/lib/x86_64-linux-gnu".into()],
             files: vec![lib("libnvidia-ml", driver), lib("libcuda", driver)],
-            nvml_soname: Some(format!("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}")),
+            nvml_soname: Some(format!(
+                "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}"
+            )),
             cuda_soname: Some(format!("/usr/lib/x86_64-linux-gnu/libcuda.so.{driver}")),
         },
         driver_api: DriverApiFacts {
@@ -234,7 +246,8 @@ fn node_facts(host: &str, gpus: usize, name: &str, cc: &str, mem: u64, driver: &
 }
 
 fn judge(facts: Facts, extra: Vec<Finding>) -> Report {
-    let (mut findings, errors) = checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
+    let (mut findings, errors) =
+        checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
     findings.extend(extra);
     Report::new(gpu_doctor::matrix::bundled(), facts, findings, errors)
 }
@@ -258,10 +271,35 @@ const H100_MEM: u64 = 85_520_809_984;
 /// 8 × H100, everything working, probes passed: exactly 100 findings.
 fn healthy_8gpu() -> Report {
     let mut facts = node_facts("dgx-07", 8, H100, "9.0", H100_MEM, "550.54.15", "12.4");
-    facts.python.push(torch_env("/opt/conda/envs/train", "2.5.1+cu124", "12.4", OLD_SASS));
+    for (prefix, torch, cuda) in [
+        ("/opt/conda/envs/train", "2.5.1+cu124", "12.4"),
+        ("/home/ana/venvs/eval", "2.4.1+cu121", "12.1"),
+        ("/home/ana/venvs/serve", "2.5.1+cu124", "12.4"),
+        ("/srv/jupyter", "2.4.1+cu121", "12.1"),
+    ] {
+        facts.python.push(torch_env(prefix, torch, cuda, OLD_SASS));
+    }
     let (base, _) = checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
-    let names = ["launch", "grid_limit", "ordinal", "cublaslt", "oom", "graph", "bandwidth"];
+    let names = [
+        "launch",
+        "grid_limit",
+        "ordinal",
+        "cublaslt",
+        "oom",
+        "graph",
+        "bandwidth",
+    ];
+    // Per-GPU health findings a later release adds, then probes up to 100 findings.
     let mut extra = Vec::new();
+    for i in 0..8u32 {
+        extra.push(
+            Finding::new("gpu.pcie_degraded", Severity::Pass, "PCIe link at Gen5 x16")
+                .scope(gpu(i)),
+        );
+        extra.push(
+            Finding::new("gpu.throttled", Severity::Pass, "no clock throttling").scope(gpu(i)),
+        );
+    }
     'fill: for round in 0.. {
         for i in 0..8u32 {
             if base.len() + extra.len() >= 100 {
@@ -269,9 +307,20 @@ fn healthy_8gpu() -> Report {
             }
             let name = names[round % names.len()];
             let ms = 40 + u64::from(i) * 3 + round as u64 * 17;
-            extra.push(probe(name, i, Severity::Pass, ms, &format!("{name} probe passed")));
+            extra.push(probe(
+                name,
+                i,
+                Severity::Pass,
+                ms,
+                &format!("{name} probe passed"),
+            ));
         }
     }
+    assert!(
+        extra.len() <= 8 * (names.len() + 2),
+        "probe findings would repeat: {} checks",
+        base.len()
+    );
     let r = judge(facts, extra);
     assert_eq!(r.findings.len(), 100);
     r
@@ -303,8 +352,12 @@ fn no_driver() -> Report {
 /// Kernel module 550.54.15, user space upgraded to 550.90.07 without a reboot.
 fn mismatched_driver() -> Report {
     let mut facts = node_facts("gpu-12", 4, H100, "9.0", H100_MEM, "550.54.15", "12.4");
-    facts.driver_libs.files = vec![lib("libnvidia-ml", "550.90.07"), lib("libcuda", "550.90.07")];
-    facts.driver_libs.nvml_soname = Some("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.90.07".into());
+    facts.driver_libs.files = vec![
+        lib("libnvidia-ml", "550.90.07"),
+        lib("libcuda", "550.90.07"),
+    ];
+    facts.driver_libs.nvml_soname =
+        Some("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.90.07".into());
     facts.driver_libs.cuda_soname = Some("/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07".into());
     facts.driver_api = DriverApiFacts {
         nvml: Fact::known(NvmlFacts {
@@ -382,7 +435,10 @@ fn probe_timeout() -> Report {
          held by another context (check for Xid errors).",
     )
     .evidence("probes.gpu1.launch.elapsed_ms", 10000)
-    .evidence("probes.gpu1.launch.error", "timed out after 10000 ms (worker killed: SIGKILL)")
+    .evidence(
+        "probes.gpu1.launch.error",
+        "timed out after 10000 ms (worker killed: SIGKILL)",
+    )
     .fix(
         "Look for Xid errors, then reset the GPU if nothing runs on it.",
         &["sudo dmesg | grep -i xid", "sudo nvidia-smi -r -i 1"],
@@ -390,7 +446,13 @@ fn probe_timeout() -> Report {
     judge(
         facts,
         vec![
-            probe("launch", 0, Severity::Pass, 42, "a kernel launched and finished on GPU 0"),
+            probe(
+                "launch",
+                0,
+                Severity::Pass,
+                42,
+                "a kernel launched and finished on GPU 0",
+            ),
             timeout,
         ],
     )
@@ -399,7 +461,15 @@ fn probe_timeout() -> Report {
 /// Inside docker without `--gpus`: the host's GPUs and kernel module show through /sys
 /// and /proc, but there are no device nodes and no driver libraries.
 fn container_no_gpu() -> Report {
-    let mut facts = node_facts("3f9c2a1b7d0e", 2, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    let mut facts = node_facts(
+        "3f9c2a1b7d0e",
+        2,
+        H100,
+        "9.0",
+        H100_MEM,
+        "550.54.15",
+        "12.4",
+    );
     facts.system.container = Fact::known(Some("docker".into()));
     facts.kernel_module.device_nodes = Fact::known(Vec::new());
     facts.driver_libs = DriverLibFacts::default();

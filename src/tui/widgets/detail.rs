@@ -22,21 +22,7 @@ pub fn lines(f: &Finding, t: Theme) -> Vec<Line<'static>> {
             t.dim(),
         )),
     ];
-    if !f.details.is_empty() {
-        out.push(Line::default());
-        out.push(Line::from(Span::styled("Why it matters", t.bold())));
-        out.push(Line::from(f.details.clone()));
-    }
-    if !f.evidence.is_empty() {
-        out.push(Line::default());
-        out.push(Line::from(Span::styled("Evidence", t.bold())));
-        for e in &f.evidence {
-            out.push(Line::from(vec![
-                Span::styled(format!("  {} = ", e.fact), t.dim()),
-                Span::raw(e.value.clone()),
-            ]));
-        }
-    }
+    // The fix first, so it is on screen without scrolling at 80×24.
     out.push(Line::default());
     match &f.fix {
         Some(fix) => {
@@ -59,7 +45,25 @@ pub fn lines(f: &Finding, t: Theme) -> Vec<Line<'static>> {
                 )));
             }
         }
+        None if f.severity >= crate::report::finding::Severity::Warn => out.push(Line::from(
+            Span::styled("No fix command is known; what was seen is below.", t.dim()),
+        )),
         None => out.push(Line::from(Span::styled("No fix needed.", t.dim()))),
+    }
+    if !f.details.is_empty() {
+        out.push(Line::default());
+        out.push(Line::from(Span::styled("Why it matters", t.bold())));
+        out.push(Line::from(f.details.clone()));
+    }
+    if !f.evidence.is_empty() {
+        out.push(Line::default());
+        out.push(Line::from(Span::styled("Evidence", t.bold())));
+        for e in &f.evidence {
+            out.push(Line::from(vec![
+                Span::styled(format!("  {} = ", e.fact), t.dim()),
+                Span::raw(e.value.clone()),
+            ]));
+        }
     }
     out
 }
@@ -72,6 +76,19 @@ pub struct Detail<'a> {
 impl Widget for &Detail<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (app, t) = (self.app, self.theme);
+        // Beside the list, a rule keeps the two panes' text apart.
+        let area = if app.size.0 >= crate::tui::layout::WIDE {
+            let rule = ratatui::widgets::Block::new().borders(ratatui::widgets::Borders::LEFT);
+            let inner = rule.inner(area);
+            rule.render(area, buf);
+            Rect {
+                x: inner.x + 1,
+                width: inner.width.saturating_sub(1),
+                ..inner
+            }
+        } else {
+            area
+        };
         let title = Line::from(Span::styled(" Detail ", t.title(app.focus == Pane::Detail)));
         title.render(Rect { height: 1, ..area }, buf);
         let body = Rect {

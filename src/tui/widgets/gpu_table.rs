@@ -88,10 +88,13 @@ pub fn rows(report: &Report) -> Vec<GpuRow> {
         if known.contains(&bus_key(&g.bus_id)) {
             continue;
         }
-        let driver = g.driver.as_deref().unwrap_or("no driver");
+        let why = match g.driver.as_deref() {
+            None => "no driver bound".to_string(),
+            Some(d) => format!("{d}, not enumerated"),
+        };
         out.push(GpuRow {
             index: None,
-            name: format!("NVIDIA 10de:{} ({driver})", g.device_id),
+            name: format!("NVIDIA 10de:{} ({why})", g.device_id),
             compute_capability: None,
             memory_total_bytes: None,
             pci_bus_id: Some(g.bus_id.clone()),
@@ -257,11 +260,20 @@ fn probe_cell(row: &GpuRow, probe: &str, app: &App, theme: Theme) -> Span<'stati
         Some(ProbeState::Running) => text(format!("{} run", spinner(app.tick))),
         Some(ProbeState::Done(s, ms)) => Span::styled(
             match ms {
-                Some(ms) => format!("{} {ms}ms", s.marker()),
+                Some(ms) => format!("{} {}", s.marker(), duration(ms)),
                 None => s.marker().to_string(),
             },
             theme.severity(s),
         ),
+    }
+}
+
+/// "42ms", "1.5s", "10s": short enough for a probe cell.
+pub fn duration(ms: u64) -> String {
+    match ms {
+        0..1000 => format!("{ms}ms"),
+        1000..10_000 => format!("{:.1}s", ms as f64 / 1000.0),
+        _ => format!("{}s", ms / 1000),
     }
 }
 
@@ -313,8 +325,24 @@ impl Widget for &GpuTable<'_> {
         };
         let rows = rows(report);
         let focused = app.focus == Pane::Gpus;
-        let title = format!(" GPUs ({}) ", rows.len());
-        let mut lines = vec![Line::from(Span::styled(title, theme.title(focused)))];
+        let visible = usize::from(area.height.saturating_sub(2));
+        let mut title = format!(" GPUs ({}) ", rows.len());
+        if rows.len() > visible && visible > 0 {
+            let last = (app.gpu_offset + visible).min(rows.len());
+            title.push_str(&format!(
+                "{}–{} shown, Tab here and ↓ scrolls ",
+                app.gpu_offset + 1,
+                last
+            ));
+        }
+        let mut head = vec![Span::styled(title, theme.title(focused))];
+        if !rows.is_empty() && rows.iter().all(|r| r.index.is_none()) {
+            head.push(Span::styled(
+                " on the PCI bus only: the driver does not enumerate them (see Driver findings)",
+                theme.severity(Severity::Warn),
+            ));
+        }
+        let mut lines = vec![Line::from(head)];
         if rows.is_empty() {
             lines.push(Line::from(no_gpu_text(report)));
             ratatui::widgets::Paragraph::new(lines).render(area, buf);
@@ -337,7 +365,6 @@ impl Widget for &GpuTable<'_> {
             })
             .collect();
         lines.push(Line::from(header));
-        let visible = usize::from(area.height.saturating_sub(2));
         for (i, r) in rows.iter().enumerate().skip(app.gpu_offset).take(visible) {
             let spans: Vec<Span> = cols
                 .iter()
@@ -391,6 +418,13 @@ mod tests {
     fn bus_ids_compare_across_domain_widths() {
         assert_eq!(bus_key("00000000:18:00.0"), bus_key("0000:18:00.0"));
         assert_ne!(bus_key("0000:19:00.0"), bus_key("0000:18:00.0"));
+    }
+
+    #[test]
+    fn durations_fit_a_cell() {
+        assert_eq!(duration(42), "42ms");
+        assert_eq!(duration(1500), "1.5s");
+        assert_eq!(duration(10_000), "10s");
     }
 
     #[test]

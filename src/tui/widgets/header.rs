@@ -23,9 +23,13 @@ impl Widget for &Header<'_> {
         let t = self.theme;
         let lines = match &self.app.report {
             Some(r) => lines(r, self.app, t),
-            None => vec![Line::from(vec![
+            None if self.app.gathering() => vec![Line::from(vec![
                 Span::styled("gpu-doctor ", t.bold()),
                 Span::raw(format!("{} gathering facts…", spinner(self.app.tick))),
+            ])],
+            None => vec![Line::from(vec![
+                Span::styled("gpu-doctor ", t.bold()),
+                Span::raw("no report"),
             ])],
         };
         Paragraph::new(lines).render(area, buf);

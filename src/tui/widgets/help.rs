@@ -8,22 +8,22 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use super::theme::Theme;
 use crate::tui::keymap::{Group, BINDINGS};
 
-pub fn lines(t: Theme) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
-    for g in Group::ALL {
-        out.push(Line::from(Span::styled(g.title(), t.bold())));
-        for b in BINDINGS.iter().filter(|b| b.group == g) {
-            out.push(Line::from(vec![
-                Span::styled(format!("  {:<10}", b.label), t.bold()),
-                Span::raw(b.help),
-            ]));
-        }
+fn group_lines(g: Group, t: Theme) -> Vec<Line<'static>> {
+    let mut out = vec![Line::from(Span::styled(g.title(), t.bold()))];
+    for b in BINDINGS.iter().filter(|b| b.group == g) {
+        out.push(Line::from(vec![
+            Span::styled(format!(" {:<10}", b.label), t.bold()),
+            Span::raw(b.help),
+        ]));
     }
-    out.push(Line::from(Span::styled(
-        "mouse: wheel scrolls, click selects",
-        t.dim(),
-    )));
     out
+}
+
+/// Two columns: moving and panes on the left, actions on the right.
+pub fn columns(t: Theme) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let mut left = group_lines(Group::Move, t);
+    left.extend(group_lines(Group::Panes, t));
+    (left, group_lines(Group::Act, t))
 }
 
 /// A centred rectangle of at most `w`×`h` inside `area`.
@@ -44,11 +44,38 @@ pub struct Help {
 
 impl Widget for &Help {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let content = lines(self.theme);
-        let rect = centered(area, 66, content.len() as u16 + 2);
+        let (left, right) = columns(self.theme);
+        let rows = left.len().max(right.len()) as u16 + 1;
+        let rect = centered(area, 78, rows + 2);
         Clear.render(rect, buf);
-        Paragraph::new(content)
-            .block(Block::bordered().title(" Keys (any key closes) "))
-            .render(rect, buf);
+        let block = Block::bordered().title(" Keys (any key closes) ");
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        let half = inner.width / 2;
+        Paragraph::new(left).render(
+            Rect {
+                width: half,
+                ..inner
+            },
+            buf,
+        );
+        Paragraph::new(right).render(
+            Rect {
+                x: inner.x + half,
+                width: inner.width - half,
+                ..inner
+            },
+            buf,
+        );
+        let foot = Rect {
+            y: inner.bottom().saturating_sub(1),
+            height: 1,
+            ..inner
+        };
+        Line::from(Span::styled(
+            "mouse: the wheel scrolls, a click selects",
+            self.theme.dim(),
+        ))
+        .render(foot, buf);
     }
 }
