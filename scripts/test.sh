@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Linux machine: installs what the tests need
-# (a C compiler for the fake driver libraries, cached Python venvs with real PyTorch
-# wheels), then runs formatting, lints and every test.
+# (a C compiler for the fake driver libraries, tmux for the terminal UI tests, cached
+# Python venvs with real PyTorch wheels), then runs formatting, lints and every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
+# The terminal UI's end-to-end tests drive the real binary in a tmux pane.
+command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 if ((${#need_apt[@]})); then
     if command -v apt-get >/dev/null 2>&1; then
         SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

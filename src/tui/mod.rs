@@ -47,5 +47,6 @@ pub fn run(cli: &Cli, host: &Host, selection: Selection) -> i32 {
         clipboard: osc52::reachable(host.var("TERM")),
         save_path: runtime::default_save_path(cli),
         autosave: cli.save.is_some(),
+        test_panic: host.var(runtime::TEST_PANIC_ENV).is_some_and(|v| v == "1"),
     })
 }

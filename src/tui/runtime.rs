@@ -27,6 +27,18 @@ pub struct Options {
     /// Where `s` saves; `--save FILE` also saves there as soon as the report is ready.
     pub save_path: PathBuf,
     pub autosave: bool,
+    /// Hidden, for the end-to-end test of the panic exit path: panic on the UI thread
+    /// after the first frame (`GPU_DOCTOR_TUI_TEST_PANIC=1`).
+    pub test_panic: bool,
+}
+
+/// The variable that makes the UI panic after its first frame (tests only).
+pub const TEST_PANIC_ENV: &str = "GPU_DOCTOR_TUI_TEST_PANIC";
+
+/// Only the end-to-end test of the panic path calls this.
+#[allow(clippy::panic)]
+fn test_panic() {
+    panic!("{TEST_PANIC_ENV} is set: panicking on the UI thread to test terminal restore");
 }
 
 /// `--save FILE`, else a new file in the current folder named by the time.
@@ -42,8 +54,9 @@ pub fn default_save_path(cli: &Cli) -> PathBuf {
 pub fn run(opts: Options) -> i32 {
     let (tx, rx) = mpsc::channel();
     let mut app = App::new(opts.save_path.clone(), opts.color, opts.clipboard);
-    let hook = terminal::install_panic_hook(std::thread::current().id());
-    let (mut term, guard) = match terminal::setup() {
+    let restorer = terminal::Restorer::default();
+    let hook = terminal::install_panic_hook(std::thread::current().id(), restorer.clone());
+    let (mut term, guard) = match terminal::setup(restorer) {
         Ok(t) => t,
         Err(e) => {
             hook.uninstall();
@@ -102,6 +115,9 @@ fn event_loop(
     let mut queue: VecDeque<Msg> = VecDeque::new();
     while !app.quit {
         term.draw(|f| view::draw(f, app))?;
+        if opts.test_panic {
+            test_panic();
+        }
         if event::poll(TICK.saturating_sub(last_tick.elapsed()))? {
             match event::read()? {
                 Event::Key(k) => queue.push_back(Msg::Key(k)),

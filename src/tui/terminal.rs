@@ -5,6 +5,7 @@
 //! quit.
 
 use std::io::{self, Stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::ThreadId;
@@ -22,20 +23,36 @@ use super::msg::Msg;
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
+/// Gives the terminal back exactly once, whoever asks first (the panic hook or the
+/// guard): leaving the alternate screen a second time would move the cursor back to where
+/// the UI started and overwrite what was printed since (a panic message).
+#[derive(Clone, Default)]
+pub struct Restorer {
+    done: Arc<AtomicBool>,
+}
+
+impl Restorer {
+    pub fn restore(&self) {
+        if !self.done.swap(true, Ordering::SeqCst) {
+            let _ = restore();
+        }
+    }
+}
+
 /// Restores the terminal when dropped.
-pub struct Guard(());
+pub struct Guard(Restorer);
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        let _ = restore();
+        self.0.restore();
     }
 }
 
 /// Raw mode, the alternate screen and mouse reporting; undone by the returned guard, or
 /// right away when a step fails.
-pub fn setup() -> io::Result<(Term, Guard)> {
+pub fn setup(restorer: Restorer) -> io::Result<(Term, Guard)> {
     enable_raw_mode()?;
-    let guard = Guard(());
+    let guard = Guard(restorer);
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     term.hide_cursor()?;
@@ -44,8 +61,7 @@ pub fn setup() -> io::Result<(Term, Guard)> {
 }
 
 /// Leaves the alternate screen, shows the cursor, stops mouse reporting and raw mode.
-/// Harmless to call twice.
-pub fn restore() -> io::Result<()> {
+fn restore() -> io::Result<()> {
     let mut out = io::stdout();
     let screen = execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show);
     let raw = disable_raw_mode();
@@ -63,12 +79,12 @@ pub struct PanicHook {
 
 /// Restores the terminal before a panic on the UI thread prints its message (a panic on
 /// the gathering thread becomes a message to the UI instead, so the screen stays).
-pub fn install_panic_hook(ui: ThreadId) -> PanicHook {
+pub fn install_panic_hook(ui: ThreadId, restorer: Restorer) -> PanicHook {
     let previous: Hook = Arc::from(std::panic::take_hook());
     let chained = Arc::clone(&previous);
     std::panic::set_hook(Box::new(move |info| {
         if std::thread::current().id() == ui {
-            let _ = restore();
+            restorer.restore();
         }
         chained(info);
     }));

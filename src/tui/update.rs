@@ -490,3 +490,368 @@ fn mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Cmd> {
     }
     Vec::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::{healthy, no_gpu};
+    use crate::checks::{evaluate, CheckOptions, Selection};
+    use crate::report::finding::{Finding, Scope, Severity};
+    use crate::report::Report;
+    use crate::tui::msg::ProbeState;
+    use crossterm::event::{MouseEvent, MouseEventKind};
+
+    fn report_of(facts: crate::facts::Facts, extra: Vec<Finding>) -> Report {
+        let (mut f, e) = evaluate(&facts, &CheckOptions::default(), &Selection::default());
+        f.extend(extra);
+        Report::new(crate::matrix::bundled(), facts, f, e)
+    }
+
+    fn failing() -> Report {
+        report_of(
+            healthy(),
+            vec![Finding::new("driver.x", Severity::Fail, "broken")
+                .fix("do it", &["sudo fix-it", "sudo verify"])],
+        )
+    }
+
+    fn app(report: Report) -> App {
+        App::with_report(report, (80, 24), false)
+    }
+
+    fn key(c: KeyCode) -> Msg {
+        Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    }
+
+    fn press(app: &mut App, keys: &[KeyCode]) -> Vec<Cmd> {
+        keys.iter().flat_map(|k| update(app, key(*k))).collect()
+    }
+
+    #[test]
+    fn starts_on_the_first_failure_and_reaches_its_fix_in_one_key() {
+        let mut a = app(failing());
+        assert_eq!(a.selected_finding().unwrap().id, "driver.x");
+        press(&mut a, &[KeyCode::Enter]);
+        assert_eq!(a.focus, Pane::Detail);
+        let cmds = press(&mut a, &[KeyCode::Char('c')]);
+        assert_eq!(cmds, vec![Cmd::Copy("sudo fix-it\nsudo verify".into())]);
+    }
+
+    #[test]
+    fn moving_skips_headings_and_stops_at_the_ends() {
+        let mut a = app(failing());
+        let first = a.selected;
+        press(&mut a, &[KeyCode::Up]);
+        assert_eq!(a.selected, first, "no wrap above the first finding");
+        press(&mut a, &[KeyCode::Down, KeyCode::Down, KeyCode::Down]);
+        assert!(matches!(a.rows[a.selected], Row::Finding(_)));
+        press(&mut a, &[KeyCode::End]);
+        let last = a.rows.len() - 1;
+        assert_eq!(a.selected, last);
+        press(&mut a, &[KeyCode::Down]);
+        assert_eq!(a.selected, last);
+        press(&mut a, &[KeyCode::Home]);
+        assert_eq!(a.selected, first);
+    }
+
+    #[test]
+    fn the_list_scrolls_to_keep_the_cursor_visible() {
+        let mut a = app(failing());
+        press(&mut a, &[KeyCode::End]);
+        let h = layout::inner_height(regions(&a).findings);
+        assert!(a.selected >= a.list_offset && a.selected < a.list_offset + h);
+        assert!(a.list_offset > 0);
+        update(&mut a, Msg::Resize(160, 48));
+        let h = layout::inner_height(regions(&a).findings);
+        assert!(a.selected < a.list_offset + h);
+    }
+
+    #[test]
+    fn tab_cycles_every_pane_and_shift_tab_goes_back() {
+        let mut a = app(failing());
+        let mut seen = vec![a.focus];
+        for _ in 0..Pane::ALL.len() - 1 {
+            press(&mut a, &[KeyCode::Tab]);
+            seen.push(a.focus);
+        }
+        assert_eq!(seen, Pane::ALL.to_vec());
+        press(&mut a, &[KeyCode::Tab]);
+        assert_eq!(a.focus, Pane::Findings);
+        update(
+            &mut a,
+            Msg::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)),
+        );
+        assert_eq!(a.focus, Pane::ProbeLog);
+        press(&mut a, &[KeyCode::Left]);
+        assert_eq!(a.focus, Pane::Findings);
+    }
+
+    #[test]
+    fn filter_typing_narrows_and_escape_clears() {
+        let mut a = app(failing());
+        let all = a.rows.len();
+        press(&mut a, &[KeyCode::Char('/')]);
+        assert!(a.filter_editing);
+        for c in "shm".chars() {
+            press(&mut a, &[KeyCode::Char(c)]);
+        }
+        assert_eq!(a.filter, "shm");
+        assert!(a.rows.len() < all && !a.rows.is_empty());
+        assert!(a.selected_finding().unwrap().id.contains("shm"));
+        // While typing, q is text, not quit.
+        press(&mut a, &[KeyCode::Char('q')]);
+        assert!(!a.quit);
+        assert!(a.rows.is_empty());
+        press(&mut a, &[KeyCode::Backspace, KeyCode::Enter]);
+        assert!(!a.filter_editing);
+        assert_eq!(a.filter, "shm");
+        press(&mut a, &[KeyCode::Char('/'), KeyCode::Esc]);
+        assert_eq!((a.filter.as_str(), a.rows.len()), ("", all));
+        assert!(!a.quit);
+    }
+
+    #[test]
+    fn quit_closes_overlays_first() {
+        let mut a = app(failing());
+        press(&mut a, &[KeyCode::Char('?')]);
+        assert_eq!(a.overlay, Some(Overlay::Help));
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!(a.overlay, None);
+        assert!(!a.quit);
+        press(&mut a, &[KeyCode::Char('q')]);
+        assert!(a.quit);
+        let mut b = app(failing());
+        update(
+            &mut b,
+            Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+        );
+        assert!(b.quit, "Ctrl-C quits");
+        let mut c = app(failing());
+        update(&mut c, Msg::Signal(15));
+        assert!(c.quit, "SIGTERM quits through the loop");
+    }
+
+    #[test]
+    fn picker_records_the_plan_the_rerun_uses() {
+        let mut a = app(failing());
+        press(&mut a, &[KeyCode::Char('p')]);
+        assert_eq!(a.overlay, Some(Overlay::Picker));
+        // GPU 0 first, then the probes.
+        press(
+            &mut a,
+            &[
+                KeyCode::Char(' '),
+                KeyCode::Down,
+                KeyCode::Down,
+                KeyCode::Char(' '),
+            ],
+        );
+        assert!(a.plan.skip_gpus.contains("0"));
+        assert!(a.plan.skip_probes.contains(PROBES[1]));
+        // Toggling twice restores.
+        press(&mut a, &[KeyCode::Char(' '), KeyCode::Char(' ')]);
+        assert!(a.plan.skip_probes.contains(PROBES[1]));
+        let cmds = press(&mut a, &[KeyCode::Enter]);
+        assert_eq!(a.overlay, None);
+        assert_eq!(
+            cmds,
+            vec![Cmd::Gather {
+                generation: 1,
+                plan: a.plan.clone()
+            }]
+        );
+        assert!(a.gathering());
+        assert!(
+            a.report.is_some(),
+            "the old report stays on screen while re-gathering"
+        );
+    }
+
+    #[test]
+    fn rerun_ignores_stale_results_and_shows_progress() {
+        let mut a = app(failing());
+        assert_eq!(press(&mut a, &[KeyCode::Char('r')]).len(), 1);
+        assert!(
+            press(&mut a, &[KeyCode::Char('r')]).is_empty(),
+            "one run at a time"
+        );
+        update(
+            &mut a,
+            Msg::Stage {
+                generation: 1,
+                stage: 4,
+                done: false,
+            },
+        );
+        let Load::Gathering { stages, .. } = &a.load else {
+            panic!()
+        };
+        assert_eq!(stages[4], StageState::Running);
+        update(
+            &mut a,
+            Msg::Loaded {
+                generation: 0,
+                report: Box::new(report_of(no_gpu(), Vec::new())),
+                elapsed_ms: 5,
+            },
+        );
+        assert!(a.gathering(), "a result of an older run is dropped");
+        update(
+            &mut a,
+            Msg::Loaded {
+                generation: 1,
+                report: Box::new(report_of(no_gpu(), Vec::new())),
+                elapsed_ms: 5,
+            },
+        );
+        assert_eq!(a.load, Load::Ready);
+        assert_eq!(a.exit_code(), 2);
+        assert_eq!(a.selected_finding().unwrap().id, "host.no_nvidia_gpu");
+    }
+
+    #[test]
+    fn exit_code_is_the_reports_or_3_without_one() {
+        let mut a = App::new("r.json".into(), false, true);
+        assert_eq!(a.exit_code(), 3);
+        update(
+            &mut a,
+            Msg::LoadFailed {
+                generation: 0,
+                error: "bad".into(),
+            },
+        );
+        assert_eq!(a.load, Load::Failed("bad".into()));
+        assert_eq!(a.exit_code(), 3);
+        assert_eq!(app(report_of(healthy(), Vec::new())).exit_code(), 0);
+    }
+
+    #[test]
+    fn save_copy_and_print() {
+        let mut a = app(failing());
+        assert_eq!(
+            press(&mut a, &[KeyCode::Char('s')]),
+            vec![Cmd::Save(a.save_path.clone())]
+        );
+        update(&mut a, Msg::Saved(Ok("/tmp/r.json".into())));
+        assert_eq!(
+            a.status.as_deref(),
+            Some("saved the JSON report to /tmp/r.json")
+        );
+        press(&mut a, &[KeyCode::Char('y'), KeyCode::Char('y')]);
+        assert_eq!(a.print_on_exit, vec!["sudo fix-it", "sudo verify"]);
+        a.clipboard = false;
+        assert!(press(&mut a, &[KeyCode::Char('c')]).is_empty());
+        assert!(a.status.as_deref().unwrap().contains("no clipboard"));
+        let mut loading = App::new("r.json".into(), false, true);
+        assert!(press(&mut loading, &[KeyCode::Char('s')]).is_empty());
+    }
+
+    #[test]
+    fn a_findingless_fix_is_not_copied() {
+        let mut a = app(report_of(healthy(), Vec::new()));
+        assert!(press(&mut a, &[KeyCode::Char('c')]).is_empty());
+        assert!(a.status.as_deref().unwrap().contains("no fix command"));
+    }
+
+    #[test]
+    fn enter_on_a_gpu_filters_its_findings() {
+        let probe = Finding::new("probe.launch", Severity::Fail, "timed out").scope(Scope::Gpu {
+            index: Some(0),
+            pci_bus_id: None,
+        });
+        let mut a = app(report_of(healthy(), vec![probe]));
+        press(&mut a, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Enter]);
+        assert_eq!(a.focus, Pane::Findings);
+        assert_eq!(a.filter, "GPU 0");
+        assert_eq!(a.selected_finding().unwrap().id, "probe.launch");
+    }
+
+    #[test]
+    fn probe_states_stream_in() {
+        let mut a = app(failing());
+        let msg = |state| Msg::Probe {
+            gpu: 0,
+            probe: "launch".into(),
+            state,
+        };
+        update(&mut a, msg(ProbeState::Pending));
+        update(&mut a, msg(ProbeState::Running));
+        update(&mut a, msg(ProbeState::Done(Severity::Pass, Some(12))));
+        assert_eq!(
+            a.probes,
+            vec![(
+                0,
+                "launch".to_string(),
+                ProbeState::Done(Severity::Pass, Some(12))
+            )]
+        );
+    }
+
+    #[test]
+    fn mouse_wheel_and_clicks() {
+        let mut a = App::with_report(failing(), (160, 48), false);
+        let r = regions(&a);
+        let list = r.findings.unwrap();
+        let m = |kind, column, row| {
+            Msg::Mouse(MouseEvent {
+                kind,
+                column,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        let before = a.selected;
+        update(
+            &mut a,
+            m(MouseEventKind::ScrollDown, list.x + 2, list.y + 3),
+        );
+        assert_ne!(a.selected, before);
+        // Row 0 of the list is the first area heading; row 1 its first finding.
+        update(
+            &mut a,
+            m(
+                MouseEventKind::Down(MouseButton::Left),
+                list.x + 2,
+                list.y + 2,
+            ),
+        );
+        assert_eq!(a.selected, 1);
+        let detail = r.detail.unwrap();
+        update(
+            &mut a,
+            m(
+                MouseEventKind::Down(MouseButton::Left),
+                detail.x + 5,
+                detail.y + 2,
+            ),
+        );
+        assert_eq!(a.focus, Pane::Detail);
+        update(
+            &mut a,
+            m(MouseEventKind::Down(MouseButton::Left), 1, r.tabs.y),
+        );
+        assert_eq!(a.focus, Pane::Findings);
+        let env_tab = Pane::ALL
+            .iter()
+            .position(|p| *p == Pane::Environment)
+            .unwrap();
+        let x: u16 = Pane::ALL[..env_tab]
+            .iter()
+            .map(|p| p.title().chars().count() as u16 + 3)
+            .sum();
+        update(
+            &mut a,
+            m(MouseEventKind::Down(MouseButton::Left), x + 1, r.tabs.y),
+        );
+        assert_eq!(a.focus, Pane::Environment);
+    }
+
+    #[test]
+    fn help_closes_on_any_key() {
+        let mut a = app(failing());
+        press(&mut a, &[KeyCode::Char('?'), KeyCode::Down]);
+        assert_eq!(a.overlay, None);
+        press(&mut a, &[KeyCode::Char('?'), KeyCode::Char('?')]);
+        assert_eq!(a.overlay, None);
+    }
+}
