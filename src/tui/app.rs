@@ -138,6 +138,9 @@ pub struct App {
     pub env_scroll: u16,
     pub log_scroll: u16,
     pub plan: ProbePlan,
+    /// The plan the latest re-run was started with (`None` for the first run, which uses
+    /// the defaults).
+    pub ran_plan: Option<ProbePlan>,
     pub picker_cursor: usize,
     /// Live probe states by (GPU index, probe name), from a probe runner.
     pub probes: Vec<(u32, String, ProbeState)>,
@@ -176,6 +179,7 @@ impl App {
             env_scroll: 0,
             log_scroll: 0,
             plan: ProbePlan::default(),
+            ran_plan: None,
             picker_cursor: 0,
             probes: Vec::new(),
             status: None,

@@ -128,7 +128,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "Enter → l",
         action: Action::Open,
-        help: "details / a GPU's findings",
+        help: "details / GPU's findings",
         group: Group::Panes,
     },
     Binding {
@@ -208,7 +208,7 @@ pub const BINDINGS: &[Binding] = &[
             (KeyCode::Esc, NONE),
             (KeyCode::Char('c'), CTRL),
         ],
-        label: "q Esc ^C",
+        label: "q Esc Ctrl-C",
         action: Action::Quit,
         help: "close overlay / quit",
         group: Group::Act,
@@ -272,8 +272,27 @@ mod tests {
     #[test]
     fn help_texts_fit_two_columns_at_80() {
         for b in BINDINGS {
-            assert!(b.help.chars().count() <= 26, "{}", b.help);
-            assert!(b.label.chars().count() <= 10, "{}", b.label);
+            assert!(b.help.chars().count() <= 25, "{}", b.help);
+            assert!(b.label.chars().count() <= 12, "{}", b.label);
+        }
+    }
+
+    #[test]
+    fn the_readme_names_every_key() {
+        let readme = include_str!("../../README.md");
+        let section = readme
+            .split("## Terminal UI")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .unwrap_or_default();
+        for b in BINDINGS {
+            for token in b.label.split_whitespace() {
+                assert!(
+                    section.contains(token),
+                    "README lacks {token:?} ({})",
+                    b.help
+                );
+            }
         }
     }
 

@@ -232,6 +232,7 @@ fn rerun(app: &mut App) -> Vec<Cmd> {
         return Vec::new();
     }
     app.generation += 1;
+    app.ran_plan = Some(app.plan.clone());
     app.load = Load::Gathering {
         generation: app.generation,
         started: app.tick,

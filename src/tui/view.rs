@@ -130,21 +130,23 @@ impl Widget for &Footer<'_> {
         } else if let Some(s) = &app.status {
             Line::from(s.clone())
         } else {
+            // The save target comes early so its name is on screen even at 80 columns.
+            let b = |k: &'static str| Span::styled(k, self.theme.bold());
             Line::from(vec![
-                Span::styled(label(Action::Help), self.theme.bold()),
+                b(label(Action::Help)),
                 Span::raw(" help  "),
-                Span::styled("Tab", self.theme.bold()),
-                Span::raw(" pane  "),
-                Span::styled("Enter", self.theme.bold()),
+                b("s"),
+                Span::raw(format!(" save → {}  ", app.save_path.display())),
+                b("Enter"),
                 Span::raw(" details  "),
-                Span::styled("/", self.theme.bold()),
-                Span::raw(" filter  "),
-                Span::styled("c", self.theme.bold()),
+                b("c"),
                 Span::raw(" copy fix  "),
-                Span::styled("q", self.theme.bold()),
-                Span::raw(" quit  "),
-                Span::styled("s", self.theme.bold()),
-                Span::raw(format!(" save → {}", app.save_path.display())),
+                b("/"),
+                Span::raw(" filter  "),
+                b("Tab"),
+                Span::raw(" pane  "),
+                b("q"),
+                Span::raw(" quit"),
             ])
         };
         Paragraph::new(line.style(self.theme.dim())).render(area, buf);

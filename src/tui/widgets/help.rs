@@ -12,7 +12,7 @@ fn group_lines(g: Group, t: Theme) -> Vec<Line<'static>> {
     let mut out = vec![Line::from(Span::styled(g.title(), t.bold()))];
     for b in BINDINGS.iter().filter(|b| b.group == g) {
         out.push(Line::from(vec![
-            Span::styled(format!(" {:<10}", b.label), t.bold()),
+            Span::styled(format!(" {:<12} ", b.label), t.bold()),
             Span::raw(b.help),
         ]));
     }
@@ -46,7 +46,7 @@ impl Widget for &Help {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (left, right) = columns(self.theme);
         let rows = left.len().max(right.len()) as u16 + 1;
-        let rect = centered(area, 78, rows + 2);
+        let rect = centered(area, 80, rows + 2);
         Clear.render(rect, buf);
         let block = Block::bordered().title(" Keys (any key closes) ");
         let inner = block.inner(rect);

@@ -118,35 +118,44 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
         }
     }
     out.push(Line::default());
-    out.push(h("Next run (p picks, r runs)"));
-    let gpus: Vec<String> = gpu_table::rows(r)
-        .iter()
-        .map(gpu_table::GpuRow::key)
-        .filter(|k| !app.plan.skip_gpus.contains(k))
-        .collect();
-    let names: Vec<&str> = PROBES
-        .iter()
-        .copied()
-        .filter(|p| !app.plan.skip_probes.contains(*p))
-        .collect();
+    out.push(h("Probe plan (p picks, r runs)"));
     out.push(Line::from(format!(
-        "  GPUs: {} · probes: {}",
-        if gpus.is_empty() {
-            "none".into()
-        } else {
-            gpus.join(", ")
-        },
-        if names.is_empty() {
-            "none".into()
-        } else {
-            names.join(", ")
-        }
+        "  next run: {}",
+        plan_text(r, &app.plan)
     )));
+    if let Some(ran) = &app.ran_plan {
+        out.push(Line::from(format!("  last run: {}", plan_text(r, ran))));
+    }
     out.push(Line::from(Span::styled(
         "  (this release re-gathers facts on r; GPU probe kernels come with a later release)",
         t.dim(),
     )));
     out
+}
+
+fn plan_text(r: &crate::report::Report, plan: &crate::tui::app::ProbePlan) -> String {
+    let gpus: Vec<String> = gpu_table::rows(r)
+        .iter()
+        .map(gpu_table::GpuRow::key)
+        .filter(|k| !plan.skip_gpus.contains(k))
+        .collect();
+    let names: Vec<&str> = PROBES
+        .iter()
+        .copied()
+        .filter(|p| !plan.skip_probes.contains(*p))
+        .collect();
+    let list = |v: Vec<String>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    format!(
+        "GPUs {} · probes {}",
+        list(gpus),
+        list(names.into_iter().map(String::from).collect())
+    )
 }
 
 pub struct ProbeLog<'a> {
