@@ -131,6 +131,9 @@ fn loading_and_failure_states() {
         },
     );
     snapshot("load_failed_80x24", &a);
+    // Narrow: columns drop by priority instead of wrapping.
+    let narrow = App::with_report(tui_reports::load("probe_timeout"), (50, 16), false);
+    snapshot("narrow_50x16", &narrow);
     let tiny = App::with_report(tui_reports::load("no_driver"), (30, 8), false);
     snapshot("too_small_30x8", &tiny);
 }

@@ -50,3 +50,25 @@ pub fn run(cli: &Cli, host: &Host, selection: Selection) -> i32 {
         test_panic: host.var(runtime::TEST_PANIC_ENV).is_some_and(|v| v == "1"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn scriptable_outputs_never_open_the_ui() {
+        let host = Host::fixture("/nonexistent", &[("TERM", "xterm")]);
+        for args in [
+            &["gpu-doctor", "--json"][..],
+            &["gpu-doctor", "--plain"],
+            &["gpu-doctor", "checks"],
+            &["gpu-doctor", "schema"],
+            // The test harness captures stdout: not a terminal.
+            &["gpu-doctor"],
+        ] {
+            let cli = Cli::try_parse_from(args).unwrap();
+            assert!(!wanted(&cli, &host), "{args:?}");
+        }
+    }
+}

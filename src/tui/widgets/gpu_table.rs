@@ -183,7 +183,7 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         },
         Column {
             title: "Name".into(),
-            width: 24,
+            width: 18,
             priority: 0,
             cell: Box::new(|r, _, _| text(r.name.trim_start_matches("NVIDIA ").to_string())),
         },
@@ -202,7 +202,7 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         Column {
             title: "Memory used/total".into(),
             width: 17,
-            priority: 2,
+            priority: 4,
             cell: Box::new(|r, _, _| {
                 text(format!(
                     "{NOT_YET} / {}",
@@ -219,7 +219,7 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         Column {
             title: "Health".into(),
             width: 6,
-            priority: 4,
+            priority: 3,
             cell: Box::new(|_, _, _| text(NOT_YET)),
         },
         Column {
@@ -234,7 +234,8 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         cols.push(Column {
             title: name.clone(),
             width: (name.chars().count() as u16).max(8),
-            priority: 3,
+            // What the probes found matters more than the static facts beside it.
+            priority: 2,
             cell: Box::new(move |r, app, theme| probe_cell(r, &probe, app, theme)),
         });
     }
@@ -431,11 +432,13 @@ mod tests {
     fn columns_drop_by_priority() {
         let all = columns(&["launch".to_string()]);
         let titles = |cols: Vec<Column>| cols.into_iter().map(|c| c.title).collect::<Vec<_>>();
-        let narrow = titles(fit(columns(&["launch".into()]), 40));
+        let narrow = titles(fit(columns(&["launch".into()]), 30));
         assert_eq!(narrow, vec!["#", "Name", "CC"]);
+        let probes_first = titles(fit(columns(&["launch".into()]), 40));
+        assert_eq!(probes_first, vec!["#", "Name", "CC", "launch"]);
         let wide = titles(fit(all, 200));
         assert!(wide.contains(&"launch".to_string()) && wide.contains(&"PCI bus".to_string()));
-        let mid = titles(fit(columns(&["launch".into()]), 64));
+        let mid = titles(fit(columns(&["launch".into()]), 60));
         assert!(mid.contains(&"launch".to_string()), "{mid:?}");
         assert!(!mid.contains(&"PCI bus".to_string()), "{mid:?}");
     }
