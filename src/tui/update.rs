@@ -327,10 +327,11 @@ fn move_by(app: &mut App, by: isize) {
         }
         Pane::Gpus => app.gpu_selected = step(app.gpu_selected, by, gpu_count(app)),
         Pane::Detail => {
+            let rect = regions(app).detail;
             let lines = app
                 .selected_finding()
-                .map_or(0, |f| detail::lines(f, theme).len());
-            let h = layout::inner_height(regions(app).detail);
+                .map_or(0, |f| wrapped_len(&detail::lines(f, theme), rect));
+            let h = layout::inner_height(rect);
             app.detail_scroll = scroll(app.detail_scroll, by, lines, h);
         }
         Pane::Environment => {
@@ -342,12 +343,19 @@ fn move_by(app: &mut App, by: isize) {
             app.env_scroll = scroll(app.env_scroll, by, lines, h);
         }
         Pane::ProbeLog => {
-            let lines = probe_log::lines(app, theme).len();
-            let h = layout::inner_height(regions(app).body);
+            let rect = regions(app).body;
+            let lines = wrapped_len(&probe_log::lines(app, theme), rect);
+            let h = layout::inner_height(rect);
             app.log_scroll = scroll(app.log_scroll, by, lines, h);
         }
     }
     keep_visible(app);
+}
+
+/// Rows the lines take once wrapped to the pane's width (an upper bound for word wrap).
+fn wrapped_len(lines: &[ratatui::text::Line], rect: Option<Rect>) -> usize {
+    let w = rect.map_or(1, |r| usize::from(r.width.saturating_sub(2)).max(1));
+    lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum()
 }
 
 /// Scrolls the findings list and the GPU table so their cursors are on screen.
@@ -845,6 +853,19 @@ mod tests {
             m(MouseEventKind::Down(MouseButton::Left), x + 1, r.tabs.y),
         );
         assert_eq!(a.focus, Pane::Environment);
+    }
+
+    #[test]
+    fn the_detail_scrolls_to_its_last_wrapped_line_and_no_further() {
+        let long = Finding::new("driver.x", Severity::Fail, "broken").details("word ".repeat(400));
+        let mut a = app(report_of(healthy(), vec![long]));
+        press(&mut a, &[KeyCode::Enter, KeyCode::End]);
+        let end = a.detail_scroll;
+        assert!(end >= 15, "{end}: 2000 characters wrap to about 26 rows at 80 columns");
+        press(&mut a, &[KeyCode::Down]);
+        assert_eq!(a.detail_scroll, end);
+        press(&mut a, &[KeyCode::Up]);
+        assert_eq!(a.detail_scroll, end - 1);
     }
 
     #[test]
