@@ -861,7 +861,10 @@ mod tests {
         let mut a = app(report_of(healthy(), vec![long]));
         press(&mut a, &[KeyCode::Enter, KeyCode::End]);
         let end = a.detail_scroll;
-        assert!(end >= 15, "{end}: 2000 characters wrap to about 26 rows at 80 columns");
+        assert!(
+            end >= 15,
+            "{end}: 2000 characters wrap to about 26 rows at 80 columns"
+        );
         press(&mut a, &[KeyCode::Down]);
         assert_eq!(a.detail_scroll, end);
         press(&mut a, &[KeyCode::Up]);
