@@ -131,6 +131,38 @@ fn loading_and_failure_states() {
         },
     );
     snapshot("load_failed_80x24", &a);
+    // Probe cells as a runner streams results: pending, a spinner, then a marker and time.
+    let mut live = App::with_report(tui_reports::load("probe_timeout"), (100, 24), false);
+    for (gpu, state) in [
+        (
+            0,
+            gpu_doctor::tui::msg::ProbeState::Done(
+                gpu_doctor::report::finding::Severity::Warn,
+                Some(2300),
+            ),
+        ),
+        (1, gpu_doctor::tui::msg::ProbeState::Running),
+    ] {
+        update(
+            &mut live,
+            Msg::Probe {
+                gpu,
+                probe: "oom".into(),
+                state,
+            },
+        );
+    }
+    update(
+        &mut live,
+        Msg::Probe {
+            gpu: 1,
+            probe: "graph".into(),
+            state: gpu_doctor::tui::msg::ProbeState::Pending,
+        },
+    );
+    snapshot("probes_streaming_100x24", &live);
+    update(&mut live, key(KeyCode::BackTab));
+    snapshot("probes_streaming_log_100x24", &live);
     // Narrow: columns drop by priority instead of wrapping.
     let narrow = App::with_report(tui_reports::load("probe_timeout"), (50, 16), false);
     snapshot("narrow_50x16", &narrow);

@@ -7,10 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::gpu_table;
-use super::theme::Theme;
+use super::theme::{spinner, Theme};
 use crate::fact::Fact;
 use crate::facts::driver_api::ReturnCode;
 use crate::tui::app::{App, PROBES};
+use crate::tui::msg::ProbeState;
 
 fn code(c: &ReturnCode) -> String {
     let msg = c
@@ -95,6 +96,20 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
     let probes: Vec<_> = r.findings.iter().filter(|f| f.area() == "probe").collect();
     if probes.is_empty() && app.probes.is_empty() {
         out.push(Line::from("  no probes run"));
+    }
+    for (gpu, name, state) in &app.probes {
+        let text = match state {
+            ProbeState::Pending => format!("  · probe.{name} [GPU {gpu}] pending"),
+            ProbeState::Running => {
+                format!("  {} probe.{name} [GPU {gpu}] running", spinner(app.tick))
+            }
+            ProbeState::Done(s, ms) => format!(
+                "  {} probe.{name} [GPU {gpu}] finished{}",
+                s.marker(),
+                ms.map(|m| format!(" in {m} ms")).unwrap_or_default()
+            ),
+        };
+        out.push(Line::from(text));
     }
     for p in probes {
         let ms = gpu_table::elapsed_ms(p)
