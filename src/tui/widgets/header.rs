@@ -142,24 +142,28 @@ fn toolkits(f: &Facts) -> String {
 }
 
 fn torch(f: &Facts) -> String {
-    let v: Vec<String> = f
-        .python
-        .iter()
-        .filter_map(|e| e.torch.first())
-        .map(|t| {
-            let version = t.version.value().map_or("torch ?", String::as_str);
-            match t.cuda.value() {
-                Some(Some(c)) => format!("{version} (CUDA {c})"),
-                Some(None) => format!("{version} (CPU-only)"),
-                None => version.to_string(),
-            }
-        })
-        .collect();
-    if v.is_empty() {
-        "no PyTorch".into()
-    } else {
-        format!("torch {}", v.join(", "))
+    // The same build in several environments is listed once, with a count.
+    let mut builds: Vec<(String, usize)> = Vec::new();
+    for t in f.python.iter().filter_map(|e| e.torch.first()) {
+        let version = t.version.value().map_or("torch ?", String::as_str);
+        let b = match t.cuda.value() {
+            Some(Some(c)) => format!("{version} (CUDA {c})"),
+            Some(None) => format!("{version} (CPU-only)"),
+            None => version.to_string(),
+        };
+        match builds.iter_mut().find(|(x, _)| *x == b) {
+            Some((_, n)) => *n += 1,
+            None => builds.push((b, 1)),
+        }
     }
+    if builds.is_empty() {
+        return "no PyTorch".into();
+    }
+    let v: Vec<String> = builds
+        .into_iter()
+        .map(|(b, n)| if n > 1 { format!("{b} ×{n}") } else { b })
+        .collect();
+    format!("torch {}", v.join(", "))
 }
 
 /// The tab titles with their x ranges, left to right.
