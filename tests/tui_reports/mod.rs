@@ -26,6 +26,7 @@ pub const NAMES: &[&str] = &[
     "rtx5090_old_wheel",
     "probe_timeout",
     "container_no_gpu",
+    "no_gpu",
 ];
 
 pub fn dir() -> PathBuf {
@@ -50,6 +51,7 @@ pub fn generate(name: &str) -> Report {
         "rtx5090_old_wheel" => rtx5090_old_wheel(),
         "probe_timeout" => probe_timeout(),
         "container_no_gpu" => container_no_gpu(),
+        "no_gpu" => no_gpu(),
         other => panic!("no fixture {other}"),
     }
 }
@@ -476,6 +478,21 @@ fn container_no_gpu() -> Report {
     facts.driver_api = DriverApiFacts {
         nvml: Fact::missing("libnvidia-ml.so.1 not found"),
         cuda: Fact::missing("libcuda.so.1 not found"),
+    };
+    facts.python = Vec::new();
+    judge(facts, Vec::new())
+}
+
+/// A machine with no NVIDIA hardware at all (a CI runner, a laptop).
+fn no_gpu() -> Report {
+    let mut facts = no_driver().facts;
+    facts.system.hostname = Fact::known("ci-runner".into());
+    facts.pci_gpus = Fact::known(Vec::new());
+    facts.toolkits = ToolkitFacts {
+        toolkits: Vec::new(),
+        path_nvcc: None,
+        cuda_home: None,
+        usr_local_cuda: None,
     };
     facts.python = Vec::new();
     judge(facts, Vec::new())

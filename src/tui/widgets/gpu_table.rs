@@ -346,7 +346,9 @@ impl Widget for &GpuTable<'_> {
         let mut lines = vec![Line::from(head)];
         if rows.is_empty() {
             lines.push(Line::from(no_gpu_text(report)));
-            ratatui::widgets::Paragraph::new(lines).render(area, buf);
+            ratatui::widgets::Paragraph::new(lines)
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .render(area, buf);
             return;
         }
         let names = probe_names(&rows, app);
