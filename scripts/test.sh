@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Linux machine: installs what the tests need
-# (a C compiler for the fake driver libraries, minisign to sign test matrix bundles,
-# cached Python venvs with real PyTorch wheels), then runs formatting, lints and every test.
+# (a C compiler for the fake driver libraries, minisign to sign test matrix bundles, tmux
+# for the terminal UI tests, cached Python venvs with real PyTorch wheels), then runs
+# formatting, lints and every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,8 @@ need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 command -v minisign >/dev/null 2>&1 || need_apt+=(minisign)
+# The terminal UI's end-to-end tests drive the real binary in a tmux pane.
+command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 if ((${#need_apt[@]})); then
     if command -v apt-get >/dev/null 2>&1; then
         SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

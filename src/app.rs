@@ -55,6 +55,9 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         None => {}
     }
     let selection = selection(cli)?;
+    if crate::tui::wanted(cli, host) {
+        return Ok(crate::tui::run(cli, host, selection));
+    }
     let report = build_report(cli, host, &selection)?;
     if let Some(path) = &cli.save {
         save(&report, path)?;

@@ -8,7 +8,7 @@
 //! 1. gather    facts::gather(&Host, &GatherOptions) -> Facts          I/O; never fails as a whole
 //! 2. evaluate  checks::evaluate(&Facts, &CheckOptions) -> Vec<Finding> pure; no I/O
 //! 3. report    Report::new(facts, findings)                         the single source of truth
-//! 4. render    report::text | report::json
+//! 4. render    report::text | report::json | tui (on a terminal)
 //! ```
 //!
 //! `host` is the one seam to the world (environment, filesystem root, commands with time
@@ -24,4 +24,5 @@ pub mod host;
 pub mod matrix;
 pub mod probes;
 pub mod report;
+pub mod tui;
 pub mod version;

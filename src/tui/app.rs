@@ -1,0 +1,364 @@
+//! The UI state. Everything the screen shows is derived from this and the report; the
+//! only thing that changes it is `update`.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use super::msg::ProbeState;
+use crate::report::finding::{Finding, Severity};
+use crate::report::Report;
+
+/// The panes, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Findings,
+    Detail,
+    Gpus,
+    Environment,
+    ProbeLog,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 5] = [
+        Pane::Findings,
+        Pane::Detail,
+        Pane::Gpus,
+        Pane::Environment,
+        Pane::ProbeLog,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Findings => "Findings",
+            Pane::Detail => "Detail",
+            Pane::Gpus => "GPUs",
+            Pane::Environment => "Environment",
+            Pane::ProbeLog => "Probe log",
+        }
+    }
+
+    /// The three panes of the overview screen; the others fill the body alone.
+    pub fn on_overview(self) -> bool {
+        matches!(self, Pane::Findings | Pane::Detail | Pane::Gpus)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+    Picker,
+}
+
+/// The stages of gathering, shown while a run is under way.
+pub const STAGES: &[&str] = &[
+    "OS, kernel and container",
+    "GPUs on the PCI bus",
+    "NVIDIA kernel module and device nodes",
+    "driver libraries on disk",
+    "NVML and cuInit (driver worker)",
+    "CUDA toolkits",
+    "Python environments and PyTorch builds",
+    "CUDA environment variables",
+    "checks",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageState {
+    Waiting,
+    Running,
+    Done,
+}
+
+/// Where the current run is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// Run `generation` is under way; `started` is the tick it began at.
+    Gathering {
+        generation: u64,
+        started: u64,
+        stages: Vec<StageState>,
+    },
+    Ready,
+    Failed(String),
+}
+
+/// The probes a person can pick (the probe taxonomy).
+pub const PROBES: &[&str] = &[
+    "launch",
+    "grid_limit",
+    "ordinal",
+    "cublaslt",
+    "oom",
+    "graph",
+    "bandwidth",
+];
+
+/// Which GPUs and probes the next run should use. Empty sets mean "all".
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProbePlan {
+    /// GPUs left out, by table position key (NVML index or PCI bus id).
+    pub skip_gpus: BTreeSet<String>,
+    pub skip_probes: BTreeSet<String>,
+}
+
+/// One line of the findings list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Row {
+    /// An area heading: its title and the worst severity in it.
+    Area {
+        title: &'static str,
+        worst: Severity,
+    },
+    /// A finding, by index into `report.findings`.
+    Finding(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct App {
+    pub report: Option<Report>,
+    pub load: Load,
+    /// The last run's wall time (volatile: shown only in the probe log).
+    pub elapsed_ms: Option<u128>,
+    pub generation: u64,
+    pub tick: u64,
+    /// The terminal's size, for layout-aware scrolling and mouse hits.
+    pub size: (u16, u16),
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub filter: String,
+    /// True while `/` is taking typed text.
+    pub filter_editing: bool,
+    pub rows: Vec<Row>,
+    /// Index into `rows`; always a `Row::Finding` when there is one.
+    pub selected: usize,
+    pub list_offset: usize,
+    pub gpu_selected: usize,
+    pub gpu_offset: usize,
+    pub detail_scroll: u16,
+    pub env_scroll: u16,
+    pub log_scroll: u16,
+    pub plan: ProbePlan,
+    /// The plan the latest re-run was started with (`None` for the first run, which uses
+    /// the defaults).
+    pub ran_plan: Option<ProbePlan>,
+    pub picker_cursor: usize,
+    /// Live probe states by (GPU index, probe name), from a probe runner.
+    pub probes: Vec<(u32, String, ProbeState)>,
+    pub status: Option<String>,
+    /// Fix commands `y` asked to print after the terminal is restored.
+    pub print_on_exit: Vec<String>,
+    pub save_path: PathBuf,
+    pub color: bool,
+    pub clipboard: bool,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(save_path: PathBuf, color: bool, clipboard: bool) -> App {
+        App {
+            report: None,
+            load: Load::Gathering {
+                generation: 0,
+                started: 0,
+                stages: vec![StageState::Waiting; STAGES.len()],
+            },
+            elapsed_ms: None,
+            generation: 0,
+            tick: 0,
+            size: (80, 24),
+            focus: Pane::Findings,
+            overlay: None,
+            filter: String::new(),
+            filter_editing: false,
+            rows: Vec::new(),
+            selected: 0,
+            list_offset: 0,
+            gpu_selected: 0,
+            gpu_offset: 0,
+            detail_scroll: 0,
+            env_scroll: 0,
+            log_scroll: 0,
+            plan: ProbePlan::default(),
+            ran_plan: None,
+            picker_cursor: 0,
+            probes: Vec::new(),
+            status: None,
+            print_on_exit: Vec::new(),
+            save_path,
+            color,
+            clipboard,
+            quit: false,
+        }
+    }
+
+    /// An app showing a finished report (snapshot tests, `--from`).
+    pub fn with_report(report: Report, size: (u16, u16), color: bool) -> App {
+        let mut app = App::new(PathBuf::from("gpu-doctor-report.json"), color, true);
+        app.size = size;
+        app.set_report(report);
+        app
+    }
+
+    pub fn set_report(&mut self, report: Report) {
+        self.report = Some(report);
+        self.load = Load::Ready;
+        self.refilter();
+    }
+
+    /// The finding under the cursor.
+    pub fn selected_finding(&self) -> Option<&Finding> {
+        let report = self.report.as_ref()?;
+        match self.rows.get(self.selected)? {
+            Row::Finding(i) => report.findings.get(*i),
+            Row::Area { .. } => None,
+        }
+    }
+
+    pub fn gathering(&self) -> bool {
+        matches!(self.load, Load::Gathering { .. })
+    }
+
+    /// The exit code: the report's, or 3 when no verdict was reached.
+    pub fn exit_code(&self) -> i32 {
+        self.report
+            .as_ref()
+            .map_or(crate::report::exit::NO_VERDICT, |r| r.exit_code)
+    }
+
+    /// Rebuilds the findings list from the report and the filter, keeping the selected
+    /// finding when it is still shown.
+    pub fn refilter(&mut self) {
+        let keep = match self.rows.get(self.selected) {
+            Some(Row::Finding(i)) => Some(*i),
+            _ => None,
+        };
+        self.rows = self
+            .report
+            .as_ref()
+            .map(|r| rows(&r.findings, &self.filter))
+            .unwrap_or_default();
+        self.selected = keep
+            .and_then(|k| self.rows.iter().position(|r| *r == Row::Finding(k)))
+            .or_else(|| self.first_finding_row())
+            .unwrap_or(0);
+        self.list_offset = 0;
+        self.detail_scroll = 0;
+    }
+
+    pub fn first_finding_row(&self) -> Option<usize> {
+        self.rows.iter().position(|r| matches!(r, Row::Finding(_)))
+    }
+}
+
+/// Areas in display order, with their headings (as in the text report).
+pub const AREAS: &[(&str, &str)] = &[
+    ("host", "Host"),
+    ("driver", "Driver"),
+    ("toolkit", "CUDA toolkit"),
+    ("torch", "PyTorch"),
+    ("ext", "Extensions"),
+    ("gpu", "GPUs"),
+    ("env", "Environment"),
+    ("probe", "Probes"),
+];
+
+/// The findings matching `filter`, grouped by area; areas with failures come first, and
+/// within an area the report's order (failures first) is kept.
+pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
+    let needle = filter.to_lowercase();
+    let matches = |f: &Finding| {
+        let scope = match f.scope {
+            crate::report::finding::Scope::Host => String::new(),
+            ref s => s.to_string(),
+        };
+        needle.is_empty()
+            || format!("{} {} {scope} {}", f.id, f.summary, f.severity)
+                .to_lowercase()
+                .contains(&needle)
+    };
+    let area_of = |f: &Finding| {
+        AREAS
+            .iter()
+            .position(|(a, _)| *a == f.area())
+            .unwrap_or(AREAS.len())
+    };
+    let mut groups: Vec<(usize, Severity, Vec<usize>)> = Vec::new();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| matches(f)) {
+        let area = area_of(f);
+        match groups.iter_mut().find(|(a, _, _)| *a == area) {
+            Some((_, worst, members)) => {
+                *worst = (*worst).max(f.severity);
+                members.push(i);
+            }
+            None => groups.push((area, f.severity, vec![i])),
+        }
+    }
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut out = Vec::new();
+    for (area, worst, mut members) in groups {
+        members.sort_by(|a, b| findings[*b].severity.cmp(&findings[*a].severity));
+        let title = AREAS.get(area).map_or("Other", |(_, t)| *t);
+        out.push(Row::Area { title, worst });
+        out.extend(members.into_iter().map(Row::Finding));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(id: &str, s: Severity) -> Finding {
+        Finding::new(id, s, id)
+    }
+
+    #[test]
+    fn areas_with_failures_come_first() {
+        let findings = vec![
+            f("driver.a", Severity::Pass),
+            f("host.b", Severity::Warn),
+            f("torch.c", Severity::Fail),
+            f("driver.d", Severity::Fail),
+            f("weird.e", Severity::Info),
+        ];
+        let r = rows(&findings, "");
+        assert_eq!(
+            r,
+            vec![
+                Row::Area {
+                    title: "Driver",
+                    worst: Severity::Fail
+                },
+                Row::Finding(3),
+                Row::Finding(0),
+                Row::Area {
+                    title: "PyTorch",
+                    worst: Severity::Fail
+                },
+                Row::Finding(2),
+                Row::Area {
+                    title: "Host",
+                    worst: Severity::Warn
+                },
+                Row::Finding(1),
+                Row::Area {
+                    title: "Other",
+                    worst: Severity::Info
+                },
+                Row::Finding(4),
+            ]
+        );
+    }
+
+    #[test]
+    fn filter_matches_id_summary_scope_and_severity() {
+        let findings = vec![f("driver.a", Severity::Pass), f("host.b", Severity::Warn)];
+        assert_eq!(
+            rows(&findings, "HOST").len(),
+            2,
+            "only host.b and its heading"
+        );
+        assert_eq!(rows(&findings, "warn")[1], Row::Finding(1));
+        assert!(rows(&findings, "nothing").is_empty());
+    }
+}

@@ -1,0 +1,447 @@
+//! The GPU table: one row per GPU (NVML devices, then NVIDIA functions on the PCI bus
+//! the driver does not enumerate), and columns as data with a priority, so a narrow
+//! terminal drops the least important columns instead of wrapping, and later issues
+//! (health, live memory, more probes) only add entries to [`columns`].
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::theme::{spinner, Theme};
+use crate::checks::view;
+use crate::report::finding::{Scope, Severity};
+use crate::report::Report;
+use crate::tui::app::{App, Pane};
+use crate::tui::msg::ProbeState;
+
+/// What the table knows about one GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuRow {
+    pub index: Option<u32>,
+    pub name: String,
+    pub compute_capability: Option<String>,
+    pub memory_total_bytes: Option<u64>,
+    pub pci_bus_id: Option<String>,
+    pub uuid: Option<String>,
+    /// Probe results from `probe.*` findings scoped to this GPU: (probe, severity, ms).
+    pub probes: Vec<(String, Severity, Option<u64>)>,
+}
+
+impl GpuRow {
+    /// A stable key for the picker: the NVML index, else the PCI bus id.
+    pub fn key(&self) -> String {
+        match (self.index, &self.pci_bus_id) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(b)) => b.clone(),
+            (None, None) => self.name.clone(),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self.index {
+            Some(i) => format!("GPU {i} · {}", self.name),
+            None => format!(
+                "{} · {}",
+                self.pci_bus_id.as_deref().unwrap_or("?"),
+                self.name
+            ),
+        }
+    }
+}
+
+/// "00000000:18:00.0" and "0000:18:00.0" name the same function.
+fn bus_key(bus: &str) -> String {
+    bus.rsplitn(3, ':')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .skip_while(|p| p.chars().all(|c| c == '0') && p.len() >= 4)
+        .collect::<Vec<_>>()
+        .join(":")
+        .to_lowercase()
+}
+
+pub fn rows(report: &Report) -> Vec<GpuRow> {
+    let facts = &report.facts;
+    let mut out: Vec<GpuRow> = view::nvml_devices(facts)
+        .iter()
+        .map(|d| GpuRow {
+            index: Some(d.index),
+            name: d
+                .name
+                .value()
+                .cloned()
+                .unwrap_or_else(|| "unknown GPU".into()),
+            compute_capability: d.compute_capability.value().cloned(),
+            memory_total_bytes: d.memory_total_bytes.value().copied(),
+            pci_bus_id: d.pci_bus_id.value().cloned(),
+            uuid: d.uuid.value().cloned(),
+            probes: Vec::new(),
+        })
+        .collect();
+    let known: Vec<String> = out
+        .iter()
+        .filter_map(|r| r.pci_bus_id.as_deref().map(bus_key))
+        .collect();
+    for g in facts.pci_gpus.value().into_iter().flatten() {
+        if known.contains(&bus_key(&g.bus_id)) {
+            continue;
+        }
+        let why = match g.driver.as_deref() {
+            None => "no driver bound".to_string(),
+            Some(d) => format!("{d}, not enumerated"),
+        };
+        out.push(GpuRow {
+            index: None,
+            name: format!("NVIDIA 10de:{} ({why})", g.device_id),
+            compute_capability: None,
+            memory_total_bytes: None,
+            pci_bus_id: Some(g.bus_id.clone()),
+            uuid: None,
+            probes: Vec::new(),
+        });
+    }
+    for f in report.findings.iter().filter(|f| f.area() == "probe") {
+        let Scope::Gpu { index, pci_bus_id } = &f.scope else {
+            continue;
+        };
+        let probe = f.id.trim_start_matches("probe.").to_string();
+        let row = out.iter_mut().find(|r| {
+            (index.is_some() && r.index == *index)
+                || (index.is_none()
+                    && pci_bus_id.is_some()
+                    && r.pci_bus_id.as_deref().map(bus_key) == pci_bus_id.as_deref().map(bus_key))
+        });
+        if let Some(row) = row {
+            row.probes.push((probe, f.severity, elapsed_ms(f)));
+        }
+    }
+    out
+}
+
+/// A probe's timing, from evidence named `…elapsed_ms` / `…duration_ms`.
+pub fn elapsed_ms(f: &crate::report::finding::Finding) -> Option<u64> {
+    f.evidence
+        .iter()
+        .find(|e| e.fact.ends_with("elapsed_ms") || e.fact.ends_with("duration_ms"))
+        .and_then(|e| {
+            e.value
+                .trim()
+                .trim_end_matches("ms")
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .map(|v| v.round() as u64)
+}
+
+/// Probe names that have a column: those with results, then those running live.
+pub fn probe_names(rows: &[GpuRow], app: &App) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let live = app.probes.iter().map(|(_, p, _)| p.clone());
+    for p in rows
+        .iter()
+        .flat_map(|r| r.probes.iter().map(|(p, _, _)| p.clone()))
+        .chain(live)
+    {
+        if !names.contains(&p) {
+            names.push(p);
+        }
+    }
+    names
+}
+
+pub fn gib(bytes: u64) -> String {
+    format!("{:.0} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// Draws one cell of a column.
+pub type CellFn = Box<dyn Fn(&GpuRow, &App, Theme) -> Span<'static>>;
+
+/// One column: a title, a width, and a priority (0 is kept longest).
+pub struct Column {
+    pub title: String,
+    pub width: u16,
+    pub priority: u8,
+    pub cell: CellFn,
+}
+
+const NOT_YET: &str = "—";
+
+fn text(s: impl Into<String>) -> Span<'static> {
+    Span::raw(s.into())
+}
+
+pub fn columns(probes: &[String]) -> Vec<Column> {
+    let mut cols = vec![
+        Column {
+            title: "#".into(),
+            width: 3,
+            priority: 0,
+            cell: Box::new(|r, _, _| text(r.index.map_or("-".into(), |i| i.to_string()))),
+        },
+        Column {
+            title: "Name".into(),
+            width: 18,
+            priority: 0,
+            cell: Box::new(|r, _, _| text(r.name.trim_start_matches("NVIDIA ").to_string())),
+        },
+        Column {
+            title: "CC".into(),
+            width: 5,
+            priority: 1,
+            cell: Box::new(|r, _, _| {
+                text(
+                    r.compute_capability
+                        .clone()
+                        .unwrap_or_else(|| NOT_YET.into()),
+                )
+            }),
+        },
+        Column {
+            title: "Memory used/total".into(),
+            width: 17,
+            priority: 4,
+            cell: Box::new(|r, _, _| {
+                text(format!(
+                    "{NOT_YET} / {}",
+                    r.memory_total_bytes.map_or(NOT_YET.into(), gib)
+                ))
+            }),
+        },
+        Column {
+            title: "Temp".into(),
+            width: 4,
+            priority: 5,
+            cell: Box::new(|_, _, _| text(NOT_YET)),
+        },
+        Column {
+            title: "Health".into(),
+            width: 6,
+            priority: 3,
+            cell: Box::new(|_, _, _| text(NOT_YET)),
+        },
+        Column {
+            title: "PCI bus".into(),
+            width: 16,
+            priority: 6,
+            cell: Box::new(|r, _, _| text(r.pci_bus_id.clone().unwrap_or_else(|| NOT_YET.into()))),
+        },
+    ];
+    for name in probes {
+        let probe = name.clone();
+        cols.push(Column {
+            title: name.clone(),
+            width: (name.chars().count() as u16).max(8),
+            // What the probes found matters more than the static facts beside it.
+            priority: 2,
+            cell: Box::new(move |r, app, theme| probe_cell(r, &probe, app, theme)),
+        });
+    }
+    cols
+}
+
+fn probe_cell(row: &GpuRow, probe: &str, app: &App, theme: Theme) -> Span<'static> {
+    let live = row.index.and_then(|i| {
+        app.probes
+            .iter()
+            .find(|(g, p, _)| *g == i && p == probe)
+            .map(|(_, _, s)| s.clone())
+    });
+    let state = live.or_else(|| {
+        row.probes
+            .iter()
+            .find(|(p, _, _)| p == probe)
+            .map(|(_, s, ms)| ProbeState::Done(*s, *ms))
+    });
+    match state {
+        None => text(NOT_YET),
+        Some(ProbeState::Pending) => Span::styled("pending", theme.dim()),
+        Some(ProbeState::Running) => text(format!("{} run", spinner(app.tick))),
+        Some(ProbeState::Done(s, ms)) => Span::styled(
+            match ms {
+                Some(ms) => format!("{} {}", s.marker(), duration(ms)),
+                None => s.marker().to_string(),
+            },
+            theme.severity(s),
+        ),
+    }
+}
+
+/// "42ms", "1.5s", "10s": short enough for a probe cell.
+pub fn duration(ms: u64) -> String {
+    match ms {
+        0..1000 => format!("{ms}ms"),
+        1000..10_000 => format!("{:.1}s", ms as f64 / 1000.0),
+        _ => format!("{}s", ms / 1000),
+    }
+}
+
+/// The columns that fit in `width`, by priority, in their table order.
+pub fn fit(cols: Vec<Column>, width: u16) -> Vec<Column> {
+    let mut order: Vec<usize> = (0..cols.len()).collect();
+    order.sort_by_key(|&i| cols[i].priority);
+    let mut used = 0u16;
+    let mut keep = vec![false; cols.len()];
+    for i in order {
+        let w = cols[i].width + 1;
+        // Stop at the first column that does not fit, so a less important narrow one
+        // never shows while a more important wide one is hidden.
+        if used + w > width {
+            break;
+        }
+        used += w;
+        keep[i] = true;
+    }
+    cols.into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
+}
+
+pub struct GpuTable<'a> {
+    pub app: &'a App,
+    pub theme: Theme,
+}
+
+fn pad(s: &str, w: u16) -> String {
+    let w = usize::from(w);
+    let n = s.chars().count();
+    if n > w {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{s}{}", " ".repeat(w - n))
+    }
+}
+
+impl Widget for &GpuTable<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let theme = self.theme;
+        let Some(report) = &app.report else {
+            return;
+        };
+        let rows = rows(report);
+        let focused = app.focus == Pane::Gpus;
+        let visible = usize::from(area.height.saturating_sub(2));
+        let mut title = format!(" GPUs ({}) ", rows.len());
+        if rows.len() > visible && visible > 0 {
+            let last = (app.gpu_offset + visible).min(rows.len());
+            title.push_str(&format!(
+                "{}–{} shown, Tab here and ↓ scrolls ",
+                app.gpu_offset + 1,
+                last
+            ));
+        }
+        let mut head = vec![Span::styled(title, theme.title(focused))];
+        if !rows.is_empty() && rows.iter().all(|r| r.index.is_none()) {
+            head.push(Span::styled(
+                " on the PCI bus only: the driver does not enumerate them (see Driver findings)",
+                theme.severity(Severity::Warn),
+            ));
+        }
+        let mut lines = vec![Line::from(head)];
+        if rows.is_empty() {
+            lines.push(Line::from(no_gpu_text(report)));
+            ratatui::widgets::Paragraph::new(lines)
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .render(area, buf);
+            return;
+        }
+        let names = probe_names(&rows, app);
+        let cols = fit(columns(&names), area.width);
+        // Widen the name column into what is left over.
+        let used: u16 = cols.iter().map(|c| c.width + 1).sum();
+        let spare = area.width.saturating_sub(used);
+        let header: Vec<Span> = cols
+            .iter()
+            .map(|c| {
+                let w = if c.title == "Name" {
+                    c.width + spare.min(16)
+                } else {
+                    c.width
+                };
+                Span::styled(format!("{} ", pad(&c.title, w)), theme.bold())
+            })
+            .collect();
+        lines.push(Line::from(header));
+        for (i, r) in rows.iter().enumerate().skip(app.gpu_offset).take(visible) {
+            let spans: Vec<Span> = cols
+                .iter()
+                .map(|c| {
+                    let w = if c.title == "Name" {
+                        c.width + spare.min(16)
+                    } else {
+                        c.width
+                    };
+                    let s = (c.cell)(r, app, theme);
+                    Span::styled(format!("{} ", pad(&s.content, w)), s.style)
+                })
+                .collect();
+            let mut line = Line::from(spans);
+            if focused && i == app.gpu_selected {
+                line = line.style(theme.selected());
+            }
+            lines.push(line);
+        }
+        ratatui::widgets::Paragraph::new(lines).render(area, buf);
+    }
+}
+
+/// What an empty table means for this machine.
+pub fn no_gpu_text(report: &Report) -> String {
+    let f = &report.facts;
+    if let Some(c) = view::in_container(f) {
+        if view::gpu_device_nodes(f) == 0 {
+            return format!(
+                "No GPU visible: inside a {c} container without /dev/nvidia* (started without --gpus?)."
+            );
+        }
+    }
+    match f.pci_gpus.value() {
+        Some(v) if v.is_empty() => {
+            "No NVIDIA GPU on the PCI bus: CUDA cannot run on this machine.".into()
+        }
+        Some(_) => "GPUs on the PCI bus, but the driver enumerates none.".into(),
+        None => format!(
+            "No GPU found; the PCI bus could not be read ({}).",
+            f.pci_gpus.reason().unwrap_or("?")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bus_ids_compare_across_domain_widths() {
+        assert_eq!(bus_key("00000000:18:00.0"), bus_key("0000:18:00.0"));
+        assert_ne!(bus_key("0000:19:00.0"), bus_key("0000:18:00.0"));
+    }
+
+    #[test]
+    fn durations_fit_a_cell() {
+        assert_eq!(duration(42), "42ms");
+        assert_eq!(duration(1500), "1.5s");
+        assert_eq!(duration(10_000), "10s");
+    }
+
+    #[test]
+    fn columns_drop_by_priority() {
+        let all = columns(&["launch".to_string()]);
+        let titles = |cols: Vec<Column>| cols.into_iter().map(|c| c.title).collect::<Vec<_>>();
+        let narrow = titles(fit(columns(&["launch".into()]), 30));
+        assert_eq!(narrow, vec!["#", "Name", "CC"]);
+        let probes_first = titles(fit(columns(&["launch".into()]), 40));
+        assert_eq!(probes_first, vec!["#", "Name", "CC", "launch"]);
+        let wide = titles(fit(all, 200));
+        assert!(wide.contains(&"launch".to_string()) && wide.contains(&"PCI bus".to_string()));
+        let mid = titles(fit(columns(&["launch".into()]), 60));
+        assert!(mid.contains(&"launch".to_string()), "{mid:?}");
+        assert!(!mid.contains(&"PCI bus".to_string()), "{mid:?}");
+    }
+}

@@ -1,0 +1,193 @@
+//! Gathering and judging on a worker thread. It walks the same steps as
+//! `facts::gather` one at a time so the screen can show which one is under way, then
+//! judges with the same checks as every other output.
+
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::time::Instant;
+
+use super::app::ProbePlan;
+use super::msg::Msg;
+use crate::checks::{self, CheckOptions, Selection};
+use crate::cli::Cli;
+use crate::facts::{
+    self, driver_api, driver_libs, env, kernel_module, pci, python, system, toolkit,
+};
+use crate::facts::{Facts, GatherOptions};
+use crate::host::Host;
+use crate::report::{self, Report};
+
+/// Everything one run needs, owned, so it can move to the worker thread.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub from: Option<PathBuf>,
+    pub gather: GatherOptions,
+    pub checks: CheckOptions,
+    pub selection: Selection,
+}
+
+impl Request {
+    pub fn from_cli(cli: &Cli, selection: Selection) -> Request {
+        Request {
+            from: cli.from.clone(),
+            gather: GatherOptions {
+                pythons: cli.python.clone(),
+                deep: cli.deep,
+                redact: cli.redact,
+            },
+            checks: CheckOptions {
+                expect_gpus: cli.expect_gpus,
+            },
+            selection,
+        }
+    }
+}
+
+/// Gathers step by step, calling `stage(i, done)` around each of `app::STAGES`.
+pub fn gather_staged(
+    host: &Host,
+    opts: &GatherOptions,
+    stage: &mut dyn FnMut(usize, bool),
+) -> Facts {
+    stage(0, false);
+    let mut system = system::gather(host);
+    if opts.redact {
+        system.hostname = system.hostname.map(|_| facts::REDACTED.to_string());
+    }
+    stage(0, true);
+    stage(1, false);
+    let pci_gpus = pci::gather(host);
+    stage(1, true);
+    stage(2, false);
+    let kernel_module = kernel_module::gather(host);
+    stage(2, true);
+    stage(3, false);
+    let driver_libs = driver_libs::gather(host);
+    stage(3, true);
+    stage(4, false);
+    let driver_api = driver_api::gather(host, &driver_libs);
+    stage(4, true);
+    stage(5, false);
+    let toolkits = toolkit::gather(host);
+    stage(5, true);
+    stage(6, false);
+    let python = python::gather(host, &opts.pythons, opts.deep);
+    stage(6, true);
+    stage(7, false);
+    let env = env::gather(host);
+    let ld_library_path_libs = env::cuda_libs_on_ld_path(host);
+    stage(7, true);
+    Facts {
+        system,
+        pci_gpus,
+        kernel_module,
+        driver_libs,
+        driver_api,
+        toolkits,
+        python,
+        env,
+        ld_library_path_libs,
+    }
+}
+
+/// Produces the report of one run (the same pipeline as `app::build_report`).
+pub fn build(
+    req: &Request,
+    host: &Host,
+    stage: &mut dyn FnMut(usize, bool),
+) -> Result<Report, String> {
+    let mut facts = match &req.from {
+        Some(path) => {
+            stage(0, false);
+            let f = report::load_facts(path).map_err(|e| e.to_string())?;
+            for i in 0..8 {
+                stage(i, true);
+            }
+            f
+        }
+        None => gather_staged(host, &req.gather, stage),
+    };
+    if req.gather.redact {
+        facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
+    }
+    stage(8, false);
+    let (findings, errors) = checks::evaluate(&facts, &req.checks, &req.selection);
+    stage(8, true);
+    Ok(Report::new(
+        crate::matrix::bundled(),
+        facts,
+        findings,
+        errors,
+    ))
+}
+
+/// Starts run `generation` on its own thread; its messages arrive on `tx`. The plan is
+/// the picked GPUs and probes; this release has no probe runner, so only the facts and
+/// checks are run again.
+pub fn spawn(req: Request, host: Host, generation: u64, _plan: ProbePlan, tx: Sender<Msg>) {
+    let failed = tx.clone();
+    let started = std::thread::Builder::new()
+        .name(format!("gather-{generation}"))
+        .spawn(move || {
+            let t0 = Instant::now();
+            let mut stage = |stage, done| {
+                let _ = tx.send(Msg::Stage {
+                    generation,
+                    stage,
+                    done,
+                });
+            };
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                build(&req, &host, &mut stage)
+            }));
+            let msg = match outcome {
+                Ok(Ok(report)) => Msg::Loaded {
+                    generation,
+                    report: Box::new(report),
+                    elapsed_ms: t0.elapsed().as_millis(),
+                },
+                Ok(Err(error)) => Msg::LoadFailed { generation, error },
+                Err(_) => Msg::LoadFailed {
+                    generation,
+                    error: "gathering crashed (an internal error; please report it)".into(),
+                },
+            };
+            let _ = tx.send(msg);
+        });
+    if let Err(e) = started {
+        let _ = failed.send(Msg::LoadFailed {
+            generation,
+            error: format!("could not start the gathering thread: {e}"),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staged_gathering_equals_the_pipeline_and_reports_every_stage() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("proc/sys/kernel")).unwrap();
+        std::fs::write(root.path().join("proc/sys/kernel/hostname"), "n1\n").unwrap();
+        let host = Host::fixture(root.path(), &[("PATH", "/nonexistent")]);
+        let opts = GatherOptions::default();
+        let mut seen = Vec::new();
+        let staged = gather_staged(&host, &opts, &mut |i, done| seen.push((i, done)));
+        assert_eq!(staged, facts::gather(&host, &opts));
+        let done: Vec<usize> = seen.iter().filter(|(_, d)| *d).map(|(i, _)| *i).collect();
+        assert_eq!(done, (0..8).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_unreadable_saved_report_is_an_error_message() {
+        let req = Request {
+            from: Some("/nonexistent/report.json".into()),
+            ..Request::default()
+        };
+        let host = Host::fixture("/nonexistent", &[]);
+        let err = build(&req, &host, &mut |_, _| {}).unwrap_err();
+        assert!(err.contains("/nonexistent/report.json"), "{err}");
+    }
+}

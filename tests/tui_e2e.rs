@@ -1,0 +1,369 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! End to end: the real binary in a real pseudo-terminal (tmux), driven by key presses.
+//! Each test checks what the screen shows, that the terminal is given back (alternate
+//! screen left, cursor shown, mouse reporting off) and the exit code, on every exit
+//! path: q, Ctrl-C, SIGTERM, a panic, and a UI that cannot start.
+//!
+//! Needs tmux (scripts/test.sh installs it).
+
+mod fixture_root;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gpu-doctor");
+const WAIT: Duration = Duration::from_secs(20);
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/reports/{name}.json"))
+}
+
+/// One tmux server on a private socket, with one pane running a script.
+struct Tmux {
+    dir: tempfile::TempDir,
+}
+
+impl Tmux {
+    /// Runs `command` (shell words) in a `width`×`height` pane: it prints a marker, runs
+    /// the command, prints its exit code, and stays open so the screen can be inspected.
+    fn start(command: &str, width: u16, height: u16) -> Tmux {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("run.sh");
+        std::fs::write(
+            &script,
+            format!("printf 'BEFORE-TUI\\n'\n{command}\necho \"EXIT=$?\"\nexec sleep 600\n"),
+        )
+        .unwrap();
+        let t = Tmux { dir };
+        let status = t
+            .tmux()
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "t",
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+            ])
+            .arg(format!("sh {}", script.display()))
+            .status()
+            .unwrap_or_else(|e| {
+                panic!("tmux is needed for this test (scripts/test.sh installs it): {e}")
+            });
+        assert!(status.success());
+        t
+    }
+
+    fn tmux(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.arg("-S")
+            .arg(self.dir.path().join("sock"))
+            .args(["-f", "/dev/null"]);
+        c
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            let ok = self
+                .tmux()
+                .args(["send-keys", "-t", "t", k])
+                .status()
+                .unwrap();
+            assert!(ok.success());
+            std::thread::sleep(Duration::from_millis(60));
+        }
+    }
+
+    fn text(&self, text: &str) {
+        let ok = self
+            .tmux()
+            .args(["send-keys", "-t", "t", "-l", text])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
+    fn screen_with(&self, escapes: bool) -> String {
+        let mut c = self.tmux();
+        c.args(["capture-pane", "-p", "-t", "t"]);
+        if escapes {
+            c.arg("-e");
+        }
+        String::from_utf8_lossy(&c.output().unwrap().stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.screen_with(false)
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        let t0 = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(what) {
+                return s;
+            }
+            if t0.elapsed() > WAIT {
+                panic!("{what:?} did not appear in {WAIT:?}; the screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_gone(&self, what: &str) -> String {
+        let t0 = Instant::now();
+        loop {
+            let s = self.screen();
+            if !s.contains(what) {
+                return s;
+            }
+            if t0.elapsed() > WAIT {
+                panic!("{what:?} stayed on screen for {WAIT:?}:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// (alternate screen on, cursor shown, mouse reporting on) as tmux sees the pane.
+    fn modes(&self) -> (bool, bool, bool) {
+        let out = self
+            .tmux()
+            .args([
+                "display-message",
+                "-p",
+                "-t",
+                "t",
+                "#{alternate_on} #{cursor_flag} #{mouse_any_flag}",
+            ])
+            .output()
+            .unwrap();
+        let s = String::from_utf8_lossy(&out.stdout);
+        let f: Vec<bool> = s.split_whitespace().map(|w| w == "1").collect();
+        assert_eq!(f.len(), 3, "{s}");
+        (f[0], f[1], f[2])
+    }
+
+    /// Waits for the command to end and returns its exit code and the screen after it.
+    fn exit(&self) -> (i32, String) {
+        let s = self.wait_for("EXIT=");
+        let code = s
+            .split("EXIT=")
+            .nth(1)
+            .map(|r| {
+                r.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no exit code in\n{s}"));
+        (code, s)
+    }
+
+    /// The terminal is as it was: main screen, cursor shown, no mouse reporting, and the
+    /// UI left nothing on the main screen.
+    fn assert_restored(&self, screen: &str) {
+        assert_eq!(self.modes(), (false, true, false), "{screen}");
+        assert!(screen.contains("BEFORE-TUI"), "{screen}");
+        assert!(
+            !screen.contains("Findings ("),
+            "UI drawn on the main screen:\n{screen}"
+        );
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+fn ui(args: &str) -> String {
+    format!("{BIN} {args}")
+}
+
+#[test]
+fn navigate_details_help_filter_and_quit() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--from {}",
+            fixture("mismatched_driver").display()
+        )),
+        100,
+        30,
+    );
+    let s = t.wait_for("FAILURES");
+    assert_eq!(
+        t.modes(),
+        (true, false, true),
+        "the UI owns the screen while it runs"
+    );
+    assert!(s.contains("✗ Driver"), "{s}");
+    assert!(s.contains("user space 550.90.07"), "{s}");
+    // The first failure is selected: Enter shows its fix.
+    t.keys(&["j", "k", "Enter"]);
+    let s = t.wait_for("$ ");
+    assert!(s.contains("Fix"), "{s}");
+    t.keys(&["?"]);
+    t.wait_for("Keys (any key closes)");
+    t.keys(&["Escape"]);
+    t.wait_gone("Keys (any key closes)");
+    // Detail -> GPUs -> Environment.
+    t.keys(&["Tab", "Tab"]);
+    t.wait_for("Python environments (1)");
+    t.keys(&["Tab"]);
+    let s = t.wait_for("NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)");
+    assert!(s.contains("no probes run"), "{s}");
+    t.keys(&["Tab", "/"]);
+    t.text("shm");
+    let s = t.wait_for("Findings (1/");
+    assert!(s.contains("/dev/shm"), "{s}");
+    t.keys(&["Enter", "q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}
+
+#[test]
+fn ctrl_c_restores_and_y_prints_the_fix() {
+    let t = Tmux::start(
+        &ui(&format!("--from {}", fixture("no_driver").display())),
+        80,
+        24,
+    );
+    t.wait_for("FAILURES");
+    t.keys(&["y"]);
+    t.wait_for("will be printed when you quit");
+    t.keys(&["C-c"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+    assert!(
+        s.contains("sudo ubuntu-drivers install"),
+        "the fix is printed on exit:\n{s}"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let t = Tmux::start(
+        &format!(
+            "{} </dev/tty & echo $! > {dir}/pid; wait $!",
+            ui(&format!(
+                "--from {}",
+                fixture("mismatched_driver").display()
+            )),
+            dir = "$(dirname $0)"
+        ),
+        80,
+        24,
+    );
+    t.wait_for("FAILURES");
+    let pid = std::fs::read_to_string(t.dir.path().join("pid")).unwrap();
+    let ok = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let (code, s) = t.exit();
+    assert_eq!(code, 2, "the report's exit code");
+    t.assert_restored(&s);
+}
+
+#[test]
+fn a_panic_restores_the_terminal_and_exits_3() {
+    let t = Tmux::start(
+        &format!(
+            "RUST_BACKTRACE=0 GPU_DOCTOR_TUI_TEST_PANIC=1 {}",
+            ui(&format!("--from {}", fixture("no_driver").display()))
+        ),
+        80,
+        24,
+    );
+    let (code, s) = t.exit();
+    assert_eq!(code, 3);
+    t.assert_restored(&s);
+    assert!(
+        s.contains("GPU_DOCTOR_TUI_TEST_PANIC is set"),
+        "the panic message shows:\n{s}"
+    );
+}
+
+#[test]
+fn no_controlling_terminal_means_exit_3() {
+    // stdout is the pane, but there is no terminal to read keys from.
+    let t = Tmux::start(
+        &format!(
+            "setsid -w {} </dev/null",
+            ui(&format!("--from {}", fixture("no_driver").display()))
+        ),
+        100,
+        24,
+    );
+    let (code, s) = t.exit();
+    assert_eq!(code, 3, "{s}");
+    assert!(s.contains("could not start the terminal UI"), "{s}");
+    t.assert_restored(&s);
+}
+
+#[test]
+fn plain_prints_the_text_report_on_a_terminal() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--plain --from {}",
+            fixture("no_driver").display()
+        )),
+        120,
+        40,
+    );
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    assert!(s.contains("Verdict failures"), "{s}");
+    assert_eq!(t.modes(), (false, true, false));
+}
+
+#[test]
+fn gathers_a_fixture_machine_live_and_reruns() {
+    let root = fixture_root::FixtureRoot::ubuntu();
+    root.gpu(None);
+    let t = Tmux::start(
+        &format!(
+            "env -i GPU_DOCTOR_ROOT={} PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1 {BIN}",
+            root.root().display()
+        ),
+        100,
+        30,
+    );
+    let s = t.wait_for("An NVIDIA GPU is present but no NVIDIA driver is installed");
+    assert!(s.contains("10de:2684 (no driver bound)"), "{s}");
+    let colored = t.screen_with(true);
+    assert!(colored.contains("\x1b[1m"), "bold stays without colour");
+    for red in ["\x1b[31m", "\x1b[38;5;1m", "\x1b[91m"] {
+        assert!(!colored.contains(red), "NO_COLOR: no red: {colored:?}");
+    }
+    t.keys(&["r"]);
+    t.wait_for("An NVIDIA GPU is present but no NVIDIA driver is installed");
+    t.keys(&["q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}
+
+#[test]
+fn colour_by_default() {
+    let t = Tmux::start(
+        &ui(&format!("--from {}", fixture("no_driver").display())),
+        100,
+        30,
+    );
+    t.wait_for("FAILURES");
+    let colored = t.screen_with(true);
+    assert!(
+        colored.contains("\x1b[38;5;1m") || colored.contains("\x1b[31m"),
+        "{colored:?}"
+    );
+    t.keys(&["q"]);
+    assert_eq!(t.exit().0, 2);
+}

@@ -1,0 +1,499 @@
+//! Builds the fixture reports of tests/fixtures/reports from the library's own types and
+//! checks, so they are real `Report`s: the facts of a few machines, judged by this
+//! build's checks, plus the findings later releases add (probes, torch.arch_unsupported).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use gpu_doctor::checks::{self, CheckOptions, Selection};
+use gpu_doctor::fact::Fact;
+use gpu_doctor::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
+use gpu_doctor::facts::driver_libs::{DriverLibFacts, DriverLibFile};
+use gpu_doctor::facts::kernel_module::{DeviceNode, KernelModuleFacts, ModuleFlavor};
+use gpu_doctor::facts::pci::PciGpu;
+use gpu_doctor::facts::python::{ArchList, PythonEnv, Requirement, TorchBuild, Wheel};
+use gpu_doctor::facts::system::SystemFacts;
+use gpu_doctor::facts::toolkit::{Toolkit, ToolkitFacts};
+use gpu_doctor::facts::Facts;
+use gpu_doctor::report::finding::{Finding, Scope, Severity};
+use gpu_doctor::report::Report;
+
+pub const NAMES: &[&str] = &[
+    "healthy_8gpu",
+    "no_driver",
+    "mismatched_driver",
+    "rtx5090_old_wheel",
+    "probe_timeout",
+    "container_no_gpu",
+    "no_gpu",
+];
+
+pub fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reports")
+}
+
+pub fn path(name: &str) -> PathBuf {
+    dir().join(format!("{name}.json"))
+}
+
+/// The committed fixture, read back as a `Report`.
+pub fn load(name: &str) -> Report {
+    let text = std::fs::read_to_string(path(name)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+pub fn generate(name: &str) -> Report {
+    match name {
+        "healthy_8gpu" => healthy_8gpu(),
+        "no_driver" => no_driver(),
+        "mismatched_driver" => mismatched_driver(),
+        "rtx5090_old_wheel" => rtx5090_old_wheel(),
+        "probe_timeout" => probe_timeout(),
+        "container_no_gpu" => container_no_gpu(),
+        "no_gpu" => no_gpu(),
+        other => panic!("no fixture {other}"),
+    }
+}
+
+fn ok(name: &str) -> ReturnCode {
+    ReturnCode {
+        name: name.into(),
+        code: 0,
+        message: None,
+    }
+}
+
+fn node(path: &str) -> DeviceNode {
+    DeviceNode {
+        path: path.into(),
+        accessible: true,
+        mode: "crw-rw-rw- root:root".into(),
+    }
+}
+
+fn lib(library: &str, version: &str) -> DriverLibFile {
+    DriverLibFile {
+        path: format!("/usr/lib/x86_64-linux-gnu/{library}.so.{version}"),
+        library: library.into(),
+        version: version.into(),
+        compat: false,
+        on_loader_path: true,
+    }
+}
+
+fn bus(i: usize) -> String {
+    format!("0000:{:02x}:00.0", 0x18 + i * 0x11)
+}
+
+fn device(i: usize, name: &str, cc: &str, mem: u64) -> NvmlDevice {
+    NvmlDevice {
+        index: i as u32,
+        name: Fact::known(name.into()),
+        uuid: Fact::known(format!("GPU-0a1b2c3d-0000-1111-2222-{i:012}")),
+        pci_bus_id: Fact::known(format!("0000{}", bus(i))),
+        compute_capability: Fact::known(cc.into()),
+        memory_total_bytes: Fact::known(mem),
+    }
+}
+
+fn arch(sass: &[&str]) -> Fact<ArchList> {
+    Fact::known(ArchList {
+        sass: sass.iter().map(|s| (*s).to_string()).collect(),
+        ptx: Vec::new(),
+        arch_flags: sass.iter().map(|s| (*s).to_string()).collect(),
+        libraries: vec!["libtorch_cuda.so".into()],
+    })
+}
+
+fn torch_env(prefix: &str, version: &str, cuda: &str, sass: &[&str]) -> PythonEnv {
+    let site = format!("{prefix}/lib/python3.11/site-packages");
+    let wheel = |name: &str, v: &str, lib: &str| Wheel {
+        name: name.into(),
+        version: v.into(),
+        site_packages: site.clone(),
+        lib_dirs: vec![format!("{site}/nvidia/{}/lib", &name[7..name.len() - 5])],
+        libraries: vec![lib.into()],
+    };
+    PythonEnv {
+        interpreter: Some(format!("{prefix}/bin/python")),
+        origins: vec!["VIRTUAL_ENV".into()],
+        python_version: Fact::known("3.11.9".into()),
+        site_packages: vec![site.clone()],
+        torch: vec![TorchBuild {
+            path: format!("{site}/torch"),
+            site_packages: site.clone(),
+            version: Fact::known(version.into()),
+            cuda: Fact::known(Some(cuda.into())),
+            hip: None,
+            git_version: None,
+            cudnn: Fact::known("9.1.0.70".into()),
+            nccl: Fact::known("2.20.5".into()),
+            installer: Fact::known("pip".into()),
+            requires: vec![
+                Requirement {
+                    name: "nvidia-cublas-cu12".into(),
+                    specifier: "==12.1.3.1".into(),
+                    extras: Vec::new(),
+                },
+                Requirement {
+                    name: "nvidia-cudnn-cu12".into(),
+                    specifier: "==9.1.0.70".into(),
+                    extras: Vec::new(),
+                },
+            ],
+            arch: arch(sass),
+            bundled_libs: Vec::new(),
+        }],
+        nvidia_wheels: vec![
+            wheel("nvidia-cublas-cu12", "12.1.3.1", "libcublas.so.12"),
+            wheel("nvidia-cudnn-cu12", "9.1.0.70", "libcudnn.so.9"),
+        ],
+        extensions: Vec::new(),
+        is_venv: true,
+        prefix: prefix.into(),
+        deep: None,
+    }
+}
+
+const OLD_SASS: &[&str] = &[
+    "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90",
+];
+
+/// A node with `gpus` GPUs of one kind and a working driver.
+fn node_facts(
+    host: &str,
+    gpus: usize,
+    name: &str,
+    cc: &str,
+    mem: u64,
+    driver: &str,
+    cuda: &str,
+) -> Facts {
+    let mut nodes = vec![node("/dev/nvidiactl"), node("/dev/nvidia-uvm")];
+    nodes.extend((0..gpus).map(|i| node(&format!("/dev/nvidia{i}"))));
+    Facts {
+        system: SystemFacts {
+            os: Fact::known("Ubuntu 22.04.4 LTS".into()),
+            os_id: Fact::known("ubuntu".into()),
+            os_version: Fact::known("22.04".into()),
+            kernel: Fact::known("5.15.0-105-generic".into()),
+            arch: "x86_64".into(),
+            hostname: Fact::known(host.into()),
+            container: Fact::known(None),
+            wsl: false,
+            shm_bytes: Fact::known(64 << 30),
+        },
+        pci_gpus: Fact::known(
+            (0..gpus)
+                .map(|i| PciGpu {
+                    bus_id: bus(i),
+                    vendor_id: "10de".into(),
+                    device_id: "2330".into(),
+                    subsystem_vendor_id: None,
+                    subsystem_device_id: None,
+                    class: "030200".into(),
+                    driver: Some("nvidia".into()),
+                })
+                .collect(),
+        ),
+        kernel_module: KernelModuleFacts {
+            version: Fact::known(driver.into()),
+            flavor: Fact::known(ModuleFlavor::Open),
+            version_line: Fact::known(format!(
+                "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {driver}  Release Build"
+            )),
+            loaded: Fact::known(vec!["nvidia".into(), "nvidia_uvm".into()]),
+            device_nodes: Fact::known(nodes),
+        },
+        driver_libs: DriverLibFacts {
+            searched: vec!["/usr/lib/x86_64-linux-gnu".into()],
+            files: vec![lib("libnvidia-ml", driver), lib("libcuda", driver)],
+            nvml_soname: Some(format!(
+                "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}"
+            )),
+            cuda_soname: Some(format!("/usr/lib/x86_64-linux-gnu/libcuda.so.{driver}")),
+        },
+        driver_api: DriverApiFacts {
+            nvml: Fact::known(NvmlFacts {
+                library: "libnvidia-ml.so.1".into(),
+                init: ok("NVML_SUCCESS"),
+                driver_version: Fact::known(driver.into()),
+                cuda_driver_version: Fact::known(cuda.into()),
+                devices: Fact::known((0..gpus).map(|i| device(i, name, cc, mem)).collect()),
+            }),
+            cuda: Fact::known(CudaFacts {
+                library: "libcuda.so.1".into(),
+                init: ok("CUDA_SUCCESS"),
+                driver_version: Fact::known(cuda.into()),
+                device_count: Fact::known(gpus as u32),
+            }),
+        },
+        toolkits: ToolkitFacts {
+            toolkits: vec![Toolkit {
+                root: "/usr/local/cuda-12.4".into(),
+                version: Fact::known("12.4.131".into()),
+                version_source: Some("version.json".into()),
+                nvcc: Some("/usr/local/cuda-12.4/bin/nvcc".into()),
+                found_via: vec!["PATH".into(), "/usr/local/cuda".into()],
+            }],
+            path_nvcc: Some("/usr/local/cuda-12.4".into()),
+            cuda_home: None,
+            usr_local_cuda: Some("/usr/local/cuda-12.4".into()),
+        },
+        python: vec![torch_env("/opt/venv", "2.4.1+cu121", "12.1", OLD_SASS)],
+        env: BTreeMap::new(),
+        ld_library_path_libs: Vec::new(),
+    }
+}
+
+fn judge(facts: Facts, extra: Vec<Finding>) -> Report {
+    let (mut findings, errors) =
+        checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
+    findings.extend(extra);
+    Report::new(gpu_doctor::matrix::bundled(), facts, findings, errors)
+}
+
+fn gpu(i: u32) -> Scope {
+    Scope::Gpu {
+        index: Some(i),
+        pci_bus_id: None,
+    }
+}
+
+fn probe(id: &str, i: u32, sev: Severity, ms: u64, summary: &str) -> Finding {
+    Finding::new(&format!("probe.{id}"), sev, summary)
+        .scope(gpu(i))
+        .evidence(&format!("probes.gpu{i}.{id}.elapsed_ms"), ms)
+}
+
+const H100: &str = "NVIDIA H100 80GB HBM3";
+const H100_MEM: u64 = 85_520_809_984;
+
+/// 8 × H100, everything working, probes passed: exactly 100 findings.
+fn healthy_8gpu() -> Report {
+    let mut facts = node_facts("dgx-07", 8, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    for (prefix, torch, cuda) in [
+        ("/opt/conda/envs/train", "2.5.1+cu124", "12.4"),
+        ("/home/ana/venvs/eval", "2.4.1+cu121", "12.1"),
+        ("/home/ana/venvs/serve", "2.5.1+cu124", "12.4"),
+        ("/srv/jupyter", "2.4.1+cu121", "12.1"),
+    ] {
+        facts.python.push(torch_env(prefix, torch, cuda, OLD_SASS));
+    }
+    let (base, _) = checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
+    let names = [
+        "launch",
+        "grid_limit",
+        "ordinal",
+        "cublaslt",
+        "oom",
+        "graph",
+        "bandwidth",
+    ];
+    // Per-GPU health findings a later release adds, then probes up to 100 findings.
+    let mut extra = Vec::new();
+    for i in 0..8u32 {
+        extra.push(
+            Finding::new("gpu.pcie_degraded", Severity::Pass, "PCIe link at Gen5 x16")
+                .scope(gpu(i)),
+        );
+        extra.push(
+            Finding::new("gpu.throttled", Severity::Pass, "no clock throttling").scope(gpu(i)),
+        );
+    }
+    'fill: for round in 0.. {
+        for i in 0..8u32 {
+            if base.len() + extra.len() >= 100 {
+                break 'fill;
+            }
+            let name = names[round % names.len()];
+            let ms = 40 + u64::from(i) * 3 + round as u64 * 17;
+            extra.push(probe(
+                name,
+                i,
+                Severity::Pass,
+                ms,
+                &format!("{name} probe passed"),
+            ));
+        }
+    }
+    assert!(
+        extra.len() <= 8 * (names.len() + 2),
+        "probe findings would repeat: {} checks",
+        base.len()
+    );
+    let r = judge(facts, extra);
+    assert_eq!(r.findings.len(), 100);
+    r
+}
+
+/// Two GPUs on the PCI bus and no driver at all.
+fn no_driver() -> Report {
+    let mut facts = node_facts("fresh-node", 2, H100, "9.0", H100_MEM, "x", "x");
+    if let Fact::Known { value } = &mut facts.pci_gpus {
+        for g in value {
+            g.driver = None;
+        }
+    }
+    facts.kernel_module = KernelModuleFacts {
+        version: Fact::missing("/proc/driver/nvidia/version does not exist"),
+        flavor: Fact::missing("kernel module not loaded"),
+        version_line: Fact::missing("/proc/driver/nvidia/version does not exist"),
+        loaded: Fact::known(Vec::new()),
+        device_nodes: Fact::known(Vec::new()),
+    };
+    facts.driver_libs = DriverLibFacts::default();
+    facts.driver_api = DriverApiFacts {
+        nvml: Fact::missing("libnvidia-ml.so.1 not found"),
+        cuda: Fact::missing("libcuda.so.1 not found"),
+    };
+    judge(facts, Vec::new())
+}
+
+/// Kernel module 550.54.15, user space upgraded to 550.90.07 without a reboot.
+fn mismatched_driver() -> Report {
+    let mut facts = node_facts("gpu-12", 4, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    facts.driver_libs.files = vec![
+        lib("libnvidia-ml", "550.90.07"),
+        lib("libcuda", "550.90.07"),
+    ];
+    facts.driver_libs.nvml_soname =
+        Some("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.90.07".into());
+    facts.driver_libs.cuda_soname = Some("/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07".into());
+    facts.driver_api = DriverApiFacts {
+        nvml: Fact::known(NvmlFacts {
+            library: "libnvidia-ml.so.1".into(),
+            init: ReturnCode {
+                name: "NVML_ERROR_LIB_RM_VERSION_MISMATCH".into(),
+                code: 18,
+                message: Some("RM has detected an NVML/RM version mismatch.".into()),
+            },
+            driver_version: Fact::failed("nvmlInit failed"),
+            cuda_driver_version: Fact::failed("nvmlInit failed"),
+            devices: Fact::failed("nvmlInit failed"),
+        }),
+        cuda: Fact::known(CudaFacts {
+            library: "libcuda.so.1".into(),
+            init: ReturnCode {
+                name: "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH".into(),
+                code: 803,
+                message: None,
+            },
+            driver_version: Fact::known("12.4".into()),
+            device_count: Fact::failed("cuInit failed"),
+        }),
+    };
+    judge(facts, Vec::new())
+}
+
+/// One RTX 5090 (sm_120) with a torch wheel built up to sm_90.
+fn rtx5090_old_wheel() -> Report {
+    let mut facts = node_facts(
+        "workstation",
+        1,
+        "NVIDIA GeForce RTX 5090",
+        "12.0",
+        34_190_917_632,
+        "570.86.16",
+        "12.8",
+    );
+    if let Fact::Known { value } = &mut facts.pci_gpus {
+        value[0].device_id = "2b85".into();
+        value[0].class = "030000".into();
+    }
+    let unsupported = Finding::new(
+        "torch.arch_unsupported",
+        Severity::Fail,
+        "torch 2.4.1+cu121 has no kernels for the RTX 5090 (sm_120)",
+    )
+    .scope(Scope::Python {
+        interpreter: "/opt/venv/bin/python".into(),
+    })
+    .details(
+        "This build carries code for sm_50 … sm_90 and no PTX; every CUDA kernel launch on \
+         the GPU fails with \"no kernel image is available for execution on the device\".",
+    )
+    .evidence("python[0].torch[0].arch.sass", OLD_SASS.join(" "))
+    .evidence("driver_api.nvml.devices[0].compute_capability", "12.0")
+    .fix(
+        "Install a build with Blackwell (sm_120) kernels: CUDA 12.8 wheels, torch 2.7 or newer.",
+        &["/opt/venv/bin/python -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu128"],
+    );
+    judge(facts, vec![unsupported])
+}
+
+/// Two GPUs; the launch probe passes on GPU 0 and times out on GPU 1.
+fn probe_timeout() -> Report {
+    let facts = node_facts("gpu-03", 2, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    let timeout = Finding::new(
+        "probe.launch",
+        Severity::Fail,
+        "the launch probe timed out after 10 s on GPU 1",
+    )
+    .scope(gpu(1))
+    .details(
+        "A one-block kernel did not finish in 10 s; the worker was killed. The GPU is hung or \
+         held by another context (check for Xid errors).",
+    )
+    .evidence("probes.gpu1.launch.elapsed_ms", 10000)
+    .evidence(
+        "probes.gpu1.launch.error",
+        "timed out after 10000 ms (worker killed: SIGKILL)",
+    )
+    .fix(
+        "Look for Xid errors, then reset the GPU if nothing runs on it.",
+        &["sudo dmesg | grep -i xid", "sudo nvidia-smi -r -i 1"],
+    );
+    judge(
+        facts,
+        vec![
+            probe(
+                "launch",
+                0,
+                Severity::Pass,
+                42,
+                "a kernel launched and finished on GPU 0",
+            ),
+            timeout,
+        ],
+    )
+}
+
+/// Inside docker without `--gpus`: the host's GPUs and kernel module show through /sys
+/// and /proc, but there are no device nodes and no driver libraries.
+fn container_no_gpu() -> Report {
+    let mut facts = node_facts(
+        "3f9c2a1b7d0e",
+        2,
+        H100,
+        "9.0",
+        H100_MEM,
+        "550.54.15",
+        "12.4",
+    );
+    facts.system.container = Fact::known(Some("docker".into()));
+    facts.kernel_module.device_nodes = Fact::known(Vec::new());
+    facts.driver_libs = DriverLibFacts::default();
+    facts.driver_api = DriverApiFacts {
+        nvml: Fact::missing("libnvidia-ml.so.1 not found"),
+        cuda: Fact::missing("libcuda.so.1 not found"),
+    };
+    facts.python = Vec::new();
+    judge(facts, Vec::new())
+}
+
+/// A machine with no NVIDIA hardware at all (a CI runner, a laptop).
+fn no_gpu() -> Report {
+    let mut facts = no_driver().facts;
+    facts.system.hostname = Fact::known("ci-runner".into());
+    facts.pci_gpus = Fact::known(Vec::new());
+    facts.toolkits = ToolkitFacts {
+        toolkits: Vec::new(),
+        path_nvcc: None,
+        cuda_home: None,
+        usr_local_cuda: None,
+    };
+    facts.python = Vec::new();
+    judge(facts, Vec::new())
+}
