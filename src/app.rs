@@ -95,7 +95,7 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
     let opts = CheckOptions {
         expect_gpus: cli.expect_gpus,
     };
-    let matrix = choose_matrix(cli, host)?;
+    let matrix = choose_matrix(cli.matrix.as_deref(), host)?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &opts, selection);
     Ok(Report::new(matrix.info(), facts, findings, errors))
 }
@@ -103,8 +103,8 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
 /// `--matrix DIR` (or `GPU_DOCTOR_MATRIX`) when given, which must be valid; otherwise the
 /// newer of the bundled matrix and the one `matrix update` cached. A cached matrix that
 /// no longer validates is set aside with a message, never trusted.
-pub fn choose_matrix(cli: &Cli, host: &Host) -> Result<Matrix, AppError> {
-    if let Some(dir) = &cli.matrix {
+pub fn choose_matrix(dir: Option<&std::path::Path>, host: &Host) -> Result<Matrix, AppError> {
+    if let Some(dir) = dir {
         return Matrix::from_dir(dir)
             .map_err(|p| AppError::Matrix(dir.display().to_string(), problems_text(&p)));
     }
@@ -241,7 +241,7 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
             }
         }
         MatrixCommand::Show { gpu, torch, driver } => {
-            let m = choose_matrix(cli, host)?;
+            let m = choose_matrix(cli.matrix.as_deref(), host)?;
             let mut json = serde_json::Map::new();
             let mut text = String::new();
             if gpu.is_none() && torch.is_none() && driver.is_none() {
@@ -311,7 +311,7 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
                         dir: "~/.cache".into(),
                         error: "neither XDG_CACHE_HOME nor HOME is set".into(),
                     })?;
-            let current = choose_matrix(cli, host)?;
+            let current = choose_matrix(cli.matrix.as_deref(), host)?;
             match update::update(url, update::PUBLIC_KEY, &cache, &current.manifest.version) {
                 Ok(update::Outcome::Stored { version, dir }) => Ok(print(&format!("matrix {version} verified and stored in {}; reports now use it\n", dir.display()))),
                 Ok(update::Outcome::NotNewer { fetched, current }) => Ok(print(&format!("matrix {fetched} at {url} is not newer than the one in use ({current}); nothing changed\n"))),

@@ -51,23 +51,62 @@ pub struct GatherOptions {
 
 pub const REDACTED: &str = "redacted";
 
+/// The steps of gathering, in order, for progress displays.
+pub const STEPS: &[&str] = &[
+    "OS, kernel and container",
+    "GPUs on the PCI bus",
+    "NVIDIA kernel module and device nodes",
+    "driver libraries on disk",
+    "NVML and cuInit (driver worker)",
+    "CUDA toolkits",
+    "Python environments and PyTorch builds",
+    "CUDA environment variables",
+];
+
 pub fn gather(host: &Host, opts: &GatherOptions) -> Facts {
-    let mut system = system::gather(host);
+    gather_with_progress(host, opts, &mut |_, _| {})
+}
+
+/// `gather`, calling `progress(step, done)` before and after each of [`STEPS`] so a
+/// display can show which one is under way (the driver worker and `--deep` can take
+/// seconds).
+pub fn gather_with_progress(
+    host: &Host,
+    opts: &GatherOptions,
+    progress: &mut dyn FnMut(usize, bool),
+) -> Facts {
+    let mut system = step(progress, 0, || system::gather(host));
     if opts.redact {
         system.hostname = system.hostname.map(|_| REDACTED.to_string());
     }
-    let kernel_module = kernel_module::gather(host);
-    let driver_libs = driver_libs::gather(host);
-    let driver_api = driver_api::gather(host, &driver_libs);
+    let pci_gpus = step(progress, 1, || pci::gather(host));
+    let kernel_module = step(progress, 2, || kernel_module::gather(host));
+    let driver_libs = step(progress, 3, || driver_libs::gather(host));
+    let driver_api = step(progress, 4, || driver_api::gather(host, &driver_libs));
+    let toolkits = step(progress, 5, || toolkit::gather(host));
+    let python = step(progress, 6, || {
+        python::gather(host, &opts.pythons, opts.deep)
+    });
+    let (env, ld_library_path_libs) = step(progress, 7, || {
+        (env::gather(host), env::cuda_libs_on_ld_path(host))
+    });
     Facts {
         system,
-        pci_gpus: pci::gather(host),
+        pci_gpus,
         kernel_module,
         driver_libs,
         driver_api,
-        toolkits: toolkit::gather(host),
-        python: python::gather(host, &opts.pythons, opts.deep),
-        env: env::gather(host),
-        ld_library_path_libs: env::cuda_libs_on_ld_path(host),
+        toolkits,
+        python,
+        env,
+        ld_library_path_libs,
     }
+}
+
+/// Runs one step between its two progress calls.
+fn step<T>(progress: &mut dyn FnMut(usize, bool), step: usize, f: impl FnOnce() -> T) -> T {
+    progress(step, false);
+    let value = f();
+    progress(step, true);
+    value
 }

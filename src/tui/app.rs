@@ -50,6 +50,7 @@ pub enum Overlay {
 }
 
 /// The stages of gathering, shown while a run is under way.
+/// `facts::STEPS`, then judging (a test keeps the two lists in step).
 pub const STAGES: &[&str] = &[
     "OS, kernel and container",
     "GPUs on the PCI bus",
@@ -306,6 +307,15 @@ pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn stages_are_the_gathering_steps_then_the_checks() {
+        assert_eq!(
+            &super::STAGES[..super::STAGES.len() - 1],
+            crate::facts::STEPS
+        );
+        assert_eq!(super::STAGES.last(), Some(&"checks"));
+    }
     use super::*;
 
     fn f(id: &str, s: Severity) -> Finding {

@@ -511,7 +511,8 @@ mod tests {
     use crossterm::event::{MouseEvent, MouseEventKind};
 
     fn report_of(facts: crate::facts::Facts, extra: Vec<Finding>) -> Report {
-        let (mut f, e) = evaluate(&facts, &CheckOptions::default(), &Selection::default());
+        let m = crate::checks::testutil::matrix();
+        let (mut f, e) = evaluate(&facts, m, &CheckOptions::default(), &Selection::default());
         f.extend(extra);
         Report::new(crate::matrix::bundled(), facts, f, e)
     }

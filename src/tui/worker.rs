@@ -10,10 +10,7 @@ use super::app::ProbePlan;
 use super::msg::Msg;
 use crate::checks::{self, CheckOptions, Selection};
 use crate::cli::Cli;
-use crate::facts::{
-    self, driver_api, driver_libs, env, kernel_module, pci, python, system, toolkit,
-};
-use crate::facts::{Facts, GatherOptions};
+use crate::facts::{self, GatherOptions};
 use crate::host::Host;
 use crate::report::{self, Report};
 
@@ -24,6 +21,8 @@ pub struct Request {
     pub gather: GatherOptions,
     pub checks: CheckOptions,
     pub selection: Selection,
+    /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
+    pub matrix_dir: Option<PathBuf>,
 }
 
 impl Request {
@@ -39,54 +38,8 @@ impl Request {
                 expect_gpus: cli.expect_gpus,
             },
             selection,
+            matrix_dir: cli.matrix.clone(),
         }
-    }
-}
-
-/// Gathers step by step, calling `stage(i, done)` around each of `app::STAGES`.
-pub fn gather_staged(
-    host: &Host,
-    opts: &GatherOptions,
-    stage: &mut dyn FnMut(usize, bool),
-) -> Facts {
-    stage(0, false);
-    let mut system = system::gather(host);
-    if opts.redact {
-        system.hostname = system.hostname.map(|_| facts::REDACTED.to_string());
-    }
-    stage(0, true);
-    stage(1, false);
-    let pci_gpus = pci::gather(host);
-    stage(1, true);
-    stage(2, false);
-    let kernel_module = kernel_module::gather(host);
-    stage(2, true);
-    stage(3, false);
-    let driver_libs = driver_libs::gather(host);
-    stage(3, true);
-    stage(4, false);
-    let driver_api = driver_api::gather(host, &driver_libs);
-    stage(4, true);
-    stage(5, false);
-    let toolkits = toolkit::gather(host);
-    stage(5, true);
-    stage(6, false);
-    let python = python::gather(host, &opts.pythons, opts.deep);
-    stage(6, true);
-    stage(7, false);
-    let env = env::gather(host);
-    let ld_library_path_libs = env::cuda_libs_on_ld_path(host);
-    stage(7, true);
-    Facts {
-        system,
-        pci_gpus,
-        kernel_module,
-        driver_libs,
-        driver_api,
-        toolkits,
-        python,
-        env,
-        ld_library_path_libs,
     }
 }
 
@@ -105,20 +58,17 @@ pub fn build(
             }
             f
         }
-        None => gather_staged(host, &req.gather, stage),
+        None => facts::gather_with_progress(host, &req.gather, stage),
     };
     if req.gather.redact {
         facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
     }
     stage(8, false);
-    let (findings, errors) = checks::evaluate(&facts, &req.checks, &req.selection);
+    let matrix =
+        crate::app::choose_matrix(req.matrix_dir.as_deref(), host).map_err(|e| e.to_string())?;
+    let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
     stage(8, true);
-    Ok(Report::new(
-        crate::matrix::bundled(),
-        facts,
-        findings,
-        errors,
-    ))
+    Ok(Report::new(matrix.info(), facts, findings, errors))
 }
 
 /// Starts run `generation` on its own thread; its messages arrive on `tx`. The plan is
@@ -174,7 +124,7 @@ mod tests {
         let host = Host::fixture(root.path(), &[("PATH", "/nonexistent")]);
         let opts = GatherOptions::default();
         let mut seen = Vec::new();
-        let staged = gather_staged(&host, &opts, &mut |i, done| seen.push((i, done)));
+        let staged = facts::gather_with_progress(&host, &opts, &mut |i, done| seen.push((i, done)));
         assert_eq!(staged, facts::gather(&host, &opts));
         let done: Vec<usize> = seen.iter().filter(|(_, d)| *d).map(|(i, _)| *i).collect();
         assert_eq!(done, (0..8).collect::<Vec<_>>());

@@ -248,8 +248,12 @@ fn node_facts(
 }
 
 fn judge(facts: Facts, extra: Vec<Finding>) -> Report {
-    let (mut findings, errors) =
-        checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
+    let (mut findings, errors) = checks::evaluate(
+        &facts,
+        &bundled_matrix(),
+        &CheckOptions::default(),
+        &Selection::default(),
+    );
     findings.extend(extra);
     Report::new(gpu_doctor::matrix::bundled(), facts, findings, errors)
 }
@@ -272,16 +276,22 @@ const H100_MEM: u64 = 85_520_809_984;
 
 /// 8 × H100, everything working, probes passed: exactly 100 findings.
 fn healthy_8gpu() -> Report {
-    let mut facts = node_facts("dgx-07", 8, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    let mut facts = node_facts("dgx-07", 8, H100, "9.0", H100_MEM, "580.95.05", "13.0");
+    facts.python[0] = torch_env("/opt/venv", "2.4.1+cu124", "12.4", OLD_SASS);
     for (prefix, torch, cuda) in [
         ("/opt/conda/envs/train", "2.5.1+cu124", "12.4"),
-        ("/home/ana/venvs/eval", "2.4.1+cu121", "12.1"),
+        ("/home/ana/venvs/eval", "2.4.1+cu124", "12.4"),
         ("/home/ana/venvs/serve", "2.5.1+cu124", "12.4"),
-        ("/srv/jupyter", "2.4.1+cu121", "12.1"),
+        ("/srv/jupyter", "2.4.1+cu124", "12.4"),
     ] {
         facts.python.push(torch_env(prefix, torch, cuda, OLD_SASS));
     }
-    let (base, _) = checks::evaluate(&facts, &CheckOptions::default(), &Selection::default());
+    let (base, _) = checks::evaluate(
+        &facts,
+        &bundled_matrix(),
+        &CheckOptions::default(),
+        &Selection::default(),
+    );
     let names = [
         "launch",
         "grid_limit",
@@ -302,6 +312,7 @@ fn healthy_8gpu() -> Report {
             Finding::new("gpu.throttled", Severity::Pass, "no clock throttling").scope(gpu(i)),
         );
     }
+    extra.truncate(100usize.saturating_sub(base.len()));
     'fill: for round in 0.. {
         for i in 0..8u32 {
             if base.len() + extra.len() >= 100 {
@@ -402,25 +413,8 @@ fn rtx5090_old_wheel() -> Report {
         value[0].device_id = "2b85".into();
         value[0].class = "030000".into();
     }
-    let unsupported = Finding::new(
-        "torch.arch_unsupported",
-        Severity::Fail,
-        "torch 2.4.1+cu121 has no kernels for the RTX 5090 (sm_120)",
-    )
-    .scope(Scope::Python {
-        interpreter: "/opt/venv/bin/python".into(),
-    })
-    .details(
-        "This build carries code for sm_50 … sm_90 and no PTX; every CUDA kernel launch on \
-         the GPU fails with \"no kernel image is available for execution on the device\".",
-    )
-    .evidence("python[0].torch[0].arch.sass", OLD_SASS.join(" "))
-    .evidence("driver_api.nvml.devices[0].compute_capability", "12.0")
-    .fix(
-        "Install a build with Blackwell (sm_120) kernels: CUDA 12.8 wheels, torch 2.7 or newer.",
-        &["/opt/venv/bin/python -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu128"],
-    );
-    judge(facts, vec![unsupported])
+    // torch.arch_unsupported comes from the real check and the bundled matrix.
+    judge(facts, Vec::new())
 }
 
 /// Two GPUs; the launch probe passes on GPU 0 and times out on GPU 1.
@@ -496,4 +490,8 @@ fn no_gpu() -> Report {
     };
     facts.python = Vec::new();
     judge(facts, Vec::new())
+}
+
+fn bundled_matrix() -> gpu_doctor::matrix::Matrix {
+    gpu_doctor::matrix::Matrix::bundled().expect("the bundled matrix loads")
 }
