@@ -14,7 +14,10 @@ use crate::host::{run_with_timeout, CommandOutput, Host};
 
 use super::DeepTorch;
 
-pub const TIMEOUT: Duration = Duration::from_secs(20);
+/// How long one interpreter may take to import torch and answer. A cold import of a
+/// CUDA torch reads a few GB of libraries: tens of seconds on a busy node or a network
+/// file system are normal, a minute is not.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
 const MARK: &str = "GPU_DOCTOR_DEEP_JSON ";
 
 /// Prints one marked JSON line; every step is guarded so that a torch error becomes data.
