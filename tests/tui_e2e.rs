@@ -272,6 +272,39 @@ fn sigterm_restores_the_terminal() {
     t.assert_restored(&s);
 }
 
+/// Closing the terminal (an ssh session dropped, a tmux server killed) ends the UI: it
+/// must not stay behind spinning on a dead terminal.
+#[test]
+fn a_closed_terminal_ends_the_ui() {
+    let t = Tmux::start(
+        &format!(
+            "{} </dev/tty & echo $! > {dir}/pid; wait $!",
+            ui(&format!("--from {}", fixture("no_driver").display())),
+            dir = "$(dirname $0)"
+        ),
+        80,
+        24,
+    );
+    t.wait_for("FAILURES");
+    let pid: i32 = std::fs::read_to_string(t.dir.path().join("pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = t.tmux().arg("kill-server").status();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let alive = || {
+        std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .unwrap_or_default()
+                .contains(") Z ")
+    };
+    while alive() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!alive(), "gpu-doctor {pid} outlived its terminal");
+}
+
 #[test]
 fn a_panic_restores_the_terminal_and_exits_3() {
     let t = Tmux::start(

@@ -110,7 +110,17 @@ pub fn forward_signals(tx: Sender<Msg>) -> io::Result<signal_hook::iterator::Han
                 if tx.send(Msg::Signal(s)).is_err() {
                     break;
                 }
+                // The event loop normally quits at once. When the terminal is gone,
+                // crossterm's reader spins on end-of-file inside `poll` and the loop never
+                // sees the message: a doctor must not outlive its terminal, so leave here.
+                std::thread::sleep(SIGNAL_GRACE);
+                let _ = restore();
+                std::process::exit(crate::report::exit::NO_VERDICT);
             }
         })?;
     Ok(handle)
 }
+
+/// How long the event loop has to act on a termination signal before the process ends
+/// without it.
+pub const SIGNAL_GRACE: std::time::Duration = std::time::Duration::from_millis(1500);
