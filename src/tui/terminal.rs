@@ -106,9 +106,10 @@ pub fn forward_signals(tx: Sender<Msg>) -> io::Result<signal_hook::iterator::Han
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            for s in signals.forever() {
+            // One signal is enough: forward it, then give the loop its grace period.
+            if let Some(s) = signals.forever().next() {
                 if tx.send(Msg::Signal(s)).is_err() {
-                    break;
+                    return;
                 }
                 // The event loop normally quits at once. When the terminal is gone,
                 // crossterm's reader spins on end-of-file inside `poll` and the loop never
