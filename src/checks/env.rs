@@ -338,27 +338,14 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
             .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
         }
     };
-    let mut missing = Vec::new();
-    let mut checked = 0;
-    for d in view::nvml_devices(f) {
-        let Some(cc) = d.compute_capability.value() else {
-            continue;
-        };
-        let Some((maj, min)) = cc
-            .split_once('.')
-            .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
-        else {
-            continue;
-        };
-        checked += 1;
-        if !arch_list_covers(&entries, maj, min) {
-            missing.push(format!(
-                "GPU {} {} (sm_{maj}{min})",
-                d.index,
-                d.name.value().map_or("", String::as_str)
-            ));
-        }
-    }
+    // Every GPU with a known compute capability: NVML's, or the matrix's by name or PCI id.
+    let gpus = view::gpu_ccs(f, ctx.matrix);
+    let checked = gpus.len();
+    let missing: Vec<String> = gpus
+        .iter()
+        .filter(|g| !arch_list_covers(&entries, g.major, g.minor))
+        .map(|g| format!("{} ({})", g.label, g.sm()))
+        .collect();
     if checked == 0 {
         return Vec::new();
     }
