@@ -192,7 +192,7 @@ impl Parts for Texts {
             .map_err(|e| {
                 let line = e
                     .span()
-                    .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+                    .map(|s| text.get(..s.start).unwrap_or(text).matches('\n').count() + 1);
                 problems.push(Problem {
                     file: file.to_string(),
                     line,

@@ -49,19 +49,15 @@ pub enum Overlay {
     Picker,
 }
 
-/// The stages of gathering, shown while a run is under way.
-/// `facts::STEPS`, then judging (a test keeps the two lists in step).
-pub const STAGES: &[&str] = &[
-    "OS, kernel and container",
-    "GPUs on the PCI bus",
-    "NVIDIA kernel module and device nodes",
-    "driver libraries on disk",
-    "NVML and cuInit (driver worker)",
-    "CUDA toolkits",
-    "Python environments and PyTorch builds",
-    "CUDA environment variables",
-    "checks",
-];
+/// The stages of a run, shown while it is under way: the gathering steps, then judging.
+pub const STAGE_COUNT: usize = crate::facts::STEPS.len() + 1;
+
+pub fn stage_names() -> impl Iterator<Item = &'static str> {
+    crate::facts::STEPS
+        .iter()
+        .copied()
+        .chain(std::iter::once("checks"))
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StageState {
@@ -161,7 +157,7 @@ impl App {
             load: Load::Gathering {
                 generation: 0,
                 started: 0,
-                stages: vec![StageState::Waiting; STAGES.len()],
+                stages: vec![StageState::Waiting; STAGE_COUNT],
             },
             elapsed_ms: None,
             generation: 0,
@@ -310,11 +306,10 @@ mod tests {
 
     #[test]
     fn stages_are_the_gathering_steps_then_the_checks() {
-        assert_eq!(
-            &super::STAGES[..super::STAGES.len() - 1],
-            crate::facts::STEPS
-        );
-        assert_eq!(super::STAGES.last(), Some(&"checks"));
+        let names: Vec<&str> = super::stage_names().collect();
+        assert_eq!(names.len(), super::STAGE_COUNT);
+        assert_eq!(&names[..names.len() - 1], crate::facts::STEPS);
+        assert_eq!(names.last(), Some(&"checks"));
     }
     use super::*;
 

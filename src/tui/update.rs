@@ -6,7 +6,7 @@ use crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use super::app::{App, Load, Overlay, Pane, Row, StageState, PROBES, STAGES};
+use super::app::{App, Load, Overlay, Pane, Row, StageState, PROBES, STAGE_COUNT};
 use super::keymap::{self, Action};
 use super::layout::{self, Regions};
 use super::msg::{Cmd, Msg};
@@ -236,7 +236,7 @@ fn rerun(app: &mut App) -> Vec<Cmd> {
     app.load = Load::Gathering {
         generation: app.generation,
         started: app.tick,
-        stages: vec![StageState::Waiting; STAGES.len()],
+        stages: vec![StageState::Waiting; STAGE_COUNT],
     };
     vec![Cmd::Gather {
         generation: app.generation,

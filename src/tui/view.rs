@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Load, Overlay, Pane, StageState, STAGES};
+use super::app::{stage_names, App, Load, Overlay, Pane, StageState};
 use super::keymap::{label, Action};
 use super::layout;
 use super::widgets::detail::Detail;
@@ -88,7 +88,7 @@ impl Widget for &Loading<'_> {
                     format!("Gathering facts about this machine… {secs:.1} s"),
                     t.bold(),
                 )));
-                for (name, state) in STAGES.iter().zip(stages) {
+                for (name, state) in stage_names().zip(stages) {
                     let mark = match state {
                         StageState::Waiting => "·".to_string(),
                         StageState::Running => spinner(self.app.tick).to_string(),
