@@ -89,6 +89,9 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
             },
         ),
     };
+    if cli.from.is_none() {
+        facts.probes = run_probes(&facts, host, &probe_options(cli));
+    }
     if cli.redact {
         facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
     }
@@ -98,6 +101,26 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
     let matrix = choose_matrix(cli.matrix.as_deref(), host)?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &opts, selection);
     Ok(Report::new(matrix.info(), facts, findings, errors))
+}
+
+pub fn probe_options(cli: &Cli) -> crate::probes::plan::ProbeOptions {
+    crate::probes::plan::ProbeOptions {
+        enabled: !cli.no_probes,
+        probes: cli.probes.clone(),
+        gpus: cli.gpus.clone(),
+        force: cli.force,
+        timeout: cli.probe_timeout,
+    }
+}
+
+/// Plans and runs the probes; nothing is spawned when no GPU is usable.
+pub fn run_probes(
+    facts: &facts::Facts,
+    host: &Host,
+    opts: &crate::probes::plan::ProbeOptions,
+) -> Vec<crate::probes::outcome::ProbeResult> {
+    let plan = crate::probes::plan::plan(facts, host, opts);
+    crate::probes::runner::run(host, &plan, &|_| {})
 }
 
 /// `--matrix DIR` (or `GPU_DOCTOR_MATRIX`) when given, which must be valid; otherwise the

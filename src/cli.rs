@@ -64,6 +64,26 @@ pub struct Cli {
     #[arg(long, value_name = "ID|AREA", value_delimiter = ',')]
     pub skip: Vec<String>,
 
+    /// Do not run the GPU smoke probes (facts and checks only: tens of milliseconds).
+    #[arg(long, conflicts_with_all = ["probes", "force"])]
+    pub no_probes: bool,
+
+    /// Run only these probes, comma-separated: launch, grid_limit, ordinal, cublaslt, graph, bandwidth, oom.
+    #[arg(long, value_name = "PROBE", value_delimiter = ',', value_parser = parse_probe)]
+    pub probes: Vec<crate::probes::outcome::ProbeKind>,
+
+    /// Probe only these GPUs: nvidia-smi indices or GPU-UUID prefixes, comma-separated.
+    #[arg(long, value_name = "GPU", value_delimiter = ',')]
+    pub gpus: Vec<String>,
+
+    /// Run the out-of-memory probe even where other processes hold GPU memory.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Time limit per probe (e.g. 30s, 500ms, 2m); past it the probe's worker is killed.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "60s")]
+    pub probe_timeout: std::time::Duration,
+
     /// Show details, evidence and fixes for every finding.
     #[arg(short, long)]
     pub verbose: bool,
@@ -130,4 +150,58 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+fn parse_probe(s: &str) -> Result<crate::probes::outcome::ProbeKind, String> {
+    crate::probes::outcome::ProbeKind::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = crate::probes::outcome::ProbeKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .collect();
+        format!("unknown probe {s:?}; probes are {}", names.join(", "))
+    })
+}
+
+/// "30s", "500ms", "2m", "1h" or a plain number of seconds.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (number, unit) = s.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration (e.g. 30s, 500ms, 2m)"))?;
+    let seconds = match unit.trim() {
+        "" | "s" => value,
+        "ms" => value / 1e3,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?} in {s:?} (use ms, s, m or h)"
+            ))
+        }
+    };
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
+        return Err(format!("{s:?} must be more than 0 and at most a day"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        for bad in ["", "s", "-1s", "0", "5 parsecs", "1e400", "NaN"] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Parses arguments, dispatches, maps the outcome to an exit code. Nothing else.
 
 use clap::Parser;
-use gpu_doctor::{app, cli::Cli, facts::driver_api, host::Host, report::exit};
+use gpu_doctor::{app, cli::Cli, facts::driver_api, host::Host, probes, report::exit};
 
 fn main() {
     if std::env::args_os()
@@ -9,6 +9,13 @@ fn main() {
         .is_some_and(|a| a == driver_api::WORKER_SUBCOMMAND)
     {
         std::process::exit(driver_api::worker_main());
+    }
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == probes::protocol::WORKER_SUBCOMMAND)
+    {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        std::process::exit(probes::worker::worker_main(&args));
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

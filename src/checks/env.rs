@@ -123,6 +123,68 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     }
 }
 
+/// CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID; nvidia-smi, NVML
+/// and most monitoring number them by PCI bus id. Where the two differ, "GPU 0" in a job
+/// is not "GPU 0" in nvidia-smi, and CUDA_VISIBLE_DEVICES indices pick other GPUs than
+/// the person meant.
+pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let devices = view::cuda_devices(f);
+    if devices.len() < 2 {
+        return Vec::new();
+    }
+    let id = "env.device_order";
+    if view::env(f, "CUDA_DEVICE_ORDER").map(str::trim) == Some("PCI_BUS_ID") {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "CUDA_DEVICE_ORDER=PCI_BUS_ID: CUDA numbers the GPUs as nvidia-smi does",
+        )];
+    }
+    let indices: Vec<Option<u32>> = devices.iter().map(|d| d.nvml_index).collect();
+    if indices.iter().any(Option::is_none) {
+        return Vec::new();
+    }
+    if indices.windows(2).all(|w| w[0] < w[1]) {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "CUDA's device order matches nvidia-smi's on this machine",
+        )];
+    }
+    let mapping: Vec<String> = devices
+        .iter()
+        .map(|d| {
+            format!(
+                "CUDA {} = nvidia-smi {}{}",
+                d.ordinal,
+                d.nvml_index.unwrap_or(0),
+                d.name
+                    .value()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    let cvd = view::env(f, "CUDA_VISIBLE_DEVICES")
+        .filter(|v| {
+            parse_visible_devices(v)
+                .iter()
+                .any(|e| matches!(e, VisibleEntry::Index(_)))
+        })
+        .map(|v| {
+            format!(" CUDA_VISIBLE_DEVICES={v:?} uses indices, which CUDA reads in its own order.")
+        })
+        .unwrap_or_default();
+    vec![Finding::new(id, Severity::Warn, "CUDA numbers the GPUs differently from nvidia-smi (CUDA_DEVICE_ORDER is not PCI_BUS_ID)")
+        .details(format!(
+            "CUDA's default order is fastest first; nvidia-smi's is by PCI bus id. {}.{cvd} A job told to use GPU 0 runs on another GPU than nvidia-smi's GPU 0.",
+            mapping.join(", ")
+        ))
+        .evidence("driver_api.cuda.devices", mapping.join("; "))
+        .fix("Make CUDA number GPUs by PCI bus id, as nvidia-smi does, in the job's environment (or name GPUs by UUID).", &["export CUDA_DEVICE_ORDER=PCI_BUS_ID"])]
+}
+
 pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
     let Some(v) = view::env(ctx.facts, "CUDA_LAUNCH_BLOCKING") else {
         return Vec::new();
@@ -521,5 +583,61 @@ mod tests {
             )),
             Severity::Info
         );
+    }
+
+    fn two_gpus(cuda_order: [u32; 2]) -> Facts {
+        use crate::checks::testutil::cuda_device;
+        let mut f = healthy();
+        if let Some(crate::fact::Fact::Known { value: cuda }) = Some(&mut f.driver_api.cuda) {
+            cuda.devices = crate::fact::Fact::known(
+                cuda_order
+                    .iter()
+                    .enumerate()
+                    .map(|(ordinal, nvml)| {
+                        cuda_device(
+                            ordinal as u32,
+                            Some(*nvml),
+                            if *nvml == 0 {
+                                "NVIDIA RTX A4000"
+                            } else {
+                                "NVIDIA H100 PCIe"
+                            },
+                            &format!("0000:{:02x}:00.0", nvml + 1),
+                            &format!("GPU-{nvml}"),
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        f
+    }
+
+    #[test]
+    fn device_order() {
+        // The faster H100 (nvidia-smi 1) comes first in CUDA's default order.
+        let f = two_gpus([1, 0]);
+        let out = run(super::device_order, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0]
+            .details
+            .contains("CUDA 0 = nvidia-smi 1 (NVIDIA H100 PCIe)"));
+        let mut f2 = f.clone();
+        f2.env
+            .insert("CUDA_DEVICE_ORDER".into(), "PCI_BUS_ID".into());
+        assert_eq!(only(&run(super::device_order, &f2)), Severity::Pass);
+        f2.env
+            .insert("CUDA_DEVICE_ORDER".into(), "FASTEST_FIRST".into());
+        assert_eq!(only(&run(super::device_order, &f2)), Severity::Warn);
+        let mut f3 = f.clone();
+        f3.env.insert("CUDA_VISIBLE_DEVICES".into(), "0".into());
+        assert!(run(super::device_order, &f3)[0]
+            .details
+            .contains("uses indices"));
+        assert_eq!(
+            only(&run(super::device_order, &two_gpus([0, 1]))),
+            Severity::Pass
+        );
+        // One GPU: nothing to order.
+        assert!(run(super::device_order, &healthy()).is_empty());
     }
 }

@@ -7,6 +7,7 @@ pub mod compat;
 pub mod driver;
 pub mod env;
 pub mod host;
+pub mod probe;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod toolkit;
@@ -229,6 +230,11 @@ pub const ALL: &[Check] = &[
         env::visible_devices_invalid
     ),
     check!(
+        "env.device_order",
+        "CUDA numbers the GPUs as nvidia-smi does",
+        env::device_order
+    ),
+    check!(
         "env.launch_blocking",
         "CUDA_LAUNCH_BLOCKING is off",
         env::launch_blocking
@@ -242,6 +248,41 @@ pub const ALL: &[Check] = &[
         "env.arch_list_mismatch",
         "TORCH_CUDA_ARCH_LIST covers the GPUs present",
         env::arch_list_mismatch
+    ),
+    check!(
+        "probe.launch",
+        "(probe) a kernel JIT-compiles, runs and computes correctly",
+        probe::launch
+    ),
+    check!(
+        "probe.grid_limit",
+        "(probe) grids at the limit run completely; one past is refused cleanly",
+        probe::grid_limit
+    ),
+    check!(
+        "probe.ordinal",
+        "(probe) every ordinal opens; one past the count fails cleanly",
+        probe::ordinal
+    ),
+    check!(
+        "probe.cublaslt",
+        "(probe) cuBLASLt matmuls are correct in every precision the GPU has",
+        probe::cublaslt
+    ),
+    check!(
+        "probe.graph",
+        "(probe) CUDA graph capture and replay work",
+        probe::graph
+    ),
+    check!(
+        "probe.bandwidth",
+        "(probe) host↔device copies reach the PCIe link's speed",
+        probe::bandwidth
+    ),
+    check!(
+        "probe.oom",
+        "(probe) out-of-memory is clean and memory comes back",
+        probe::oom
     ),
 ];
 
@@ -337,7 +378,8 @@ mod tests {
         for id in ids {
             let (area, name) = id.split_once('.').unwrap();
             assert!(
-                ["host", "driver", "toolkit", "torch", "ext", "env"].contains(&area),
+                ["host", "driver", "toolkit", "torch", "ext", "env", "gpu", "probe"]
+                    .contains(&area),
                 "{id}"
             );
             assert!(

@@ -117,6 +117,13 @@ pub fn healthy() -> Facts {
                 init: ok_code("CUDA_SUCCESS"),
                 driver_version: Fact::known("13.0".into()),
                 device_count: Fact::known(1),
+                devices: Fact::known(vec![cuda_device(
+                    0,
+                    Some(0),
+                    "NVIDIA H100 80GB HBM3",
+                    "0000:18:00.0",
+                    "GPU-0a1b2c3d-0000-1111-2222-333344445555",
+                )]),
             }),
         },
         toolkits: ToolkitFacts {
@@ -141,6 +148,7 @@ pub fn healthy() -> Facts {
         )],
         env: BTreeMap::new(),
         ld_library_path_libs: Vec::new(),
+        probes: Vec::new(),
     }
 }
 
@@ -276,4 +284,30 @@ pub fn run_with(
 pub fn only(findings: &[Finding]) -> Severity {
     assert_eq!(findings.len(), 1, "expected one finding, got {findings:#?}");
     findings[0].severity
+}
+
+/// A CUDA device as the driver API reports an H100-like GPU.
+pub fn cuda_device(
+    ordinal: u32,
+    nvml_index: Option<u32>,
+    name: &str,
+    bus: &str,
+    uuid: &str,
+) -> crate::facts::driver_api::CudaDevice {
+    crate::facts::driver_api::CudaDevice {
+        ordinal,
+        name: Fact::known(name.into()),
+        compute_capability: Fact::known("9.0".into()),
+        memory_total_bytes: Fact::known(85_520_809_984),
+        pci_bus_id: Fact::known(bus.into()),
+        uuid: Fact::known(uuid.into()),
+        sm_count: Fact::known(132),
+        max_threads_per_block: Fact::known(1024),
+        max_grid: Fact::known([2_147_483_647, 65535, 65535]),
+        max_block: Fact::known([1024, 1024, 64]),
+        shared_memory_per_block_bytes: Fact::known(49152),
+        shared_memory_per_block_optin_bytes: Fact::known(232_448),
+        shared_memory_per_sm_bytes: Fact::known(233_472),
+        nvml_index,
+    }
 }

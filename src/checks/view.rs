@@ -255,3 +255,16 @@ pub fn gpu_ccs(facts: &Facts, matrix: &crate::matrix::Matrix) -> Vec<GpuCc> {
         })
         .unwrap_or_default()
 }
+
+/// The maximum PCIe generation and width of a GPU's link, by NVML index.
+pub fn pcie_max_link(facts: &Facts, nvml_index: Option<u32>) -> Option<(u32, u32)> {
+    let _ = (facts, nvml_index?);
+    None
+}
+
+/// CUDA's devices, when CUDA enumerated them.
+pub fn cuda_devices(facts: &Facts) -> &[crate::facts::driver_api::CudaDevice] {
+    cuda(facts)
+        .and_then(|c| c.devices.value())
+        .map_or(&[], Vec::as_slice)
+}

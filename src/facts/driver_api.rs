@@ -90,6 +90,41 @@ pub struct CudaFacts {
     pub driver_version: Fact<String>,
     /// cuDeviceGetCount (honours CUDA_VISIBLE_DEVICES).
     pub device_count: Fact<u32>,
+    /// Every CUDA ordinal, in CUDA's order (CUDA_DEVICE_ORDER, CUDA_VISIBLE_DEVICES).
+    #[serde(default = "devices_not_in_report")]
+    pub devices: Fact<Vec<CudaDevice>>,
+}
+
+fn devices_not_in_report() -> Fact<Vec<CudaDevice>> {
+    Fact::missing("not in this report (saved by an older gpu-doctor)")
+}
+
+/// One CUDA ordinal as the driver API sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CudaDevice {
+    pub ordinal: u32,
+    pub name: Fact<String>,
+    /// e.g. "9.0".
+    pub compute_capability: Fact<String>,
+    pub memory_total_bytes: Fact<u64>,
+    /// As CUDA prints it, e.g. "0000:01:00.0".
+    pub pci_bus_id: Fact<String>,
+    /// "GPU-…" (or the MIG instance's UUID under MIG).
+    pub uuid: Fact<String>,
+    pub sm_count: Fact<u32>,
+    pub max_threads_per_block: Fact<u32>,
+    /// Maximum blocks per grid on x, y and z: the limit behind "invalid configuration
+    /// argument" (y and z are 65535 on every GPU so far).
+    pub max_grid: Fact<[u32; 3]>,
+    pub max_block: Fact<[u32; 3]>,
+    pub shared_memory_per_block_bytes: Fact<u64>,
+    /// What a kernel may opt in to (cuFuncSetAttribute), above the default per-block limit.
+    pub shared_memory_per_block_optin_bytes: Fact<u64>,
+    pub shared_memory_per_sm_bytes: Fact<u64>,
+    /// The NVML index (nvidia-smi's numbering) of the same GPU, matched by UUID, then PCI
+    /// bus id; `None` when NVML did not see it.
+    #[serde(default)]
+    pub nvml_index: Option<u32>,
 }
 
 impl NvmlFacts {
@@ -140,7 +175,7 @@ impl Part {
 
 pub fn gather(host: &Host, libs: &DriverLibFacts) -> DriverApiFacts {
     let timeout = worker_timeout(host);
-    std::thread::scope(|s| {
+    let mut facts = std::thread::scope(|s| {
         let nvml = s.spawn(|| gather_part(host, libs, Part::Nvml, timeout, |r| r.nvml));
         let cuda = s.spawn(|| gather_part(host, libs, Part::Cuda, timeout, |r| r.cuda));
         DriverApiFacts {
@@ -151,7 +186,68 @@ pub fn gather(host: &Host, libs: &DriverLibFacts) -> DriverApiFacts {
                 .join()
                 .unwrap_or_else(|_| Fact::failed("the CUDA worker thread panicked")),
         }
-    })
+    });
+    map_cuda_to_nvml(&mut facts);
+    facts
+}
+
+/// Fills each CUDA device's `nvml_index`: same UUID, else same PCI bus id (CUDA prints
+/// a 4-digit domain, NVML an 8-digit one, so ids are compared as numbers).
+pub fn map_cuda_to_nvml(facts: &mut DriverApiFacts) {
+    let Some(nvml_devices) = facts.nvml.value().and_then(|n| n.devices.value()) else {
+        return;
+    };
+    let nvml: Vec<(u32, Option<String>, Option<PciAddress>)> = nvml_devices
+        .iter()
+        .map(|d| {
+            (
+                d.index,
+                d.uuid.value().cloned(),
+                d.pci_bus_id.value().and_then(|b| PciAddress::parse(b)),
+            )
+        })
+        .collect();
+    let Fact::Known { value: cuda } = &mut facts.cuda else {
+        return;
+    };
+    let Fact::Known { value: devices } = &mut cuda.devices else {
+        return;
+    };
+    for dev in devices.iter_mut() {
+        let uuid = dev.uuid.value();
+        let bus = dev.pci_bus_id.value().and_then(|b| PciAddress::parse(b));
+        dev.nvml_index = nvml
+            .iter()
+            .find(|(_, u, _)| u.is_some() && u.as_ref() == uuid)
+            .or_else(|| nvml.iter().find(|(_, _, b)| b.is_some() && *b == bus))
+            .map(|(i, _, _)| *i);
+    }
+}
+
+/// A PCI address as numbers: domain, bus, device, function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PciAddress(pub u32, pub u32, pub u32, pub u32);
+
+impl PciAddress {
+    /// "0000:01:00.0", "00000000:01:00.0" or "01:00.0".
+    pub fn parse(s: &str) -> Option<PciAddress> {
+        let s = s.trim();
+        let (rest, function) = s.rsplit_once('.')?;
+        let mut parts: Vec<&str> = rest.split(':').collect();
+        let device = parts.pop()?;
+        let bus = parts.pop()?;
+        let domain = parts.pop().unwrap_or("0");
+        if !parts.is_empty() {
+            return None;
+        }
+        let hex = |p: &str| u32::from_str_radix(p, 16).ok();
+        Some(PciAddress(
+            hex(domain)?,
+            hex(bus)?,
+            hex(device)?,
+            hex(function)?,
+        ))
+    }
 }
 
 fn worker_timeout(host: &Host) -> Duration {
@@ -734,12 +830,113 @@ fn cuda_facts() -> Fact<CudaFacts> {
             describe_cuda(&init)
         ))
     };
+    let devices = match &device_count {
+        Fact::Known { value } => {
+            Fact::known((0..*value).map(|i| cuda_device(&driver, i)).collect())
+        }
+        other => Fact::missing(format!(
+            "no device count: {}",
+            other.reason().unwrap_or("unknown")
+        )),
+    };
     Fact::known(CudaFacts {
         library,
         init,
         driver_version,
         device_count,
+        devices,
     })
+}
+
+fn cuda_fact<T>(driver: &kernels::CudaDriver, r: kernels::CuResult<T>) -> Fact<T> {
+    match r {
+        Ok(v) => Fact::known(v),
+        Err(kernels::CuError::MissingSymbol(s)) => {
+            Fact::unsupported(format!("not in this libcuda (older driver): {s}"))
+        }
+        Err(kernels::CuError::Code { call, code }) => Fact::failed(format!(
+            "{call}: {}",
+            describe_cuda(&cuda_return_code(driver, code))
+        )),
+    }
+}
+
+fn cuda_device(driver: &kernels::CudaDriver, ordinal: u32) -> CudaDevice {
+    use kernels::attr;
+    let dev = i32::try_from(ordinal)
+        .map_err(|_| kernels::CuError::Code {
+            call: "cuDeviceGet",
+            code: 101,
+        })
+        .and_then(|o| driver.device(o));
+    let attr_u32 = |a: i32| -> Fact<u32> {
+        let r = dev.clone().and_then(|d| driver.device_attribute(d, a));
+        cuda_fact(driver, r).map(|v| u32::try_from(v).unwrap_or(0))
+    };
+    let attr3 = |attrs: [i32; 3]| -> Fact<[u32; 3]> {
+        let r = dev.clone().and_then(|d| {
+            let mut out = [0u32; 3];
+            for (slot, a) in out.iter_mut().zip(attrs) {
+                *slot = u32::try_from(driver.device_attribute(d, a)?).unwrap_or(0);
+            }
+            Ok(out)
+        });
+        cuda_fact(driver, r)
+    };
+    let cc = dev.clone().and_then(|d| {
+        Ok(format!(
+            "{}.{}",
+            driver.device_attribute(d, attr::COMPUTE_CAPABILITY_MAJOR)?,
+            driver.device_attribute(d, attr::COMPUTE_CAPABILITY_MINOR)?
+        ))
+    });
+    CudaDevice {
+        ordinal,
+        name: cuda_fact(driver, dev.clone().and_then(|d| driver.device_name(d))),
+        compute_capability: cuda_fact(driver, cc),
+        memory_total_bytes: cuda_fact(driver, dev.clone().and_then(|d| driver.device_total_mem(d))),
+        pci_bus_id: cuda_fact(
+            driver,
+            dev.clone().and_then(|d| driver.device_pci_bus_id(d)),
+        ),
+        uuid: cuda_fact(
+            driver,
+            dev.clone()
+                .and_then(|d| driver.device_uuid(d))
+                .map(|u| format_uuid(&u)),
+        ),
+        sm_count: attr_u32(attr::MULTIPROCESSOR_COUNT),
+        max_threads_per_block: attr_u32(attr::MAX_THREADS_PER_BLOCK),
+        max_grid: attr3([
+            attr::MAX_GRID_DIM_X,
+            attr::MAX_GRID_DIM_Y,
+            attr::MAX_GRID_DIM_Z,
+        ]),
+        max_block: attr3([
+            attr::MAX_BLOCK_DIM_X,
+            attr::MAX_BLOCK_DIM_Y,
+            attr::MAX_BLOCK_DIM_Z,
+        ]),
+        shared_memory_per_block_bytes: attr_u32(attr::MAX_SHARED_MEMORY_PER_BLOCK).map(u64::from),
+        shared_memory_per_block_optin_bytes: attr_u32(attr::MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .map(u64::from),
+        shared_memory_per_sm_bytes: attr_u32(attr::MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)
+            .map(u64::from),
+        nvml_index: None,
+    }
+}
+
+/// The form nvidia-smi and CUDA_VISIBLE_DEVICES use: "GPU-" and 8-4-4-4-12 hex digits.
+pub fn format_uuid(bytes: &[u8; 16]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "GPU-{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }
 
 fn cuda_driver_version(driver: &kernels::CudaDriver) -> Fact<String> {

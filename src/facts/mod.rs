@@ -36,6 +36,9 @@ pub struct Facts {
     pub env: BTreeMap<String, String>,
     /// CUDA libraries in LD_LIBRARY_PATH folders (they shadow the wheels' copies).
     pub ld_library_path_libs: Vec<env::LdPathLib>,
+    /// Smoke-probe results, one per GPU and probe (empty with --no-probes or no GPU).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<crate::probes::outcome::ProbeResult>,
 }
 
 /// What the user asked gathering to do beyond the defaults.
@@ -100,6 +103,7 @@ pub fn gather_with_progress(
         python,
         env,
         ld_library_path_libs,
+        probes: Vec::new(),
     }
 }
 

@@ -1,0 +1,352 @@
+//! probe.*: what the smoke probes found, one finding per GPU and probe.
+
+use super::Ctx;
+use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+use crate::report::finding::{Finding, Scope, Severity};
+
+/// Pinned host↔device copies below this share of the PCIe link's payload rate are
+/// reported (healthy links reach 75–90%).
+const BANDWIDTH_WARN_FRACTION: f64 = 0.5;
+
+pub fn launch(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Launch)
+}
+pub fn grid_limit(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::GridLimit)
+}
+pub fn ordinal(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Ordinal)
+}
+pub fn cublaslt(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Cublaslt)
+}
+pub fn graph(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Graph)
+}
+pub fn bandwidth(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Bandwidth)
+}
+pub fn oom(ctx: &Ctx) -> Vec<Finding> {
+    findings(ctx, ProbeKind::Oom)
+}
+
+fn findings(ctx: &Ctx, kind: ProbeKind) -> Vec<Finding> {
+    ctx.facts
+        .probes
+        .iter()
+        .filter(|r| r.probe == kind)
+        .map(|r| finding(ctx, r))
+        .collect()
+}
+
+fn gpu_label(r: &ProbeResult) -> String {
+    let index = r.nvml_index.map_or_else(
+        || format!("CUDA device {}", r.cuda_ordinal),
+        |i| format!("GPU {i}"),
+    );
+    match &r.gpu_name {
+        Some(name) => format!("{index} ({name})"),
+        None => index,
+    }
+}
+
+fn with_measurements(mut f: Finding, ms: &[Measurement]) -> Finding {
+    for m in ms {
+        let value = if m.value.fract() == 0.0 {
+            format!("{} {}", m.value, m.unit)
+        } else {
+            format!("{:.2} {}", m.value, m.unit)
+        };
+        f = f.evidence(&format!("probe.{}", m.name), value);
+    }
+    f
+}
+
+fn measurement(r: &ProbeResult, name: &str) -> Option<f64> {
+    r.outcome
+        .measurements()
+        .iter()
+        .find(|m| m.name == name)
+        .map(|m| m.value)
+}
+
+fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
+    let id = r.probe.finding_id();
+    let gpu = gpu_label(r);
+    let scope = Scope::Gpu {
+        index: r.nvml_index,
+        pci_bus_id: r.pci_bus_id.clone(),
+    };
+    let base = match &r.outcome {
+        ProbeOutcome::Passed { summary, notes, .. } => {
+            let mut f = Finding::new(id, Severity::Pass, format!("{gpu}: {summary}"));
+            if !notes.is_empty() {
+                f = f.details(notes.join("\n"));
+            }
+            if r.probe == ProbeKind::Bandwidth {
+                if let Some(slow) = slow_transfer(ctx, r) {
+                    f = slow;
+                }
+            }
+            f
+        }
+        ProbeOutcome::Failed {
+            reason,
+            code,
+            notes,
+            ..
+        } => {
+            let mut f = Finding::new(
+                id,
+                Severity::Fail,
+                format!("{gpu}: the {} probe failed: {reason}", r.probe.as_str()),
+            );
+            if !notes.is_empty() {
+                f = f.details(notes.join("\n"));
+            }
+            if let Some(c) = code {
+                f = f.evidence(
+                    "probe.code",
+                    format!("{} returned {} ({})", c.call, c.name, c.code),
+                );
+            }
+            let (text, cmds) = fix_for_failure(r, code.as_ref().map(|c| c.name.as_str()));
+            f.fix_owned(text, cmds)
+        }
+        ProbeOutcome::Crashed {
+            signal,
+            exit_status,
+            stderr_tail,
+        } => {
+            let how = match (signal, exit_status) {
+                (Some(s), _) => format!("killed by signal {s} ({})", signal_name(*s)),
+                (None, Some(c)) => format!("exited with status {c} without a result"),
+                (None, None) => "ended without a result".to_string(),
+            };
+            let mut f = Finding::new(id, Severity::Fail, format!("{gpu}: the {} probe's worker crashed ({how})", r.probe.as_str()))
+                .details("The driver or a library died inside a small smoke kernel. CUDA work on this GPU is likely to crash the same way.");
+            if !stderr_tail.trim().is_empty() {
+                f = f.evidence("probe.stderr_tail", stderr_tail.trim());
+            }
+            f.fix_owned(
+                "Look for Xid errors in the kernel log, check the GPU's state, and reset the GPU or reboot; if it persists, update or reinstall the driver.",
+                hardware_commands(r),
+            )
+        }
+        ProbeOutcome::TimedOut {
+            after_ms,
+            stderr_tail,
+        } => {
+            let mut f = Finding::new(id, Severity::Fail, format!("{gpu}: the {} probe hung and was killed after {:.1} s", r.probe.as_str(), *after_ms as f64 / 1e3))
+                .details("A small smoke kernel did not finish within the time limit (--probe-timeout); its worker's process group was killed. A GPU or driver that hangs here will hang real jobs.");
+            if !stderr_tail.trim().is_empty() {
+                f = f.evidence("probe.stderr_tail", stderr_tail.trim());
+            }
+            f.fix_owned(
+                "Look for Xid errors in the kernel log and for processes stuck on the GPU; reset the GPU or reboot.",
+                hardware_commands(r),
+            )
+        }
+        ProbeOutcome::Skipped { why } => {
+            let mut f = Finding::new(
+                id,
+                Severity::Info,
+                format!("{gpu}: the {} probe did not run: {why}", r.probe.as_str()),
+            );
+            if r.probe == ProbeKind::Oom {
+                f = f.fix("Run it when the GPU is idle, or pass --force to run it anyway (it allocates up to an eighth of free memory, at most 1 GiB).", &["gpu-doctor --probes oom --force"]);
+            }
+            f
+        }
+    };
+    with_measurements(base.scope(scope), r.outcome.measurements())
+        .evidence("probe.elapsed", format!("{} ms", r.elapsed_ms))
+}
+
+fn signal_name(sig: i32) -> String {
+    nix::sys::signal::Signal::try_from(sig)
+        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+}
+
+fn hardware_commands(r: &ProbeResult) -> Vec<String> {
+    let mut cmds = vec![
+        "sudo dmesg --level=err,warn | grep -i -E 'xid|nvrm'".to_string(),
+        "nvidia-smi -q".to_string(),
+    ];
+    if let Some(i) = r.nvml_index {
+        cmds.push(format!("sudo nvidia-smi --gpu-reset -i {i}"));
+    }
+    cmds
+}
+
+fn fix_for_failure(r: &ProbeResult, code: Option<&str>) -> (String, Vec<String>) {
+    match (r.probe, code) {
+        (_, Some("CUDA_ERROR_INVALID_PTX" | "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" | "CUDA_ERROR_JIT_COMPILER_NOT_FOUND")) => (
+            "The driver cannot JIT-compile PTX: it is older than the PTX, or its JIT compiler (libnvidia-ptxjitcompiler) is missing. Install the driver's full user-space package.".to_string(),
+            vec!["ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so*".to_string()],
+        ),
+        (ProbeKind::Cublaslt, Some("CUBLAS_STATUS_ALLOC_FAILED")) => (
+            "cuBLASLt could not allocate its workspace: free GPU memory (stop idle processes holding it), or give cuBLAS a smaller workspace.".to_string(),
+            vec!["nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv".to_string(), "export CUBLAS_WORKSPACE_CONFIG=:4096:8".to_string()],
+        ),
+        (ProbeKind::Cublaslt, Some("CUBLAS_STATUS_NOT_SUPPORTED" | "CUBLAS_STATUS_ARCH_MISMATCH")) => (
+            "This cuBLASLt has no kernel for this GPU and precision: install a PyTorch / CUDA build whose cuBLAS supports the GPU.".to_string(),
+            vec!["gpu-doctor matrix show --torch latest".to_string()],
+        ),
+        (ProbeKind::Cublaslt, _) => (
+            "cuBLASLt misbehaved on a small matmul: reinstall the nvidia-cublas wheel (or toolkit) PyTorch uses, and update the driver.".to_string(),
+            vec!["pip install --force-reinstall --no-deps nvidia-cublas-cu12".to_string()],
+        ),
+        (ProbeKind::Oom, _) => (
+            "The driver mishandled an out-of-memory condition; update the driver, and reset the GPU if memory stays taken.".to_string(),
+            hardware_commands(r),
+        ),
+        _ => (
+            "The GPU or driver computed wrongly or refused basic work. Look for Xid errors, reset the GPU or reboot, and update the driver if it persists.".to_string(),
+            hardware_commands(r),
+        ),
+    }
+}
+
+/// PCIe payload rate in GB/s per lane, one direction, after line encoding.
+pub fn pcie_lane_gbps(generation: u32) -> Option<f64> {
+    Some(match generation {
+        1 => 0.25,
+        2 => 0.5,
+        3 => 0.985,
+        4 => 1.969,
+        5 => 3.938,
+        6 => 7.563,
+        _ => return None,
+    })
+}
+
+/// The bandwidth probe's result as a warning when copies run far below the link.
+fn slow_transfer(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
+    let (generation, width) = super::view::pcie_max_link(ctx.facts, r.nvml_index)?;
+    let link = pcie_lane_gbps(generation)? * f64::from(width);
+    let h2d = measurement(r, "host_to_device_gbps")?;
+    let d2h = measurement(r, "device_to_host_gbps")?;
+    let worst = h2d.min(d2h);
+    if worst >= BANDWIDTH_WARN_FRACTION * link {
+        return None;
+    }
+    Some(
+        Finding::new(
+            "probe.bandwidth",
+            Severity::Warn,
+            format!(
+                "{}: pinned copies reach {worst:.1} GB/s, under {:.0}% of the PCIe Gen{generation} x{width} link's {link:.1} GB/s",
+                gpu_label(r),
+                BANDWIDTH_WARN_FRACTION * 100.0
+            ),
+        )
+        .details("Slow host↔device copies starve data loading and multi-GPU work. Usual causes: the link trained below its maximum (see gpu.pcie_degraded), the GPU sits behind a PCIe switch or on the other CPU socket, or IOMMU / ACS settings.")
+        .fix("Check the link and the GPU's NUMA placement; run the copy on the CPU socket the GPU is attached to.", &["nvidia-smi -q -d PCIE", "nvidia-smi topo -m"]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::{healthy, matrix, run};
+    use crate::probes::outcome::ProbeCode;
+
+    fn result(probe: ProbeKind, outcome: ProbeOutcome) -> ProbeResult {
+        ProbeResult {
+            probe,
+            cuda_ordinal: 0,
+            nvml_index: Some(0),
+            gpu_name: Some("NVIDIA H100 80GB HBM3".into()),
+            pci_bus_id: Some("00000000:01:00.0".into()),
+            elapsed_ms: 12,
+            outcome,
+        }
+    }
+
+    fn passed() -> ProbeOutcome {
+        ProbeOutcome::Passed {
+            summary: "ok".into(),
+            measurements: vec![Measurement::new("jit_ms", 3.5, "ms")],
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn each_outcome_has_its_severity() {
+        let _ = matrix();
+        let cases = [
+            (passed(), Severity::Pass),
+            (
+                ProbeOutcome::Failed {
+                    reason: "wrong".into(),
+                    code: Some(ProbeCode {
+                        call: "cuLaunchKernel".into(),
+                        name: "CUDA_ERROR_LAUNCH_FAILED".into(),
+                        code: 719,
+                    }),
+                    measurements: vec![],
+                    notes: vec![],
+                },
+                Severity::Fail,
+            ),
+            (
+                ProbeOutcome::Crashed {
+                    signal: Some(11),
+                    exit_status: None,
+                    stderr_tail: "boom".into(),
+                },
+                Severity::Fail,
+            ),
+            (
+                ProbeOutcome::TimedOut {
+                    after_ms: 2000,
+                    stderr_tail: String::new(),
+                },
+                Severity::Fail,
+            ),
+            (ProbeOutcome::Skipped { why: "busy".into() }, Severity::Info),
+        ];
+        for (outcome, severity) in cases {
+            let mut f = healthy();
+            f.probes = vec![result(ProbeKind::Launch, outcome.clone())];
+            let out = run(launch, &f);
+            assert_eq!(out.len(), 1, "{outcome:?}");
+            assert_eq!(out[0].severity, severity, "{outcome:?}");
+            assert_eq!(out[0].id, "probe.launch");
+            assert!(run(graph, &f).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_crash_names_the_signal_and_keeps_stderr() {
+        let mut f = healthy();
+        f.probes = vec![result(
+            ProbeKind::Graph,
+            ProbeOutcome::Crashed {
+                signal: Some(11),
+                exit_status: None,
+                stderr_tail: "segfault in libcuda".into(),
+            },
+        )];
+        let out = run(graph, &f);
+        assert!(out[0].summary.contains("SIGSEGV"), "{}", out[0].summary);
+        let json = serde_json::to_string(&out[0]).unwrap();
+        assert!(json.contains("segfault in libcuda"));
+    }
+
+    #[test]
+    fn lane_rates() {
+        assert_eq!(pcie_lane_gbps(4), Some(1.969));
+        assert_eq!(pcie_lane_gbps(0), None);
+        assert!((pcie_lane_gbps(5).unwrap() * 16.0 - 63.0).abs() < 0.1);
+    }
+
+    #[test]
+    fn no_probes_no_findings() {
+        let f = healthy();
+        for check in [launch, grid_limit, ordinal, cublaslt, graph, bandwidth, oom] {
+            assert!(run(check, &f).is_empty());
+        }
+    }
+}

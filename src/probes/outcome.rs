@@ -1,0 +1,197 @@
+//! What a probe found: the wire and report types shared by the worker and the runner.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The smoke probes, in the order a worker runs them (cheap and telling first).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeKind {
+    Launch,
+    GridLimit,
+    Ordinal,
+    Cublaslt,
+    Graph,
+    Bandwidth,
+    Oom,
+}
+
+impl ProbeKind {
+    pub const ALL: [ProbeKind; 7] = [
+        ProbeKind::Launch,
+        ProbeKind::GridLimit,
+        ProbeKind::Ordinal,
+        ProbeKind::Cublaslt,
+        ProbeKind::Graph,
+        ProbeKind::Bandwidth,
+        ProbeKind::Oom,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeKind::Launch => "launch",
+            ProbeKind::GridLimit => "grid_limit",
+            ProbeKind::Ordinal => "ordinal",
+            ProbeKind::Cublaslt => "cublaslt",
+            ProbeKind::Graph => "graph",
+            ProbeKind::Bandwidth => "bandwidth",
+            ProbeKind::Oom => "oom",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ProbeKind> {
+        let s = s.trim().strip_prefix("probe.").unwrap_or(s.trim());
+        ProbeKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The finding id a probe's result is reported under.
+    pub fn finding_id(self) -> &'static str {
+        match self {
+            ProbeKind::Launch => "probe.launch",
+            ProbeKind::GridLimit => "probe.grid_limit",
+            ProbeKind::Ordinal => "probe.ordinal",
+            ProbeKind::Cublaslt => "probe.cublaslt",
+            ProbeKind::Graph => "probe.graph",
+            ProbeKind::Bandwidth => "probe.bandwidth",
+            ProbeKind::Oom => "probe.oom",
+        }
+    }
+}
+
+/// One named measurement, e.g. ("jit_ms", 12.5, "ms").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Measurement {
+    pub name: String,
+    pub value: f64,
+    pub unit: String,
+}
+
+impl Measurement {
+    pub fn new(name: &str, value: f64, unit: &str) -> Measurement {
+        Measurement {
+            name: name.to_string(),
+            value,
+            unit: unit.to_string(),
+        }
+    }
+}
+
+/// A driver or library return code met by a probe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ProbeCode {
+    /// The call that returned it, e.g. "cuLaunchKernel".
+    pub call: String,
+    /// e.g. "CUDA_ERROR_INVALID_VALUE", "CUBLAS_STATUS_ALLOC_FAILED".
+    pub name: String,
+    pub code: i64,
+}
+
+/// How a probe ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ProbeOutcome {
+    /// Worked and verified.
+    Passed {
+        summary: String,
+        #[serde(default)]
+        measurements: Vec<Measurement>,
+        /// What was observed on the way (e.g. the error a past-the-limit launch gave).
+        #[serde(default)]
+        notes: Vec<String>,
+    },
+    /// Ran and found the GPU, driver or library at fault.
+    Failed {
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<ProbeCode>,
+        #[serde(default)]
+        measurements: Vec<Measurement>,
+        #[serde(default)]
+        notes: Vec<String>,
+    },
+    /// The worker died during the probe (a signal, or an exit without a result).
+    Crashed {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signal: Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_status: Option<i32>,
+        stderr_tail: String,
+    },
+    /// The probe ran past its time limit; the worker's process group was killed.
+    TimedOut { after_ms: u64, stderr_tail: String },
+    /// Not run, and why (busy GPU, nothing to load, not selected ...).
+    Skipped { why: String },
+}
+
+impl ProbeOutcome {
+    pub fn status(&self) -> &'static str {
+        match self {
+            ProbeOutcome::Passed { .. } => "passed",
+            ProbeOutcome::Failed { .. } => "failed",
+            ProbeOutcome::Crashed { .. } => "crashed",
+            ProbeOutcome::TimedOut { .. } => "timed_out",
+            ProbeOutcome::Skipped { .. } => "skipped",
+        }
+    }
+
+    pub fn measurements(&self) -> &[Measurement] {
+        match self {
+            ProbeOutcome::Passed { measurements, .. }
+            | ProbeOutcome::Failed { measurements, .. } => measurements,
+            _ => &[],
+        }
+    }
+
+    pub fn notes(&self) -> &[String] {
+        match self {
+            ProbeOutcome::Passed { notes, .. } | ProbeOutcome::Failed { notes, .. } => notes,
+            _ => &[],
+        }
+    }
+}
+
+/// One probe on one GPU, as the report keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProbeResult {
+    pub probe: ProbeKind,
+    /// The CUDA ordinal the worker opened (in the worker's CUDA_VISIBLE_DEVICES view).
+    pub cuda_ordinal: u32,
+    /// nvidia-smi's index of the same GPU, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvml_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pci_bus_id: Option<String>,
+    /// Wall time of the probe in the worker (or until it was killed).
+    pub elapsed_ms: u64,
+    pub outcome: ProbeOutcome,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_accept_the_finding_id() {
+        for k in ProbeKind::ALL {
+            assert_eq!(ProbeKind::parse(k.as_str()), Some(k));
+            assert_eq!(ProbeKind::parse(k.finding_id()), Some(k));
+            assert_eq!(k.finding_id(), format!("probe.{}", k.as_str()));
+        }
+        assert_eq!(ProbeKind::parse("warp"), None);
+    }
+
+    #[test]
+    fn outcomes_serialise_with_a_status_tag() {
+        let o = ProbeOutcome::TimedOut {
+            after_ms: 5,
+            stderr_tail: String::new(),
+        };
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(v["status"], "timed_out");
+        assert_eq!(o.status(), "timed_out");
+    }
+}

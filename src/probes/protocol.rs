@@ -1,0 +1,75 @@
+//! The probe worker's stdout protocol: one JSON event per line, versioned, so the
+//! parent can stream progress and tell a stale or foreign binary from a broken driver.
+
+use serde::{Deserialize, Serialize};
+
+use super::outcome::{ProbeKind, ProbeOutcome};
+
+/// Bumped whenever `Event` changes shape.
+pub const PROBE_PROTOCOL: u32 = 1;
+/// The hidden subcommand that runs a probe worker.
+pub const WORKER_SUBCOMMAND: &str = "__probe-worker";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The worker opened the GPU (context current) and is about to run probes.
+    Ready {
+        protocol: u32,
+    },
+    Started {
+        protocol: u32,
+        probe: ProbeKind,
+    },
+    Finished {
+        protocol: u32,
+        probe: ProbeKind,
+        elapsed_ms: u64,
+        outcome: ProbeOutcome,
+    },
+}
+
+impl Event {
+    pub fn protocol(&self) -> u32 {
+        match self {
+            Event::Ready { protocol }
+            | Event::Started { protocol, .. }
+            | Event::Finished { protocol, .. } => *protocol,
+        }
+    }
+}
+
+/// A line of worker output: an event of our protocol, or `None` (library chatter).
+pub fn parse_line(line: &str) -> Option<Result<Event, u32>> {
+    let line = line.trim();
+    if !line.starts_with('{') {
+        return None;
+    }
+    let event: Event = serde_json::from_str(line).ok()?;
+    if event.protocol() == PROBE_PROTOCOL {
+        Some(Ok(event))
+    } else {
+        Some(Err(event.protocol()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_chatter_is_ignored() {
+        let e = Event::Started {
+            protocol: PROBE_PROTOCOL,
+            probe: ProbeKind::Graph,
+        };
+        let line = serde_json::to_string(&e).unwrap();
+        assert_eq!(parse_line(&line), Some(Ok(e)));
+        assert_eq!(parse_line("libcuda: hello"), None);
+        assert_eq!(parse_line("{not json"), None);
+        assert_eq!(
+            parse_line(r#"{"event":"ready","protocol":7}"#),
+            Some(Err(7))
+        );
+    }
+}

@@ -1,0 +1,322 @@
+//! Runs the plan: one worker process per GPU, all GPUs at once, each probe under a time
+//! limit. A worker that hangs is killed with its whole process group; one that crashes
+//! is replaced by a fresh worker for the probes it had not reached, so one bad probe
+//! never hides the others.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::outcome::{ProbeKind, ProbeOutcome, ProbeResult};
+use super::plan::{Plan, PlannedGpu};
+use super::protocol::{parse_line, Event};
+use super::worker::WorkerArgs;
+use crate::host::{kill_group, tail_lines, Host};
+
+/// Stderr kept per worker (a chatty driver must not grow the doctor).
+const STDERR_CAP_BYTES: usize = 64 * 1024;
+
+/// Progress, streamed while the probes run (the terminal UI shows it live).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProbeEvent {
+    Started { cuda_ordinal: u32, probe: ProbeKind },
+    Finished(ProbeResult),
+}
+
+/// Runs every planned probe; results come back in plan order (GPU, then probe).
+pub fn run(host: &Host, plan: &Plan, on_event: &(dyn Fn(ProbeEvent) + Sync)) -> Vec<ProbeResult> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = plan
+            .gpus
+            .iter()
+            .map(|gpu| s.spawn(move || run_gpu(host, plan, gpu, on_event)))
+            .collect();
+        handles
+            .into_iter()
+            .zip(&plan.gpus)
+            .flat_map(|(h, gpu)| {
+                h.join().unwrap_or_else(|_| {
+                    gpu.probes
+                        .iter()
+                        .map(|p| result(gpu, *p, 0, crashed_locally()))
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
+fn crashed_locally() -> ProbeOutcome {
+    ProbeOutcome::Crashed {
+        signal: None,
+        exit_status: None,
+        stderr_tail: "the thread supervising this GPU's worker panicked".to_string(),
+    }
+}
+
+fn result(
+    gpu: &PlannedGpu,
+    probe: ProbeKind,
+    elapsed_ms: u64,
+    outcome: ProbeOutcome,
+) -> ProbeResult {
+    ProbeResult {
+        probe,
+        cuda_ordinal: gpu.cuda_ordinal,
+        nvml_index: gpu.nvml_index,
+        gpu_name: gpu.name.clone(),
+        pci_bus_id: gpu.pci_bus_id.clone(),
+        elapsed_ms,
+        outcome,
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn run_gpu(
+    host: &Host,
+    plan: &Plan,
+    gpu: &PlannedGpu,
+    on_event: &(dyn Fn(ProbeEvent) + Sync),
+) -> Vec<ProbeResult> {
+    let mut results: Vec<ProbeResult> = Vec::new();
+    let mut remaining: Vec<ProbeKind> = gpu.probes.clone();
+    while !remaining.is_empty() {
+        let before = remaining.len();
+        run_worker(host, plan, gpu, &mut remaining, &mut results, on_event);
+        if remaining.len() == before {
+            // A worker that made no progress and reported no failure: never loop.
+            for p in remaining.drain(..) {
+                let r = result(
+                    gpu,
+                    p,
+                    0,
+                    ProbeOutcome::Crashed {
+                        signal: None,
+                        exit_status: None,
+                        stderr_tail: "the probe worker ended without running any probe".to_string(),
+                    },
+                );
+                on_event(ProbeEvent::Finished(r.clone()));
+                results.push(r);
+            }
+        }
+    }
+    for (probe, why) in &gpu.skipped {
+        let r = result(gpu, *probe, 0, ProbeOutcome::Skipped { why: why.clone() });
+        on_event(ProbeEvent::Finished(r.clone()));
+        results.push(r);
+    }
+    results.sort_by_key(|r| r.probe);
+    results
+}
+
+fn worker_command(
+    host: &Host,
+    plan: &Plan,
+    gpu: &PlannedGpu,
+    probes: &[ProbeKind],
+) -> Result<Command, String> {
+    let exe = std::env::current_exe().map_err(|e| {
+        format!("cannot find gpu-doctor's own executable to run the probe worker: {e}")
+    })?;
+    let args = WorkerArgs {
+        ordinal: i32::try_from(gpu.cuda_ordinal).unwrap_or(i32::MAX),
+        probes: probes.to_vec(),
+        cublaslt: plan.cublaslt.clone(),
+    };
+    let mut cmd = Command::new(exe);
+    cmd.args(args.to_args());
+    cmd.env_clear().envs(host.vars());
+    if let Some(dir) = host.driver_lib_dir() {
+        cmd.env("LD_LIBRARY_PATH", dir);
+    }
+    Ok(cmd)
+}
+
+/// One worker for the probes in `remaining`; removes each probe it settles.
+fn run_worker(
+    host: &Host,
+    plan: &Plan,
+    gpu: &PlannedGpu,
+    remaining: &mut Vec<ProbeKind>,
+    results: &mut Vec<ProbeResult>,
+    on_event: &(dyn Fn(ProbeEvent) + Sync),
+) {
+    let mut settle = |probe: ProbeKind,
+                      elapsed_ms: u64,
+                      outcome: ProbeOutcome,
+                      remaining: &mut Vec<ProbeKind>| {
+        remaining.retain(|p| *p != probe);
+        let r = result(gpu, probe, elapsed_ms, outcome);
+        on_event(ProbeEvent::Finished(r.clone()));
+        results.push(r);
+    };
+    let spawned = worker_command(host, plan, gpu, remaining).and_then(|mut cmd| {
+        use std::os::unix::process::CommandExt;
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("could not start the probe worker: {e}"))
+    });
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(why) => {
+            for p in remaining.clone() {
+                settle(
+                    p,
+                    0,
+                    ProbeOutcome::Crashed {
+                        signal: None,
+                        exit_status: None,
+                        stderr_tail: why.clone(),
+                    },
+                    remaining,
+                );
+            }
+            return;
+        }
+    };
+    let (tx, rx) = mpsc::channel::<String>();
+    if let Some(out) = child.stdout.take() {
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let stderr = child.stderr.take().map(|mut err| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = err.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                if buf.len() > STDERR_CAP_BYTES {
+                    buf.drain(..buf.len() - STDERR_CAP_BYTES);
+                }
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    });
+    let mut current: Option<(ProbeKind, Instant)> = None;
+    let mut deadline = Instant::now() + plan.timeout;
+    let ended = loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(wait) {
+            Ok(line) => match parse_line(&line) {
+                None => {}
+                Some(Err(protocol)) => {
+                    break End::Protocol(protocol);
+                }
+                Some(Ok(Event::Ready { .. })) => deadline = Instant::now() + plan.timeout,
+                Some(Ok(Event::Started { probe, .. })) => {
+                    current = Some((probe, Instant::now()));
+                    deadline = Instant::now() + plan.timeout;
+                    on_event(ProbeEvent::Started {
+                        cuda_ordinal: gpu.cuda_ordinal,
+                        probe,
+                    });
+                }
+                Some(Ok(Event::Finished {
+                    probe,
+                    elapsed_ms,
+                    outcome,
+                    ..
+                })) => {
+                    if remaining.contains(&probe) {
+                        settle(probe, elapsed_ms, outcome, remaining);
+                    }
+                    current = None;
+                    deadline = Instant::now() + plan.timeout;
+                }
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => break End::TimedOut,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break End::Eof,
+        }
+    };
+    if !matches!(ended, End::Eof) {
+        kill_group(child.id());
+        let _ = child.kill();
+    }
+    let status = child.wait().ok();
+    let stderr_tail = stderr
+        .and_then(|h| h.join().ok())
+        .map(|s| tail_lines(&s, 12))
+        .unwrap_or_default();
+    let (blamed, elapsed) = match current {
+        Some((p, t)) => (Some(p), millis(t.elapsed())),
+        None => (remaining.first().copied(), 0),
+    };
+    match ended {
+        End::Protocol(protocol) => {
+            for p in remaining.clone() {
+                settle(
+                    p,
+                    0,
+                    ProbeOutcome::Failed {
+                        reason: format!(
+                            "the probe worker spoke protocol {protocol}, expected {}",
+                            super::protocol::PROBE_PROTOCOL
+                        ),
+                        code: None,
+                        measurements: Vec::new(),
+                        notes: Vec::new(),
+                    },
+                    remaining,
+                );
+            }
+        }
+        End::TimedOut => {
+            if let Some(p) = blamed {
+                let after_ms = if current.is_some() {
+                    elapsed
+                } else {
+                    millis(plan.timeout)
+                };
+                settle(
+                    p,
+                    after_ms,
+                    ProbeOutcome::TimedOut {
+                        after_ms,
+                        stderr_tail,
+                    },
+                    remaining,
+                );
+            }
+        }
+        End::Eof => {
+            if let Some(p) = blamed {
+                use std::os::unix::process::ExitStatusExt;
+                let signal = status.and_then(|s| s.signal());
+                let exit_status = status.and_then(|s| s.code());
+                settle(
+                    p,
+                    elapsed,
+                    ProbeOutcome::Crashed {
+                        signal,
+                        exit_status,
+                        stderr_tail,
+                    },
+                    remaining,
+                );
+            }
+        }
+    }
+}
+
+enum End {
+    TimedOut,
+    Eof,
+    Protocol(u32),
+}

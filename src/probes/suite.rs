@@ -1,0 +1,934 @@
+//! The probes themselves, run inside a probe worker against one CUDA ordinal. Safe code
+//! over the wrappers in `kernels`; each probe verifies what the GPU computed.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::kernels::{
+    self, lt, Context, CuError, CublasLt, CudaDriver, Device, DeviceMemory, KernelArg, LaunchShape,
+    MatmulSpec,
+};
+use super::outcome::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
+use crate::facts::driver_api::cuda_result_name;
+
+/// The probe kernels (PTX ISA 6.0, sm_50), JIT-compiled by the driver.
+pub const PTX: &str = include_str!("../../assets/probes.ptx");
+/// Kernel names in `PTX`.
+pub const KERNELS: [&str; 3] = ["fill_index", "count_blocks", "add_one"];
+
+/// Elements the launch probe writes and checks (4 MiB).
+const LAUNCH_ELEMENTS: u32 = 1 << 20;
+/// The bandwidth probe's buffer: big enough to reach steady copy speed, small enough to
+/// never matter on a busy node.
+const BANDWIDTH_BYTES: usize = 64 << 20;
+const BANDWIDTH_REPEATS: u32 = 5;
+/// The OOM probe holds at most this much (or an eighth of free memory, if less).
+const OOM_HOLD_MAX_BYTES: u64 = 1 << 30;
+/// Free memory may differ by this much after the OOM probe (the driver's own pools).
+const OOM_FREE_TOLERANCE_BYTES: u64 = 64 << 20;
+/// cuBLASLt workspace offered (PyTorch's default on Hopper is 32 MiB).
+const CUBLASLT_WORKSPACE_BYTES: usize = 32 << 20;
+const MATMUL_SIZE: u64 = 64;
+const GRAPH_LAUNCHES: u32 = 3;
+const GRAPH_REPLAYS: u32 = 10;
+
+/// What every probe needs: the driver, the device and its current context.
+pub struct Gpu<'d> {
+    pub driver: &'d CudaDriver,
+    pub device: Device,
+    pub ordinal: i32,
+    pub ctx: Context<'d>,
+    /// cuBLASLt libraries to try, best first.
+    pub cublaslt: Vec<PathBuf>,
+}
+
+/// Runs one probe. Every driver error becomes a `Failed` outcome with its code.
+pub fn run(gpu: &Gpu<'_>, probe: ProbeKind) -> ProbeOutcome {
+    let result = match probe {
+        ProbeKind::Launch => launch(gpu),
+        ProbeKind::GridLimit => grid_limit(gpu),
+        ProbeKind::Ordinal => ordinal(gpu),
+        ProbeKind::Cublaslt => cublaslt(gpu),
+        ProbeKind::Graph => graph(gpu),
+        ProbeKind::Bandwidth => bandwidth(gpu),
+        ProbeKind::Oom => oom(gpu),
+    };
+    result.unwrap_or_else(|e| failed_call(gpu.driver, &e, "a driver call failed"))
+}
+
+type ProbeRun = Result<ProbeOutcome, CuError>;
+
+/// A `CUresult` or `cublasStatus_t` by name.
+pub fn probe_code(driver: &CudaDriver, call: &str, code: i32) -> ProbeCode {
+    let name = if call.starts_with("cublas") {
+        cublas_status_name(code).to_string()
+    } else {
+        cuda_result_name(code)
+            .map(str::to_string)
+            .or_else(|| driver.error_name(code))
+            .unwrap_or_else(|| "CUDA_UNRECOGNIZED_RESULT".to_string())
+    };
+    ProbeCode {
+        call: call.to_string(),
+        name,
+        code: i64::from(code),
+    }
+}
+
+/// `cublasStatus_t` names, from cublas_api.h.
+pub fn cublas_status_name(code: i32) -> &'static str {
+    match code {
+        0 => "CUBLAS_STATUS_SUCCESS",
+        1 => "CUBLAS_STATUS_NOT_INITIALIZED",
+        3 => "CUBLAS_STATUS_ALLOC_FAILED",
+        7 => "CUBLAS_STATUS_INVALID_VALUE",
+        8 => "CUBLAS_STATUS_ARCH_MISMATCH",
+        11 => "CUBLAS_STATUS_MAPPING_ERROR",
+        13 => "CUBLAS_STATUS_EXECUTION_FAILED",
+        14 => "CUBLAS_STATUS_INTERNAL_ERROR",
+        15 => "CUBLAS_STATUS_NOT_SUPPORTED",
+        16 => "CUBLAS_STATUS_LICENSE_ERROR",
+        _ => "CUBLAS_STATUS_UNRECOGNIZED",
+    }
+}
+
+fn failed_call(driver: &CudaDriver, e: &CuError, context: &str) -> ProbeOutcome {
+    match e {
+        CuError::Code { call, code } => {
+            let code = probe_code(driver, call, *code);
+            ProbeOutcome::Failed {
+                reason: format!(
+                    "{context}: {} returned {} ({})",
+                    code.call, code.name, code.code
+                ),
+                code: Some(code),
+                measurements: Vec::new(),
+                notes: Vec::new(),
+            }
+        }
+        CuError::MissingSymbol(s) => ProbeOutcome::Failed {
+            reason: format!("{context}: the library lacks an entry point ({s})"),
+            code: None,
+            measurements: Vec::new(),
+            notes: Vec::new(),
+        },
+    }
+}
+
+fn failed(reason: String, measurements: Vec<Measurement>) -> ProbeOutcome {
+    ProbeOutcome::Failed {
+        reason,
+        code: None,
+        measurements,
+        notes: Vec::new(),
+    }
+}
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
+/// Fills `n` words with `fill_index` and checks every one.
+fn fill_and_verify(ctx: &Context<'_>, n: u32) -> Result<Result<(), String>, CuError> {
+    let module = ctx.load_ptx(PTX)?;
+    let f = module.function("fill_index")?;
+    let buf = ctx.alloc(n as usize * 4)?;
+    ctx.launch(
+        &f,
+        LaunchShape {
+            grid: [n.div_ceil(256), 1, 1],
+            block: [256, 1, 1],
+        },
+        &[KernelArg::Ptr(buf.ptr()), KernelArg::U32(n)],
+        None,
+    )?;
+    ctx.synchronize()?;
+    let mut host = vec![0u8; n as usize * 4];
+    ctx.copy_to_host(&mut host, &buf)?;
+    Ok(verify_fill(&host))
+}
+
+fn verify_fill(host: &[u8]) -> Result<(), String> {
+    for (i, v) in words(host).enumerate() {
+        let expected = (i as u32).wrapping_mul(3).wrapping_add(7);
+        if v != expected {
+            return Err(format!("element {i} is {v}, expected {expected}"));
+        }
+    }
+    Ok(())
+}
+
+fn launch(gpu: &Gpu<'_>) -> ProbeRun {
+    let ctx = &gpu.ctx;
+    let t = Instant::now();
+    let module = ctx.load_ptx(PTX)?;
+    let jit_ms = ms_since(t);
+    let f = module.function("fill_index")?;
+    let buf = ctx.alloc(LAUNCH_ELEMENTS as usize * 4)?;
+    let t = Instant::now();
+    ctx.launch(
+        &f,
+        LaunchShape {
+            grid: [LAUNCH_ELEMENTS.div_ceil(256), 1, 1],
+            block: [256, 1, 1],
+        },
+        &[KernelArg::Ptr(buf.ptr()), KernelArg::U32(LAUNCH_ELEMENTS)],
+        None,
+    )?;
+    ctx.synchronize()?;
+    let launch_ms = ms_since(t);
+    let mut host = vec![0u8; LAUNCH_ELEMENTS as usize * 4];
+    ctx.copy_to_host(&mut host, &buf)?;
+    let m = vec![
+        Measurement::new("jit_ms", jit_ms, "ms"),
+        Measurement::new("launch_ms", launch_ms, "ms"),
+        Measurement::new("elements", f64::from(LAUNCH_ELEMENTS), "count"),
+    ];
+    Ok(match verify_fill(&host) {
+        Ok(()) => ProbeOutcome::Passed {
+            summary: format!(
+                "kernel JIT-compiled in {jit_ms:.1} ms, ran in {launch_ms:.2} ms; all {LAUNCH_ELEMENTS} results correct"
+            ),
+            measurements: m,
+            notes: Vec::new(),
+        },
+        Err(why) => failed(format!("the kernel ran but computed wrong results: {why}"), m),
+    })
+}
+
+fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
+    use kernels::attr;
+    let ctx = &gpu.ctx;
+    let mut limits = [0u32; 3];
+    for (slot, a) in limits.iter_mut().zip([
+        attr::MAX_GRID_DIM_X,
+        attr::MAX_GRID_DIM_Y,
+        attr::MAX_GRID_DIM_Z,
+    ]) {
+        *slot = u32::try_from(gpu.driver.device_attribute(gpu.device, a)?).unwrap_or(0);
+    }
+    let module = ctx.load_ptx(PTX)?;
+    let f = module.function("count_blocks")?;
+    let counters = ctx.alloc(256 * 4)?;
+    let mut m = vec![
+        Measurement::new("max_grid_x", f64::from(limits[0]), "blocks"),
+        Measurement::new("max_grid_y", f64::from(limits[1]), "blocks"),
+        Measurement::new("max_grid_z", f64::from(limits[2]), "blocks"),
+    ];
+    let mut notes = Vec::new();
+    for (axis, name) in ["x", "y", "z"].into_iter().enumerate() {
+        let limit = limits[axis];
+        if limit == 0 {
+            return Ok(failed(
+                format!("the driver reports a maximum grid {name} of 0"),
+                m,
+            ));
+        }
+        let mut grid = [1u32; 3];
+        grid[axis] = limit;
+        ctx.memset_u32(&counters, 0)?;
+        let t = Instant::now();
+        ctx.launch(
+            &f,
+            LaunchShape {
+                grid,
+                block: [1, 1, 1],
+            },
+            &[KernelArg::Ptr(counters.ptr())],
+            None,
+        )?;
+        ctx.synchronize()?;
+        m.push(Measurement::new(
+            &format!("at_limit_{name}_ms"),
+            ms_since(t),
+            "ms",
+        ));
+        let mut host = vec![0u8; 256 * 4];
+        ctx.copy_to_host(&mut host, &counters)?;
+        let ran: u64 = words(&host).map(u64::from).sum();
+        if ran != u64::from(limit) {
+            return Ok(failed(
+                format!("a launch of {limit} blocks on {name} ran {ran} blocks"),
+                m,
+            ));
+        }
+        let Some(past) = limit.checked_add(1) else {
+            continue;
+        };
+        grid[axis] = past;
+        let shape = LaunchShape {
+            grid,
+            block: [1, 1, 1],
+        };
+        match ctx.launch(&f, shape, &[KernelArg::Ptr(counters.ptr())], None) {
+            Err(CuError::Code { call, code }) => {
+                let c = probe_code(gpu.driver, call, code);
+                notes.push(format!(
+                    "a launch of {past} blocks on {name} was refused with {} ({})",
+                    c.name, c.code
+                ));
+            }
+            Err(e @ CuError::MissingSymbol(_)) => return Err(e),
+            Ok(()) => {
+                let sync = ctx.synchronize();
+                return Ok(failed(
+                    format!(
+                        "a launch of {past} blocks on {name}, past the limit of {limit}, was accepted (then: {sync:?})"
+                    ),
+                    m,
+                ));
+            }
+        }
+    }
+    // The context must survive the refused launches.
+    if let Err(why) = fill_and_verify(ctx, 1024)? {
+        return Ok(failed(
+            format!("after the refused launches a normal kernel computed wrong results: {why}"),
+            m,
+        ));
+    }
+    notes.push(format!(
+        "attention kernels that map batch·heads (·h·w) onto grid y or z fail with 'invalid configuration argument' once that product exceeds {}; chunk the batch",
+        limits[1].min(limits[2])
+    ));
+    Ok(ProbeOutcome::Passed {
+        summary: format!(
+            "grids of {} × {} × {} blocks ran completely; one block more was refused cleanly",
+            limits[0], limits[1], limits[2]
+        ),
+        measurements: m,
+        notes,
+    })
+}
+
+fn ordinal(gpu: &Gpu<'_>) -> ProbeRun {
+    let (rc, count) = gpu.driver.device_count()?;
+    if rc != 0 {
+        return Err(CuError::Code {
+            call: "cuDeviceGetCount",
+            code: rc,
+        });
+    }
+    let m = vec![Measurement::new(
+        "device_count",
+        f64::from(count),
+        "devices",
+    )];
+    if gpu.ordinal >= count {
+        return Ok(failed(
+            format!(
+                "ordinal {} is not below the device count {count}",
+                gpu.ordinal
+            ),
+            m,
+        ));
+    }
+    match gpu.driver.device(count) {
+        Err(CuError::Code { call, code }) => {
+            let c = probe_code(gpu.driver, call, code);
+            let clean = code == 101;
+            let note = format!("cuDeviceGet({count}) returned {} ({})", c.name, c.code);
+            if clean {
+                Ok(ProbeOutcome::Passed {
+                    summary: format!(
+                        "ordinal {} opened a context; ordinal {count} (= the device count) was refused with CUDA_ERROR_INVALID_DEVICE",
+                        gpu.ordinal
+                    ),
+                    measurements: m,
+                    notes: vec![note],
+                })
+            } else {
+                Ok(ProbeOutcome::Failed {
+                    reason: format!(
+                        "ordinal {count} (one past the last device) gave {} instead of CUDA_ERROR_INVALID_DEVICE",
+                        c.name
+                    ),
+                    code: Some(c),
+                    measurements: m,
+                    notes: vec![note],
+                })
+            }
+        }
+        Err(e @ CuError::MissingSymbol(_)) => Err(e),
+        Ok(_) => Ok(failed(
+            format!("ordinal {count} was accepted although the driver counts {count} devices"),
+            m,
+        )),
+    }
+}
+
+fn graph(gpu: &Gpu<'_>) -> ProbeRun {
+    let ctx = &gpu.ctx;
+    let n: u32 = 4096;
+    let module = ctx.load_ptx(PTX)?;
+    let f = module.function("add_one")?;
+    let buf = ctx.alloc(n as usize * 4)?;
+    ctx.memset_u32(&buf, 0)?;
+    let stream = ctx.stream()?;
+    stream.begin_capture()?;
+    let shape = LaunchShape {
+        grid: [n.div_ceil(256), 1, 1],
+        block: [256, 1, 1],
+    };
+    let args = [KernelArg::Ptr(buf.ptr()), KernelArg::U32(n)];
+    for _ in 0..GRAPH_LAUNCHES {
+        if let Err(e) = ctx.launch(&f, shape, &args, Some(&stream)) {
+            // End the capture so the stream is usable (and destroyable) again.
+            let _ = stream.end_capture();
+            return Err(e);
+        }
+    }
+    let captured = stream.end_capture()?;
+    let exec = captured.instantiate()?;
+    let t = Instant::now();
+    for _ in 0..GRAPH_REPLAYS {
+        exec.launch(&stream)?;
+    }
+    stream.synchronize()?;
+    let replay_ms = ms_since(t);
+    let mut host = vec![0u8; n as usize * 4];
+    ctx.copy_to_host(&mut host, &buf)?;
+    let expected = GRAPH_LAUNCHES * GRAPH_REPLAYS;
+    let m = vec![Measurement::new(
+        "replay_us",
+        replay_ms * 1e3 / f64::from(GRAPH_REPLAYS),
+        "us",
+    )];
+    if let Some((i, v)) = words(&host).enumerate().find(|(_, v)| *v != expected) {
+        return Ok(failed(
+            format!("after {GRAPH_REPLAYS} replays element {i} is {v}, expected {expected}"),
+            m,
+        ));
+    }
+    Ok(ProbeOutcome::Passed {
+        summary: format!(
+            "captured {GRAPH_LAUNCHES} dependent launches, replayed the graph {GRAPH_REPLAYS} times; results correct"
+        ),
+        measurements: m,
+        notes: Vec::new(),
+    })
+}
+
+/// GB/s of `bytes` moved `repeats` times in `seconds`.
+fn gbps(bytes: usize, repeats: u32, seconds: f64) -> f64 {
+    if seconds <= 0.0 {
+        return 0.0;
+    }
+    bytes as f64 * f64::from(repeats) / seconds / 1e9
+}
+
+fn bandwidth(gpu: &Gpu<'_>) -> ProbeRun {
+    let ctx = &gpu.ctx;
+    let (free, _) = ctx.mem_info()?;
+    let bytes = BANDWIDTH_BYTES.min(usize::try_from(free / 8).unwrap_or(BANDWIDTH_BYTES));
+    if bytes < (1 << 20) {
+        return Ok(ProbeOutcome::Skipped {
+            why: format!("only {} MiB free on the GPU", free >> 20),
+        });
+    }
+    let mut host = ctx.alloc_pinned(bytes)?;
+    for (i, b) in host.as_mut_slice().iter_mut().enumerate() {
+        *b = (i % 251) as u8;
+    }
+    let a = ctx.alloc(bytes)?;
+    let b = ctx.alloc(bytes)?;
+    ctx.copy_to_device(&a, host.as_slice())?; // warm-up
+    let t = Instant::now();
+    for _ in 0..BANDWIDTH_REPEATS {
+        ctx.copy_to_device(&a, host.as_slice())?;
+    }
+    let h2d = gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    for _ in 0..BANDWIDTH_REPEATS {
+        ctx.copy_device_to_device(&b, &a)?;
+    }
+    ctx.synchronize()?;
+    // A device copy reads and writes every byte (the convention of CUDA's bandwidthTest).
+    let d2d = 2.0 * gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    for _ in 0..BANDWIDTH_REPEATS {
+        ctx.copy_to_host(host.as_mut_slice(), &b)?;
+    }
+    let d2h = gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
+    let intact = host
+        .as_slice()
+        .iter()
+        .enumerate()
+        .all(|(i, b)| *b == (i % 251) as u8);
+    let m = vec![
+        Measurement::new("host_to_device_gbps", h2d, "GB/s"),
+        Measurement::new("device_to_host_gbps", d2h, "GB/s"),
+        Measurement::new("device_to_device_gbps", d2d, "GB/s"),
+        Measurement::new("buffer_mib", (bytes >> 20) as f64, "MiB"),
+    ];
+    if !intact {
+        return Ok(failed(
+            "data copied host → device → device → host came back changed".to_string(),
+            m,
+        ));
+    }
+    Ok(ProbeOutcome::Passed {
+        summary: format!(
+            "pinned host→device {h2d:.1} GB/s, device→host {d2h:.1} GB/s, device→device {d2d:.0} GB/s"
+        ),
+        measurements: m,
+        notes: Vec::new(),
+    })
+}
+
+fn oom(gpu: &Gpu<'_>) -> ProbeRun {
+    let ctx = &gpu.ctx;
+    let (free_before, total) = ctx.mem_info()?;
+    let hold_bytes = (free_before / 8).min(OOM_HOLD_MAX_BYTES);
+    let mut notes = Vec::new();
+    let mut m = vec![
+        Measurement::new("free_before_mib", (free_before >> 20) as f64, "MiB"),
+        Measurement::new("total_mib", (total >> 20) as f64, "MiB"),
+        Measurement::new("held_mib", (hold_bytes >> 20) as f64, "MiB"),
+    ];
+    {
+        let _held = if hold_bytes > 0 {
+            Some(ctx.alloc(usize::try_from(hold_bytes).unwrap_or(0))?)
+        } else {
+            None
+        };
+        let too_much = total.saturating_add(1 << 30);
+        match ctx.alloc(usize::try_from(too_much).unwrap_or(usize::MAX)) {
+            Err(CuError::Code { call, code: 2 }) => notes.push(format!(
+                "{call} of {} MiB (more than the device has) returned CUDA_ERROR_OUT_OF_MEMORY",
+                too_much >> 20
+            )),
+            Err(CuError::Code { call, code }) => {
+                let c = probe_code(gpu.driver, call, code);
+                return Ok(ProbeOutcome::Failed {
+                    reason: format!(
+                        "an allocation larger than the device returned {} ({}) instead of CUDA_ERROR_OUT_OF_MEMORY",
+                        c.name, c.code
+                    ),
+                    code: Some(c),
+                    measurements: m,
+                    notes,
+                });
+            }
+            Err(e @ CuError::MissingSymbol(_)) => return Err(e),
+            Ok(mem) => {
+                let got = mem.bytes();
+                drop(mem);
+                return Ok(failed(
+                    format!(
+                        "the driver granted {} MiB, more than the device's {} MiB",
+                        got >> 20,
+                        total >> 20
+                    ),
+                    m,
+                ));
+            }
+        }
+    }
+    if let Err(why) = fill_and_verify(ctx, 1024)? {
+        return Ok(failed(
+            format!("after the out-of-memory error the context computed wrong results: {why}"),
+            m,
+        ));
+    }
+    let (free_after, _) = ctx.mem_info()?;
+    m.push(Measurement::new(
+        "free_after_mib",
+        (free_after >> 20) as f64,
+        "MiB",
+    ));
+    if free_before.abs_diff(free_after) > OOM_FREE_TOLERANCE_BYTES {
+        return Ok(ProbeOutcome::Failed {
+            reason: format!(
+                "free memory did not return: {} MiB before, {} MiB after freeing everything",
+                free_before >> 20,
+                free_after >> 20
+            ),
+            code: None,
+            measurements: m,
+            notes,
+        });
+    }
+    Ok(ProbeOutcome::Passed {
+        summary: format!(
+            "held {} MiB, an oversized request failed cleanly with out-of-memory, the context kept working and free memory returned",
+            hold_bytes >> 20
+        ),
+        measurements: m,
+        notes,
+    })
+}
+
+// cuBLASLt -----------------------------------------------------------------------------
+
+/// An input element type for the matmul check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    Fp32,
+    Fp16,
+    Bf16,
+    Fp8E4m3,
+}
+
+impl Precision {
+    fn name(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "FP32",
+            Precision::Fp16 => "FP16",
+            Precision::Bf16 => "BF16",
+            Precision::Fp8E4m3 => "FP8 (E4M3)",
+        }
+    }
+
+    /// (input type, output type, transposed A, bytes per input element, per output).
+    fn layout(self) -> (i32, i32, bool, usize, usize) {
+        match self {
+            Precision::Fp32 => (lt::CUDA_R_32F, lt::CUDA_R_32F, false, 4, 4),
+            Precision::Fp16 => (lt::CUDA_R_16F, lt::CUDA_R_16F, false, 2, 2),
+            Precision::Bf16 => (lt::CUDA_R_16BF, lt::CUDA_R_16BF, false, 2, 2),
+            // FP8 GEMMs need the "TN" layout and a 16-bit output.
+            Precision::Fp8E4m3 => (lt::CUDA_R_8F_E4M3, lt::CUDA_R_16BF, true, 1, 2),
+        }
+    }
+
+    /// The precisions a GPU of this compute capability runs in cuBLASLt.
+    pub fn for_cc(major: i32, minor: i32) -> Vec<Precision> {
+        let mut out = vec![Precision::Fp32, Precision::Fp16];
+        if major >= 8 {
+            out.push(Precision::Bf16);
+        }
+        if (major, minor) >= (8, 9) {
+            out.push(Precision::Fp8E4m3);
+        }
+        out
+    }
+}
+
+/// Values exact in every format used (FP8 E4M3 included), so sums of their products
+/// are exact in FP32 and in the 16-bit outputs at this size.
+const MATMUL_VALUES: [f32; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
+
+fn matmul_value(i: u64, salt: u64) -> f32 {
+    MATMUL_VALUES[((i * 7 + salt * 3 + i / 5) % 5) as usize]
+}
+
+pub fn encode(p: Precision, v: f32) -> Vec<u8> {
+    match p {
+        Precision::Fp32 => v.to_le_bytes().to_vec(),
+        Precision::Fp16 => f32_to_f16(v).to_le_bytes().to_vec(),
+        Precision::Bf16 => ((v.to_bits() >> 16) as u16).to_le_bytes().to_vec(),
+        Precision::Fp8E4m3 => vec![f32_to_e4m3(v)],
+    }
+}
+
+/// Exact for the values this probe uses (normal numbers with few mantissa bits, zero).
+fn f32_to_f16(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    if v == 0.0 {
+        return sign;
+    }
+    let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+    let mantissa = ((bits >> 13) & 0x3ff) as u16;
+    if exp <= 0 {
+        return sign;
+    }
+    if exp >= 31 {
+        return sign | 0x7c00;
+    }
+    sign | ((exp as u16) << 10) | mantissa
+}
+
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from((h >> 10) & 0x1f);
+    let mantissa = f32::from(h & 0x3ff);
+    match exp {
+        0 => sign * mantissa * 2f32.powi(-24),
+        31 => sign * f32::INFINITY,
+        e => sign * (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// E4M3: 1 sign, 4 exponent (bias 7), 3 mantissa bits; exact for ±0.5 and ±1.
+fn f32_to_e4m3(v: f32) -> u8 {
+    let sign = if v < 0.0 { 0x80 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let exp = a.log2().floor() as i32;
+    let mantissa = ((a / 2f32.powi(exp) - 1.0) * 8.0).round() as u8;
+    sign | (((exp + 7).clamp(1, 15) as u8) << 3) | (mantissa & 7)
+}
+
+pub fn decode_output(p: Precision, bytes: &[u8]) -> Vec<f32> {
+    match p.layout().1 {
+        lt::CUDA_R_32F => bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+        lt::CUDA_R_16F => bytes
+            .chunks_exact(2)
+            .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+            .collect(),
+        _ => bytes
+            .chunks_exact(2)
+            .map(|c| f32::from_bits(u32::from(u16::from_le_bytes([c[0], c[1]])) << 16))
+            .collect(),
+    }
+}
+
+/// Column-major A (m×k, or its transpose stored k×m) and B (k×n), and D = A·B on the CPU.
+pub fn matmul_case(p: Precision, size: u64) -> (Vec<u8>, Vec<u8>, Vec<f32>) {
+    let (m, n, k) = (size, size, size);
+    let (_, _, transpose_a, _, _) = p.layout();
+    let a_at = |row: u64, col: u64| matmul_value(row * k + col, 1);
+    let b_at = |row: u64, col: u64| matmul_value(row * n + col, 2);
+    let mut a = Vec::new();
+    if transpose_a {
+        // Stored k×m column-major: element (kk, mm) at kk + mm*k is A(mm, kk).
+        for mm in 0..m {
+            for kk in 0..k {
+                a.extend(encode(p, a_at(mm, kk)));
+            }
+        }
+    } else {
+        for kk in 0..k {
+            for mm in 0..m {
+                a.extend(encode(p, a_at(mm, kk)));
+            }
+        }
+    }
+    let mut b = Vec::new();
+    for nn in 0..n {
+        for kk in 0..k {
+            b.extend(encode(p, b_at(kk, nn)));
+        }
+    }
+    let mut d = Vec::new();
+    for nn in 0..n {
+        for mm in 0..m {
+            d.push((0..k).map(|kk| a_at(mm, kk) * b_at(kk, nn)).sum());
+        }
+    }
+    (a, b, d)
+}
+
+fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
+    use kernels::attr;
+    if gpu.cublaslt.is_empty() {
+        return Ok(ProbeOutcome::Skipped {
+            why: "no cuBLASLt to test: no PyTorch found ships one (nvidia-cublas wheel) and no CUDA toolkit has lib64/libcublasLt.so".to_string(),
+        });
+    }
+    let major = gpu
+        .driver
+        .device_attribute(gpu.device, attr::COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = gpu
+        .driver
+        .device_attribute(gpu.device, attr::COMPUTE_CAPABILITY_MINOR)?;
+    let precisions = Precision::for_cc(major, minor);
+    let mut notes = Vec::new();
+    let mut measurements = Vec::new();
+    for path in &gpu.cublaslt {
+        let lib = match CublasLt::load(path) {
+            Ok(l) => l,
+            Err(why) => {
+                return Ok(failed(
+                    format!("{} could not be loaded: {why}", path.display()),
+                    measurements,
+                ))
+            }
+        };
+        let version = lib.version()?;
+        notes.push(format!(
+            "{}: cuBLASLt {}.{}.{}",
+            path.display(),
+            version / 10000,
+            version / 100 % 100,
+            version % 100
+        ));
+        for p in &precisions {
+            let t = Instant::now();
+            match matmul_check(gpu, &lib, *p)? {
+                Ok(()) => measurements.push(Measurement::new(
+                    &format!(
+                        "{}_ms",
+                        p.name().split(' ').next().unwrap_or("x").to_lowercase()
+                    ),
+                    ms_since(t),
+                    "ms",
+                )),
+                Err(outcome) => {
+                    let mut outcome = outcome;
+                    if let ProbeOutcome::Failed {
+                        reason,
+                        notes: n,
+                        measurements: ms,
+                        ..
+                    } = &mut outcome
+                    {
+                        *reason = format!("{} ({}): {reason}", path.display(), p.name());
+                        n.splice(0..0, notes.clone());
+                        ms.extend(measurements.clone());
+                    }
+                    return Ok(outcome);
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = precisions.iter().map(|p| p.name()).collect();
+    Ok(ProbeOutcome::Passed {
+        summary: format!(
+            "cuBLASLt heuristic and {}×{}×{} matmuls in {} correct",
+            MATMUL_SIZE,
+            MATMUL_SIZE,
+            MATMUL_SIZE,
+            names.join(", ")
+        ),
+        measurements,
+        notes,
+    })
+}
+
+/// Runs one precision; the inner `Err` is a finished `Failed` outcome.
+fn matmul_check(
+    gpu: &Gpu<'_>,
+    lib: &CublasLt,
+    p: Precision,
+) -> Result<Result<(), ProbeOutcome>, CuError> {
+    let ctx = &gpu.ctx;
+    let (input_type, output_type, transpose_a, _, out_size) = p.layout();
+    let (a_host, b_host, expected) = matmul_case(p, MATMUL_SIZE);
+    let a = upload(ctx, &a_host)?;
+    let b = upload(ctx, &b_host)?;
+    let d = ctx.alloc(expected.len() * out_size)?;
+    let (free, _) = ctx.mem_info()?;
+    let workspace = ctx.alloc(CUBLASLT_WORKSPACE_BYTES)?;
+    let stream = ctx.stream()?;
+    let spec = MatmulSpec {
+        input_type,
+        output_type,
+        transpose_a,
+        m: MATMUL_SIZE,
+        n: MATMUL_SIZE,
+        k: MATMUL_SIZE,
+    };
+    let mut asked = None;
+    let run = lib.matmul(spec, &a, &b, &d, Some(&workspace), &stream, &mut |c| {
+        asked = Some(c.workspace_bytes);
+    });
+    if let Err(e) = run {
+        let CuError::Code { call, code } = e else {
+            return Err(e);
+        };
+        let c = probe_code(gpu.driver, call, code);
+        let mut notes = vec![format!(
+            "free GPU memory {} MiB; workspace offered {} MiB{}",
+            free >> 20,
+            CUBLASLT_WORKSPACE_BYTES >> 20,
+            asked.map_or(String::new(), |b| format!(
+                ", asked for by the algorithm {} KiB",
+                b >> 10
+            ))
+        )];
+        if code == 3 {
+            notes.push("CUBLAS_STATUS_ALLOC_FAILED: cuBLASLt could not allocate memory it needs (workspace or internal buffers); the GPU is short of free memory".to_string());
+        }
+        return Ok(Err(ProbeOutcome::Failed {
+            reason: format!("{} returned {} ({})", c.call, c.name, c.code),
+            code: Some(c),
+            measurements: Vec::new(),
+            notes,
+        }));
+    }
+    let mut host = vec![0u8; expected.len() * out_size];
+    ctx.copy_to_host(&mut host, &d)?;
+    let got = decode_output(p, &host);
+    if let Some((i, (g, e))) = got
+        .iter()
+        .zip(&expected)
+        .enumerate()
+        .find(|(_, (g, e))| (**g - **e).abs() > 1e-2 * (1.0 + e.abs()))
+    {
+        return Ok(Err(failed(
+            format!("D[{i}] is {g}, the CPU reference says {e}"),
+            Vec::new(),
+        )));
+    }
+    Ok(Ok(()))
+}
+
+fn upload<'c>(ctx: &'c Context<'_>, bytes: &[u8]) -> Result<DeviceMemory<'c>, CuError> {
+    let mem = ctx.alloc(bytes.len())?;
+    ctx.copy_to_device(&mem, bytes)?;
+    Ok(mem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ptx_defines_every_kernel_the_probes_call() {
+        for k in KERNELS {
+            assert!(PTX.contains(&format!(".visible .entry {k}(")), "{k}");
+        }
+        assert!(PTX.contains(".version 6.0") && PTX.contains(".target sm_50"));
+    }
+
+    #[test]
+    fn half_precision_encodings_are_exact_for_the_probe_values() {
+        for v in MATMUL_VALUES {
+            assert_eq!(f16_to_f32(f32_to_f16(v)), v, "{v}");
+            let bf = u16::from_le_bytes(encode(Precision::Bf16, v).try_into().unwrap());
+            assert_eq!(f32::from_bits(u32::from(bf) << 16), v);
+        }
+        assert_eq!(f32_to_f16(1.0), 0x3c00);
+        assert_eq!(f32_to_f16(-0.5), 0xb800);
+        assert_eq!(f16_to_f32(0x5400), 64.0);
+        assert_eq!(f32_to_e4m3(1.0), 0x38);
+        assert_eq!(f32_to_e4m3(0.5), 0x30);
+        assert_eq!(f32_to_e4m3(-1.0), 0xb8);
+        assert_eq!(f32_to_e4m3(0.0), 0);
+    }
+
+    #[test]
+    fn the_cpu_reference_is_a_real_matmul() {
+        let (a, b, d) = matmul_case(Precision::Fp32, 4);
+        let f = |v: &[u8], i: usize| f32::from_le_bytes(v[i * 4..i * 4 + 4].try_into().unwrap());
+        // D(1,2) = sum_k A(1,k) B(k,2), column-major with ld 4.
+        let want: f32 = (0..4).map(|k| f(&a, 1 + k * 4) * f(&b, k + 2 * 4)).sum();
+        assert_eq!(d[1 + 2 * 4], want);
+        assert!(d.iter().any(|v| *v != 0.0));
+    }
+
+    #[test]
+    fn precisions_follow_the_architecture() {
+        assert_eq!(Precision::for_cc(7, 5).len(), 2);
+        assert!(Precision::for_cc(8, 0).contains(&Precision::Bf16));
+        assert!(!Precision::for_cc(8, 6).contains(&Precision::Fp8E4m3));
+        assert!(Precision::for_cc(8, 9).contains(&Precision::Fp8E4m3));
+        assert!(Precision::for_cc(9, 0).contains(&Precision::Fp8E4m3));
+    }
+
+    #[test]
+    fn status_names() {
+        assert_eq!(cublas_status_name(3), "CUBLAS_STATUS_ALLOC_FAILED");
+        assert_eq!(cublas_status_name(15), "CUBLAS_STATUS_NOT_SUPPORTED");
+        assert_eq!(cublas_status_name(99), "CUBLAS_STATUS_UNRECOGNIZED");
+    }
+
+    #[test]
+    fn bandwidth_arithmetic() {
+        assert!((gbps(1_000_000_000, 2, 1.0) - 2.0).abs() < 1e-9);
+        assert_eq!(gbps(10, 1, 0.0), 0.0);
+    }
+}

@@ -1,0 +1,183 @@
+//! The probe worker: `gpu-doctor __probe-worker --ordinal N --probes a,b [--cublaslt PATH]…`.
+//! Opens one CUDA ordinal and runs the probes in order, printing an event per line.
+//! It lives in its own process group (the parent kills the group on a time-out) and
+//! dies with the parent.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::kernels;
+use super::outcome::{ProbeKind, ProbeOutcome};
+use super::protocol::{Event, PROBE_PROTOCOL, WORKER_SUBCOMMAND};
+use super::suite;
+
+/// Parsed worker arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerArgs {
+    pub ordinal: i32,
+    pub probes: Vec<ProbeKind>,
+    pub cublaslt: Vec<PathBuf>,
+}
+
+impl WorkerArgs {
+    pub fn to_args(&self) -> Vec<String> {
+        let mut out = vec![
+            WORKER_SUBCOMMAND.to_string(),
+            "--ordinal".to_string(),
+            self.ordinal.to_string(),
+            "--probes".to_string(),
+            self.probes
+                .iter()
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        ];
+        for lib in &self.cublaslt {
+            out.push("--cublaslt".to_string());
+            out.push(lib.display().to_string());
+        }
+        out
+    }
+
+    pub fn parse(args: &[String]) -> Result<WorkerArgs, String> {
+        let mut ordinal = None;
+        let mut probes = Vec::new();
+        let mut cublaslt = Vec::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = || it.next().ok_or(format!("{a} needs a value"));
+            match a.as_str() {
+                "--ordinal" => {
+                    ordinal = Some(value()?.parse::<i32>().map_err(|e| e.to_string())?);
+                }
+                "--probes" => {
+                    for p in value()?.split(',').filter(|p| !p.is_empty()) {
+                        probes.push(ProbeKind::parse(p).ok_or(format!("unknown probe {p}"))?);
+                    }
+                }
+                "--cublaslt" => cublaslt.push(PathBuf::from(value()?)),
+                other => return Err(format!("unexpected argument {other}")),
+            }
+        }
+        Ok(WorkerArgs {
+            ordinal: ordinal.ok_or("--ordinal is required")?,
+            probes,
+            cublaslt,
+        })
+    }
+}
+
+fn emit(event: &Event) {
+    if let Ok(text) = serde_json::to_string(event) {
+        let mut out = std::io::stdout().lock();
+        // A leading newline keeps the event on its own line after library chatter.
+        let _ = writeln!(out, "\n{text}");
+        let _ = out.flush();
+    }
+}
+
+/// Body of the hidden subcommand; returns the exit code.
+pub fn worker_main(args: &[String]) -> i32 {
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    let args = match WorkerArgs::parse(args) {
+        Ok(a) => a,
+        Err(why) => {
+            eprintln!("gpu-doctor {WORKER_SUBCOMMAND}: {why}");
+            return 2;
+        }
+    };
+    let fail_all = |reason: String| {
+        for probe in &args.probes {
+            emit(&Event::Finished {
+                protocol: PROBE_PROTOCOL,
+                probe: *probe,
+                elapsed_ms: 0,
+                outcome: ProbeOutcome::Failed {
+                    reason: reason.clone(),
+                    code: None,
+                    measurements: Vec::new(),
+                    notes: Vec::new(),
+                },
+            });
+        }
+        0
+    };
+    let driver = match kernels::load_cuda() {
+        Ok(d) => d,
+        Err(why) => return fail_all(format!("libcuda could not be loaded: {why}")),
+    };
+    match driver.init() {
+        Ok(0) => {}
+        Ok(code) => {
+            let c = suite::probe_code(&driver, "cuInit", code);
+            return fail_all(format!("cuInit returned {} ({})", c.name, c.code));
+        }
+        Err(kernels::CallError::MissingSymbol(s)) => return fail_all(s),
+    }
+    let opened = driver
+        .device(args.ordinal)
+        .and_then(|device| Ok((device, driver.primary_context(device)?)));
+    let (device, ctx) = match opened {
+        Ok(x) => x,
+        Err(kernels::CuError::Code { call, code }) => {
+            let c = suite::probe_code(&driver, call, code);
+            return fail_all(format!(
+                "opening CUDA ordinal {}: {call} returned {} ({})",
+                args.ordinal, c.name, c.code
+            ));
+        }
+        Err(kernels::CuError::MissingSymbol(s)) => return fail_all(s),
+    };
+    emit(&Event::Ready {
+        protocol: PROBE_PROTOCOL,
+    });
+    let gpu = suite::Gpu {
+        driver: &driver,
+        device,
+        ordinal: args.ordinal,
+        ctx,
+        cublaslt: args.cublaslt.clone(),
+    };
+    for probe in &args.probes {
+        emit(&Event::Started {
+            protocol: PROBE_PROTOCOL,
+            probe: *probe,
+        });
+        let t = Instant::now();
+        let outcome = suite::run(&gpu, *probe);
+        emit(&Event::Finished {
+            protocol: PROBE_PROTOCOL,
+            probe: *probe,
+            elapsed_ms: u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX),
+            outcome,
+        });
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_round_trip() {
+        let a = WorkerArgs {
+            ordinal: 3,
+            probes: vec![ProbeKind::Launch, ProbeKind::Oom],
+            cublaslt: vec![PathBuf::from("/x/libcublasLt.so.12")],
+        };
+        let args = a.to_args();
+        assert_eq!(args[0], WORKER_SUBCOMMAND);
+        assert_eq!(WorkerArgs::parse(&args[1..]).unwrap(), a);
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(WorkerArgs::parse(&s(&["--probes", "launch"])).is_err());
+        assert!(WorkerArgs::parse(&s(&["--ordinal", "x"])).is_err());
+        assert!(WorkerArgs::parse(&s(&["--ordinal", "0", "--probes", "warp"])).is_err());
+        assert!(WorkerArgs::parse(&s(&["--ordinal"])).is_err());
+    }
+}
