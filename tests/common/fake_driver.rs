@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 /// Folders holding `libnvidia-ml.so.1`, `libcuda.so.1` and `libcuda.so` (the first name
-/// cudarc tries).
+/// cudarc tries), and `cublas/libcublasLt.so.12`.
 pub struct FakeDriver {
     /// Every entry point present.
     pub current: PathBuf,
@@ -58,6 +58,14 @@ fn build(dir: &Path, defines: &[&str]) -> PathBuf {
         defines,
     );
     compile(&src.join("fake_cuda.c"), &dir.join("libcuda.so.1"), defines);
+    // A wheel-like folder: nvidia/cublas/lib/libcublasLt.so.12 beside the driver.
+    let cublas = dir.join("cublas");
+    std::fs::create_dir_all(&cublas).unwrap();
+    compile(
+        &src.join("fake_cublaslt.c"),
+        &cublas.join("libcublasLt.so.12"),
+        defines,
+    );
     std::os::unix::fs::symlink("libcuda.so.1", dir.join("libcuda.so")).unwrap();
     dir.to_path_buf()
 }
@@ -76,6 +84,7 @@ fn compile(source: &Path, out: &Path, defines: &[&str]) {
             .arg("-o")
             .arg(out)
             .arg(source)
+            .arg("-lm")
             .status();
         match status {
             Ok(s) => {

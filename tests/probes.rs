@@ -1,0 +1,454 @@
+//! End to end: the real binary plans and runs the smoke probes in worker processes
+//! against the fake libcuda / libcublasLt, which enforce the profile's grid limits and
+//! memory and can hang, crash or misreport on request.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "common/fake_driver.rs"]
+mod fake_driver;
+mod fixture_root;
+
+use std::time::{Duration, Instant};
+
+use fixture_root::{finding, json_report, problems, FixtureRoot};
+
+const H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556666";
+const A4000: &str =
+    "NVIDIA RTX A4000,8.6,17171480576,00000000:02:00.0,GPU-99887766-1111-2222-3333-444455556666";
+const PROBES: [&str; 7] = [
+    "probe.launch",
+    "probe.grid_limit",
+    "probe.ordinal",
+    "probe.cublaslt",
+    "probe.graph",
+    "probe.bandwidth",
+    "probe.oom",
+];
+
+/// A node with a loaded driver and a CUDA 12.4 toolkit whose lib64 holds the fake cuBLASLt.
+fn gpu_node() -> FixtureRoot {
+    let root = FixtureRoot::ubuntu();
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("550.54.15")
+        .device_nodes(2);
+    root.file(
+        "usr/local/cuda-12.4/version.json",
+        r#"{"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}"#,
+    );
+    let lib = root.path("usr/local/cuda-12.4/lib64/libcublasLt.so.12");
+    std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+    std::fs::copy(
+        fake_driver::fake_driver()
+            .current
+            .join("cublas/libcublasLt.so.12"),
+        &lib,
+    )
+    .unwrap();
+    root
+}
+
+struct Run {
+    code: i32,
+    report: serde_json::Value,
+    took: Duration,
+}
+
+fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> Run {
+    let mut cmd = root.command();
+    cmd.env(
+        "GPU_DOCTOR_DRIVER_LIB_DIR",
+        &fake_driver::fake_driver().current,
+    )
+    .env("FAKE_NVML_GPUS", gpus)
+    .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
+    .args(args);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let t = Instant::now();
+    let (code, report) = json_report(&mut cmd);
+    Run {
+        code,
+        report,
+        took: t.elapsed(),
+    }
+}
+
+fn severity(r: &serde_json::Value, id: &str) -> String {
+    finding(r, id)["severity"].as_str().unwrap().to_string()
+}
+
+fn probe_results(r: &serde_json::Value) -> Vec<serde_json::Value> {
+    r["facts"]["probes"].as_array().cloned().unwrap_or_default()
+}
+
+fn result<'a>(r: &'a serde_json::Value, probe: &str, ordinal: u64) -> &'a serde_json::Value {
+    r["facts"]["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["probe"] == probe && p["cuda_ordinal"] == ordinal)
+        .unwrap_or_else(|| panic!("no {probe} result: {:#}", r["facts"]["probes"]))
+}
+
+#[test]
+fn a_healthy_gpu_passes_every_probe() {
+    let r = run(&gpu_node(), H100, &[], &[]);
+    for id in PROBES {
+        assert_eq!(
+            severity(&r.report, id),
+            "pass",
+            "{id}: {:#}",
+            finding(&r.report, id)
+        );
+    }
+    assert!(r.code <= 1, "{:?}", problems(&r.report));
+    assert!(r.took < Duration::from_secs(30), "{:?}", r.took);
+    // The CUDA device facts and their NVML match.
+    let dev = &r.report["facts"]["driver_api"]["cuda"]["value"]["devices"]["value"][0];
+    assert_eq!(
+        dev["max_grid"]["value"],
+        serde_json::json!([2147483647, 65535, 65535])
+    );
+    assert_eq!(dev["pci_bus_id"]["value"], "0000:01:00.0");
+    assert_eq!(
+        dev["uuid"]["value"],
+        "GPU-0a1b2c3d-1111-2222-3333-444455556666"
+    );
+    assert_eq!(dev["nvml_index"], 0);
+    // cuBLASLt came from the toolkit, ran FP32, FP16, BF16 and FP8 (sm_90).
+    let lt = result(&r.report, "cublaslt", 0);
+    let notes = lt["outcome"]["notes"].to_string();
+    assert!(
+        notes.contains("cuda-12.4/lib64/libcublasLt.so.12: cuBLASLt 12.4.3"),
+        "{notes}"
+    );
+    assert!(
+        lt["outcome"]["summary"].as_str().unwrap().contains("FP8"),
+        "{lt:#}"
+    );
+    // The grid probe records what the driver said one block past the limit.
+    let grid = result(&r.report, "grid_limit", 0);
+    assert!(
+        grid["outcome"]["notes"]
+            .to_string()
+            .contains("65536 blocks on y was refused with CUDA_ERROR_INVALID_VALUE (1)"),
+        "{grid:#}"
+    );
+}
+
+#[test]
+fn a_launch_past_the_limit_that_the_driver_accepts_fails_the_grid_probe() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_GRID_ERROR", "0")],
+        &["--probes", "grid_limit"],
+    );
+    assert_eq!(severity(&r.report, "probe.grid_limit"), "fail");
+    assert!(finding(&r.report, "probe.grid_limit")["summary"]
+        .as_str()
+        .unwrap()
+        .contains("was accepted"));
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn grid_limits_come_from_the_device() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_MAX_GRID", "70000,1024,512")],
+        &["--probes", "grid_limit"],
+    );
+    assert_eq!(severity(&r.report, "probe.grid_limit"), "pass");
+    let s = finding(&r.report, "probe.grid_limit")["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(s.contains("70000 × 1024 × 512"), "{s}");
+}
+
+#[test]
+fn out_of_memory_is_clean_unless_the_driver_misbehaves() {
+    let root = gpu_node();
+    let ok = run(&root, H100, &[], &["--probes", "oom"]);
+    assert_eq!(severity(&ok.report, "probe.oom"), "pass");
+    assert!(result(&ok.report, "oom", 0)["outcome"]["notes"]
+        .to_string()
+        .contains("CUDA_ERROR_OUT_OF_MEMORY"));
+
+    let leak = run(
+        &root,
+        H100,
+        &[("FAKE_CUDA_LEAK", "1")],
+        &["--probes", "oom"],
+    );
+    assert_eq!(severity(&leak.report, "probe.oom"), "fail");
+    assert!(finding(&leak.report, "probe.oom")["summary"]
+        .as_str()
+        .unwrap()
+        .contains("free memory did not return"));
+
+    let unknown = run(
+        &root,
+        H100,
+        &[("FAKE_CUDA_OOM_ERROR", "999")],
+        &["--probes", "oom"],
+    );
+    let f = finding(&unknown.report, "probe.oom");
+    assert_eq!(f["severity"], "fail");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("CUDA_ERROR_UNKNOWN"),
+        "{f:#}"
+    );
+    assert_eq!(unknown.code, 2);
+}
+
+fn alive(pid: i32) -> bool {
+    // A zombie has been killed; only a live process counts.
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_hanging_probe_is_killed_and_the_rest_still_run() {
+    let root = gpu_node();
+    let pidfile = root.path("pids");
+    let r = run(
+        &root,
+        H100,
+        &[
+            ("FAKE_CUDA_HANG_KERNEL", "add_one"),
+            ("FAKE_CUDA_PIDFILE", pidfile.to_str().unwrap()),
+        ],
+        &["--probe-timeout", "5s"],
+    );
+    assert!(r.took < Duration::from_secs(45), "{:?}", r.took);
+    let graph = finding(&r.report, "probe.graph");
+    assert_eq!(graph["severity"], "fail");
+    assert!(
+        graph["summary"]
+            .as_str()
+            .unwrap()
+            .contains("hung and was killed"),
+        "{graph:#}"
+    );
+    assert_eq!(
+        result(&r.report, "graph", 0)["outcome"]["status"],
+        "timed_out"
+    );
+    // The probes after it ran in a fresh worker.
+    assert_eq!(
+        severity(&r.report, "probe.bandwidth"),
+        "pass",
+        "{:#}",
+        finding(&r.report, "probe.bandwidth")
+    );
+    assert_eq!(severity(&r.report, "probe.oom"), "pass");
+    assert_eq!(r.code, 2);
+    // Every worker started (the NVML/CUDA fact workers and the probe workers) is gone.
+    let pids: Vec<i32> = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(pids.len() >= 3, "{pids:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in pids {
+        assert!(!alive(pid), "worker {pid} still runs");
+    }
+}
+
+#[test]
+fn a_crashing_probe_is_reported_with_its_signal() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_CRASH_KERNEL", "count_blocks")],
+        &[],
+    );
+    let f = finding(&r.report, "probe.grid_limit");
+    assert_eq!(f["severity"], "fail");
+    assert!(f["summary"].as_str().unwrap().contains("SIGSEGV"), "{f:#}");
+    assert_eq!(result(&r.report, "grid_limit", 0)["outcome"]["signal"], 11);
+    for id in ["probe.launch", "probe.ordinal", "probe.graph", "probe.oom"] {
+        assert_eq!(severity(&r.report, id), "pass", "{id}");
+    }
+    assert_eq!(r.code, 2);
+    assert!(r.took < Duration::from_secs(30));
+}
+
+#[test]
+fn cublaslt_alloc_failed_is_decoded_with_memory_and_workspace() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUBLASLT_HEURISTIC", "3")],
+        &["--probes", "cublaslt"],
+    );
+    let f = finding(&r.report, "probe.cublaslt");
+    assert_eq!(f["severity"], "fail");
+    let text = f.to_string();
+    assert!(
+        text.contains("cublasLtMatmulAlgoGetHeuristic returned CUBLAS_STATUS_ALLOC_FAILED (3)"),
+        "{f:#}"
+    );
+    assert!(
+        text.contains("free GPU memory") && text.contains("workspace offered 32 MiB"),
+        "{f:#}"
+    );
+    assert!(text.contains("CUBLAS_WORKSPACE_CONFIG"), "{f:#}");
+    assert_eq!(r.code, 2);
+
+    let wrong = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUBLASLT_WRONG", "1")],
+        &["--probes", "cublaslt"],
+    );
+    let f = finding(&wrong.report, "probe.cublaslt");
+    assert!(
+        f["summary"].as_str().unwrap().contains("CPU reference"),
+        "{f:#}"
+    );
+}
+
+#[test]
+fn a_ptx_jit_failure_fails_the_launch_probe() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_JIT_ERROR", "218")],
+        &["--probes", "launch"],
+    );
+    let f = finding(&r.report, "probe.launch");
+    assert_eq!(f["severity"], "fail");
+    assert!(f.to_string().contains("CUDA_ERROR_INVALID_PTX"), "{f:#}");
+    assert!(f.to_string().contains("ptxjitcompiler"), "{f:#}");
+}
+
+#[test]
+fn cuda_order_differing_from_nvml_is_reported() {
+    let gpus = format!("{A4000};{H100}");
+    // NVML lists by bus id (A4000 is 0000:02, H100 0000:01 — but the profile order is
+    // NVML's); CUDA puts the profile's second GPU first.
+    let r = run(
+        &gpu_node(),
+        &gpus,
+        &[("FAKE_CUDA_ORDER", "1,0")],
+        &["--no-probes"],
+    );
+    let f = finding(&r.report, "env.device_order");
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    assert!(
+        f["details"]
+            .as_str()
+            .unwrap()
+            .contains("CUDA 0 = nvidia-smi 1 (NVIDIA H100 80GB HBM3)"),
+        "{f:#}"
+    );
+    assert!(f.to_string().contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"));
+    let devs = &r.report["facts"]["driver_api"]["cuda"]["value"]["devices"]["value"];
+    assert_eq!(devs[0]["nvml_index"], 1);
+    assert_eq!(devs[1]["nvml_index"], 0);
+
+    let fixed = run(
+        &gpu_node(),
+        &gpus,
+        &[
+            ("FAKE_CUDA_ORDER", "1,0"),
+            ("CUDA_DEVICE_ORDER", "PCI_BUS_ID"),
+        ],
+        &["--no-probes"],
+    );
+    assert_eq!(severity(&fixed.report, "env.device_order"), "pass");
+}
+
+#[test]
+fn visible_devices_naming_a_missing_gpu() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("CUDA_VISIBLE_DEVICES", "0,7")],
+        &["--no-probes"],
+    );
+    let f = finding(&r.report, "env.visible_devices_invalid");
+    assert_eq!(f["severity"], "warn");
+    assert!(f["summary"].as_str().unwrap().contains("\"7\""), "{f:#}");
+    assert_eq!(
+        r.report["facts"]["driver_api"]["cuda"]["value"]["device_count"]["value"],
+        1
+    );
+}
+
+#[test]
+fn probe_selection_flags() {
+    let root = gpu_node();
+    let gpus = format!("{H100};{A4000}");
+    let none = run(&root, &gpus, &[], &["--no-probes"]);
+    assert!(probe_results(&none.report).is_empty());
+    assert!(none.report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| !f["id"].as_str().unwrap().starts_with("probe.")));
+
+    let some = run(
+        &root,
+        &gpus,
+        &[],
+        &["--probes", "launch,ordinal", "--gpus", "1"],
+    );
+    let results = probe_results(&some.report);
+    assert_eq!(results.len(), 2, "{results:#?}");
+    assert!(results.iter().all(|p| p["nvml_index"] == 1));
+    assert_eq!(severity(&some.report, "probe.ordinal"), "pass");
+    let ordinal = result(&some.report, "ordinal", 1);
+    assert!(
+        ordinal["outcome"]["notes"]
+            .to_string()
+            .contains("cuDeviceGet(2) returned CUDA_ERROR_INVALID_DEVICE (101)"),
+        "{ordinal:#}"
+    );
+
+    // Bad values are usage errors.
+    let out = root.command().args(["--probes", "warp"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown probe"));
+    let out = root
+        .command()
+        .args(["--probe-timeout", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn a_saved_report_replays_its_probe_findings() {
+    let root = gpu_node();
+    let saved = root.path("saved.json");
+    let r = run(
+        &root,
+        H100,
+        &[("FAKE_CUDA_LEAK", "1")],
+        &["--save", saved.to_str().unwrap()],
+    );
+    assert_eq!(severity(&r.report, "probe.oom"), "fail");
+    let mut cmd = assert_cmd::Command::cargo_bin("gpu-doctor").unwrap();
+    cmd.arg("--from").arg(&saved);
+    let (code, replay) = json_report(&mut cmd);
+    assert_eq!(code, r.code);
+    assert_eq!(severity(&replay, "probe.oom"), "fail");
+    assert_eq!(probe_results(&replay).len(), 7);
+}
