@@ -80,4 +80,19 @@ for entry in "${VENVS[@]}"; do
   fi
   prepare "$name" "$requirement"
 done
+# ptxas from NVIDIA's pip wheel, for tests/ptx.rs (validates assets/probes.ptx for
+# every target from sm_50 up). CUDA 12.9 is the last ptxas that still targets sm_50-sm_72.
+PTXAS_VENV="$ROOT/ptxas-12.9"
+if [[ -z "${ONLY:-}" || "$ONLY" == "ptxas-12.9" ]]; then
+  if [[ -f "$PTXAS_VENV/$MARKER" ]]; then
+    echo "== ptxas-12.9: ready"
+  else
+    echo "== ptxas-12.9: building (nvidia-cuda-nvcc-cu12==12.9.86)"
+    rm -rf "$PTXAS_VENV"
+    "$PYTHON" -m venv "$PTXAS_VENV"
+    "$PTXAS_VENV/bin/python" -m pip install --no-input --quiet "nvidia-cuda-nvcc-cu12==12.9.86"
+    chmod +x "$PTXAS_VENV"/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas
+    date -u +%Y-%m-%dT%H:%M:%SZ >"$PTXAS_VENV/$MARKER"
+  fi
+fi
 echo "venvs under $ROOT"

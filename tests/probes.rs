@@ -232,7 +232,7 @@ fn a_hanging_probe_is_killed_and_the_rest_still_run() {
             ("FAKE_CUDA_HANG_KERNEL", "add_one"),
             ("FAKE_CUDA_PIDFILE", pidfile.to_str().unwrap()),
         ],
-        &["--probe-timeout", "5s"],
+        &["--probe-timeout", "3s"],
     );
     assert!(r.took < Duration::from_secs(45), "{:?}", r.took);
     let graph = finding(&r.report, "probe.graph");

@@ -433,8 +433,10 @@ fn bandwidth(gpu: &Gpu<'_>) -> ProbeRun {
         });
     }
     let mut host = ctx.alloc_pinned(bytes)?;
-    for (i, b) in host.as_mut_slice().iter_mut().enumerate() {
-        *b = (i % 251) as u8;
+    // A pattern with a prime period, so a shifted or truncated copy shows.
+    let pattern: Vec<u8> = (0..=250u8).collect();
+    for chunk in host.as_mut_slice().chunks_mut(pattern.len()) {
+        chunk.copy_from_slice(&pattern[..chunk.len()]);
     }
     let a = ctx.alloc(bytes)?;
     let b = ctx.alloc(bytes)?;
@@ -458,9 +460,8 @@ fn bandwidth(gpu: &Gpu<'_>) -> ProbeRun {
     let d2h = gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
     let intact = host
         .as_slice()
-        .iter()
-        .enumerate()
-        .all(|(i, b)| *b == (i % 251) as u8);
+        .chunks(pattern.len())
+        .all(|chunk| chunk == &pattern[..chunk.len()]);
     let m = vec![
         Measurement::new("host_to_device_gbps", h2d, "GB/s"),
         Measurement::new("device_to_host_gbps", d2h, "GB/s"),

@@ -227,6 +227,7 @@ fn node_facts(
                 init: ok("CUDA_SUCCESS"),
                 driver_version: Fact::known(cuda.into()),
                 device_count: Fact::known(gpus as u32),
+                devices: Fact::missing("not in this fixture"),
             }),
         },
         toolkits: ToolkitFacts {
@@ -244,6 +245,7 @@ fn node_facts(
         python: vec![torch_env("/opt/venv", "2.4.1+cu121", "12.1", OLD_SASS)],
         env: BTreeMap::new(),
         ld_library_path_libs: Vec::new(),
+        probes: Vec::new(),
     }
 }
 
@@ -393,6 +395,7 @@ fn mismatched_driver() -> Report {
             },
             driver_version: Fact::known("12.4".into()),
             device_count: Fact::failed("cuInit failed"),
+            devices: Fact::missing("cuInit failed"),
         }),
     };
     judge(facts, Vec::new())
