@@ -160,7 +160,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
         }
     };
     with_measurements(base.scope(scope), r.outcome.measurements())
-        .evidence("probe.elapsed", format!("{} ms", r.elapsed_ms))
+        .evidence("probe.elapsed_ms", format!("{} ms", r.elapsed_ms))
 }
 
 fn signal_name(sig: i32) -> String {

@@ -7,11 +7,15 @@ use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 use super::app::ProbePlan;
-use super::msg::Msg;
+use super::msg::{Msg, ProbeState};
 use crate::checks::{self, CheckOptions, Selection};
 use crate::cli::Cli;
 use crate::facts::{self, GatherOptions};
 use crate::host::Host;
+use crate::probes::outcome::ProbeOutcome;
+use crate::probes::plan::{Plan, ProbeOptions};
+use crate::probes::runner::ProbeEvent;
+use crate::report::finding::Severity;
 use crate::report::{self, Report};
 
 /// Everything one run needs, owned, so it can move to the worker thread.
@@ -23,6 +27,7 @@ pub struct Request {
     pub selection: Selection,
     /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
     pub matrix_dir: Option<PathBuf>,
+    pub probes: ProbeOptions,
 }
 
 impl Request {
@@ -39,6 +44,7 @@ impl Request {
             },
             selection,
             matrix_dir: cli.matrix.clone(),
+            probes: crate::app::probe_options(cli),
         }
     }
 }
@@ -64,17 +70,76 @@ pub fn build(
         facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
     }
     stage(8, false);
+    let report = judge(req, host, facts);
+    stage(8, true);
+    report
+}
+
+/// Runs the checks over the facts (again, once the probes have results).
+fn judge(req: &Request, host: &Host, facts: facts::Facts) -> Result<Report, String> {
     let matrix =
         crate::app::choose_matrix(req.matrix_dir.as_deref(), host).map_err(|e| e.to_string())?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
-    stage(8, true);
     Ok(Report::new(matrix.info(), facts, findings, errors))
 }
 
-/// Starts run `generation` on its own thread; its messages arrive on `tx`. The plan is
-/// the picked GPUs and probes; this release has no probe runner, so only the facts and
-/// checks are run again.
-pub fn spawn(req: Request, host: Host, generation: u64, _plan: ProbePlan, tx: Sender<Msg>) {
+/// The probes of the person's pick: the GPUs and probes not left out in the picker.
+pub fn probe_plan(req: &Request, host: &Host, facts: &facts::Facts, picked: &ProbePlan) -> Plan {
+    let mut plan = crate::probes::plan::plan(facts, host, &req.probes);
+    plan.gpus.retain(|g| {
+        let by_index = g.nvml_index.map(|i| i.to_string());
+        ![by_index, g.pci_bus_id.clone()]
+            .iter()
+            .flatten()
+            .any(|key| picked.skip_gpus.contains(key))
+    });
+    for gpu in &mut plan.gpus {
+        gpu.probes
+            .retain(|p| !picked.skip_probes.contains(p.as_str()));
+        gpu.skipped
+            .retain(|(p, _)| !picked.skip_probes.contains(p.as_str()));
+    }
+    plan
+}
+
+/// Live probe progress as the GPU table's cell states (rows are keyed by NVML index).
+fn probe_msg(event: &ProbeEvent, plan: &Plan) -> Option<Msg> {
+    let index_of = |ordinal: u32| {
+        plan.gpus
+            .iter()
+            .find(|g| g.cuda_ordinal == ordinal)
+            .map(|g| g.nvml_index.unwrap_or(ordinal))
+    };
+    match event {
+        ProbeEvent::Started {
+            cuda_ordinal,
+            probe,
+        } => Some(Msg::Probe {
+            gpu: index_of(*cuda_ordinal)?,
+            probe: probe.as_str().to_string(),
+            state: ProbeState::Running,
+        }),
+        ProbeEvent::Finished(r) => Some(Msg::Probe {
+            gpu: r.nvml_index.unwrap_or(r.cuda_ordinal),
+            probe: r.probe.as_str().to_string(),
+            state: ProbeState::Done(probe_severity(&r.outcome), Some(r.elapsed_ms)),
+        }),
+    }
+}
+
+/// The cell colour while the final findings are not judged yet.
+fn probe_severity(outcome: &ProbeOutcome) -> Severity {
+    match outcome {
+        ProbeOutcome::Passed { .. } => Severity::Pass,
+        ProbeOutcome::Skipped { .. } => Severity::Info,
+        _ => Severity::Fail,
+    }
+}
+
+/// Starts run `generation` on its own thread; its messages arrive on `tx`. The report
+/// without probe results comes first, then the picked probes run with their progress
+/// streamed into the GPU table, then the report with their findings.
+pub fn spawn(req: Request, host: Host, generation: u64, picked: ProbePlan, tx: Sender<Msg>) {
     let failed = tx.clone();
     let started = std::thread::Builder::new()
         .name(format!("gather-{generation}"))
@@ -88,7 +153,36 @@ pub fn spawn(req: Request, host: Host, generation: u64, _plan: ProbePlan, tx: Se
                 });
             };
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                build(&req, &host, &mut stage)
+                let report = build(&req, &host, &mut stage)?;
+                if req.from.is_some() {
+                    return Ok(report);
+                }
+                let plan = probe_plan(&req, &host, &report.facts, &picked);
+                if plan.gpus.is_empty() {
+                    return Ok(report);
+                }
+                let mut facts = report.facts.clone();
+                let _ = tx.send(Msg::Loaded {
+                    generation,
+                    report: Box::new(report),
+                    elapsed_ms: t0.elapsed().as_millis(),
+                });
+                for gpu in &plan.gpus {
+                    for p in &gpu.probes {
+                        let _ = tx.send(Msg::Probe {
+                            gpu: gpu.nvml_index.unwrap_or(gpu.cuda_ordinal),
+                            probe: p.as_str().to_string(),
+                            state: ProbeState::Pending,
+                        });
+                    }
+                }
+                let events = std::sync::Mutex::new(tx.clone());
+                facts.probes = crate::probes::runner::run(&host, &plan, &|event| {
+                    if let (Some(msg), Ok(tx)) = (probe_msg(&event, &plan), events.lock()) {
+                        let _ = tx.send(msg);
+                    }
+                });
+                judge(&req, &host, facts)
             }));
             let msg = match outcome {
                 Ok(Ok(report)) => Msg::Loaded {
