@@ -6,6 +6,8 @@
 //!
 //! Needs tmux (scripts/test.sh installs it).
 
+#[path = "common/fake_driver.rs"]
+mod fake_driver;
 mod fixture_root;
 
 use std::path::{Path, PathBuf};
@@ -399,4 +401,52 @@ fn colour_by_default() {
     );
     t.keys(&["q"]);
     assert_eq!(t.exit().0, 2);
+}
+
+#[test]
+fn probe_progress_shows_live_in_the_gpu_table() {
+    let root = fixture_root::FixtureRoot::ubuntu();
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("550.54.15")
+        .device_nodes(1);
+    let t = Tmux::start(
+        &format!(
+            "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} \
+             FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
+             FAKE_NVML_DRIVER_VERSION=550.54.15 FAKE_CUDA_HANG_KERNEL=add_one \
+             PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1 {BIN} --probe-timeout 6s",
+            root.root().display(),
+            fake_driver::fake_driver().current.display()
+        ),
+        200,
+        40,
+    );
+    // While the graph probe hangs, its cell spins and the later probes wait.
+    let s = t.wait_for("pending");
+    assert!(s.contains("graph") && s.contains("bandwidth"), "{s}");
+    let t0 = Instant::now();
+    let row = loop {
+        let s = t.screen();
+        let row = s
+            .lines()
+            .find(|l| l.contains("H100 80GB HBM3"))
+            .unwrap_or("")
+            .to_string();
+        if row.contains(" run") && row.contains('✓') {
+            break row;
+        }
+        assert!(t0.elapsed() < WAIT, "no probe ever showed as running:\n{s}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Probes before the hanging one finished (✓ with a time), later ones wait.
+    assert!(row.contains('✓'), "{row}");
+    assert!(row.contains("pending"), "{row}");
+    // After the time limit the worker is killed and the finding arrives.
+    let s = t.wait_for("the graph probe hung and was killed");
+    assert!(s.contains("FAILURES") || s.contains("failures"), "{s}");
+    t.keys(&["q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
 }
