@@ -67,6 +67,8 @@ fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> 
     }
     let t = Instant::now();
     let (code, report) = json_report(&mut cmd);
+    // Every run, whatever the fake driver does, ends well within its time limits.
+    assert!(t.elapsed() < Duration::from_secs(60), "took {:?}", t.elapsed());
     Run {
         code,
         report,

@@ -39,14 +39,13 @@ fn findings(ctx: &Ctx, kind: ProbeKind) -> Vec<Finding> {
         .collect()
 }
 
+/// The GPU as a summary names it; the finding's scope already carries the nvidia-smi
+/// index, so only a GPU NVML did not see gets its CUDA ordinal here.
 fn gpu_label(r: &ProbeResult) -> String {
-    let index = r.nvml_index.map_or_else(
-        || format!("CUDA device {}", r.cuda_ordinal),
-        |i| format!("GPU {i}"),
-    );
-    match &r.gpu_name {
-        Some(name) => format!("{index} ({name})"),
-        None => index,
+    let name = r.gpu_name.clone().unwrap_or_else(|| "GPU".to_string());
+    match r.nvml_index {
+        Some(_) => name,
+        None => format!("CUDA device {} ({name})", r.cuda_ordinal),
     }
 }
 
