@@ -154,14 +154,7 @@ pub fn lost(ctx: &Ctx) -> Vec<Finding> {
             ),
         );
     }
-    if findings.is_empty() && !devices.is_empty() {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
-            format!("NVML reaches every GPU ({})", devices.len()),
-        )];
-    }
-    findings
+    all_clear(id, findings, devices.len(), "NVML reaches every GPU")
 }
 
 pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
