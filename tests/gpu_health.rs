@@ -346,3 +346,79 @@ fn hardware_slowdown_warns() {
     assert_eq!(r.of("gpu.throttled"), vec![("warn".to_string(), Some(0))]);
     expect_exit(&r, 1);
 }
+
+/// A report saved before the health facts existed still loads with `--from`: the new
+/// facts read as missing "not in this report", and no gpu.* check judges them.
+#[test]
+fn old_saved_reports_without_health_facts_still_load() {
+    let mut saved = run(&[("FAKE_NVML_GPU0_ECC", "1,1,0,9,0,9")]).report;
+    let devices = saved["facts"]["driver_api"]["nvml"]["value"]["devices"]["value"]
+        .as_array_mut()
+        .unwrap();
+    for d in devices {
+        let d = d.as_object_mut().unwrap();
+        d.retain(|k, _| {
+            [
+                "index",
+                "name",
+                "uuid",
+                "pci_bus_id",
+                "compute_capability",
+                "memory_total_bytes",
+            ]
+            .contains(&k.as_str())
+        });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("old.json");
+    std::fs::write(&file, serde_json::to_string(&saved).unwrap()).unwrap();
+    let mut cmd = assert_cmd::Command::cargo_bin("gpu-doctor").unwrap();
+    cmd.env_clear().arg("--from").arg(&file);
+    let (code, r) = json_report(&mut cmd);
+    assert_ne!(code, 3, "{r:#}");
+    let d0 = &r["facts"]["driver_api"]["nvml"]["value"]["devices"]["value"][0];
+    assert_eq!(d0["ecc"]["state"], "missing");
+    assert!(d0["ecc"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("not in this report"));
+    assert_eq!(d0["lost"], false);
+    // The uncorrectable errors the live run saw are not in the old report: no verdict.
+    assert!(finding_ids(&r).iter().all(|id| id != "gpu.ecc_errors"));
+    assert_eq!(finding(&r, "gpu.lost")["severity"], "pass");
+}
+
+fn finding_ids(r: &Value) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_checks_subcommand_lists_the_gpu_checks() {
+    let out = assert_cmd::Command::cargo_bin("gpu-doctor")
+        .unwrap()
+        .env_clear()
+        .arg("checks")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for id in [
+        "gpu.lost",
+        "gpu.ecc_errors",
+        "gpu.retired_pages",
+        "gpu.row_remap",
+        "gpu.pcie_degraded",
+        "gpu.throttled",
+        "gpu.mig_enabled",
+        "gpu.busy",
+        "gpu.compute_mode_restricted",
+        "driver.persistence_off",
+    ] {
+        assert!(text.contains(id), "{id} missing from:\n{text}");
+    }
+}
