@@ -530,5 +530,20 @@ mod tests {
     fn old_reports_load_with_a_reason() {
         let f: Fact<u64> = not_in_report();
         assert!(f.reason().unwrap().contains("not in this report"));
+        // A device as reports before the health facts wrote it.
+        let old = serde_json::json!({
+            "index": 3,
+            "name": {"state": "known", "value": "NVIDIA A100-SXM4-80GB"},
+            "uuid": {"state": "known", "value": "GPU-1"},
+            "pci_bus_id": {"state": "known", "value": "00000000:07:00.0"},
+            "compute_capability": {"state": "known", "value": "8.0"},
+            "memory_total_bytes": {"state": "known", "value": 85_899_345_920u64}
+        });
+        let d: NvmlDevice = serde_json::from_value(old).unwrap();
+        assert_eq!(d.index, 3);
+        assert!(!d.lost);
+        assert_eq!(d.row_remap, not_in_report());
+        assert_eq!(d.processes, not_in_report());
+        assert_eq!(d.memory_total_bytes, Fact::known(85_899_345_920));
     }
 }
