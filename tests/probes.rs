@@ -61,6 +61,10 @@ fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> 
     )
     .env("FAKE_NVML_GPUS", gpus)
     .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
+    // The fake's copies run at memcpy speed: give it a link memcpy can beat (Gen1 x1) so
+    // only the tests that ask for slow copies see them.
+    .env("FAKE_NVML_GPU0_PCIE", "1,1,1,1")
+    .env("FAKE_NVML_GPU1_PCIE", "1,1,1,1")
     .args(args);
     for (k, v) in vars {
         cmd.env(k, v);
@@ -68,7 +72,11 @@ fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> 
     let t = Instant::now();
     let (code, report) = json_report(&mut cmd);
     // Every run, whatever the fake driver does, ends well within its time limits.
-    assert!(t.elapsed() < Duration::from_secs(60), "took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        t.elapsed()
+    );
     Run {
         code,
         report,
@@ -453,4 +461,60 @@ fn a_saved_report_replays_its_probe_findings() {
     assert_eq!(code, r.code);
     assert_eq!(severity(&replay, "probe.oom"), "fail");
     assert_eq!(probe_results(&replay).len(), 7);
+}
+
+#[test]
+fn a_busy_gpu_skips_the_oom_probe_unless_forced() {
+    let root = gpu_node();
+    let procs = ("FAKE_NVML_GPU0_PROCS", "4242:10737418240:python");
+    let r = run(
+        &root,
+        H100,
+        &[procs, ("FAKE_NVML_GPU0_USED", "10737418240")],
+        &["--probes", "launch,oom"],
+    );
+    let f = finding(&r.report, "probe.oom");
+    assert_eq!(f["severity"], "info", "{f:#}");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("pid 4242 (python, 10240 MiB)"),
+        "{f:#}"
+    );
+    assert!(f.to_string().contains("--force"));
+    assert_eq!(result(&r.report, "oom", 0)["outcome"]["status"], "skipped");
+    assert_eq!(severity(&r.report, "probe.launch"), "pass");
+    assert_eq!(severity(&r.report, "gpu.busy"), "info");
+
+    let forced = run(
+        &root,
+        H100,
+        &[procs, ("FAKE_NVML_GPU0_USED", "10737418240")],
+        &["--probes", "oom", "--force"],
+    );
+    assert_eq!(
+        result(&forced.report, "oom", 0)["outcome"]["status"],
+        "passed"
+    );
+}
+
+#[test]
+fn slow_copies_on_a_fast_link_warn() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[
+            ("FAKE_NVML_GPU0_PCIE", "4,16,4,16"),
+            ("FAKE_CUDA_COPY_GBPS", "2"),
+        ],
+        &["--probes", "bandwidth"],
+    );
+    let f = finding(&r.report, "probe.bandwidth");
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    assert!(
+        f["summary"].as_str().unwrap().contains("PCIe Gen4 x16"),
+        "{f:#}"
+    );
+    assert_eq!(r.code, 1, "{:?}", problems(&r.report));
 }

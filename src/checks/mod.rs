@@ -6,6 +6,7 @@ pub mod arch;
 pub mod compat;
 pub mod driver;
 pub mod env;
+pub mod gpu;
 pub mod host;
 pub mod probe;
 #[cfg(test)]
@@ -156,6 +157,52 @@ pub const ALL: &[Check] = &[
         "driver.branch_eol",
         "the driver branch is still supported",
         compat::branch_eol
+    ),
+    check!(
+        "driver.persistence_off",
+        "datacenter GPUs run with persistence mode",
+        gpu::persistence_off
+    ),
+    check!("gpu.lost", "NVML reaches every GPU", gpu::lost),
+    check!(
+        "gpu.ecc_errors",
+        "no uncorrectable (or many corrected) ECC errors",
+        gpu::ecc_errors
+    ),
+    check!(
+        "gpu.retired_pages",
+        "no memory pages waiting for retirement, and room to retire more",
+        gpu::retired_pages
+    ),
+    check!(
+        "gpu.row_remap",
+        "no failed or pending memory row remaps",
+        gpu::row_remap
+    ),
+    check!(
+        "gpu.pcie_degraded",
+        "each GPU's PCIe link runs at its full width and generation",
+        gpu::pcie_degraded
+    ),
+    check!(
+        "gpu.throttled",
+        "no hardware, thermal or power-brake slowdown",
+        gpu::throttled
+    ),
+    check!(
+        "gpu.mig_enabled",
+        "MIG state, its instances and what CUDA_VISIBLE_DEVICES must name",
+        gpu::mig_enabled
+    ),
+    check!(
+        "gpu.busy",
+        "no other processes hold the GPUs' memory or compute",
+        gpu::busy
+    ),
+    check!(
+        "gpu.compute_mode_restricted",
+        "compute mode lets CUDA processes in",
+        gpu::compute_mode_restricted
     ),
     check!(
         "toolkit.not_found",

@@ -7,6 +7,7 @@ use crate::fact::Fact;
 use crate::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
 use crate::facts::driver_libs::{DriverLibFacts, DriverLibFile};
 use crate::facts::kernel_module::{DeviceNode, KernelModuleFacts, ModuleFlavor};
+use crate::facts::nvml_device::{EccState, MigState, PcieLink, RowRemap};
 use crate::facts::pci::PciGpu;
 use crate::facts::python::{ArchList, PythonEnv, Requirement, TorchBuild, Wheel};
 use crate::facts::system::SystemFacts;
@@ -103,14 +104,7 @@ pub fn healthy() -> Facts {
                 init: ok_code("NVML_SUCCESS"),
                 driver_version: Fact::known(DRIVER.into()),
                 cuda_driver_version: Fact::known("13.0".into()),
-                devices: Fact::known(vec![NvmlDevice {
-                    index: 0,
-                    name: Fact::known("NVIDIA H100 80GB HBM3".into()),
-                    uuid: Fact::known("GPU-0a1b2c3d-0000-1111-2222-333344445555".into()),
-                    pci_bus_id: Fact::known("00000000:18:00.0".into()),
-                    compute_capability: Fact::known("9.0".into()),
-                    memory_total_bytes: Fact::known(85_520_809_984),
-                }]),
+                devices: Fact::known(vec![gpu(0, "NVIDIA H100 80GB HBM3", "00000000:18:00.0")]),
             }),
             cuda: Fact::known(CudaFacts {
                 library: "libcuda.so.1".into(),
@@ -149,6 +143,58 @@ pub fn healthy() -> Facts {
         env: BTreeMap::new(),
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
+    }
+}
+
+/// A healthy GPU as NVML reports it: ECC on and clean, full PCIe link, idle, persistence
+/// mode on, MIG supported but off, no processes.
+pub fn gpu(index: u32, name: &str, bus: &str) -> NvmlDevice {
+    NvmlDevice {
+        index,
+        name: Fact::known(name.into()),
+        uuid: Fact::known(format!("GPU-0a1b2c3d-0000-1111-2222-{index:012}")),
+        pci_bus_id: Fact::known(bus.into()),
+        compute_capability: Fact::known("9.0".into()),
+        memory_total_bytes: Fact::known(85_520_809_984),
+        memory_used_bytes: Fact::known(553_648_128),
+        memory_free_bytes: Fact::known(84_967_161_856),
+        persistence_mode: Fact::known(true),
+        mig: Fact::known(MigState {
+            current_enabled: false,
+            pending_enabled: false,
+            instances: Vec::new(),
+        }),
+        compute_mode: Fact::known("default".into()),
+        ecc: Fact::known(EccState {
+            enabled: true,
+            pending_enabled: true,
+            volatile_corrected: Fact::known(0),
+            volatile_uncorrected: Fact::known(0),
+            aggregate_corrected: Fact::known(0),
+            aggregate_uncorrected: Fact::known(0),
+        }),
+        retired_pages: Fact::unsupported(
+            "nvmlDeviceGetRetiredPages_v2: NVML_ERROR_NOT_SUPPORTED (3)",
+        ),
+        row_remap: Fact::known(RowRemap {
+            correctable: 0,
+            uncorrectable: 0,
+            pending: false,
+            failed: false,
+        }),
+        pcie_link: Fact::known(PcieLink {
+            current_gen: 5,
+            current_width: 16,
+            max_gen: 5,
+            max_width: 16,
+        }),
+        throttle_reasons: Fact::known(vec!["gpu_idle".into()]),
+        temperature_c: Fact::known(34),
+        power_draw_mw: Fact::known(71_000),
+        power_limit_mw: Fact::known(700_000),
+        vbios: Fact::known("96.00.74.00.01".into()),
+        processes: Fact::known(Vec::new()),
+        lost: false,
     }
 }
 

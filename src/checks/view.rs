@@ -258,8 +258,13 @@ pub fn gpu_ccs(facts: &Facts, matrix: &crate::matrix::Matrix) -> Vec<GpuCc> {
 
 /// The maximum PCIe generation and width of a GPU's link, by NVML index.
 pub fn pcie_max_link(facts: &Facts, nvml_index: Option<u32>) -> Option<(u32, u32)> {
-    let _ = (facts, nvml_index?);
-    None
+    let index = nvml_index?;
+    let link = nvml_devices(facts)
+        .iter()
+        .find(|d| d.index == index)?
+        .pcie_link
+        .value()?;
+    (link.max_gen > 0 && link.max_width > 0).then_some((link.max_gen, link.max_width))
 }
 
 /// CUDA's devices, when CUDA enumerated them.

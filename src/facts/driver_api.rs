@@ -23,6 +23,9 @@ use crate::fact::Fact;
 use crate::facts::driver_libs::{
     DriverLibFacts, CUDA_LIBRARY, CUDA_SONAME, NVML_LIBRARY, NVML_SONAME,
 };
+use crate::facts::nvml_device::{
+    not_in_report, EccState, GpuProcess, MigState, PcieLink, RetiredPages, RowRemap,
+};
 use crate::host::{run_with_timeout, tail_lines, CommandOutput, Host, RunError};
 use crate::probes::kernels;
 use crate::version::cuda_version_from_int;
@@ -79,6 +82,44 @@ pub struct NvmlDevice {
     /// e.g. "9.0".
     pub compute_capability: Fact<String>,
     pub memory_total_bytes: Fact<u64>,
+    // Health facts (src/facts/nvml_device.rs gathers them); reports saved before they
+    // existed load with `not_in_report`.
+    #[serde(default = "not_in_report::<u64>")]
+    pub memory_used_bytes: Fact<u64>,
+    #[serde(default = "not_in_report::<u64>")]
+    pub memory_free_bytes: Fact<u64>,
+    #[serde(default = "not_in_report::<bool>")]
+    pub persistence_mode: Fact<bool>,
+    #[serde(default = "not_in_report::<MigState>")]
+    pub mig: Fact<MigState>,
+    /// "default" | "exclusive_thread" | "prohibited" | "exclusive_process".
+    #[serde(default = "not_in_report::<String>")]
+    pub compute_mode: Fact<String>,
+    #[serde(default = "not_in_report::<EccState>")]
+    pub ecc: Fact<EccState>,
+    #[serde(default = "not_in_report::<RetiredPages>")]
+    pub retired_pages: Fact<RetiredPages>,
+    #[serde(default = "not_in_report::<RowRemap>")]
+    pub row_remap: Fact<RowRemap>,
+    #[serde(default = "not_in_report::<PcieLink>")]
+    pub pcie_link: Fact<PcieLink>,
+    /// Active clock throttle reasons, snake_case ("hw_slowdown", "sw_thermal_slowdown", ...).
+    #[serde(default = "not_in_report::<Vec<String>>")]
+    pub throttle_reasons: Fact<Vec<String>>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub temperature_c: Fact<u32>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub power_draw_mw: Fact<u32>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub power_limit_mw: Fact<u32>,
+    #[serde(default = "not_in_report::<String>")]
+    pub vbios: Fact<String>,
+    /// Compute processes on the GPU.
+    #[serde(default = "not_in_report::<Vec<GpuProcess>>")]
+    pub processes: Fact<Vec<GpuProcess>>,
+    /// Some call returned NVML_ERROR_GPU_IS_LOST; the calls after it were not made.
+    #[serde(default)]
+    pub lost: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -563,7 +604,7 @@ fn nvml_error_code(e: &NvmlError) -> Option<u32> {
 
 /// A failed NVML call as a fact: "this GPU or driver does not offer it" is Unsupported,
 /// anything else Failed with the code's name.
-fn nvml_error_fact<U>(call: &str, e: &NvmlError) -> Fact<U> {
+pub(crate) fn nvml_error_fact<U>(call: &str, e: &NvmlError) -> Fact<U> {
     if let NvmlError::FailedToLoadSymbol(detail) = e {
         return Fact::unsupported(format!(
             "{call} is not in this libnvidia-ml (older driver): {detail}"
@@ -637,38 +678,12 @@ fn describe_nvml_system(nvml: &Nvml, library: String) -> NvmlFacts {
 
 fn nvml_devices(nvml: &Nvml) -> Fact<Vec<NvmlDevice>> {
     match nvml.device_count() {
-        Ok(count) => Fact::known((0..count).map(|i| nvml_device(nvml, i)).collect()),
+        Ok(count) => Fact::known(
+            (0..count)
+                .map(|i| crate::facts::nvml_device::gather(nvml, i))
+                .collect(),
+        ),
         Err(e) => nvml_error_fact("nvmlDeviceGetCount_v2", &e),
-    }
-}
-
-fn nvml_device(nvml: &Nvml, index: u32) -> NvmlDevice {
-    let device = match nvml.device_by_index(index) {
-        Ok(d) => d,
-        Err(e) => {
-            let call = "nvmlDeviceGetHandleByIndex_v2";
-            return NvmlDevice {
-                index,
-                name: nvml_error_fact(call, &e),
-                uuid: nvml_error_fact(call, &e),
-                pci_bus_id: nvml_error_fact(call, &e),
-                compute_capability: nvml_error_fact(call, &e),
-                memory_total_bytes: nvml_error_fact(call, &e),
-            };
-        }
-    };
-    NvmlDevice {
-        index,
-        name: nvml_fact("nvmlDeviceGetName", device.name()),
-        uuid: nvml_fact("nvmlDeviceGetUUID", device.uuid()),
-        pci_bus_id: nvml_fact("nvmlDeviceGetPciInfo_v3", device.pci_info()).map(|p| p.bus_id),
-        compute_capability: nvml_fact(
-            "nvmlDeviceGetCudaComputeCapability",
-            device.cuda_compute_capability(),
-        )
-        .map(|c| format!("{}.{}", c.major, c.minor)),
-        memory_total_bytes: nvml_fact("nvmlDeviceGetMemoryInfo_v2", device.memory_info())
-            .map(|m| m.total),
     }
 }
 

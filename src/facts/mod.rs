@@ -6,6 +6,7 @@ pub mod driver_libs;
 pub mod env;
 pub mod fatbin;
 pub mod kernel_module;
+pub mod nvml_device;
 pub mod pci;
 pub mod python;
 pub mod system;

@@ -137,11 +137,53 @@ fn selected(wanted: &[String], index: u32, uuid: Option<&str>) -> bool {
         })
 }
 
+/// Used memory above this, with no process list to explain it, counts as busy.
+const UNEXPLAINED_USED_BYTES: u64 = 1 << 30;
+
 /// Why the OOM probe must not run on this GPU: other processes hold memory there, and
-/// allocating up to the limit could make their next allocation fail.
+/// pushing the GPU to out-of-memory could make their next allocation fail.
 pub fn busy_reason(facts: &Facts, nvml_index: Option<u32>) -> Option<String> {
-    let _ = (facts, nvml_index);
-    None
+    let index = nvml_index?;
+    let dev = facts
+        .driver_api
+        .nvml
+        .value()
+        .and_then(|n| n.devices.value())?
+        .iter()
+        .find(|d| d.index == index)?;
+    match dev.processes.value() {
+        Some(procs) if !procs.is_empty() => {
+            let listed: Vec<String> = procs
+                .iter()
+                .take(5)
+                .map(|p| {
+                    let name = p.name.as_deref().unwrap_or("?");
+                    match p.used_memory_bytes {
+                        Some(b) => format!("pid {} ({name}, {} MiB)", p.pid, b >> 20),
+                        None => format!("pid {} ({name})", p.pid),
+                    }
+                })
+                .collect();
+            Some(format!(
+                "{} other process{} use this GPU: {}",
+                procs.len(),
+                if procs.len() == 1 { "" } else { "es" },
+                listed.join(", ")
+            ))
+        }
+        Some(_) => None,
+        None => dev
+            .memory_used_bytes
+            .value()
+            .filter(|used| **used > UNEXPLAINED_USED_BYTES)
+            .map(|used| {
+                format!(
+                    "{} MiB of its memory are in use and NVML cannot list the processes ({})",
+                    used >> 20,
+                    dev.processes.reason().unwrap_or("unknown")
+                )
+            }),
+    }
 }
 
 /// The cuBLASLt each PyTorch found would load (its nvidia wheel, CUDA 12 or CUDA 13
@@ -194,6 +236,55 @@ pub fn cublaslt_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_busy_gpu_skips_only_the_oom_probe_unless_forced() {
+        use crate::fact::Fact;
+        use crate::facts::nvml_device::GpuProcess;
+        let mut f = crate::checks::testutil::healthy();
+        let host = Host::fixture("/nonexistent", &[]);
+        let busy = |f: &mut Facts, procs: Fact<Vec<GpuProcess>>, used: u64| {
+            if let Fact::Known { value: nvml } = &mut f.driver_api.nvml {
+                if let Fact::Known { value: devs } = &mut nvml.devices {
+                    devs[0].processes = procs;
+                    devs[0].memory_used_bytes = Fact::known(used);
+                }
+            }
+        };
+        let plan_of = |f: &Facts, force: bool| {
+            plan(
+                f,
+                &host,
+                &ProbeOptions {
+                    force,
+                    ..ProbeOptions::default()
+                },
+            )
+        };
+        assert_eq!(plan_of(&f, false).gpus[0].probes.len(), 7);
+        busy(
+            &mut f,
+            Fact::known(vec![GpuProcess {
+                pid: 4242,
+                name: Some("python".into()),
+                used_memory_bytes: Some(10 << 30),
+            }]),
+            10 << 30,
+        );
+        let p = plan_of(&f, false);
+        assert_eq!(p.gpus[0].probes.len(), 6);
+        assert!(!p.gpus[0].probes.contains(&ProbeKind::Oom));
+        assert_eq!(p.gpus[0].skipped[0].0, ProbeKind::Oom);
+        assert!(p.gpus[0].skipped[0]
+            .1
+            .contains("pid 4242 (python, 10240 MiB)"));
+        assert_eq!(plan_of(&f, true).gpus[0].probes.len(), 7);
+        // No process list: a lot of used memory is treated as busy, a little is not.
+        busy(&mut f, Fact::unsupported("not on this GPU"), 8 << 30);
+        assert_eq!(plan_of(&f, false).gpus[0].skipped.len(), 1);
+        busy(&mut f, Fact::unsupported("not on this GPU"), 300 << 20);
+        assert!(plan_of(&f, false).gpus[0].skipped.is_empty());
+    }
 
     #[test]
     fn gpu_selection_by_index_or_uuid_prefix() {

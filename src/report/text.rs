@@ -60,7 +60,7 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let p = Paint { on: opts.color };
     let mut out = String::new();
     header(&mut out, report, &p);
-    overview(&mut out, &report.facts, &p);
+    overview(&mut out, &report.facts, opts.verbose, &p);
     for (area, title) in AREAS {
         let in_area: Vec<&Finding> = report
             .findings
@@ -125,7 +125,7 @@ fn header(out: &mut String, r: &Report, p: &Paint) {
     let _ = writeln!(out, "{}", p.dim(&place));
 }
 
-fn overview(out: &mut String, f: &Facts, p: &Paint) {
+fn overview(out: &mut String, f: &Facts, verbose: bool, p: &Paint) {
     let rows = [
         ("GPUs", gpus_line(f)),
         ("Driver", driver_line(f)),
@@ -133,9 +133,99 @@ fn overview(out: &mut String, f: &Facts, p: &Paint) {
         ("PyTorch", torch_line(f)),
     ];
     let _ = writeln!(out);
-    for (k, v) in rows {
+    for (i, (k, v)) in rows.into_iter().enumerate() {
         let _ = writeln!(out, "  {}  {v}", p.bold(&format!("{k:<8}")));
+        // One line of health facts per GPU under -v: with eight GPUs they would crowd
+        // the default report, whose findings already name any GPU with a problem.
+        if i == 0 && verbose {
+            for line in gpu_health_lines(f) {
+                let _ = writeln!(out, "            {}", p.dim(&line));
+            }
+        }
     }
+}
+
+/// "0 00000000:18:00.0 · 0.5/79.6 GiB · 34 °C · 71/700 W · PCIe Gen5 x16 (max Gen5 x16)
+/// · ECC on · persistence on · MIG off · compute default · 0 processes"; facts a GPU does
+/// not report are left out.
+fn gpu_health_lines(f: &Facts) -> Vec<String> {
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    #[allow(clippy::cast_precision_loss)]
+    let gib = |b: u64| b as f64 / GIB;
+    let on_off = |b: bool| if b { "on" } else { "off" };
+    view::nvml_devices(f)
+        .iter()
+        .map(|d| {
+            let mut parts = vec![format!(
+                "{} {}",
+                d.index,
+                d.pci_bus_id.value().map_or("?", String::as_str)
+            )];
+            if d.lost {
+                parts.push("LOST (NVML_ERROR_GPU_IS_LOST)".into());
+            }
+            if let (Some(used), Some(total)) =
+                (d.memory_used_bytes.value(), d.memory_total_bytes.value())
+            {
+                parts.push(format!("{:.1}/{:.1} GiB", gib(*used), gib(*total)));
+            }
+            if let Some(t) = d.temperature_c.value() {
+                parts.push(format!("{t} °C"));
+            }
+            if let (Some(draw), Some(limit)) = (d.power_draw_mw.value(), d.power_limit_mw.value()) {
+                parts.push(format!("{}/{} W", draw / 1000, limit / 1000));
+            }
+            if let Some(l) = d.pcie_link.value() {
+                parts.push(format!(
+                    "PCIe Gen{} x{} (max Gen{} x{})",
+                    l.current_gen, l.current_width, l.max_gen, l.max_width
+                ));
+            }
+            if let Some(e) = d.ecc.value() {
+                let unc = e.volatile_uncorrected.value().copied().unwrap_or(0)
+                    + e.aggregate_uncorrected.value().copied().unwrap_or(0);
+                if unc > 0 {
+                    parts.push(format!("ECC on, {unc} uncorrected"));
+                } else {
+                    parts.push(format!("ECC {}", on_off(e.enabled)));
+                }
+            }
+            if let Some(on) = d.persistence_mode.value() {
+                parts.push(format!("persistence {}", on_off(*on)));
+            }
+            if let Some(m) = d.mig.value() {
+                if m.current_enabled {
+                    parts.push(format!("MIG on ({} instances)", m.instances.len()));
+                } else {
+                    parts.push("MIG off".into());
+                }
+            }
+            if let Some(mode) = d.compute_mode.value() {
+                parts.push(format!("compute {mode}"));
+            }
+            if let Some(r) = d.throttle_reasons.value() {
+                let active: Vec<&str> = r
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|r| *r != "gpu_idle")
+                    .collect();
+                if !active.is_empty() {
+                    parts.push(format!("throttled: {}", active.join(", ")));
+                }
+            }
+            if let Some(procs) = d.processes.value() {
+                parts.push(format!(
+                    "{} process{}",
+                    procs.len(),
+                    if procs.len() == 1 { "" } else { "es" }
+                ));
+            }
+            if let Some(v) = d.vbios.value() {
+                parts.push(format!("VBIOS {v}"));
+            }
+            parts.join(" · ")
+        })
+        .collect()
 }
 
 fn gpus_line(f: &Facts) -> String {
@@ -384,8 +474,17 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("2.4.1+cu124 CUDA 12.4 (/opt/venv/bin/python)"));
+        assert!(
+            text.contains("0 00000000:18:00.0 · 0.5/79.6 GiB · 34 °C · 71/700 W · PCIe Gen5 x16 (max Gen5 x16) · ECC on · persistence on · MIG off · compute default · 0 processes"),
+            "{text}"
+        );
         assert!(text.contains('\x1b'));
         assert!(text.contains("exit code 0"));
+        let plain = render(&report(healthy()), TextOptions::default());
+        assert!(
+            !plain.contains("PCIe Gen"),
+            "health lines only under -v: {plain}"
+        );
     }
 
     #[test]

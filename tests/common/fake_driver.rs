@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 pub struct FakeDriver {
     /// Every entry point present.
     pub current: PathBuf,
-    /// Built with FAKE_OLD_DRIVER: lacks nvmlDeviceGetMemoryInfo_v2 and
-    /// nvmlSystemGetCudaDriverVersion_v2.
+    /// Built with FAKE_OLD_DRIVER: lacks nvmlDeviceGetMemoryInfo_v2,
+    /// nvmlSystemGetCudaDriverVersion_v2 and nvmlDeviceGetFieldValues (row remapper).
     pub old: PathBuf,
 }
 
