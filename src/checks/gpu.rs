@@ -185,7 +185,7 @@ pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
                 .evidence(&path(d, "ecc.volatile_corrected"), vol_cor)
                 .evidence(&path(d, "ecc.aggregate_corrected"), agg_cor)
         };
-        if vol_unc > 0 || agg_unc > 0 {
+        if vol_unc > 0 {
             findings.push(
                 base(
                     Severity::Fail,
@@ -205,6 +205,26 @@ pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
                      reset it (or reboot) so pending remaps/retirements apply. If uncorrectable \
                      errors recur after that, have the GPU replaced.",
                     commands.to_vec(),
+                ),
+            );
+        } else if agg_unc > 0 {
+            // The lifetime counter never resets: a GPU whose bad rows were remapped long ago
+            // keeps it forever, so on its own it is history, not a current fault.
+            findings.push(
+                base(
+                    Severity::Warn,
+                    format!(
+                        "{} had {agg_unc} uncorrectable ECC error(s) in its lifetime, none since the driver loaded",
+                        label(d)
+                    ),
+                    "The lifetime (aggregate) counter survives reboots. If the affected pages were \
+                     retired or rows remapped (see gpu.retired_pages and gpu.row_remap) the GPU is \
+                     fine now; errors that come back after that mean failing memory.",
+                )
+                .fix_owned(
+                    "Confirm no retirement or remap is pending and watch the volatile counter; \
+                     replace the GPU if uncorrectable errors recur.",
+                    commands[..1].to_vec(),
                 ),
             );
         } else if vol_cor >= CORRECTED_ECC_WARN {
@@ -1012,7 +1032,7 @@ mod tests {
         let cases: [(Fact<EccState>, Option<Severity>); 6] = [
             (ecc(0, 0, 0), Some(Severity::Pass)),
             (ecc(1, 1, 0), Some(Severity::Fail)),
-            (ecc(0, 3, 0), Some(Severity::Fail)),
+            (ecc(0, 3, 0), Some(Severity::Warn)), // lifetime only: history
             (ecc(0, 0, CORRECTED_ECC_WARN), Some(Severity::Warn)),
             (ecc(0, 0, CORRECTED_ECC_WARN - 1), Some(Severity::Pass)),
             (
