@@ -50,6 +50,13 @@ fn first_unusable(facts: &Facts, entries: &[VisibleEntry]) -> Option<usize> {
         .iter()
         .filter_map(|d| d.uuid.value().map(String::as_str))
         .collect();
+    let mig_known = !devices.is_empty() && devices.iter().all(|d| d.mig.is_known());
+    let mig_uuids: Vec<&str> = devices
+        .iter()
+        .filter_map(|d| d.mig.value())
+        .flat_map(|m| m.instances.iter())
+        .filter_map(|i| i.uuid.value().map(String::as_str))
+        .collect();
     entries.iter().position(|e| match e {
         VisibleEntry::Invalid(_) => true,
         VisibleEntry::Index(i) => count > 0 && *i as usize >= count,
@@ -57,7 +64,15 @@ fn first_unusable(facts: &Facts, entries: &[VisibleEntry]) -> Option<usize> {
         VisibleEntry::Uuid(u) => {
             !uuids.is_empty() && uuids.iter().filter(|d| d.starts_with(u.as_str())).count() != 1
         }
-        VisibleEntry::Mig(_) => false, // MIG instances are not enumerated here yet
+        // Judged only when NVML could read every GPU's MIG state.
+        VisibleEntry::Mig(m) => {
+            mig_known
+                && mig_uuids
+                    .iter()
+                    .filter(|u| u.starts_with(m.as_str()))
+                    .count()
+                    != 1
+        }
     })
 }
 
@@ -463,6 +478,43 @@ mod tests {
             .commands
             .contains(&"export CUDA_VISIBLE_DEVICES=0".to_string()));
         assert!(run(visible_devices_empty, &healthy()).is_empty());
+    }
+
+    #[test]
+    fn mig_entries_are_judged_against_the_instances() {
+        use crate::fact::Fact;
+        use crate::facts::nvml_device::{MigInstance, MigState};
+        let mut f = with_env("CUDA_VISIBLE_DEVICES", "MIG-1234");
+        // Without MIG state, a MIG entry cannot be judged.
+        if let Fact::Known { value: nvml } = &mut f.driver_api.nvml {
+            if let Fact::Known { value: devs } = &mut nvml.devices {
+                devs[0].mig = Fact::unsupported("no MIG");
+            }
+        }
+        assert_eq!(only(&run(visible_devices_invalid, &f)), Severity::Pass);
+        if let Fact::Known { value: nvml } = &mut f.driver_api.nvml {
+            if let Fact::Known { value: devs } = &mut nvml.devices {
+                devs[0].mig = Fact::known(MigState {
+                    current_enabled: true,
+                    pending_enabled: true,
+                    instances: vec![MigInstance {
+                        index: 0,
+                        uuid: Fact::known("MIG-1234abcd-0000-4000-8000-000000000000".into()),
+                        name: Fact::known("NVIDIA H100 80GB HBM3 MIG 1g.10gb".into()),
+                        memory_total_bytes: Fact::known(10 << 30),
+                    }],
+                });
+            }
+        }
+        assert_eq!(only(&run(visible_devices_invalid, &f)), Severity::Pass);
+        f.env
+            .insert("CUDA_VISIBLE_DEVICES".into(), "MIG-9999".into());
+        assert!(visible_devices_hide_all(&f));
+        f.env
+            .insert("CUDA_VISIBLE_DEVICES".into(), "MIG-1234,MIG-9999".into());
+        let out = run(visible_devices_invalid, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0].summary.contains("MIG-9999"));
     }
 
     #[test]
