@@ -37,7 +37,7 @@ fn frame_times(app: &App, frames: usize) -> Vec<(Duration, Duration)> {
 #[test]
 fn a_full_redraw_of_the_largest_fixture_takes_milliseconds() {
     let report = tui_reports::load("healthy_8gpu");
-    assert_eq!(report.findings.len(), 100);
+    assert!(report.findings.len() >= 100);
     assert_eq!(
         report
             .facts

@@ -185,6 +185,12 @@ mod tests {
     }
 
     #[test]
+    fn the_ui_offers_every_probe_in_run_order() {
+        let names: Vec<&str> = ProbeKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names, crate::tui::app::PROBES);
+    }
+
+    #[test]
     fn outcomes_serialise_with_a_status_tag() {
         let o = ProbeOutcome::TimedOut {
             after_ms: 5,

@@ -79,15 +79,15 @@ pub enum Load {
     Failed(String),
 }
 
-/// The probes a person can pick (the probe taxonomy).
-pub const PROBES: &[&str] = &[
+/// The probes a person can pick, in the order a worker runs them.
+pub const PROBES: [&str; 7] = [
     "launch",
     "grid_limit",
     "ordinal",
     "cublaslt",
-    "oom",
     "graph",
     "bandwidth",
+    "oom",
 ];
 
 /// Which GPUs and probes the next run should use. Empty sets mean "all".

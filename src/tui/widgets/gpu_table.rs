@@ -24,6 +24,10 @@ pub struct GpuRow {
     pub memory_total_bytes: Option<u64>,
     pub pci_bus_id: Option<String>,
     pub uuid: Option<String>,
+    pub memory_used_bytes: Option<u64>,
+    pub temperature_c: Option<u32>,
+    /// The worst `gpu.*` finding scoped to this GPU (ECC, remaps, link, throttling …).
+    pub health: Option<Severity>,
     /// Probe results from `probe.*` findings scoped to this GPU: (probe, severity, ms).
     pub probes: Vec<(String, Severity, Option<u64>)>,
 }
@@ -64,6 +68,8 @@ fn bus_key(bus: &str) -> String {
 
 pub fn rows(report: &Report) -> Vec<GpuRow> {
     let facts = &report.facts;
+    // The gpu.* checks ran: a GPU they found nothing on is healthy, not unknown.
+    let judged = report.findings.iter().any(|f| f.area() == "gpu");
     let mut out: Vec<GpuRow> = view::nvml_devices(facts)
         .iter()
         .map(|d| GpuRow {
@@ -77,6 +83,13 @@ pub fn rows(report: &Report) -> Vec<GpuRow> {
             memory_total_bytes: d.memory_total_bytes.value().copied(),
             pci_bus_id: d.pci_bus_id.value().cloned(),
             uuid: d.uuid.value().cloned(),
+            memory_used_bytes: d.memory_used_bytes.value().copied(),
+            temperature_c: d.temperature_c.value().copied(),
+            health: if d.lost {
+                Some(Severity::Fail)
+            } else {
+                judged.then_some(Severity::Pass)
+            },
             probes: Vec::new(),
         })
         .collect();
@@ -99,8 +112,22 @@ pub fn rows(report: &Report) -> Vec<GpuRow> {
             memory_total_bytes: None,
             pci_bus_id: Some(g.bus_id.clone()),
             uuid: None,
+            memory_used_bytes: None,
+            temperature_c: None,
+            health: None,
             probes: Vec::new(),
         });
+    }
+    for f in report.findings.iter().filter(|f| f.area() == "gpu") {
+        let Scope::Gpu {
+            index: Some(index), ..
+        } = &f.scope
+        else {
+            continue;
+        };
+        if let Some(row) = out.iter_mut().find(|r| r.index == Some(*index)) {
+            row.health = Some(row.health.map_or(f.severity, |h| h.max(f.severity)));
+        }
     }
     for f in report.findings.iter().filter(|f| f.area() == "probe") {
         let Scope::Gpu { index, pci_bus_id } = &f.scope else {
@@ -149,6 +176,13 @@ pub fn probe_names(rows: &[GpuRow], app: &App) -> Vec<String> {
             names.push(p);
         }
     }
+    // The order a worker runs them; a name this build does not know goes last.
+    names.sort_by_key(|n| {
+        crate::tui::app::PROBES
+            .iter()
+            .position(|p| p == n)
+            .unwrap_or(usize::MAX)
+    });
     names
 }
 
@@ -205,7 +239,8 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
             priority: 4,
             cell: Box::new(|r, _, _| {
                 text(format!(
-                    "{NOT_YET} / {}",
+                    "{} / {}",
+                    r.memory_used_bytes.map_or(NOT_YET.into(), gib),
                     r.memory_total_bytes.map_or(NOT_YET.into(), gib)
                 ))
             }),
@@ -214,13 +249,20 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
             title: "Temp".into(),
             width: 4,
             priority: 5,
-            cell: Box::new(|_, _, _| text(NOT_YET)),
+            cell: Box::new(|r, _, _| {
+                text(r.temperature_c.map_or(NOT_YET.into(), |t| format!("{t}°C")))
+            }),
         },
         Column {
             title: "Health".into(),
             width: 6,
             priority: 3,
-            cell: Box::new(|_, _, _| text(NOT_YET)),
+            cell: Box::new(|r, _, theme| match r.health {
+                Some(s) => {
+                    Span::styled(format!("{} {}", s.marker(), s.as_str()), theme.severity(s))
+                }
+                None => text(NOT_YET),
+            }),
         },
         Column {
             title: "PCI bus".into(),
