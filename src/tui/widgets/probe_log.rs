@@ -142,7 +142,7 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
         out.push(Line::from(format!("  last run: {}", plan_text(r, ran))));
     }
     out.push(Line::from(Span::styled(
-        "  (this release re-gathers facts on r; GPU probe kernels come with a later release)",
+        "  (r gathers the facts again, then runs the picked probes on the picked GPUs)",
         t.dim(),
     )));
     out
