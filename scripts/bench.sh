@@ -15,12 +15,13 @@ cargo build --release --locked -q
 out="target/bench"
 mkdir -p "$out"
 cmds=(
-    "target/release/gpu-doctor --json --python $venv/bin/python"
-    "target/release/gpu-doctor --python $venv/bin/python"
+    "target/release/gpu-doctor --json --no-probes --python $venv/bin/python"
+    "target/release/gpu-doctor --plain --no-probes --python $venv/bin/python"
     "$venv/bin/python -m torch.utils.collect_env"
 )
 if command -v nvidia-smi >/dev/null 2>&1; then
-    cmds+=("nvidia-smi" "nvidia-smi -q")
+    # With a GPU: the full run with every probe, and the tools people use today.
+    cmds+=("target/release/gpu-doctor --json --python $venv/bin/python" "nvidia-smi" "nvidia-smi -q")
 fi
 # -N: no intermediate shell; -i: gpu-doctor exits 2 on a machine without a GPU.
 hyperfine -N -i --warmup 3 --min-runs 10 --export-json "$out/bench.json" --export-markdown "$out/bench.md" "${cmds[@]}"
