@@ -6,10 +6,15 @@
 //! ```text
 //! cli ──► Config
 //! 1. gather    facts::gather(&Host, &GatherOptions) -> Facts          I/O; never fails as a whole
-//! 2. evaluate  checks::evaluate(&Facts, &CheckOptions) -> Vec<Finding> pure; no I/O
-//! 3. report    Report::new(facts, findings)                         the single source of truth
-//! 4. render    report::text | report::json | tui (on a terminal)
+//! 2. probe     probes::plan(&Facts, ..) -> Plan; probes::runner::run(&Host, &Plan, on_event)
+//!              -> Vec<ProbeResult> into Facts::probes                one worker process per GPU
+//! 3. evaluate  checks::evaluate(&Facts, &CheckOptions) -> Vec<Finding> pure; no I/O
+//! 4. report    Report::new(facts, findings)                         the single source of truth
+//! 5. render    report::text | report::json | tui (on a terminal)
 //! ```
+//!
+//! Probe results live in the facts, so a saved report (`--from`) replays its probe
+//! findings through the same pure checks.
 //!
 //! `host` is the one seam to the world (environment, filesystem root, commands with time
 //! limits, driver libraries); tests point it at fixture trees and fake driver libraries.
