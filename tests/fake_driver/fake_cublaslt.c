@@ -6,7 +6,9 @@
  *                               (3 = CUBLAS_STATUS_ALLOC_FAILED)
  *   FAKE_CUBLASLT_NO_ALGO=1     the heuristic returns no algorithm
  *   FAKE_CUBLASLT_WORKSPACE=B   workspace the chosen algorithm asks for (default 0)
- *   FAKE_CUBLASLT_WRONG=1       the matmul computes a wrong element */
+ *   FAKE_CUBLASLT_WRONG=1       the matmul computes a wrong element
+ *   FAKE_CUBLASLT_NO_FP8=1      no algorithm for FP8 (E4M3) inputs, as in cuBLASLt
+ *                               releases older than the GPU's FP8 support */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,11 +84,12 @@ cublasStatus_t cublasLtMatmulPreferenceSetAttribute(void *p, int attr, const voi
 cublasStatus_t cublasLtMatmulAlgoGetHeuristic(void *h, void *d, void *a, void *b, void *c, void *dd,
                                               void *pref, int requested, heuristic_t *results,
                                               int *returned) {
-    (void)h; (void)d; (void)a; (void)b; (void)c; (void)dd;
-    if (!results || !returned || requested < 1) return INVALID_VALUE;
+    (void)h; (void)d; (void)b; (void)c; (void)dd;
+    if (!results || !returned || requested < 1 || !a) return INVALID_VALUE;
     int rc = env_int("FAKE_CUBLASLT_HEURISTIC", 0);
     if (rc) return rc;
-    *returned = env_int("FAKE_CUBLASLT_NO_ALGO", 0) ? 0 : 1;
+    int fp8 = ((struct layout *)a)->type == 28;
+    *returned = env_int("FAKE_CUBLASLT_NO_ALGO", 0) || (fp8 && env_int("FAKE_CUBLASLT_NO_FP8", 0)) ? 0 : 1;
     memset(results, 0, sizeof *results);
     results->workspaceSize = (size_t)env_int("FAKE_CUBLASLT_WORKSPACE", 0);
     if (results->workspaceSize > *(uint64_t *)pref) return 3;
