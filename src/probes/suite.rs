@@ -760,14 +760,19 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
         for p in &precisions {
             let t = Instant::now();
             match matmul_check(gpu, &lib, *p)? {
-                Ok(()) => measurements.push(Measurement::new(
-                    &format!(
-                        "{}_ms",
-                        p.name().split(' ').next().unwrap_or("x").to_lowercase()
-                    ),
-                    ms_since(t),
-                    "ms",
-                )),
+                Ok(()) => {
+                    if !verified.contains(&p.name()) {
+                        verified.push(p.name());
+                    }
+                    measurements.push(Measurement::new(
+                        &format!(
+                            "{}_ms",
+                            p.name().split(' ').next().unwrap_or("x").to_lowercase()
+                        ),
+                        ms_since(t),
+                        "ms",
+                    ));
+                }
                 Err(ProbeOutcome::Failed {
                     code: Some(code), ..
                 }) if *p == Precision::Fp8E4m3
