@@ -16,6 +16,38 @@ use crate::host::{kill_group, tail_lines, Host};
 
 /// Stderr kept per worker (a chatty driver must not grow the doctor).
 const STDERR_CAP_BYTES: usize = 64 * 1024;
+/// A longer stdout line is library noise, not an event: it is skipped, not buffered.
+const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// The next line, at most `MAX_LINE_BYTES` of it kept; `None` at the end of the output.
+fn read_line_bounded(reader: &mut impl BufRead) -> Option<String> {
+    let mut buf = Vec::new();
+    let n = reader
+        .by_ref()
+        .take(MAX_LINE_BYTES)
+        .read_until(b'\n', &mut buf)
+        .ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.last() != Some(&b'\n') && n as u64 == MAX_LINE_BYTES {
+        // Skip the rest of an overlong line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let m = reader
+                .by_ref()
+                .take(MAX_LINE_BYTES)
+                .read_until(b'\n', &mut rest)
+                .ok()?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Some(String::new());
+    }
+    Some(String::from_utf8_lossy(&buf).into_owned())
+}
 
 /// Progress, streamed while the probes run (the terminal UI shows it live).
 #[derive(Debug, Clone, PartialEq)]
@@ -185,8 +217,8 @@ fn run_worker(
     let (tx, rx) = mpsc::channel::<String>();
     if let Some(out) = child.stdout.take() {
         std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(out);
+            while let Some(line) = read_line_bounded(&mut reader) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -319,4 +351,21 @@ enum End {
     TimedOut,
     Eof,
     Protocol(u32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlong_lines_are_skipped_and_the_next_line_is_read() {
+        let long = "x".repeat(MAX_LINE_BYTES as usize * 2 + 10);
+        let text = format!("first\n{long}\n{{\"event\":\"ready\",\"protocol\":1}}\n");
+        let mut r = std::io::Cursor::new(text.into_bytes());
+        assert_eq!(read_line_bounded(&mut r).as_deref(), Some("first\n"));
+        assert_eq!(read_line_bounded(&mut r).as_deref(), Some(""));
+        let event = read_line_bounded(&mut r).unwrap();
+        assert!(matches!(parse_line(&event), Some(Ok(Event::Ready { .. }))));
+        assert_eq!(read_line_bounded(&mut r), None);
+    }
 }
