@@ -25,6 +25,9 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         Err(e) => return fail(&e),
     };
     let opts = FleetOptions::from_args(args, host.var(SSH_ENV));
+    if super::tui::wanted(cli, host) {
+        return super::tui::run(&targets, &opts, cli, host);
+    }
     let start = Instant::now();
     let total = targets.len();
     let progress = std::io::stderr().is_terminal() && !cli.json;

@@ -17,6 +17,7 @@ pub mod cmd;
 pub mod inventory;
 pub mod render;
 pub mod ssh;
+pub mod tui;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
