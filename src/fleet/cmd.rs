@@ -24,10 +24,11 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         Ok(t) => t,
         Err(e) => return fail(&e),
     };
-    let opts = FleetOptions::from_args(args, host.var(SSH_ENV));
+    let mut opts = FleetOptions::from_args(args, host.var(SSH_ENV));
     if super::tui::wanted(cli, host) {
         return super::tui::run(&targets, &opts, cli, host);
     }
+    opts.keep_reports = cli.json || cli.prometheus.is_some();
     let start = Instant::now();
     let total = targets.len();
     let progress = std::io::stderr().is_terminal() && !cli.json;

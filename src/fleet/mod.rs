@@ -293,6 +293,9 @@ pub struct FleetOptions {
     pub ssh: SshOptions,
     pub jobs: usize,
     pub push: bool,
+    /// Keep each host's whole report (for `--json`, `--prometheus` and the UI); without it
+    /// only the summary is kept, so memory stays small with thousands of hosts.
+    pub keep_reports: bool,
 }
 
 impl FleetOptions {
@@ -310,6 +313,7 @@ impl FleetOptions {
             },
             jobs: usize::try_from(args.jobs).unwrap_or(1).max(1),
             push: args.push,
+            keep_reports: true,
         }
     }
 }
@@ -335,6 +339,7 @@ pub fn check_host(target: &Target, opts: &FleetOptions) -> HostResult {
     let report = c
         .report
         .as_ref()
+        .filter(|_| opts.keep_reports)
         .and_then(|r| serde_json::to_string(r).ok())
         .and_then(|s| RawValue::from_string(s).ok());
     let exit_code = match (&c.status, &summary) {
