@@ -310,6 +310,7 @@ impl FleetOptions {
                 remote_cmd: args.remote_cmd.clone(),
                 remote_args: args.remote_args.clone(),
                 max_output_bytes: args.max_output,
+                control_dir: None,
             },
             jobs: usize::try_from(args.jobs).unwrap_or(1).max(1),
             push: args.push,
@@ -389,6 +390,23 @@ pub fn older(a: &str, b: &str) -> bool {
 /// Checks every host with at most `opts.jobs` at once; `on_result(index, &result)` is
 /// called (on the calling thread) as each host finishes. Results come back in input order.
 pub fn run(
+    targets: &[Target],
+    opts: &FleetOptions,
+    on_result: &mut dyn FnMut(usize, &HostResult),
+) -> Vec<HostResult> {
+    // Connection sharing pays only where a host gets a second connection: --push.
+    let mut opts = opts.clone();
+    if opts.push && opts.ssh.control_dir.is_none() {
+        opts.ssh.control_dir = ssh::control_dir();
+    }
+    let results = run_pool(targets, &opts, on_result);
+    if let Some(dir) = &opts.ssh.control_dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    results
+}
+
+fn run_pool(
     targets: &[Target],
     opts: &FleetOptions,
     on_result: &mut dyn FnMut(usize, &HostResult),

@@ -33,7 +33,13 @@ pub struct SshOptions {
     pub remote_args: Vec<String>,
     /// Bytes of stdout read before the run is stopped as `bad_output`.
     pub max_output_bytes: u64,
+    /// A private folder for OpenSSH connection sharing (ControlMaster sockets), used when
+    /// a host may get a second connection (`--push`).
+    pub control_dir: Option<PathBuf>,
 }
+
+/// How long a shared connection outlives its last use.
+pub const CONTROL_PERSIST_SECS: u32 = 5;
 
 /// The stderr bytes kept (the end: ssh's own error comes last).
 pub const STDERR_TAIL_BYTES: usize = 4096;
@@ -106,6 +112,14 @@ impl SshOptions {
             "-o",
             "ServerAliveInterval=15",
         ]);
+        if let Some(dir) = &self.control_dir {
+            let mut path = std::ffi::OsString::from("ControlPath=");
+            path.push(dir.join("%C"));
+            cmd.args(["-o", "ControlMaster=auto", "-o"])
+                .arg(path)
+                .arg("-o")
+                .arg(format!("ControlPersist={CONTROL_PERSIST_SECS}"));
+        }
         for o in &self.options {
             cmd.arg("-o").arg(o);
         }
@@ -250,6 +264,28 @@ fn read_tail(mut r: impl Read, keep: usize) -> String {
     String::from_utf8_lossy(&tail).into_owned()
 }
 
+/// A new private (mode 700) folder for ControlMaster sockets, with a short path: a Unix
+/// socket path holds at most 107 bytes.
+pub fn control_dir() -> Option<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let base = std::env::temp_dir();
+    let base = if base.as_os_str().len() > 40 {
+        PathBuf::from("/tmp")
+    } else {
+        base
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let dir = base.join(format!("gpu-doctor-ssh.{}.{nanos:x}", std::process::id()));
+    // `create` (not `create_all`) fails on anything already there, a planted link included.
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&dir)
+        .ok()
+        .map(|()| dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +300,7 @@ mod tests {
             remote_cmd: "/opt/gpu doctor/bin".into(),
             remote_args: vec!["--no-probes".into(), "it's; $(rm -rf /)".into()],
             max_output_bytes: 100,
+            control_dir: None,
         }
     }
 
