@@ -601,3 +601,74 @@ fn slurm_mode_and_single_host_prometheus() {
     );
     assert!(metrics.contains("gpu_doctor_finding{id=\"host.no_nvidia_gpu\"} 3"));
 }
+
+/// Processes whose command line mentions `needle` (read from /proc).
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(needle) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn an_interrupted_fleet_leaves_no_ssh_behind() {
+    let mut sshd = Sshd::start();
+    sshd.fake("hang*", "hang");
+    let config = sshd.path("ssh_config").display().to_string();
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args([
+            "fleet",
+            "--plain",
+            "--timeout",
+            "60",
+            "--ssh-config",
+            &config,
+        ])
+        .args(["--remote-cmd", &sshd.remote_cmd(), "hang[1-4]"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the four ssh children are up.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while processes_mentioning(&config)
+        .iter()
+        .filter(|c| c.starts_with("ssh "))
+        .count()
+        < 4
+    {
+        assert!(Instant::now() < deadline, "the ssh children never started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    nix_kill(child.id(), "TERM");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15));
+    std::thread::sleep(Duration::from_millis(300));
+    let left: Vec<String> = processes_mentioning(&config)
+        .into_iter()
+        .filter(|c| c.starts_with("ssh "))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "ssh children outlived gpu-doctor: {left:#?}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(40));
+}
+
+fn nix_kill(pid: u32, sig: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+}

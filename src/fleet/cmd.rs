@@ -29,6 +29,22 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         return super::tui::run(&targets, &opts, cli, host);
     }
     opts.keep_reports = cli.json || cli.prometheus.is_some();
+    // Ctrl-C, SIGTERM, SIGHUP: end the ssh children too (each runs in its own process
+    // group, so the terminal's signal does not reach them), then stop.
+    let running = opts.ssh.running.clone();
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ]) {
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                running.kill_all();
+                let _ = writeln!(std::io::stderr(), "\ngpu-doctor fleet: interrupted");
+                std::process::exit(128 + sig);
+            }
+        });
+    }
     let start = Instant::now();
     let total = targets.len();
     let progress = std::io::stderr().is_terminal() && !cli.json;

@@ -311,6 +311,7 @@ impl FleetOptions {
                 remote_args: args.remote_args.clone(),
                 max_output_bytes: args.max_output,
                 control_dir: None,
+                running: ssh::Running::default(),
             },
             jobs: usize::try_from(args.jobs).unwrap_or(1).max(1),
             push: args.push,

@@ -36,6 +36,54 @@ pub struct SshOptions {
     /// A private folder for OpenSSH connection sharing (ControlMaster sockets), used when
     /// a host may get a second connection (`--push`).
     pub control_dir: Option<PathBuf>,
+    /// The ssh children under way, so that an interrupted run can end them.
+    pub running: Running,
+}
+
+/// The process groups of the ssh children under way; once [`Running::kill_all`] ran,
+/// a child started later is killed at once.
+#[derive(Debug, Clone, Default)]
+pub struct Running(std::sync::Arc<std::sync::Mutex<RunningSet>>);
+
+#[derive(Debug, Default)]
+pub struct RunningSet {
+    stopped: bool,
+    pids: std::collections::HashSet<u32>,
+}
+
+impl Running {
+    fn with<T>(&self, f: impl FnOnce(&mut RunningSet) -> T) -> T {
+        let mut set = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut set)
+    }
+
+    fn add(&self, pid: u32) {
+        self.with(|s| {
+            if s.stopped {
+                crate::host::kill_group(pid);
+            } else {
+                s.pids.insert(pid);
+            }
+        });
+    }
+
+    fn remove(&self, pid: u32) {
+        self.with(|s| s.pids.remove(&pid));
+    }
+
+    /// Kills every ssh child still running (and its jump-host children), and any started
+    /// later: for an interrupted run, so that no ssh outlives gpu-doctor.
+    pub fn kill_all(&self) {
+        self.with(|s| {
+            s.stopped = true;
+            for pid in s.pids.drain() {
+                crate::host::kill_group(pid);
+            }
+        });
+    }
 }
 
 /// How long a shared connection outlives its last use.
@@ -160,6 +208,7 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
         }
     };
     let pid = child.id();
+    opts.running.add(pid);
     if let Some(mut stdin) = child.stdin.take() {
         std::thread::spawn(move || {
             if let Ok(exe) = std::env::current_exe() {
@@ -213,6 +262,7 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
         }
         Err(_) => None,
     };
+    opts.running.remove(pid);
     if let Some(s) = status {
         use std::os::unix::process::ExitStatusExt;
         raw.code = s.code();
@@ -301,6 +351,7 @@ mod tests {
             remote_args: vec!["--no-probes".into(), "it's; $(rm -rf /)".into()],
             max_output_bytes: 100,
             control_dir: None,
+            running: Running::default(),
         }
     }
 

@@ -578,6 +578,8 @@ pub fn run(targets: &[Target], opts: &FleetOptions, cli: &Cli, host: &Host) -> i
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         event_loop(&mut term, &mut app, &rx, &sig_rx)
     }));
+    // Quitting before every host answered: no ssh child outlives the UI.
+    opts.ssh.running.kill_all();
     drop(term);
     drop(guard);
     if let Some(s) = signals {
