@@ -77,7 +77,10 @@ pub enum Page {
 
 pub struct FleetApp {
     pub hosts: Vec<String>,
-    pub results: Vec<Option<HostResult>>,
+    /// Results in the order they arrived (the views aggregate over this slice as it is).
+    pub arrived: Vec<HostResult>,
+    /// For each host (input order), its position in `arrived`.
+    pub slot: Vec<Option<usize>>,
     pub done: usize,
     pub elapsed_ms: u64,
     pub tick: u64,
@@ -102,7 +105,8 @@ impl FleetApp {
         let n = hosts.len();
         FleetApp {
             hosts,
-            results: vec![None; n],
+            arrived: Vec::with_capacity(n),
+            slot: vec![None; n],
             done: 0,
             elapsed_ms: 0,
             tick: 0,
@@ -125,9 +129,13 @@ impl FleetApp {
         self.done == self.hosts.len()
     }
 
-    /// The results in, in input order.
-    pub fn arrived(&self) -> Vec<HostResult> {
-        self.results.iter().flatten().cloned().collect()
+    /// Host `i`'s result, once it arrived.
+    pub fn result(&self, i: usize) -> Option<&HostResult> {
+        self.slot
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|p| self.arrived.get(p))
     }
 
     /// Host indexes shown, filtered and sorted.
@@ -137,7 +145,7 @@ impl FleetApp {
             .filter(|&i| needle.is_empty() || self.row_text(i).to_lowercase().contains(&needle))
             .collect();
         let rank = |i: usize| -> (i32, u8) {
-            match &self.results[i] {
+            match self.result(i) {
                 None => (-1, 0),
                 Some(r) => (r.exit_code, r.status as u8),
             }
@@ -147,14 +155,14 @@ impl FleetApp {
             Sort::Worst => v.sort_by(|a, b| rank(*b).cmp(&rank(*a)).then(a.cmp(b))),
             Sort::Host => v.sort_by(|a, b| self.hosts[*a].cmp(&self.hosts[*b])),
             Sort::Time => v.sort_by_key(|i| {
-                std::cmp::Reverse(self.results[*i].as_ref().map_or(0, |r| r.elapsed_ms))
+                std::cmp::Reverse(self.result(*i).map_or(0, |r| r.elapsed_ms))
             }),
         }
         v
     }
 
     fn row_text(&self, i: usize) -> String {
-        match &self.results[i] {
+        match self.result(i) {
             Some(r) => render::row(r).join(" "),
             None => format!("{} waiting", self.hosts[i]),
         }
@@ -163,7 +171,7 @@ impl FleetApp {
     /// The exit code on quitting: the fleet's when every host answered, else 3.
     pub fn exit_code(&self) -> i32 {
         if self.finished() {
-            super::exit_code(&self.arrived())
+            super::exit_code(&self.arrived)
         } else {
             exit::NO_VERDICT
         }
@@ -217,11 +225,19 @@ pub fn update(app: &mut FleetApp, msg: FleetMsg) -> Vec<Cmd> {
             }
         }
         FleetMsg::Host(i, r) => {
-            if let Some(slot) = app.results.get_mut(i) {
-                if slot.is_none() {
-                    app.done += 1;
+            if let Some(slot) = app.slot.get_mut(i) {
+                match *slot {
+                    Some(p) => {
+                        if let Some(old) = app.arrived.get_mut(p) {
+                            *old = *r;
+                        }
+                    }
+                    None => {
+                        *slot = Some(app.arrived.len());
+                        app.arrived.push(*r);
+                        app.done += 1;
+                    }
                 }
-                *slot = Some(*r);
             }
         }
         FleetMsg::Finished(ms) => app.elapsed_ms = ms,
@@ -318,7 +334,7 @@ fn open(app: &mut FleetApp) {
     let Some(&i) = visible.get(app.selected) else {
         return;
     };
-    let Some(r) = &app.results[i] else {
+    let Some(r) = app.result(i) else {
         app.status = Some(format!("{} has not answered yet", app.hosts[i]));
         return;
     };
@@ -394,10 +410,10 @@ pub fn draw(frame: &mut Frame, app: &FleetApp) {
 }
 
 fn header_line(app: &FleetApp, t: Theme) -> Line<'static> {
-    let arrived = app.arrived();
+    let arrived = &app.arrived;
     let mut spans = vec![Span::styled("gpu-doctor fleet ", t.bold())];
     if app.finished() {
-        let code = super::exit_code(&arrived);
+        let code = super::exit_code(arrived);
         let (word, sev) = match code {
             0 => ("✓ HEALTHY", Severity::Pass),
             1 => ("! WARNINGS", Severity::Warn),
@@ -426,7 +442,7 @@ fn header_line(app: &FleetApp, t: Theme) -> Line<'static> {
             ));
         }
     }
-    for (s, n) in aggregate::status_counts(&arrived) {
+    for (s, n) in aggregate::status_counts(arrived) {
         if s != Status::Ok {
             spans.push(Span::styled(
                 format!("{n} {} ", s.as_str()),
@@ -453,7 +469,7 @@ fn hosts_table(frame: &mut Frame, app: &FleetApp, t: Theme, area: Rect) {
         .skip(app.offset)
         .take(h)
         .map(|(pos, &i)| {
-            let cells: Vec<Cell> = match &app.results[i] {
+            let cells: Vec<Cell> = match app.result(i) {
                 Some(r) => {
                     let st = style_for(r, t);
                     render::row(r)
@@ -503,9 +519,9 @@ fn hosts_table(frame: &mut Frame, app: &FleetApp, t: Theme, area: Rect) {
 }
 
 fn summary_text(app: &FleetApp) -> Vec<Line<'static>> {
-    let arrived = app.arrived();
+    let arrived = &app.arrived;
     let mut lines = vec![Line::from("Groups (hosts with identical results)")];
-    for g in aggregate::groups(&arrived) {
+    for g in aggregate::groups(arrived) {
         let what = match (g.status, g.verdict) {
             (Status::Ok, Some(v)) => render::verdict_name(v).to_string(),
             (s, _) => s.as_str().to_string(),
@@ -517,7 +533,7 @@ fn summary_text(app: &FleetApp) -> Vec<Line<'static>> {
         )));
     }
     lines.push(Line::from(""));
-    let drift = aggregate::drift(&arrived);
+    let drift = aggregate::drift(arrived);
     if drift.is_empty() {
         lines.push(Line::from("No drift: every host that answered agrees."));
     } else {
