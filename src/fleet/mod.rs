@@ -541,6 +541,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fleet_arguments() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "gpu-doctor",
+            "fleet",
+            "node[1-2]",
+            "-j",
+            "4",
+            "--json",
+            "-o",
+            "User=ops",
+            "--prometheus",
+            "/tmp/f.prom",
+            "--",
+            "--expect-gpus",
+            "8",
+        ])
+        .unwrap();
+        assert!(cli.json);
+        assert!(cli.prometheus.is_some());
+        let Some(crate::cli::Command::Fleet(a)) = &cli.command else {
+            panic!("not fleet: {cli:?}");
+        };
+        assert_eq!(a.hosts, ["node[1-2]"]);
+        assert_eq!(a.jobs, 4);
+        assert_eq!(a.remote_args, ["--expect-gpus", "8"]);
+        assert_eq!(targets(a).unwrap().len(), 2);
+        let opts = FleetOptions::from_args(a, Some("/usr/bin/ssh"));
+        assert_eq!(
+            opts.ssh.remote_command(Mode::Installed),
+            "gpu-doctor --json --expect-gpus 8"
+        );
+        assert!(crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "a", "-j", "0"]).is_err());
+        let bad = crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "a", "-o", "-F/x"]);
+        if let Ok(crate::cli::Cli {
+            command: Some(crate::cli::Command::Fleet(a)),
+            ..
+        }) = bad
+        {
+            assert!(check_args(&a).is_err());
+        }
+    }
+
+    #[test]
     fn version_order() {
         assert!(older("0.1.0", "0.2.0"));
         assert!(older("0.9.9", "0.10.0"));

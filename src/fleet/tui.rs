@@ -154,9 +154,9 @@ impl FleetApp {
             Sort::Input => {}
             Sort::Worst => v.sort_by(|a, b| rank(*b).cmp(&rank(*a)).then(a.cmp(b))),
             Sort::Host => v.sort_by(|a, b| self.hosts[*a].cmp(&self.hosts[*b])),
-            Sort::Time => v.sort_by_key(|i| {
-                std::cmp::Reverse(self.result(*i).map_or(0, |r| r.elapsed_ms))
-            }),
+            Sort::Time => {
+                v.sort_by_key(|i| std::cmp::Reverse(self.result(*i).map_or(0, |r| r.elapsed_ms)))
+            }
         }
         v
     }
