@@ -74,19 +74,15 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
             ));
         }
     }
-    let out = if cli.json {
-        match render::json(&results, elapsed_ms) {
-            Ok(s) => s,
-            Err(e) => return fail(&format!("could not encode the fleet report: {e}")),
-        }
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    // The JSON document is written as it is encoded: the reports are not copied into one
+    // big string first.
+    let written = if cli.json {
+        render::write_json(&mut stdout, &results, elapsed_ms)
     } else {
-        render::plain(&results, elapsed_ms)
+        stdout.write_all(render::plain(&results, elapsed_ms).as_bytes())
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match written.and_then(|()| stdout.flush()) {
         Ok(()) => code,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
         Err(e) => fail(&format!("could not write output: {e}")),

@@ -62,8 +62,14 @@ pub fn doc(results: &[HostResult], elapsed_ms: u64) -> FleetDoc<'_> {
     }
 }
 
-pub fn json(results: &[HostResult], elapsed_ms: u64) -> Result<String, serde_json::Error> {
-    Ok(serde_json::to_string_pretty(&doc(results, elapsed_ms))? + "\n")
+/// The JSON document, encoded straight into `out`.
+pub fn write_json(
+    out: &mut impl std::io::Write,
+    results: &[HostResult],
+    elapsed_ms: u64,
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &doc(results, elapsed_ms))?;
+    out.write_all(b"\n")
 }
 
 pub fn verdict_name(v: Verdict) -> &'static str {
