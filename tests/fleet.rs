@@ -177,6 +177,7 @@ case "$GPU_DOCTOR_FAKE" in
   old) printf '{{"schema_version": 0, "verdict": "ok"}}\n'; exit 0 ;;
   truncated) head -c 2000 "$d/healthy_8gpu.json"; exit 0 ;;
   failing) cat "$d/mismatched_driver.json"; exit 2 ;;
+  older) sed 's/"version": "0.1.0"/"version": "0.0.1"/' "$d/healthy_8gpu.json"; exit 0 ;;
   *) cat "$d/healthy_8gpu.json"; exit 0 ;;
 esac
 "#,
@@ -367,9 +368,13 @@ fn push_runs_this_binary_where_gpu_doctor_is_missing_and_cleans_up() {
         "missing*",
         &[&format!("SetEnv GPU_DOCTOR_FAKE=missing TMPDIR={rtmp}")],
     );
+    sshd.fake("older", "older");
+    sshd.fake("oldschema", "old");
     let (code, doc, t) = sshd.fleet_json(&[
         "missing[1-2]",
         "node01",
+        "older",
+        "oldschema",
         "--push",
         "--timeout",
         "60",
@@ -379,9 +384,11 @@ fn push_runs_this_binary_where_gpu_doctor_is_missing_and_cleans_up() {
     ]);
     let st = statuses(&doc);
     assert!(st.values().all(|s| s == "ok"), "{doc:#}");
-    for h in ["missing1", "missing2"] {
+    // Missing, older than this binary, or an unreadable schema: this binary is pushed.
+    for h in ["missing1", "missing2", "older", "oldschema"] {
         let r = host(&doc, h);
-        assert_eq!(r["pushed"], true);
+        assert_eq!(r["pushed"], true, "{h}");
+        assert_eq!(r["report"]["tool"]["version"], env!("CARGO_PKG_VERSION"));
         // The pushed binary ran on "this machine" (no GPU) with the passed-through args.
         let ids: Vec<&str> = r["report"]["findings"]
             .as_array()
@@ -671,4 +678,95 @@ fn nix_kill(pid: u32, sig: &str) {
         .unwrap()
         .success();
     assert!(ok);
+}
+
+/// The fleet UI in a real pseudo-terminal (tmux on a private socket): the live table,
+/// Enter into one host's report in the local views, back, the groups page, quit with the
+/// fleet's exit code and the terminal given back.
+#[test]
+fn the_fleet_ui_in_a_terminal() {
+    let mut sshd = Sshd::start();
+    sshd.fake("failing", "failing");
+    let tmux_dir = tempfile::tempdir().unwrap();
+    let sock = tmux_dir.path().join("sock");
+    let tmux = |args: &[&str]| -> String {
+        let out = Command::new("tmux")
+            .arg("-S")
+            .arg(&sock)
+            .args(["-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("tmux is needed (scripts/test.sh installs it): {e}"));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let script = tmux_dir.path().join("run.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "TERM=xterm-256color '{BIN}' fleet --ssh-config '{}' --remote-cmd '{}' node[01-03] failing\necho \"EXIT=$?\"\nexec sleep 600\n",
+            sshd.path("ssh_config").display(),
+            sshd.remote_cmd()
+        ),
+    )
+    .unwrap();
+    let start = Instant::now();
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "140",
+        "-y",
+        "30",
+        &format!("sh {}", script.display()),
+    ]);
+    let wait_for = |what: &str| -> String {
+        let t0 = Instant::now();
+        loop {
+            let s = tmux(&["capture-pane", "-p", "-t", "t"]);
+            if s.contains(what) {
+                return s;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "{what:?} never appeared:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let keys = |k: &[&str]| {
+        for key in k {
+            tmux(&["send-keys", "-t", "t", key]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    };
+    let s = wait_for("4 hosts in");
+    assert!(s.contains("FAILURES"), "{s}");
+    assert!(s.contains("3 healthy") && s.contains("1 failures"), "{s}");
+    assert!(s.contains("driver.library_mismatch"), "{s}");
+    // Sort worst first: the failing host is on top; Enter opens its report.
+    keys(&["s", "Enter"]);
+    let s = wait_for("Findings │");
+    assert!(s.contains("FAILURES"), "{s}");
+    assert!(s.contains("Driver "), "{s}");
+    keys(&["q"]);
+    wait_for("gpu-doctor fleet");
+    keys(&["Tab"]);
+    let s = wait_for("Groups (hosts with identical results)");
+    assert!(s.contains("node[01-03]  (3)  healthy"), "{s}");
+    assert!(s.contains("Drift"), "{s}");
+    keys(&["q"]);
+    let s = wait_for("EXIT=");
+    assert!(s.contains("EXIT=2"), "{s}");
+    let modes = tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        "t",
+        "#{alternate_on} #{cursor_flag}",
+    ]);
+    assert_eq!(modes.trim(), "0 1", "the terminal was not given back");
+    tmux(&["kill-server"]);
+    assert!(start.elapsed() < Duration::from_secs(90));
 }
