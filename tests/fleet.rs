@@ -296,7 +296,15 @@ fn every_failure_mode_ends_in_its_own_status() {
     let wrong = sshd.path("wrong_key").display().to_string();
     sshd.alias("wrongkey", &[&format!("IdentityFile {wrong}")]);
     sshd.alias("changed", &["HostKeyAlias changedhost"]);
+    // Jump hosts come from the user's ssh_config; a hang behind one is cut with its proxy.
+    sshd.alias("jumped", &["ProxyJump node01"]);
+    sshd.alias(
+        "jumphang",
+        &["ProxyJump node01", "SetEnv GPU_DOCTOR_FAKE=hang"],
+    );
     let (code, doc, t) = sshd.fleet_json(&[
+        "jumped",
+        "jumphang",
         "node[01-02]",
         "missing",
         "refused",
@@ -311,7 +319,7 @@ fn every_failure_mode_ends_in_its_own_status() {
         "--timeout",
         "15",
         "--jobs",
-        "12",
+        "14",
     ]);
     let want: BTreeMap<String, String> = [
         ("node01", "ok"),
@@ -326,6 +334,8 @@ fn every_failure_mode_ends_in_its_own_status() {
         ("old", "incompatible"),
         ("truncated", "bad_output"),
         ("failing", "ok"),
+        ("jumped", "ok"),
+        ("jumphang", "timeout"),
     ]
     .into_iter()
     .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -355,6 +365,15 @@ fn every_failure_mode_ends_in_its_own_status() {
         .unwrap()
         .contains("schema_version 0"));
     // The hang is cut at the time limit, and the run does not wait for it further.
+    let config = sshd.path("ssh_config").display().to_string();
+    let left: Vec<String> = processes_mentioning(&config)
+        .into_iter()
+        .filter(|c| c.starts_with("ssh "))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "ssh or its proxy outlived the run: {left:#?}"
+    );
     let hang = host(&doc, "hang")["elapsed_ms"].as_u64().unwrap();
     assert!((15_000..18_000).contains(&hang), "{hang} ms");
     assert!(t < Duration::from_secs(40), "took {t:?}");
