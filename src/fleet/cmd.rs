@@ -25,7 +25,7 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         Err(e) => return fail(&e),
     };
     let mut opts = FleetOptions::from_args(args, host.var(SSH_ENV));
-    if super::tui::wanted(cli, host) {
+    if super::tui::wanted(cli, host) && cli.prometheus.is_none() {
         return super::tui::run(&targets, &opts, cli, host);
     }
     opts.keep_reports = cli.json || cli.prometheus.is_some();
