@@ -37,7 +37,7 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ]) {
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             if let Some(sig) = signals.forever().next() {
                 running.kill_all();
                 let _ = writeln!(std::io::stderr(), "\ngpu-doctor fleet: interrupted");

@@ -418,7 +418,7 @@ fn run_pool(
     let workers = opts.jobs.min(targets.len());
     for _ in 0..workers {
         let (next, targets, tx, opts) = (next.clone(), targets.clone(), tx.clone(), opts.clone());
-        std::thread::spawn(move || loop {
+        let _ = std::thread::Builder::new().spawn(move || loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(t) = targets.get(i) else { break };
             if tx.send((i, check_host(t, &opts))).is_err() {

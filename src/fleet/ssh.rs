@@ -210,7 +210,7 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
     let pid = child.id();
     opts.running.add(pid);
     if let Some(mut stdin) = child.stdin.take() {
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             if let Ok(exe) = std::env::current_exe() {
                 if let Ok(mut f) = std::fs::File::open(exe) {
                     let _ = std::io::copy(&mut f, &mut stdin);
@@ -221,14 +221,14 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
     }
     let (err_tx, err_rx) = mpsc::channel();
     if let Some(stderr) = child.stderr.take() {
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             let _ = err_tx.send(read_tail(stderr, STDERR_TAIL_BYTES));
         });
     }
     let (out_tx, out_rx) = mpsc::channel();
     if let Some(stdout) = child.stdout.take() {
         let cap = opts.max_output_bytes;
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             let _ = out_tx.send(read_capped(stdout, cap));
         });
     }
@@ -242,10 +242,12 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
                 crate::host::kill_group(pid);
             }
         }
-        Err(_) => {
+        Err(mpsc::RecvTimeoutError::Timeout) => {
             raw.timed_out = true;
             crate::host::kill_group(pid);
         }
+        // No reader (the thread could not start): stop rather than wait blind.
+        Err(mpsc::RecvTimeoutError::Disconnected) => crate::host::kill_group(pid),
     }
     // stdout is closed: ssh is ending. Wait for it within what is left of the limit (and
     // a little more after a kill, which ends it at once).

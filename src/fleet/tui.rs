@@ -562,7 +562,7 @@ pub fn run(targets: &[Target], opts: &FleetOptions, cli: &Cli, host: &Host) -> i
     let (tx, rx) = mpsc::channel::<FleetMsg>();
     {
         let (tx, targets, opts) = (tx.clone(), targets.to_vec(), opts.clone());
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             let start = Instant::now();
             let results = super::run(&targets, &opts, &mut |i, r| {
                 let _ = tx.send(FleetMsg::Host(i, Box::new(r.clone())));
