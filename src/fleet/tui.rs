@@ -696,6 +696,37 @@ mod tests {
     }
 
     #[test]
+    fn a_hostile_remote_report_draws_no_control_characters() {
+        let mut facts = crate::checks::testutil::healthy();
+        facts.system.hostname =
+            crate::fact::Fact::known("evil\x1b]52;c;cm0gLXJmIC8=\x07host".to_string());
+        let report = crate::report::Report::new(
+            crate::matrix::bundled(),
+            facts,
+            vec![crate::report::finding::Finding::new(
+                "driver.library_mismatch",
+                Severity::Fail,
+                "\x1b[2J\x1b]0;pwned\x07cleared\r\n",
+            )],
+            Vec::new(),
+        );
+        let mut app = FleetApp::new(vec!["node01".into()], true);
+        app.size = (120, 20);
+        update(
+            &mut app,
+            FleetMsg::Host(0, Box::new(result("node01", Status::Ok, Some(&report)))),
+        );
+        let table = screen(&app);
+        press(&mut app, KeyCode::Enter);
+        assert!(app.detail.is_some());
+        let detail = screen(&app);
+        for s in [&table, &detail] {
+            assert!(!s.chars().any(|c| c.is_control() && c != '\n'), "{s:?}");
+        }
+        assert!(table.contains("driver.library_mismatch"), "{table}");
+    }
+
+    #[test]
     fn live_table_sort_filter_and_open_a_report() {
         let healthy = crate::report::Report::new(
             crate::matrix::bundled(),
