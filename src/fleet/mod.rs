@@ -293,13 +293,11 @@ impl HostResult {
 /// string of a JSON value with spaces; newlines stay.
 pub fn defang(v: &mut serde_json::Value) {
     match v {
-        serde_json::Value::String(s) => {
-            if s.chars().any(|c| c.is_control() && c != '\n') {
-                *s = s
-                    .chars()
-                    .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-                    .collect();
-            }
+        serde_json::Value::String(s) if s.chars().any(|c| c.is_control() && c != '\n') => {
+            *s = s
+                .chars()
+                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+                .collect();
         }
         serde_json::Value::Array(a) => a.iter_mut().for_each(defang),
         serde_json::Value::Object(o) => o.values_mut().for_each(defang),
