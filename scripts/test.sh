@@ -12,6 +12,9 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 command -v minisign >/dev/null 2>&1 || need_apt+=(minisign)
 # The terminal UI's end-to-end tests drive the real binary in a tmux pane.
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+# The fleet tests start a real OpenSSH server on loopback and connect with the ssh client.
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 || need_apt+=(openssh-client)
 if ((${#need_apt[@]})); then
     if command -v apt-get >/dev/null 2>&1; then
         SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -52,15 +52,31 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
             )))
         }
         Some(Command::Matrix { ref action }) => return run_matrix(action, cli, host),
+        Some(Command::Fleet(ref args)) => return Ok(crate::fleet::cmd::run(args, cli, host)),
         None => {}
     }
     let selection = selection(cli)?;
-    if crate::tui::wanted(cli, host) {
+    if crate::tui::wanted(cli, host) && !cli.slurm && cli.prometheus.is_none() {
         return Ok(crate::tui::run(cli, host, selection));
     }
+    let started = std::time::Instant::now();
     let report = build_report(cli, host, &selection)?;
     if let Some(path) = &cli.save {
         save(&report, path)?;
+    }
+    if let Some(path) = &cli.prometheus {
+        let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
+        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if cli.slurm {
+        let (line, code) = report::slurm::outcome(&report);
+        if let Some(line) = line {
+            print(&format!("{line}\n"));
+        }
+        return Ok(code);
     }
     let out = if cli.json {
         format!("{}\n", serde_json::to_string_pretty(&report)?)

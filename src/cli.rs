@@ -95,6 +95,14 @@ pub struct Cli {
     /// Colour in the text report (NO_COLOR is honoured by `auto`).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
+
+    /// Also write node_exporter textfile-collector metrics to FILE (atomically); with `fleet`, one series per host.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub prometheus: Option<PathBuf>,
+
+    /// Slurm HealthCheckProgram mode: silent when the node can run work, else one line with the reason and a non-zero exit.
+    #[arg(long, conflicts_with_all = ["json", "plain"])]
+    pub slurm: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -108,6 +116,8 @@ pub enum Command {
         #[command(subcommand)]
         action: MatrixCommand,
     },
+    /// Check many hosts over SSH: runs `gpu-doctor --json` on each and shows the fleet (groups, drift).
+    Fleet(crate::fleet::FleetArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -19,12 +19,15 @@
 //! `host` is the one seam to the world (environment, filesystem root, commands with time
 //! limits, driver libraries); tests point it at fixture trees and fake driver libraries.
 //! `--from FILE` replaces step 1 with the facts of a saved report.
+//! `fleet` runs `gpu-doctor --json` on many hosts over ssh and aggregates the reports
+//! (groups, drift).
 
 pub mod app;
 pub mod checks;
 pub mod cli;
 pub mod fact;
 pub mod facts;
+pub mod fleet;
 pub mod host;
 pub mod matrix;
 pub mod probes;

@@ -2,6 +2,8 @@
 //! renderings.
 
 pub mod finding;
+pub mod prometheus;
+pub mod slurm;
 pub mod text;
 
 use schemars::JsonSchema;

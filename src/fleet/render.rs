@@ -1,0 +1,205 @@
+//! The fleet as text (`--plain`) and as one JSON document (`--json`).
+
+use serde::Serialize;
+
+use super::aggregate::{self, Drift, Group};
+use super::{HostResult, Status};
+use crate::report::Verdict;
+
+/// Version of the fleet JSON document (each host's `report` carries its own
+/// `schema_version`).
+pub const FLEET_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+pub struct FleetDoc<'a> {
+    pub fleet_schema_version: u32,
+    pub tool: crate::report::Tool,
+    pub summary: FleetSummary,
+    pub hosts: &'a [HostResult],
+    pub groups: Vec<Group>,
+    pub drift: Vec<Drift>,
+    pub exit_code: i32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FleetSummary {
+    pub hosts: usize,
+    /// Hosts per status (every status, zeros included).
+    pub statuses: std::collections::BTreeMap<&'static str, usize>,
+    /// Hosts that answered, per verdict.
+    pub verdicts: std::collections::BTreeMap<&'static str, usize>,
+    pub elapsed_ms: u64,
+}
+
+pub fn doc(results: &[HostResult], elapsed_ms: u64) -> FleetDoc<'_> {
+    let mut statuses = std::collections::BTreeMap::new();
+    for s in Status::ALL {
+        statuses.insert(s.as_str(), results.iter().filter(|r| r.status == s).count());
+    }
+    let mut verdicts = std::collections::BTreeMap::new();
+    for v in [Verdict::Healthy, Verdict::Warnings, Verdict::Failures] {
+        verdicts.insert(
+            verdict_name(v),
+            results.iter().filter(|r| r.verdict() == Some(v)).count(),
+        );
+    }
+    FleetDoc {
+        fleet_schema_version: FLEET_SCHEMA_VERSION,
+        tool: crate::report::Tool {
+            name: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        summary: FleetSummary {
+            hosts: results.len(),
+            statuses,
+            verdicts,
+            elapsed_ms,
+        },
+        hosts: results,
+        groups: aggregate::groups(results),
+        drift: aggregate::drift(results),
+        exit_code: super::exit_code(results),
+    }
+}
+
+/// The JSON document, encoded straight into `out`.
+pub fn write_json(
+    out: &mut impl std::io::Write,
+    results: &[HostResult],
+    elapsed_ms: u64,
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &doc(results, elapsed_ms))?;
+    out.write_all(b"\n")
+}
+
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Healthy => "healthy",
+        Verdict::Warnings => "warnings",
+        Verdict::Failures => "failures",
+    }
+}
+
+/// What the table's result column says: the verdict for hosts that answered, else the status.
+pub fn result_word(r: &HostResult) -> &'static str {
+    match r.verdict() {
+        Some(v) if r.status == Status::Ok => verdict_name(v),
+        _ => r.status.as_str(),
+    }
+}
+
+/// The table columns of one host: host, status, verdict, GPUs, driver, CUDA, torch, top
+/// finding (or the reason it is not ok), time.
+pub fn row(r: &HostResult) -> [String; 9] {
+    let dash = || "-".to_string();
+    let s = r.summary.as_ref();
+    [
+        r.host.clone(),
+        r.status.as_str().to_string(),
+        r.verdict()
+            .map_or_else(dash, |v| verdict_name(v).to_string()),
+        s.map_or_else(dash, |s| s.gpus.to_string()),
+        s.and_then(|s| s.driver.clone()).unwrap_or_else(dash),
+        s.and_then(|s| s.cuda.clone()).unwrap_or_else(dash),
+        s.map(|s| s.torch.join(", "))
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(dash),
+        match s {
+            Some(s) => s.top_finding.clone().unwrap_or_else(dash),
+            None => r.detail.clone().unwrap_or_else(dash),
+        },
+        format!("{:.1}s", r.elapsed_ms as f64 / 1000.0),
+    ]
+}
+
+pub const COLUMNS: [&str; 9] = [
+    "HOST",
+    "STATUS",
+    "VERDICT",
+    "GPUS",
+    "DRIVER",
+    "CUDA",
+    "TORCH",
+    "TOP FINDING",
+    "TIME",
+];
+
+/// The plain text: one line per host, then the groups, the drift and a summary line.
+pub fn plain(results: &[HostResult], elapsed_ms: u64) -> String {
+    let mut out = String::new();
+    let rows: Vec<[String; 9]> = results.iter().map(row).collect();
+    let mut widths = COLUMNS.map(|c| c.chars().count());
+    for r in &rows {
+        for (w, cell) in widths.iter_mut().zip(r.iter()) {
+            *w = (*w).max(cell.chars().count().min(60));
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, (c, w)) in cells.iter().zip(widths.iter()).enumerate() {
+            let c: String = c.chars().take(if i == 7 { 200 } else { 60 }).collect();
+            if i + 1 == cells.len() {
+                s.push_str(&c);
+            } else {
+                s.push_str(&format!("{c:<w$}  "));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(&COLUMNS.map(String::from)));
+    for r in &rows {
+        out.push_str(&line(r));
+    }
+    out.push_str("\nGroups\n");
+    let groups = aggregate::groups(results);
+    let gw = groups
+        .iter()
+        .map(|g| g.hosts.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(60);
+    for g in &groups {
+        let what = match (g.status, g.verdict) {
+            (Status::Ok, Some(v)) => verdict_name(v).to_string(),
+            (s, _) => s.as_str().to_string(),
+        };
+        let mut tail = g.problems.join(" ");
+        if let Some(d) = &g.detail {
+            tail = d.clone();
+        }
+        out.push_str(
+            format!(
+                "  {:<gw$}  {:>5}  {what:<17}  {tail}",
+                g.hosts,
+                format!("({})", g.count)
+            )
+            .trim_end(),
+        );
+        out.push('\n');
+    }
+    let drift = aggregate::drift(results);
+    if !drift.is_empty() {
+        out.push_str("\nDrift (hosts that differ from the majority)\n");
+        for d in &drift {
+            out.push_str(&format!(
+                "  {}: {} on {} host(s)\n",
+                d.attribute, d.majority, d.majority_count
+            ));
+            for o in &d.outliers {
+                out.push_str(&format!("    {}  {}\n", o.value, o.hosts));
+            }
+        }
+    }
+    let counts: Vec<String> = aggregate::status_counts(results)
+        .iter()
+        .map(|(s, n)| format!("{n} {}", s.as_str()))
+        .collect();
+    out.push_str(&format!(
+        "\n{} host(s): {} · {:.1}s · exit {}\n",
+        results.len(),
+        counts.join(", "),
+        elapsed_ms as f64 / 1000.0,
+        super::exit_code(results)
+    ));
+    out
+}

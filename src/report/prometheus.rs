@@ -1,0 +1,335 @@
+//! node_exporter textfile-collector metrics (`--prometheus FILE`), for one host or a
+//! fleet, written atomically (a temporary file in the same folder, then rename) so the
+//! collector never reads half a file.
+//!
+//! Metrics (every series of a fleet run also has a `host` label):
+//!
+//! ```text
+//! gpu_doctor_up                       1 when a report was reached (fleet: the host answered)
+//! gpu_doctor_exit_code                the report's exit code (0, 1, 2, 3)
+//! gpu_doctor_verdict{verdict}         1 for the report's verdict, 0 for the others
+//! gpu_doctor_findings{severity}       findings per severity
+//! gpu_doctor_finding{id}              worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail
+//! gpu_doctor_gpus                     GPUs seen (PCI, NVML, device nodes)
+//! gpu_doctor_driver_init_ok{api}      nvmlInit / cuInit succeeded (1) or not (0), from the driver worker
+//! gpu_doctor_info{driver,cuda,torch,matrix,version}  1
+//! gpu_doctor_run_duration_seconds     how long the run took
+//! gpu_doctor_last_run_timestamp_seconds
+//! gpu_doctor_fleet_host_status{host,status}  (fleet) 1 for the host's status
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::finding::Severity;
+use super::{Report, Verdict};
+use crate::checks::view;
+
+const HEADERS: &[(&str, &str)] = &[
+    (
+        "gpu_doctor_up",
+        "1 when gpu-doctor reached a report for the host",
+    ),
+    (
+        "gpu_doctor_exit_code",
+        "gpu-doctor's exit code: 0 ok, 1 warnings, 2 failures, 3 no verdict",
+    ),
+    (
+        "gpu_doctor_verdict",
+        "1 for the report's verdict (healthy, warnings, failures)",
+    ),
+    ("gpu_doctor_findings", "Findings per severity"),
+    (
+        "gpu_doctor_finding",
+        "Worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail",
+    ),
+    (
+        "gpu_doctor_gpus",
+        "NVIDIA GPUs seen (PCI bus, NVML, device nodes)",
+    ),
+    (
+        "gpu_doctor_driver_init_ok",
+        "1 when the driver API initialised (nvml: nvmlInit, cuda: cuInit)",
+    ),
+    ("gpu_doctor_info", "Versions of the stack, as labels"),
+    (
+        "gpu_doctor_run_duration_seconds",
+        "How long gpu-doctor took for the host",
+    ),
+    (
+        "gpu_doctor_last_run_timestamp_seconds",
+        "When the metrics were written (Unix time)",
+    ),
+    (
+        "gpu_doctor_fleet_host_status",
+        "1 for each host's fleet status",
+    ),
+];
+
+/// Label values: `\`, `"` and newlines escaped; other control characters dropped.
+pub fn escape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars().take(256) {
+        match c {
+            '\\' => out.push_str(r"\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str(r"\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Samples by metric name, so each metric's HELP/TYPE is written once.
+#[derive(Default)]
+pub struct Metrics {
+    samples: BTreeMap<&'static str, Vec<String>>,
+}
+
+impl Metrics {
+    pub fn add(&mut self, name: &'static str, labels: &[(&str, &str)], value: f64) {
+        let mut s = name.to_string();
+        if !labels.is_empty() {
+            s.push('{');
+            let parts: Vec<String> = labels
+                .iter()
+                .map(|(k, v)| format!("{k}=\"{}\"", escape(v)))
+                .collect();
+            s.push_str(&parts.join(","));
+            s.push('}');
+        }
+        let _ = write!(s, " {value}");
+        self.samples.entry(name).or_default().push(s);
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (name, help) in HEADERS {
+            let Some(lines) = self.samples.get(name) else {
+                continue;
+            };
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+            for l in lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+fn severity_value(s: Severity) -> f64 {
+    match s {
+        Severity::Pass => 0.0,
+        Severity::Info => 1.0,
+        Severity::Warn => 2.0,
+        Severity::Fail => 3.0,
+    }
+}
+
+/// The metrics of one report; `host` adds a `host` label to every series.
+pub fn add_report(m: &mut Metrics, r: &Report, host: Option<&str>) {
+    let with = |extra: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+        let mut v: Vec<(&'static str, String)> = Vec::new();
+        if let Some(h) = host {
+            v.push(("host", h.to_string()));
+        }
+        v.extend(extra.iter().map(|(k, x)| (*k, (*x).to_string())));
+        v
+    };
+    let add = |m: &mut Metrics, name: &'static str, extra: &[(&'static str, &str)], value: f64| {
+        let labels = with(extra);
+        let refs: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        m.add(name, &refs, value);
+    };
+    add(m, "gpu_doctor_up", &[], 1.0);
+    add(m, "gpu_doctor_exit_code", &[], f64::from(r.exit_code));
+    for (v, name) in [
+        (Verdict::Healthy, "healthy"),
+        (Verdict::Warnings, "warnings"),
+        (Verdict::Failures, "failures"),
+    ] {
+        let on = if r.summary.verdict == v { 1.0 } else { 0.0 };
+        add(m, "gpu_doctor_verdict", &[("verdict", name)], on);
+    }
+    for (sev, n) in [
+        ("pass", r.summary.pass),
+        ("info", r.summary.info),
+        ("warn", r.summary.warn),
+        ("fail", r.summary.fail),
+    ] {
+        add(m, "gpu_doctor_findings", &[("severity", sev)], f64::from(n));
+    }
+    let mut worst: BTreeMap<&str, Severity> = BTreeMap::new();
+    for f in &r.findings {
+        let e = worst.entry(f.id.as_str()).or_insert(f.severity);
+        *e = (*e).max(f.severity);
+    }
+    for (id, s) in worst {
+        add(m, "gpu_doctor_finding", &[("id", id)], severity_value(s));
+    }
+    let f = &r.facts;
+    add(m, "gpu_doctor_gpus", &[], view::gpus_seen(f) as f64);
+    if let Some(n) = view::nvml(f) {
+        let ok = if n.init_ok() { 1.0 } else { 0.0 };
+        add(
+            m,
+            "gpu_doctor_driver_init_ok",
+            &[("api", "nvml"), ("result", &n.init.name)],
+            ok,
+        );
+    }
+    if let Some(c) = view::cuda(f) {
+        let ok = if c.init_ok() { 1.0 } else { 0.0 };
+        add(
+            m,
+            "gpu_doctor_driver_init_ok",
+            &[("api", "cuda"), ("result", &c.init.name)],
+            ok,
+        );
+    }
+    let driver = view::driver_version(f).map_or_else(String::new, |v| v.to_string());
+    let cuda = view::nvml(f)
+        .and_then(|n| n.cuda_driver_version.value().cloned())
+        .or_else(|| view::cuda(f).and_then(|c| c.driver_version.value().cloned()))
+        .unwrap_or_default();
+    let mut torch: Vec<String> = f
+        .python
+        .iter()
+        .filter_map(|e| e.torch.first())
+        .filter_map(|t| t.version.value().cloned())
+        .collect();
+    torch.sort();
+    torch.dedup();
+    let torch = torch.join(",");
+    add(
+        m,
+        "gpu_doctor_info",
+        &[
+            ("driver", &driver),
+            ("cuda", &cuda),
+            ("torch", &torch),
+            ("matrix", &r.matrix.version),
+            ("version", &r.tool.version),
+        ],
+        1.0,
+    );
+}
+
+pub fn add_common(m: &mut Metrics, host: Option<&str>, duration_s: f64) {
+    let labels: Vec<(&str, &str)> = host.map(|h| vec![("host", h)]).unwrap_or_default();
+    m.add("gpu_doctor_run_duration_seconds", &labels, duration_s);
+}
+
+fn timestamp(m: &mut Metrics) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    m.add("gpu_doctor_last_run_timestamp_seconds", &[], now as f64);
+}
+
+/// The metrics of one host's report (`gpu-doctor --prometheus FILE`).
+pub fn single(r: &Report, duration_s: f64) -> String {
+    let mut m = Metrics::default();
+    add_report(&mut m, r, None);
+    add_common(&mut m, None, duration_s);
+    timestamp(&mut m);
+    m.render()
+}
+
+/// The metrics of a fleet run: each host's series with a `host` label, and its status.
+pub fn fleet(results: &[crate::fleet::HostResult]) -> String {
+    let mut m = Metrics::default();
+    for r in results {
+        for s in crate::fleet::Status::ALL {
+            let on = if r.status == s { 1.0 } else { 0.0 };
+            m.add(
+                "gpu_doctor_fleet_host_status",
+                &[("host", &r.host), ("status", s.as_str())],
+                on,
+            );
+        }
+        match r.parsed_report() {
+            Some(rep) => add_report(&mut m, &rep, Some(&r.host)),
+            None => {
+                m.add("gpu_doctor_up", &[("host", &r.host)], 0.0);
+                m.add(
+                    "gpu_doctor_exit_code",
+                    &[("host", &r.host)],
+                    f64::from(r.exit_code),
+                );
+            }
+        }
+        add_common(&mut m, Some(&r.host), r.elapsed_ms as f64 / 1000.0);
+    }
+    timestamp(&mut m);
+    m.render()
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().map_or("gpu-doctor.prom".into(), |n| {
+        n.to_string_lossy().into_owned()
+    });
+    // node_exporter reads only *.prom: the temporary name does not end in it.
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::finding::Finding;
+
+    #[test]
+    fn one_host_metrics() {
+        let r = Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::healthy(),
+            vec![
+                Finding::new("driver.library_mismatch", Severity::Fail, "x"),
+                Finding::new("host.shm_small", Severity::Pass, "y"),
+            ],
+            Vec::new(),
+        );
+        let text = single(&r, 0.25);
+        for want in [
+            "# TYPE gpu_doctor_verdict gauge",
+            "gpu_doctor_verdict{verdict=\"failures\"} 1",
+            "gpu_doctor_verdict{verdict=\"healthy\"} 0",
+            "gpu_doctor_findings{severity=\"fail\"} 1",
+            "gpu_doctor_finding{id=\"driver.library_mismatch\"} 3",
+            "gpu_doctor_finding{id=\"host.shm_small\"} 0",
+            "gpu_doctor_exit_code 2",
+            "gpu_doctor_run_duration_seconds 0.25",
+            "gpu_doctor_info{driver=",
+        ] {
+            assert!(text.contains(want), "{want} missing from\n{text}");
+        }
+        assert_eq!(text.matches("# HELP gpu_doctor_verdict ").count(), 1);
+    }
+
+    #[test]
+    fn label_values_are_escaped() {
+        assert_eq!(escape("a\"b\\c\nd\x1be"), "a\\\"b\\\\c\\nde");
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("gpu.prom");
+        write_atomic(&p, "a 1\n").unwrap();
+        write_atomic(&p, "a 2\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a 2\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,101 @@
+//! `gpu-doctor --slurm`: the single-host mode for Slurm's HealthCheckProgram. Silent with
+//! exit 0 when the node can run work (warnings included); otherwise one line with the
+//! reason, fit for `scontrol update ... state=drain reason=...`, and a non-zero exit.
+
+use super::finding::Severity;
+use super::{exit, Report};
+
+/// The longest reason printed (Slurm keeps node reasons short).
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// The line to print and the exit code: `None` and 0 when the node can run work.
+pub fn outcome(r: &Report) -> (Option<String>, i32) {
+    if let Some(e) = r.check_errors.first() {
+        return (
+            Some(clip(&format!(
+                "gpu-doctor: no verdict: check {} broke: {}",
+                e.id, e.message
+            ))),
+            exit::NO_VERDICT,
+        );
+    }
+    let fails: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Fail)
+        .collect();
+    let Some(first) = fails.first() else {
+        return (None, exit::OK);
+    };
+    let more = if fails.len() > 1 {
+        format!(" (+{} more)", fails.len() - 1)
+    } else {
+        String::new()
+    };
+    (
+        Some(clip(&format!(
+            "gpu-doctor: {}: {}{more}",
+            first.id, first.summary
+        ))),
+        exit::FAILURES,
+    )
+}
+
+/// One line: control characters out, at most [`MAX_REASON_CHARS`].
+fn clip(s: &str) -> String {
+    let one: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut out: String = one.chars().take(MAX_REASON_CHARS).collect();
+    if one.chars().count() > MAX_REASON_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::finding::Finding;
+
+    fn report(findings: Vec<Finding>) -> Report {
+        Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::healthy(),
+            findings,
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn silent_unless_the_node_fails() {
+        assert_eq!(outcome(&report(vec![])), (None, 0));
+        let warn = report(vec![Finding::new(
+            "env.launch_blocking",
+            Severity::Warn,
+            "w",
+        )]);
+        assert_eq!(outcome(&warn), (None, 0));
+        let fail = report(vec![
+            Finding::new(
+                "driver.library_mismatch",
+                Severity::Fail,
+                "module 550 ≠ library 535\nreboot",
+            ),
+            Finding::new("host.shm_small", Severity::Fail, "x"),
+        ]);
+        let (line, code) = outcome(&fail);
+        assert_eq!(code, 2);
+        assert_eq!(
+            line.unwrap(),
+            "gpu-doctor: driver.library_mismatch: module 550 ≠ library 535 reboot (+1 more)"
+        );
+        let long = report(vec![Finding::new(
+            "host.x",
+            Severity::Fail,
+            "y".repeat(500),
+        )]);
+        assert!(outcome(&long).0.unwrap().chars().count() <= MAX_REASON_CHARS + 1);
+    }
+}
