@@ -82,7 +82,7 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         format!("{}\n", serde_json::to_string_pretty(&report)?)
     } else {
         text::render(
-            &report,
+            &report.for_terminal(),
             text::TextOptions {
                 color: use_color(cli.color, host),
                 verbose: cli.verbose,

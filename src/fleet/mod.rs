@@ -280,28 +280,12 @@ impl HostResult {
     /// spaces), since a remote host wrote it. `--json` keeps the report as it came.
     pub fn parsed_report(&self) -> Option<Report> {
         let mut v: serde_json::Value = serde_json::from_str(self.report.as_ref()?.get()).ok()?;
-        defang(&mut v);
+        crate::report::defang(&mut v);
         serde_json::from_value(v).ok()
     }
 
     pub fn verdict(&self) -> Option<Verdict> {
         self.summary.as_ref().map(|s| s.verdict)
-    }
-}
-
-/// Replaces control characters (escape sequences, bells, carriage returns) in every
-/// string of a JSON value with spaces; newlines stay.
-pub fn defang(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::String(s) if s.chars().any(|c| c.is_control() && c != '\n') => {
-            *s = s
-                .chars()
-                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-                .collect();
-        }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(defang),
-        serde_json::Value::Object(o) => o.values_mut().for_each(defang),
-        _ => {}
     }
 }
 

@@ -274,3 +274,57 @@ mod tests {
         );
     }
 }
+
+/// Replaces control characters (escape sequences, bells, carriage returns) in every
+/// string of a JSON value with spaces; newlines stay. Reports carry text from outside
+/// (file contents, library names, a remote host's output) that must not drive a terminal.
+pub fn defang(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) if s.chars().any(|c| c.is_control() && c != '\n') => {
+            *s = s
+                .chars()
+                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+                .collect();
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(defang),
+        serde_json::Value::Object(o) => o.values_mut().for_each(defang),
+        _ => {}
+    }
+}
+
+impl Report {
+    /// The report as a terminal may show it: every string defanged. (JSON output keeps
+    /// the strings as they are; JSON escapes control characters itself.)
+    pub fn for_terminal(&self) -> Report {
+        let Ok(mut v) = serde_json::to_value(self) else {
+            return self.clone();
+        };
+        defang(&mut v);
+        serde_json::from_value(v).unwrap_or_else(|_| self.clone())
+    }
+}
+
+#[cfg(test)]
+mod defang_tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_never_reach_a_terminal() {
+        let mut facts = crate::checks::testutil::healthy();
+        facts.system.hostname = crate::fact::Fact::known("evil\u{1b}[2J\u{7}host\nname".into());
+        let matrix = crate::checks::testutil::matrix();
+        let (findings, errors) = crate::checks::evaluate(
+            &facts,
+            matrix,
+            &crate::checks::CheckOptions::default(),
+            &crate::checks::Selection::default(),
+        );
+        let report = Report::new(matrix.info(), facts, findings, errors);
+        let shown = report.for_terminal();
+        assert_eq!(
+            shown.facts.system.hostname.value().map(String::as_str),
+            Some("evil [2J host\nname")
+        );
+        assert_eq!(shown.findings.len(), report.findings.len());
+    }
+}

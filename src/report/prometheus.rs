@@ -12,6 +12,9 @@
 //! gpu_doctor_finding{id}              worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail
 //! gpu_doctor_gpus                     GPUs seen (PCI, NVML, device nodes)
 //! gpu_doctor_driver_init_ok{api}      nvmlInit / cuInit succeeded (1) or not (0), from the driver worker
+//! gpu_doctor_probe_ok{gpu,probe,status}   1 passed, 0 otherwise (status: passed, failed, crashed, timed_out, skipped)
+//! gpu_doctor_probe_duration_seconds{gpu,probe}
+//! gpu_doctor_probe_measurement{gpu,probe,name,unit}  what a probe measured (JIT ms, GB/s …)
 //! gpu_doctor_info{driver,cuda,torch,matrix,version}  1
 //! gpu_doctor_run_duration_seconds     how long the run took
 //! gpu_doctor_last_run_timestamp_seconds
@@ -51,6 +54,18 @@ const HEADERS: &[(&str, &str)] = &[
     (
         "gpu_doctor_driver_init_ok",
         "1 when the driver API initialised (nvml: nvmlInit, cuda: cuInit)",
+    ),
+    (
+        "gpu_doctor_probe_ok",
+        "1 when the smoke probe passed on the GPU (nvidia-smi index), 0 otherwise",
+    ),
+    (
+        "gpu_doctor_probe_duration_seconds",
+        "How long the smoke probe ran on the GPU",
+    ),
+    (
+        "gpu_doctor_probe_measurement",
+        "What a smoke probe measured (name and unit as labels)",
     ),
     ("gpu_doctor_info", "Versions of the stack, as labels"),
     (
@@ -190,6 +205,39 @@ pub fn add_report(m: &mut Metrics, r: &Report, host: Option<&str>) {
             ok,
         );
     }
+    for p in &f.probes {
+        let gpu = p
+            .nvml_index
+            .map_or_else(|| format!("cuda{}", p.cuda_ordinal), |i| i.to_string());
+        let probe = p.probe.as_str();
+        let status = p.outcome.status();
+        let ok = if status == "passed" { 1.0 } else { 0.0 };
+        add(
+            m,
+            "gpu_doctor_probe_ok",
+            &[("gpu", &gpu), ("probe", probe), ("status", status)],
+            ok,
+        );
+        add(
+            m,
+            "gpu_doctor_probe_duration_seconds",
+            &[("gpu", &gpu), ("probe", probe)],
+            p.elapsed_ms as f64 / 1e3,
+        );
+        for x in p.outcome.measurements() {
+            add(
+                m,
+                "gpu_doctor_probe_measurement",
+                &[
+                    ("gpu", &gpu),
+                    ("probe", probe),
+                    ("name", &x.name),
+                    ("unit", &x.unit),
+                ],
+                x.value,
+            );
+        }
+    }
     let driver = view::driver_version(f).map_or_else(String::new, |v| v.to_string());
     let cuda = view::nvml(f)
         .and_then(|n| n.cuda_driver_version.value().cloned())
@@ -316,6 +364,49 @@ mod tests {
             assert!(text.contains(want), "{want} missing from\n{text}");
         }
         assert_eq!(text.matches("# HELP gpu_doctor_verdict ").count(), 1);
+    }
+
+    #[test]
+    fn probe_results_and_measurements() {
+        use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+        let mut facts = crate::checks::testutil::healthy();
+        facts.probes = vec![
+            ProbeResult {
+                probe: ProbeKind::Bandwidth,
+                cuda_ordinal: 0,
+                nvml_index: Some(3),
+                gpu_name: None,
+                pci_bus_id: None,
+                elapsed_ms: 1500,
+                outcome: ProbeOutcome::Passed {
+                    summary: "ok".into(),
+                    measurements: vec![Measurement::new("host_to_device_gbps", 52.5, "GB/s")],
+                    notes: vec![],
+                },
+            },
+            ProbeResult {
+                probe: ProbeKind::Launch,
+                cuda_ordinal: 1,
+                nvml_index: None,
+                gpu_name: None,
+                pci_bus_id: None,
+                elapsed_ms: 60_000,
+                outcome: ProbeOutcome::TimedOut {
+                    after_ms: 60_000,
+                    stderr_tail: String::new(),
+                },
+            },
+        ];
+        let r = Report::new(crate::matrix::bundled(), facts, Vec::new(), Vec::new());
+        let text = single(&r, 1.0);
+        for want in [
+            "gpu_doctor_probe_ok{gpu=\"3\",probe=\"bandwidth\",status=\"passed\"} 1",
+            "gpu_doctor_probe_ok{gpu=\"cuda1\",probe=\"launch\",status=\"timed_out\"} 0",
+            "gpu_doctor_probe_duration_seconds{gpu=\"3\",probe=\"bandwidth\"} 1.5",
+            "gpu_doctor_probe_measurement{gpu=\"3\",probe=\"bandwidth\",name=\"host_to_device_gbps\",unit=\"GB/s\"} 52.5",
+        ] {
+            assert!(text.contains(want), "{want} missing from\n{text}");
+        }
     }
 
     #[test]

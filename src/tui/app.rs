@@ -197,7 +197,8 @@ impl App {
     }
 
     pub fn set_report(&mut self, report: Report) {
-        self.report = Some(report);
+        // Strings in a report come from files, libraries and (fleet) remote hosts.
+        self.report = Some(report.for_terminal());
         self.load = Load::Ready;
         self.refilter();
     }
