@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Linux machine: installs what the tests need
 # (a C compiler for the fake driver libraries, minisign to sign test matrix bundles, tmux
-# for the terminal UI tests, cached Python venvs with real PyTorch wheels), then runs
+# for the terminal UI tests, OpenSSH for the fleet tests, cached Python venvs with real
+# PyTorch wheels and NVIDIA's ptxas wheel for the probe kernels), then runs
 # formatting, lints and every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ if ((${#need_apt[@]})); then
     fi
 fi
 
-# Real PyTorch wheels for the fatbin and wheel-layout tests (cached between runs).
+# Real PyTorch wheels for the fatbin and wheel-layout tests, and ptxas (pip
+# nvidia-cuda-nvcc-cu12) for tests/ptx.rs, cached between runs.
 export GPU_DOCTOR_TEST_VENVS="${GPU_DOCTOR_TEST_VENVS:-$HOME/.cache/gpu-doctor/test-venvs}"
 scripts/prepare-test-venvs.sh
 
