@@ -18,6 +18,7 @@
 pub mod app;
 pub mod checks;
 pub mod cli;
+pub mod explain;
 pub mod fact;
 pub mod facts;
 pub mod host;
