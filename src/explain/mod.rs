@@ -348,6 +348,11 @@ fn specialise(
     };
     match rule {
         "cuda.out_of_memory" => {
+            if let Some(pct) = nvidia_smi_memory_use(text) {
+                if pct > 0.9 {
+                    bump(causes, "gpu.busy", 0.4, Some(format!("the pasted nvidia-smi shows a GPU with {:.0}% of its memory in use", pct * 100.0)));
+                }
+            }
             if let Some(o) = oom_figures(text) {
                 if let (Some(total), Some(free), Some(mine)) = (o.total, o.free, o.this_process) {
                     let others = (total - free - mine).max(0.0);
@@ -360,6 +365,20 @@ fn specialise(
                         bump(causes, "workload.out_of_memory", 0.0, Some(format!("{reserved:.2} GiB is reserved by PyTorch but unallocated: fragmentation; `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` helps")));
                     }
                 }
+            }
+        }
+        "gpu.xid" => {
+            // NVIDIA's catalogue: an application fault (13/31/43) that repeats across
+            // processes points at the GPU or driver, not at one program.
+            let pids: std::collections::BTreeSet<&str> = small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
+                .map(|re| {
+                    re.captures_iter(text)
+                        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if pids.len() >= 2 {
+                bump(causes, "gpu.xid", 0.5, Some(format!("Xids from {} different processes: not one program's fault", pids.len())));
             }
         }
         "cuda.driver_too_old" => {
@@ -376,12 +395,20 @@ fn specialise(
         }
         "import.undefined_symbol" => {
             if let Some(lib) = extracted.get("library") {
-                let torch_own = lib.contains("torch/lib/")
-                    || lib.contains("/nvidia/")
-                    || small(r"(?:^|/)lib(?:cu\w+|nccl|nvJitLink|nvrtc|torch\w*|c10\w*)\.so")
-                        .is_some_and(|re| re.is_match(lib));
-                if torch_own {
+                let name = lib.rsplit('/').next().unwrap_or(lib);
+                let cuda_lib = lib.contains("/nvidia/")
+                    || small(r"^lib(?:cu\w+|nccl|nvJitLink|nvrtc|nvToolsExt)\.so")
+                        .is_some_and(|re| re.is_match(name));
+                let torch_lib = small(r"^lib(?:torch\w*|c10\w*)\.so")
+                    .is_some_and(|re| re.is_match(name));
+                if cuda_lib {
+                    // A CUDA library missing a sibling's symbol: another copy of the
+                    // sibling (system, LD_LIBRARY_PATH) was loaded first.
+                    bump(causes, "torch.libs_shadowed", 0.5, None);
+                    bump(causes, "ext.abi_mismatch", -0.4, None);
+                } else if torch_lib {
                     bump(causes, "torch.wheel_deps_mismatch", 0.3, None);
+                    bump(causes, "ext.abi_mismatch", -0.4, None);
                 } else {
                     bump(causes, "ext.abi_mismatch", 0.2, None);
                 }
@@ -399,9 +426,21 @@ struct OomFigures {
     reserved_unallocated: Option<f64>,
 }
 
+/// The highest memory use (fraction) of the GPU rows of a pasted `nvidia-smi` table
+/// ("|  15514MiB / 16130MiB |").
+fn nvidia_smi_memory_use(text: &str) -> Option<f64> {
+    let re = small(r"\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|")?;
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let used: f64 = c.get(1)?.as_str().parse().ok()?;
+            let total: f64 = c.get(2)?.as_str().parse().ok()?;
+            (total > 0.0).then(|| used / total)
+        })
+        .fold(None, |acc: Option<f64>, x| Some(acc.map_or(x, |a| a.max(x))))
+}
+
 /// PyTorch's OOM message figures, in GiB.
 fn oom_figures(text: &str) -> Option<OomFigures> {
-    let size = r"([\d.]+) ?([KMGT]i?B)";
     let gib = |n: &str, unit: &str| -> Option<f64> {
         let v: f64 = n.parse().ok()?;
         let f = match unit.chars().next()? {
@@ -418,11 +457,16 @@ fn oom_figures(text: &str) -> Option<OomFigures> {
         let c = re.captures(text)?;
         gib(c.get(1)?.as_str(), c.get(2)?.as_str())
     };
-    let _ = size;
+    // PyTorch < 2.1: "(GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated;
+    // 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)": the process also holds
+    // its CUDA context (about half a GiB) besides what PyTorch reserved.
+    let reserved_old = grab(r"([\d.]+) ?([KMGT]i?B) reserved in total by PyTorch").map(|r| r + 0.5);
     let f = OomFigures {
-        total: grab(r"total capacity of ([\d.]+) ?([KMGT]i?B)"),
-        free: grab(r"of which ([\d.]+) ?([KMGT]i?B) (?:is )?free"),
-        this_process: grab(r"this process has ([\d.]+) ?([KMGT]i?B) memory in use"),
+        total: grab(r"total capacity of ([\d.]+) ?([KMGT]i?B)")
+            .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) total capacity")),
+        free: grab(r"of which ([\d.]+) ?([KMGT]i?B) (?:is )?free")
+            .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) free;")),
+        this_process: grab(r"this process has ([\d.]+) ?([KMGT]i?B) memory in use").or(reserved_old),
         reserved_unallocated: grab(r"([\d.]+) ?([KMGT]i?B) is reserved by PyTorch but unallocated"),
     };
     (f.total.is_some() || f.reserved_unallocated.is_some()).then_some(f)

@@ -47,7 +47,7 @@ fn samples_rank_the_right_cause_first() {
     let cases: &[(&str, &str)] = &[
         ("RuntimeError: CUDA error: invalid configuration argument\nCUDA kernel errors might be asynchronously reported at some other API call", "workload.grid_limit"),
         ("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasLtMatmulAlgoGetHeuristic( ltHandle, computeDesc.descriptor(), ...)`", "workload.cublas_alloc"),
-        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`", "workload.out_of_memory"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`", "workload.cublas_alloc"),
         ("UserWarning: \nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "torch.arch_unsupported"),
         ("  File \"/usr/lib/python3/site-packages/flash_attn/flash_attn_interface.py\", line 90\n    out = flash_attn_2_cuda.fwd(q, k, v)\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "ext.arch_unsupported"),
         ("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "driver.too_old_for_torch"),
