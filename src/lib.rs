@@ -18,9 +18,12 @@
 pub mod app;
 pub mod checks;
 pub mod cli;
+pub mod diagnose;
+pub mod diff;
 pub mod explain;
 pub mod fact;
 pub mod facts;
+pub mod grid;
 pub mod host;
 pub mod matrix;
 pub mod probes;

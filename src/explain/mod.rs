@@ -6,6 +6,7 @@
 //! This is the one place that classifies errors by their message text: its input is text a
 //! person pasted. Nothing in it may panic on any input.
 
+pub mod cmd;
 pub mod render;
 pub mod rules;
 
@@ -124,6 +125,12 @@ fn small(pattern: &'static str) -> Option<&'static Regex> {
 
 /// Finds and ranks every known error in `text`, without any machine's facts.
 pub fn explain(text: &str) -> Explanation {
+    explain_in(text, "")
+}
+
+/// `explain`, where the hints that tell causes apart also read `context` (e.g. the
+/// collect_env paste that came with the error); matches come from `text` only.
+pub fn explain_in(text: &str, context: &str) -> Explanation {
     let mut matches: Vec<Match> = Vec::new();
     let mut keys: BTreeMap<String, usize> = BTreeMap::new();
     for c in compiled() {
@@ -148,7 +155,7 @@ pub fn explain(text: &str) -> Explanation {
                 break;
             }
             keys.insert(key, matches.len());
-            matches.push(new_match(c, text, whole.start(), whole.end(), xid));
+            matches.push(new_match(c, text, context, whole.start(), whole.end(), xid));
         }
     }
     drop_overlaps(&mut matches);
@@ -199,7 +206,10 @@ fn xid_of(s: &str) -> Option<u32> {
 }
 
 fn line_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
-    let ls = text.get(..start).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    let ls = text
+        .get(..start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
     let le = text
         .get(end..)
         .and_then(|t| t.find('\n'))
@@ -217,7 +227,14 @@ fn excerpt(s: &str) -> String {
     out
 }
 
-fn new_match(c: &Compiled, text: &str, start: usize, end: usize, xid: Option<u32>) -> Match {
+fn new_match(
+    c: &Compiled,
+    text: &str,
+    context: &str,
+    start: usize,
+    end: usize,
+    xid: Option<u32>,
+) -> Match {
     let (ls, le) = line_bounds(text, start, end);
     let line_text = text.get(ls..le).unwrap_or("");
     let matched = text.get(start..end).unwrap_or("");
@@ -253,7 +270,7 @@ fn new_match(c: &Compiled, text: &str, start: usize, end: usize, xid: Option<u32
         })
         .collect();
     for (re, cause, delta) in &c.hints {
-        if re.is_match(text) {
+        if re.is_match(text) || (!context.is_empty() && re.is_match(context)) {
             if let Some(k) = causes.iter_mut().find(|k| k.id == *cause) {
                 k.weight = (k.weight + delta).max(0.0);
             }
@@ -350,7 +367,15 @@ fn specialise(
         "cuda.out_of_memory" => {
             if let Some(pct) = nvidia_smi_memory_use(text) {
                 if pct > 0.9 {
-                    bump(causes, "gpu.busy", 0.4, Some(format!("the pasted nvidia-smi shows a GPU with {:.0}% of its memory in use", pct * 100.0)));
+                    bump(
+                        causes,
+                        "gpu.busy",
+                        0.4,
+                        Some(format!(
+                            "the pasted nvidia-smi shows a GPU with {:.0}% of its memory in use",
+                            pct * 100.0
+                        )),
+                    );
                 }
             }
             if let Some(o) = oom_figures(text) {
@@ -370,15 +395,24 @@ fn specialise(
         "gpu.xid" => {
             // NVIDIA's catalogue: an application fault (13/31/43) that repeats across
             // processes points at the GPU or driver, not at one program.
-            let pids: std::collections::BTreeSet<&str> = small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
-                .map(|re| {
-                    re.captures_iter(text)
-                        .filter_map(|c| c.get(1).map(|m| m.as_str()))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let pids: std::collections::BTreeSet<&str> =
+                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
+                    .map(|re| {
+                        re.captures_iter(text)
+                            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
             if pids.len() >= 2 {
-                bump(causes, "gpu.xid", 0.5, Some(format!("Xids from {} different processes: not one program's fault", pids.len())));
+                bump(
+                    causes,
+                    "gpu.xid",
+                    0.5,
+                    Some(format!(
+                        "Xids from {} different processes: not one program's fault",
+                        pids.len()
+                    )),
+                );
             }
         }
         "cuda.driver_too_old" => {
@@ -399,8 +433,8 @@ fn specialise(
                 let cuda_lib = lib.contains("/nvidia/")
                     || small(r"^lib(?:cu\w+|nccl|nvJitLink|nvrtc|nvToolsExt)\.so")
                         .is_some_and(|re| re.is_match(name));
-                let torch_lib = small(r"^lib(?:torch\w*|c10\w*)\.so")
-                    .is_some_and(|re| re.is_match(name));
+                let torch_lib =
+                    small(r"^lib(?:torch\w*|c10\w*)\.so").is_some_and(|re| re.is_match(name));
                 if cuda_lib {
                     // A CUDA library missing a sibling's symbol: another copy of the
                     // sibling (system, LD_LIBRARY_PATH) was loaded first.
@@ -436,7 +470,9 @@ fn nvidia_smi_memory_use(text: &str) -> Option<f64> {
             let total: f64 = c.get(2)?.as_str().parse().ok()?;
             (total > 0.0).then(|| used / total)
         })
-        .fold(None, |acc: Option<f64>, x| Some(acc.map_or(x, |a| a.max(x))))
+        .fold(None, |acc: Option<f64>, x| {
+            Some(acc.map_or(x, |a| a.max(x)))
+        })
 }
 
 /// PyTorch's OOM message figures, in GiB.
@@ -466,7 +502,8 @@ fn oom_figures(text: &str) -> Option<OomFigures> {
             .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) total capacity")),
         free: grab(r"of which ([\d.]+) ?([KMGT]i?B) (?:is )?free")
             .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) free;")),
-        this_process: grab(r"this process has ([\d.]+) ?([KMGT]i?B) memory in use").or(reserved_old),
+        this_process: grab(r"this process has ([\d.]+) ?([KMGT]i?B) memory in use")
+            .or(reserved_old),
         reserved_unallocated: grab(r"([\d.]+) ?([KMGT]i?B) is reserved by PyTorch but unallocated"),
     };
     (f.total.is_some() || f.reserved_unallocated.is_some()).then_some(f)
@@ -536,7 +573,6 @@ pub fn refine(ex: &mut Explanation, findings: &[Finding], facts: &str) {
 pub fn top_cause(ex: &Explanation) -> Option<&RankedCause> {
     ex.matches.get(ex.primary?)?.causes.first()
 }
-
 
 /// Every finding id of shared/reference/finding-ids.md (v1): what `explain` may name.
 pub const KNOWN_IDS: &[&str] = &[

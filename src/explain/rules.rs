@@ -54,7 +54,7 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
 
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
-pub const EXTENSIONS: &str = r"flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
+pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
 
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
@@ -90,7 +90,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.no_kernel_image",
         title: "no kernel image is available for execution on the device",
-        pattern: r"(?:no kernel image is available for execution on the device|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        pattern: r"(?:no kernel image is available for execution on the device|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
         priority: 80,
         causes: &[
             c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
@@ -218,7 +218,6 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
             h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
-            h(r"UserWarning: CUDA initialization", "host.no_nvidia_gpu", 0.4),
         ],
         tells_apart: "`nvidia-smi` on the host and inside the container; `lsmod | grep nvidia`; `echo $CUDA_VISIBLE_DEVICES`.",
     },
@@ -308,6 +307,31 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6)],
         tells_apart: "`nvidia-smi -L` (MIG devices are listed as MIG-<uuid>), `torch.cuda.device_count()` and the index the code asks for.",
+    },
+    Rule {
+        id: "ptxas.target_too_low",
+        title: "ptxas: an instruction needs a newer GPU target",
+        pattern: r"(?:requires \.target sm_(\d+) or higher|Feature '[^'\n]{1,80}' requires \.target|not supported on \.target 'sm_\d+')",
+        priority: 84,
+        causes: &[
+            c("ext.arch_unsupported", 0.6, "The extension's kernels use instructions (half-precision arithmetic, tensor cores, async copies) that this GPU's architecture does not have: the project does not support a GPU this old.", "Use a GPU the project supports (vLLM and flash-attn need compute capability 7.0/8.0 or newer), or a version/fork that still supports this architecture."),
+            c("env.arch_list_mismatch", 0.25, "TORCH_CUDA_ARCH_LIST (or the detected GPU) makes the build target an architecture the code cannot be compiled for.", "Set TORCH_CUDA_ARCH_LIST to architectures the project supports."),
+            c("toolkit.arch_unsupported", 0.15, "The toolkit's default target is older than the code needs.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3)],
+        tells_apart: "The GPU's compute capability against the project's stated minimum; TORCH_CUDA_ARCH_LIST during the build.",
+    },
+    Rule {
+        id: "torch.internal_error",
+        title: "PyTorch internal error",
+        pattern: r"(?:INTERNAL ASSERT FAILED|please report a bug to PyTorch|torch\._dynamo\.exc\.\w+|Failed running call_function|torch\._inductor\.exc\.\w+|BackendCompilerFailed)",
+        priority: 35,
+        causes: &[
+            c("workload.library_bug", 0.85, "PyTorch's own consistency check failed (an internal assert, a TorchDynamo/Inductor failure): a bug of this PyTorch version for this program, not the machine.", "Search pytorch/pytorch issues for the assert text; try a newer (or the previous) release; for torch.compile errors run eagerly (`torch._dynamo.config.suppress_errors = True` or no compile) to confirm."),
+            c("workload.device_assert", 0.15, "An invalid input (index, device) reached an internal check.", "Check the indices and device ids passed to the failing op."),
+        ],
+        hints: &[],
+        tells_apart: "Does a minimal repro fail on another PyTorch version? Then the version.",
     },
     Rule {
         id: "torch.no_cuda_gpus",
@@ -440,7 +464,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.out_of_memory",
         title: "CUDA out of memory",
-        pattern: r"(?:CUDA out of memory|torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|CUDA error: out of memory|CUDA driver error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|OutOfMemoryError: CUDA|Out of memory while trying to allocate|RESOURCE_EXHAUSTED: Out of memory|Tried to allocate [\d.]+ ?[KMGT]i?B \(GPU \d+;)",
+        pattern: r"(?:CUDA out of memory|torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|CUDA error: out of memory|CUDA driver error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|OutOfMemoryError: CUDA|Out of memory while trying to allocate|RESOURCE_EXHAUSTED: Out of memory|Tried to allocate [\d.]+ ?[KMGT]i?B \(GPU \d+;|\bOOM(?:s|ed)?\b)",
         priority: 70,
         causes: &[
             c("workload.out_of_memory", 0.75, "The job needs more GPU memory than is free: activations, weights, optimizer state or a cache outgrew the card at this batch size / sequence length.", FIX_OOM),
@@ -714,7 +738,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "import.undefined_symbol",
         title: "undefined symbol when importing a compiled module",
-        pattern: r"(?:([\w./+-]*\.so[\w.]*): undefined symbol: ([\w@.]+)|undefined symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*): undefined symbol(?::\s*([\w@.]+))?|undefined symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
         priority: 84,
         causes: &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),

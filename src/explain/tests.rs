@@ -30,7 +30,9 @@ fn every_pattern_compiles_and_every_cause_is_a_known_id() {
             );
         }
     }
-    for x in [13, 31, 43, 45, 48, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120, 7] {
+    for x in [
+        13, 31, 43, 45, 48, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120, 7,
+    ] {
         for k in rules::xid_causes(x) {
             assert!(known_id(k.id), "xid {x}: {}", k.id);
         }
@@ -116,11 +118,18 @@ fn spans_point_at_the_message_and_numbers_are_read() {
 #[test]
 fn repeated_lines_are_one_match_and_distinct_xids_are_separate() {
     let line = "NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n";
-    let text = format!("{}{}", line.repeat(50), "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n");
+    let text = format!(
+        "{}{}",
+        line.repeat(50),
+        "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+    );
     let ex = explain(&text);
     assert_eq!(ex.matches.len(), 2, "{:#?}", ex.matches);
     assert_eq!(ex.matches[0].occurrences, 50);
-    assert_eq!(ex.matches[1].extracted.get("xid").map(String::as_str), Some("79"));
+    assert_eq!(
+        ex.matches[1].extracted.get("xid").map(String::as_str),
+        Some("79")
+    );
 }
 
 #[test]
@@ -128,10 +137,22 @@ fn facts_confirm_or_rule_out_machine_causes() {
     use crate::report::finding::{Finding, Severity};
     let text = "RuntimeError: CUDA error: no kernel image is available for execution on the device";
     let mut ex = explain(text);
-    assert_eq!(top_cause(&ex).map(|c| c.id.as_str()), Some("torch.arch_unsupported"));
+    assert_eq!(
+        top_cause(&ex).map(|c| c.id.as_str()),
+        Some("torch.arch_unsupported")
+    );
     let findings = vec![
-        Finding::new("torch.arch_unsupported", Severity::Pass, "PyTorch 2.7 has native kernels (sm_90) for GPU 0"),
-        Finding::new("ext.arch_unsupported", Severity::Fail, "flash-attn has no kernels for GPU 0").fix("Rebuild flash-attn", &["pip install flash-attn"]),
+        Finding::new(
+            "torch.arch_unsupported",
+            Severity::Pass,
+            "PyTorch 2.7 has native kernels (sm_90) for GPU 0",
+        ),
+        Finding::new(
+            "ext.arch_unsupported",
+            Severity::Fail,
+            "flash-attn has no kernels for GPU 0",
+        )
+        .fix("Rebuild flash-attn", &["pip install flash-attn"]),
     ];
     refine(&mut ex, &findings, "this machine");
     let top = top_cause(&ex).unwrap();
@@ -143,7 +164,9 @@ fn facts_confirm_or_rule_out_machine_causes() {
 
 #[test]
 fn nothing_found_in_unrelated_text_and_garbage_never_panics() {
-    assert!(explain("hello world, everything is fine").matches.is_empty());
+    assert!(explain("hello world, everything is fine")
+        .matches
+        .is_empty());
     assert!(explain("").matches.is_empty());
     let garbage: String = (0u32..20_000)
         .filter_map(|i| char::from_u32((i * 7919) % 0x2FFF))
@@ -155,7 +178,10 @@ fn nothing_found_in_unrelated_text_and_garbage_never_panics() {
     assert_eq!(ex.matches[0].occurrences, 20_000);
     // a match at the very end without newline, and multi-byte text around it
     let ex = explain("ünïcödé — CUBLAS_STATUS_EXECUTION_FAILED");
-    assert_eq!(ex.matches[0].text, "ünïcödé — CUBLAS_STATUS_EXECUTION_FAILED");
+    assert_eq!(
+        ex.matches[0].text,
+        "ünïcödé — CUBLAS_STATUS_EXECUTION_FAILED"
+    );
 }
 
 #[test]
