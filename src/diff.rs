@@ -159,9 +159,11 @@ fn fact_relevance(path: &str) -> u8 {
         3
     } else if p.starts_with("toolkits") || p.starts_with("env") {
         4
-    } else if p.starts_with("python") || p.starts_with("ld_library_path_libs") {
-        5
-    } else if p.starts_with("kernel_module") || p.starts_with("driver_libs") {
+    } else if p.starts_with("python")
+        || p.starts_with("ld_library_path_libs")
+        || p.starts_with("kernel_module")
+        || p.starts_with("driver_libs")
+    {
         5
     } else if p.starts_with("system.hostname") {
         9

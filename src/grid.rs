@@ -61,11 +61,9 @@ pub fn compute(
         .saturating_mul(u128::from(spatial.1))
         .saturating_mul(u128::from(heads));
     let blocks = per_item.saturating_mul(u128::from(batch));
-    let max_chunk = if per_item == 0 {
-        batch
-    } else {
-        u64::try_from(u128::from(limit) / per_item).unwrap_or(u64::MAX)
-    };
+    let max_chunk = u128::from(limit)
+        .checked_div(per_item)
+        .map_or(batch, |c| u64::try_from(c).unwrap_or(u64::MAX));
     let chunks = match max_chunk {
         0 => 0,
         c => batch.div_ceil(c),

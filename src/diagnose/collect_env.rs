@@ -178,10 +178,8 @@ pub fn parse(text: &str) -> CollectEnv {
                         ce.pip.entry("vllm".into()).or_insert(v);
                     }
                 }
-                "cudnn" => {
-                    if !value.to_ascii_lowercase().starts_with("probably one of") {
-                        ce.cudnn = cudnn_version(&value);
-                    }
+                "cudnn" if !value.to_ascii_lowercase().starts_with("probably one of") => {
+                    ce.cudnn = cudnn_version(&value);
                 }
                 _ => {}
             }
@@ -195,10 +193,8 @@ pub fn parse(text: &str) -> CollectEnv {
                     ce.mig.push(line.trim_end_matches(':').to_string());
                 }
             }
-            Some("cudnn") => {
-                if ce.cudnn.is_none() {
-                    ce.cudnn = cudnn_version(&line);
-                }
+            Some("cudnn") if ce.cudnn.is_none() => {
+                ce.cudnn = cudnn_version(&line);
             }
             Some("libs") => package_line(&line, &mut ce),
             Some("env") => {

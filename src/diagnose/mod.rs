@@ -30,7 +30,7 @@ use crate::report::{text, Report};
 use collect_env::CollectEnv;
 
 /// The interpreter name findings about the paste's Python environment carry.
-pub const PASTE_PYTHON: &str = "python (collect_env paste)";
+pub const PASTE_PYTHON: &str = "python";
 const FROM_PASTE: &str = "nvidia-smi / torch (collect_env paste)";
 
 fn missing(what: &str, how: &str) -> String {
@@ -428,6 +428,19 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("Add the GPU list.", &["nvidia-smi -L", "lspci -nn | grep -i nvidia"]),
         );
     }
+    if ce.cuda_runtime.is_none() {
+        out.push(
+            Finding::new(
+                "toolkit.not_found",
+                Severity::Info,
+                "not judged: the paste has no nvcc version ('CUDA runtime version')",
+            )
+            .fix(
+                "Check for a toolkit (wheels bundle their runtime, so none is often fine).",
+                &["nvcc --version", "ls -d /usr/local/cuda*"],
+            ),
+        );
+    }
     match &ce.driver {
         Some(v) => out.push(Finding::new(
             "driver.not_installed",
@@ -451,7 +464,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
             Finding::new(
                 id,
                 Severity::Info,
-                format!("not judged from a collect_env paste: it has no {what}"),
+                format!("not judged: a collect_env paste does not show {what}"),
             )
             .fix(
                 format!("Run `gpu-doctor` on the machine, or check with {how}."),
@@ -526,18 +539,20 @@ fn is_advisory(f: &Finding) -> bool {
 
 /// The ranking of findings for the diagnosis: failures before warnings, causes before
 /// symptoms, then the registry's order.
-fn finding_rank(f: &Finding) -> (u8, u8, usize) {
+fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
     let sev = match f.severity {
         Severity::Fail => 0,
         Severity::Warn => 1,
         _ => 9,
     };
     let symptom = u8::from(SYMPTOMS.contains(&f.id.as_str()));
+    // PyTorch work needs the driver for torch's CUDA; a local toolkit only for builds.
+    let toolkit = u8::from(f.id.starts_with("toolkit.") || f.id == "driver.too_old_for_toolkit");
     let order = checks::ALL
         .iter()
         .position(|c| c.id == f.id)
         .unwrap_or(usize::MAX);
-    (sev, symptom, order)
+    (sev, symptom, toolkit, order)
 }
 
 /// Judges a paste (and the error seen) with `matrix`.
@@ -551,6 +566,11 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             "host.no_nvidia_gpu".to_string(),
             "driver.not_installed".to_string(),
         ])
+        .chain(
+            ce.cuda_runtime
+                .is_none()
+                .then(|| "toolkit.not_found".to_string()),
+        )
         .collect();
     let selection = Selection {
         only: Vec::new(),
@@ -708,4 +728,104 @@ pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError>
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
 pub fn read(path: &Path) -> Result<String, AppError> {
     explain::cmd::read_text(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::matrix;
+
+    const PASTE: &str = "PyTorch version: 2.4.1+cu124
+CUDA used to build PyTorch: 12.4
+OS: Ubuntu 22.04.4 LTS (x86_64)
+Is CUDA available: True
+CUDA runtime version: 12.4.131
+GPU models and configuration:
+GPU 0: NVIDIA H100 80GB HBM3
+GPU 1: NVIDIA H100 80GB HBM3
+Nvidia driver version: 550.54.15
+";
+
+    #[test]
+    fn a_healthy_paste_is_none_and_absent_facts_say_how_to_get_them() {
+        let d = diagnose(PASTE, None, matrix());
+        assert_eq!(d.cause, "none", "{:#?}", d.report.findings);
+        let f = &d.report.facts;
+        assert!(f
+            .system
+            .shm_bytes
+            .reason()
+            .unwrap()
+            .contains("df -h /dev/shm"));
+        assert_eq!(crate::checks::view::nvml_devices(f).len(), 2);
+        assert_eq!(
+            f.python[0].torch[0].cuda.value(),
+            Some(&Some("12.4".to_string()))
+        );
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|x| x.id == "driver.library_mismatch"
+                && x.severity == Severity::Info
+                && x.summary.starts_with("not judged")));
+        // the pass of the arch check comes from the matrix's record of the build
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|x| x.id == "torch.arch_unsupported" && x.severity == Severity::Pass));
+    }
+
+    #[test]
+    fn an_old_driver_fails_and_a_log_confirmed_by_the_paste_wins() {
+        let old = PASTE
+            .replace("550.54.15", "470.82.01")
+            .replace("Is CUDA available: True", "Is CUDA available: False");
+        let d = diagnose(&old, None, matrix());
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "findings");
+        let d = diagnose(
+            &old,
+            Some("RuntimeError: No CUDA GPUs are available"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "log");
+        // the same log on a paste where CUDA works: the machine causes are ruled out
+        let d = diagnose(
+            PASTE,
+            Some("The NVIDIA driver on your system is too old (found version 11040)"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "none");
+    }
+
+    #[test]
+    fn mig_and_package_minimums_come_from_the_paste() {
+        let mig = PASTE.replace(
+            "GPU 1: NVIDIA H100 80GB HBM3\n",
+            "MIG 3g.40gb     Device  0:\n",
+        );
+        let d = diagnose(
+            &mig,
+            Some("device >= 0 && device < num_gpus INTERNAL ASSERT FAILED"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "gpu.mig_enabled");
+        let p100 = format!(
+            "{}\n[pip3] vllm==0.5.0\n",
+            PASTE.replace("NVIDIA H100 80GB HBM3", "Tesla P100-PCIE-16GB")
+        );
+        let d = diagnose(&p100, None, matrix());
+        assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+    }
+
+    #[test]
+    fn garbage_is_an_empty_paste_not_a_panic() {
+        let d = diagnose("\u{0}\u{fffd}garbage: 1\nGPU 0:\n", Some("\u{0}"), matrix());
+        assert!(d.collect_env.is_empty());
+        assert!(render_json(&d).is_ok());
+        let _ = render_text(&d, false, true);
+    }
 }
