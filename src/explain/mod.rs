@@ -88,6 +88,22 @@ fn compile(pattern: &str) -> Option<Regex> {
         .ok()
 }
 
+/// All rule patterns as one set, so a long log is scanned once to learn which rules
+/// match at all (`None` if the set does not build; then every rule scans).
+fn rule_set() -> Option<&'static regex::RegexSet> {
+    static S: OnceLock<Option<regex::RegexSet>> = OnceLock::new();
+    S.get_or_init(|| {
+        regex::RegexSetBuilder::new(compiled().iter().map(|c| c.rule.pattern))
+            .case_insensitive(true)
+            .multi_line(true)
+            .size_limit(200 * 1024 * 1024)
+            .dfa_size_limit(64 * 1024 * 1024)
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
 /// The rules, compiled once. A pattern that does not compile is left out (a unit test
 /// makes sure none does).
 fn compiled() -> &'static [Compiled] {
@@ -133,7 +149,11 @@ pub fn explain(text: &str) -> Explanation {
 pub fn explain_in(text: &str, context: &str) -> Explanation {
     let mut matches: Vec<Match> = Vec::new();
     let mut keys: BTreeMap<String, usize> = BTreeMap::new();
-    for c in compiled() {
+    let hits = rule_set().map(|s| s.matches(text));
+    for (i, c) in compiled().iter().enumerate() {
+        if hits.as_ref().is_some_and(|h| !h.matched(i)) {
+            continue;
+        }
         for m in c.re.captures_iter(text) {
             let Some(whole) = m.get(0) else { continue };
             let xid = if c.rule.id == "gpu.xid" {

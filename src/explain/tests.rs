@@ -8,6 +8,7 @@ fn top(text: &str) -> String {
 #[test]
 fn every_pattern_compiles_and_every_cause_is_a_known_id() {
     assert_eq!(compiled().len(), RULES.len());
+    assert!(rule_set().is_some_and(|s| s.len() == RULES.len()));
     for r in RULES {
         assert_eq!(
             compiled()
