@@ -39,8 +39,28 @@ pub struct Difference {
 struct Saved {
     schema_version: Option<u64>,
     facts: Value,
+    /// Read leniently (a newer report may carry scopes this build does not know).
     #[serde(default)]
-    findings: Vec<Finding>,
+    findings: Vec<Value>,
+}
+
+/// A saved finding's id, scope, severity and summary, read from its JSON.
+fn lenient(v: &Value) -> Option<Finding> {
+    let id = v.get("id")?.as_str()?;
+    let severity: Severity = serde_json::from_value(v.get("severity")?.clone()).ok()?;
+    let summary = v.get("summary").and_then(Value::as_str).unwrap_or("");
+    let mut f = Finding::new(id, severity, summary);
+    if let Some(scope) = v.get("scope") {
+        match serde_json::from_value(scope.clone()) {
+            Ok(s) => f.scope = s,
+            Err(_) => {
+                f.scope = crate::report::finding::Scope::Python {
+                    interpreter: scope.to_string(),
+                }
+            }
+        }
+    }
+    Some(f)
 }
 
 fn load(path: &Path) -> Result<Saved, AppError> {
@@ -260,7 +280,9 @@ pub fn text(d: &Diff, a: &str, b: &str) -> String {
 pub fn run(cli: &Cli, args: &DiffArgs) -> Result<i32, AppError> {
     let a = load(&args.a)?;
     let b = load(&args.b)?;
-    let d = diff_values(&a.facts, &a.findings, &b.facts, &b.findings);
+    let fa: Vec<Finding> = a.findings.iter().filter_map(lenient).collect();
+    let fb: Vec<Finding> = b.findings.iter().filter_map(lenient).collect();
+    let d = diff_values(&a.facts, &fa, &b.facts, &fb);
     let out = if cli.json {
         format!("{}\n", serde_json::to_string_pretty(&d)?)
     } else {
@@ -329,6 +351,17 @@ mod tests {
         assert_eq!(keys.last(), Some(&"system.hostname"));
         // unchanged findings are not differences
         assert!(!keys.iter().any(|k| k.starts_with("host.shm_small")));
+    }
+
+    #[test]
+    fn findings_with_unknown_scopes_are_read_not_refused() {
+        let v = serde_json::json!({"id": "probe.launch", "severity": "fail", "summary": "x",
+                                   "scope": {"kind": "probe", "gpu": 3}});
+        let f = lenient(&v).unwrap();
+        assert_eq!(f.id, "probe.launch");
+        assert_eq!(f.severity, Severity::Fail);
+        assert!(f.scope.to_string().contains("probe"));
+        assert!(lenient(&serde_json::json!({"id": "x"})).is_none());
     }
 
     #[test]

@@ -201,3 +201,38 @@ fn text_and_json_render() {
     assert!(m["causes"][0]["fix"].as_str().is_some());
     assert!(m["text"].as_str().unwrap().contains("device-side assert"));
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn any_text_explains_without_panicking_and_spans_are_in_bounds(
+            noise in ".{0,400}",
+            pick in 0usize..6,
+        ) {
+            let messages = [
+                "CUDA error: no kernel image is available for execution on the device",
+                "NVRM: Xid (PCI:0000:01:00): 79, pid=1",
+                "CUBLAS_STATUS_EXECUTION_FAILED",
+                "Torch not compiled with CUDA enabled",
+                "CUDA out of memory. Tried to allocate 1.00 GiB",
+                "",
+            ];
+            let text = format!("{noise}\n{}\n{noise}", messages[pick]);
+            let ex = explain(&text);
+            for m in &ex.matches {
+                prop_assert!(m.span[0] < m.span[1] && m.span[1] <= text.len());
+                prop_assert!(text.is_char_boundary(m.span[0]) && text.is_char_boundary(m.span[1]));
+                let sum: f64 = m.causes.iter().map(|c| c.confidence).sum();
+                prop_assert!(sum <= 1.0001);
+            }
+            if pick < 5 {
+                prop_assert!(ex.primary.is_some());
+            }
+            let _ = crate::diagnose::collect_env::parse(&text);
+        }
+    }
+}
