@@ -108,6 +108,9 @@ pub struct ExplainArgs {
     /// Do not gather this machine's facts to refine the causes.
     #[arg(long)]
     pub offline: bool,
+    /// Refine the causes with the facts of a saved JSON report (the machine the error came from) instead of this machine's.
+    #[arg(long, value_name = "REPORT", conflicts_with = "offline")]
+    pub from: Option<PathBuf>,
     /// Every cause with its fix, not only the likeliest.
     #[arg(short, long)]
     pub verbose: bool,

@@ -111,6 +111,37 @@ fn explain_uses_this_machines_facts_unless_offline() {
     assert_eq!(v["matches"][0]["causes"][0]["id"], "torch.cpu_only");
 }
 
+#[test]
+fn explain_with_a_saved_reports_facts_names_the_gpu_the_build_and_the_wheel() {
+    let report = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/reports/rtx5090_old_wheel.json");
+    let (code, v) =
+        json(bin().args(["explain", "--from"]).arg(&report).arg(
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        ));
+    assert_eq!(code, 0);
+    assert_eq!(v["facts"], "the saved report");
+    let top = &v["matches"][0]["causes"][0];
+    assert_eq!(top["id"], "torch.arch_unsupported");
+    let seen = top["evidence"][0].as_str().unwrap();
+    assert!(
+        seen.contains("RTX 5090") && seen.contains("sm_120"),
+        "{seen}"
+    );
+    let cmd = top["commands"][0].as_str().unwrap();
+    assert!(
+        cmd.contains("pip install torch==") && cmd.contains("cu12"),
+        "{cmd}"
+    );
+    let (code, _, err) = run(bin().args([
+        "explain",
+        "--from",
+        "/nonexistent.json",
+        "CUDA out of memory",
+    ]));
+    assert_eq!(code, 3, "{err}");
+}
+
 const PASTE: &str = "Collecting environment information...
 PyTorch version: 2.4.1+cu121
 Is debug build: False

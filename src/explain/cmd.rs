@@ -44,7 +44,13 @@ pub fn run(cli: &Cli, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> 
     };
     let mut ex = super::explain(&text);
     if !args.offline && !ex.matches.is_empty() {
-        let facts = facts::gather(host, &GatherOptions::default());
+        let (facts, whose) = match &args.from {
+            Some(path) => (crate::report::load_facts(path)?, "the saved report"),
+            None => (
+                facts::gather(host, &GatherOptions::default()),
+                "this machine",
+            ),
+        };
         let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
         let (findings, _) = checks::evaluate(
             &facts,
@@ -52,7 +58,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> 
             &CheckOptions::default(),
             &Selection::default(),
         );
-        super::refine(&mut ex, &findings, "this machine");
+        super::refine(&mut ex, &findings, whose);
     }
     let out = if cli.json {
         super::render::json(&ex)
