@@ -259,7 +259,12 @@ fn new_match(
     let line_text = text.get(ls..le).unwrap_or("");
     let matched = text.get(start..end).unwrap_or("");
     let line = text.get(..start).map_or(0, |t| t.matches('\n').count()) + 1;
-    let mut extracted = extract(text, matched, line_text);
+    // The line before often carries the call and its number ("cudaGetDeviceCount returned 803").
+    let prev = text
+        .get(..ls.saturating_sub(1))
+        .and_then(|t| t.rsplit('\n').next())
+        .unwrap_or("");
+    let mut extracted = extract(text, matched, &format!("{prev}\n{line_text}"));
     let base: Vec<Cause> = match xid {
         Some(x) => {
             extracted.insert("xid".into(), x.to_string());
@@ -359,6 +364,13 @@ fn extract(text: &str, matched: &str, line: &str) -> BTreeMap<String, String> {
     {
         out.insert("gpu".into(), gpu.as_str().trim().to_string());
     }
+    if let Some((n, name)) = small(r"(?:error|returned|code|failure)[\s:=(]*(\d{1,3})\b")
+        .and_then(|re| re.captures(&here))
+        .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
+        .and_then(|n| cuda_error_name(n).map(|name| (n, name)))
+    {
+        out.insert("cuda_error".into(), format!("{n} ({name})"));
+    }
     if let Some(so) = small(r"([\w./+-]*\.so[\w.]*): undefined symbol")
         .and_then(|re| re.captures(&here))
         .and_then(|c| c.get(1))
@@ -366,6 +378,33 @@ fn extract(text: &str, matched: &str, line: &str) -> BTreeMap<String, String> {
         out.insert("library".into(), so.as_str().to_string());
     }
     out
+}
+
+/// cudaError_t / CUresult numbers that appear bare in messages ("error 802",
+/// "cudaGetDeviceCount returned 35"), by the runtime's enum name.
+pub fn cuda_error_name(code: u32) -> Option<&'static str> {
+    Some(match code {
+        2 => "cudaErrorMemoryAllocation",
+        3 => "cudaErrorInitializationError",
+        35 => "cudaErrorInsufficientDriver",
+        46 => "cudaErrorDevicesUnavailable",
+        100 => "cudaErrorNoDevice",
+        101 => "cudaErrorInvalidDevice",
+        209 => "cudaErrorNoKernelImageForDevice",
+        222 => "cudaErrorUnsupportedPtxVersion",
+        700 => "cudaErrorIllegalAddress",
+        702 => "cudaErrorLaunchTimeout",
+        710 => "cudaErrorAssert",
+        716 => "cudaErrorMisalignedAddress",
+        719 => "cudaErrorLaunchFailure",
+        802 => "cudaErrorSystemNotReady",
+        803 => "cudaErrorSystemDriverMismatch",
+        804 => "cudaErrorCompatNotSupportedOnDevice",
+        900 => "cudaErrorStreamCaptureUnsupported",
+        901 => "cudaErrorStreamCaptureInvalidated",
+        999 => "cudaErrorUnknown",
+        _ => return None,
+    })
 }
 
 /// Adjustments that need the message's numbers, not only its words.

@@ -78,6 +78,28 @@ fn samples_rank_the_right_cause_first() {
         ("NVRM: Xid (PCI:0000:07:00): 31, pid=1200, name=python3, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f_00000000", "workload.illegal_address"),
         ("NVRM: Xid (PCI:0000:41:00): 119, pid=2113, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU0 GSP!", "gpu.xid"),
         ("RuntimeError: Unrecognized CachingAllocator option: expandable_segments:true", "env.alloc_conf_invalid"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedExFix(handle, opa, opb, m, n, k, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ...)`", "torch.arch_unsupported"),
+        ("../aten/src/ATen/native/cuda/Indexing.cu:1141: indexSelectLargeIndex: block: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`", "workload.device_assert"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DFALT_TENSOR_OP)`", "torch.libs_shadowed"),
+        ("torch.distributed.DistBackendError: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600013 milliseconds before timing out.", "workload.nccl"),
+        ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.", "workload.library_bug"),
+        ("RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. Looks like your LD_LIBRARY_PATH contains incompatible version of cudnn", "torch.libs_shadowed"),
+        ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", "driver.too_old_for_torch"),
+        ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "driver.module_not_loaded"),
+        ("RuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call", "driver.uvm_unavailable"),
+        ("NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address", "workload.illegal_address"),
+        ("NVRM: Xid (PCI:0000:18:00): 43, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
+        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 62, pid='<unknown>', name=<unknown>, 0000d3c6 0000d3aa", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 63, pid='<unknown>', name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to activate.", "gpu.row_remap"),
+        ("NVRM: Xid (PCI:0000:18:00): 64, pid='<unknown>', name=<unknown>, Row Remapper: row remap failure", "gpu.row_remap"),
+        ("NVRM: Xid (PCI:0000:18:00): 74, pid='<unknown>', name=<unknown>, NVLink: fatal error detected on link 3", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 92, pid='<unknown>', name=<unknown>, High single-bit ECC error rate", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 94, pid=77, name=python, Contained: SM (0x1). RST: No, D-RST: No", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 95, pid=77, name=python, Uncontained: LTC TAG (0x2,0x0). RST: Yes, D-RST: No", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 120, pid='<unknown>', name=<unknown>, GSP task timeout @ pc:0x..., partition:0#1", "gpu.xid"),
+        ("RuntimeError: CUDA error: operation failed due to a previous error during capture", "workload.stream_capture"),
+        ("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method\nCUDA error: CUDA-capable device(s) is/are busy or unavailable\nGPU compute mode Exclusive_Process", "gpu.compute_mode_restricted"),
     ];
     let mut wrong = Vec::new();
     for (text, want) in cases {
@@ -106,6 +128,14 @@ fn spans_point_at_the_message_and_numbers_are_read() {
     assert_eq!(ex.primary, Some(1));
     let sum: f64 = m.causes.iter().map(|c| c.confidence).sum();
     assert!(sum <= 1.0001, "{sum}");
+    let code = explain("cudaGetDeviceCount returned 803\n-> system has unsupported display driver / cuda driver combination");
+    assert_eq!(
+        code.matches[0]
+            .extracted
+            .get("cuda_error")
+            .map(String::as_str),
+        Some("803 (cudaErrorSystemDriverMismatch)")
+    );
     let too_old = explain("The NVIDIA driver on your system is too old (found version 11040).");
     assert_eq!(
         too_old.matches[0]
