@@ -14,6 +14,11 @@
 //! `host` is the one seam to the world (environment, filesystem root, commands with time
 //! limits, driver libraries); tests point it at fixture trees and fake driver libraries.
 //! `--from FILE` replaces step 1 with the facts of a saved report.
+//!
+//! Beside the pipeline: `explain` finds the errors in pasted text and ranks their causes
+//! (refined with a machine's findings), `diagnose` replaces step 1 with the facts of a
+//! `collect_env` paste, `grid` is the attention launch-size calculator, `diff` compares
+//! two saved reports.
 
 pub mod app;
 pub mod checks;
