@@ -1,7 +1,7 @@
 //! `gpu-doctor explain`: reads the text, explains it, refines the causes with this
 //! machine's facts unless `--offline`, prints text or JSON.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use crate::app::{self, AppError};
@@ -38,6 +38,12 @@ pub fn read_text(path: &Path) -> Result<String, AppError> {
 
 pub fn run(cli: &Cli, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> {
     let text = if args.text.is_empty() {
+        if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: paste the error text, then Ctrl-D (or pass TEXT / --file LOG)"
+            );
+        }
         read_text(args.file.as_deref().unwrap_or(Path::new("-")))?
     } else {
         args.text.join(" ")
