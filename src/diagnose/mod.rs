@@ -580,6 +580,30 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
     findings.extend(missing_fact_findings(&ce, matrix));
     findings.extend(paste_findings(&ce, matrix));
+    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too.
+    let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
+        (Some(tk), Some(tc)) => {
+            let mm =
+                |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
+            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b)
+        }
+        _ => false,
+    };
+    // What the paste observed beats what the tables predict: with `Is CUDA available:
+    // True`, a failure that would make CUDA unusable is contradicted.
+    if ce.cuda_available == Some(true) {
+        for f in &mut findings {
+            let contradicted = UNAVAILABILITY.contains(&f.id.as_str())
+                || (f.id == "driver.too_old_for_toolkit" && toolkit_within_torch);
+            if contradicted && f.severity >= Severity::Warn {
+                f.severity = Severity::Info;
+                f.summary = format!(
+                    "{} — but the paste shows torch.cuda.is_available() True, so it did not stop CUDA",
+                    f.summary
+                );
+            }
+        }
+    }
     let report = Report::new(matrix.info(), facts, findings, errors);
 
     let mut from_log = log
@@ -595,15 +619,6 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         findings
             .iter()
             .any(|f| f.id == id && f.severity >= Severity::Warn)
-    };
-    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too.
-    let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
-        (Some(tk), Some(tc)) => {
-            let mm =
-                |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
-            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b)
-        }
-        _ => false,
     };
     let ruled_out = |id: &str| {
         let passes = findings
@@ -798,6 +813,18 @@ Nvidia driver version: 550.54.15
             Some("The NVIDIA driver on your system is too old (found version 11040)"),
             matrix(),
         );
+        assert_eq!(d.cause, "none");
+        // an old driver the paste shows working: the table's failure is contradicted
+        let works = PASTE.replace("550.54.15", "470.82.01");
+        let d = diagnose(&works, None, matrix());
+        let f = d
+            .report
+            .findings
+            .iter()
+            .find(|f| f.id == "driver.too_old_for_torch" && f.summary.contains("is too old"))
+            .unwrap();
+        assert_eq!(f.severity, Severity::Info);
+        assert!(f.summary.contains("did not stop CUDA"));
         assert_eq!(d.cause, "none");
     }
 
