@@ -145,6 +145,11 @@ pub fn parse(text: &str) -> CollectEnv {
         {
             continue;
         }
+        // vLLM's copy prints section banners ("Environment Variables") between '=' rules.
+        if line.eq_ignore_ascii_case("environment variables") {
+            section = Some("env");
+            continue;
+        }
         if let Some((key, value)) = key_value(&line) {
             if !ce.keys_seen.iter().any(|k| k == key) {
                 ce.keys_seen.push(key.to_string());
@@ -416,6 +421,11 @@ Versions of relevant libraries:
         let single = parse("GPU models and configuration: GeForce GTX 1070\nCUDA used to build PyTorch: Could not collect\nPyTorch version: 1.0.0\n");
         assert_eq!(single.gpus, vec!["GeForce GTX 1070"]);
         assert!(single.torch_cpu_only);
+        let vllm = parse("==============================\n     Environment Variables\n==============================\nCUDA_VISIBLE_DEVICES=0,1\nNCCL_CUMEM_ENABLE=0\n");
+        assert_eq!(
+            vllm.env.get("CUDA_VISIBLE_DEVICES").map(String::as_str),
+            Some("0,1")
+        );
         let aligned =
             parse("Is CUDA available            : True\nCUDA used to build PyTorch   : 12.6\n");
         assert_eq!(aligned.cuda_available, Some(true));
