@@ -727,6 +727,21 @@ pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError>
             source,
         })?;
     }
+    if !cli.json && !cli.plain && tui_wanted(host) {
+        let request = crate::tui::worker::Request {
+            ready: Some(Box::new(d.report.clone())),
+            ..crate::tui::worker::Request::default()
+        };
+        return Ok(crate::tui::runtime::run(crate::tui::runtime::Options {
+            request,
+            host: host.clone(),
+            color: host.var("NO_COLOR").is_none_or(str::is_empty),
+            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
+            save_path: crate::tui::runtime::default_save_path(cli),
+            autosave: false,
+            test_panic: false,
+        }));
+    }
     let out = if cli.json {
         render_json(&d)?
     } else {
@@ -738,6 +753,12 @@ pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError>
     } else {
         code
     })
+}
+
+/// The interactive view for a person at a terminal (as for the live report).
+fn tui_wanted(host: &Host) -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && host.var("TERM") != Some("dumb")
 }
 
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.

@@ -23,6 +23,8 @@ pub struct Request {
     pub selection: Selection,
     /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
     pub matrix_dir: Option<PathBuf>,
+    /// A report made elsewhere (`diagnose`): shown as it is, nothing gathered.
+    pub ready: Option<Box<Report>>,
 }
 
 impl Request {
@@ -39,6 +41,7 @@ impl Request {
             },
             selection,
             matrix_dir: cli.matrix.clone(),
+            ready: None,
         }
     }
 }
@@ -49,6 +52,12 @@ pub fn build(
     host: &Host,
     stage: &mut dyn FnMut(usize, bool),
 ) -> Result<Report, String> {
+    if let Some(report) = &req.ready {
+        for i in 0..=8 {
+            stage(i, true);
+        }
+        return Ok((**report).clone());
+    }
     let mut facts = match &req.from {
         Some(path) => {
             stage(0, false);
@@ -115,6 +124,29 @@ pub fn spawn(req: Request, host: Host, generation: u64, _plan: ProbePlan, tx: Se
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ready_report_is_shown_as_it_is() {
+        let report = Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::no_gpu(),
+            vec![crate::report::finding::Finding::new(
+                "torch.cpu_only",
+                crate::report::finding::Severity::Fail,
+                "from a paste",
+            )],
+            Vec::new(),
+        );
+        let req = Request {
+            ready: Some(Box::new(report.clone())),
+            ..Request::default()
+        };
+        let host = Host::fixture("/nonexistent", &[]);
+        let mut stages = 0;
+        let got = build(&req, &host, &mut |_, _| stages += 1).unwrap();
+        assert_eq!(got, report);
+        assert!(stages > 0);
+    }
 
     #[test]
     fn staged_gathering_equals_the_pipeline_and_reports_every_stage() {
