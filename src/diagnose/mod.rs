@@ -638,6 +638,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .min_by_key(|f| finding_rank(f));
     let mut cause = None;
     if let Some(ex) = from_log.as_mut() {
+        explain::enrich(ex, matrix);
         explain::refine(ex, findings, "the collect_env paste");
         let picked = ex
             .primary

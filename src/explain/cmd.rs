@@ -49,6 +49,10 @@ pub fn run(cli: &Cli, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> 
         args.text.join(" ")
     };
     let mut ex = super::explain(&text);
+    if !ex.matches.is_empty() {
+        let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
+        super::enrich(&mut ex, &matrix);
+    }
     if !args.offline && !ex.matches.is_empty() {
         let (facts, whose) = match &args.from {
             Some(path) => (crate::report::load_facts(path)?, "the saved report"),

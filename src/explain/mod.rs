@@ -628,6 +628,76 @@ pub fn refine(ex: &mut Explanation, findings: &[Finding], facts: &str) {
     }
 }
 
+/// Uses the compatibility matrix on the numbers read from the messages (no machine
+/// facts needed): the PyTorch build that has kernels for an `sm_XX`, the driver a
+/// build's CUDA needs. Adds commands and evidence; the ranking does not change.
+pub fn enrich(ex: &mut Explanation, matrix: &crate::matrix::Matrix) {
+    use crate::matrix::query::{cuda_of_variant, install_command};
+    for m in &mut ex.matches {
+        if let Some(cc) = m.extracted.get("sm").and_then(|s| sm_to_cc(s)) {
+            if let Some((rel, var)) = matrix.recommend_torch(&[cc], None, None, "linux_x86_64") {
+                let cmd = install_command("python", rel, var);
+                let sm = format!("sm_{}{}", cc.0, cc.1);
+                for k in m
+                    .causes
+                    .iter_mut()
+                    .filter(|k| k.id == "torch.arch_unsupported")
+                {
+                    let driver = matrix
+                        .min_driver_for_cuda(&var.cuda)
+                        .map(|d| format!(", with driver {d} or newer"))
+                        .unwrap_or_default();
+                    k.evidence.push(format!(
+                        "matrix {}: PyTorch {} ({}) has kernels for {sm}{driver}",
+                        matrix.manifest.version, rel.version, var.name
+                    ));
+                    if k.commands.is_empty() {
+                        k.commands.push(cmd.clone());
+                    }
+                }
+            }
+        }
+        if let Some(variant) = m
+            .extracted
+            .get("torch")
+            .and_then(|t| t.split_once('+'))
+            .and_then(|(_, v)| cuda_of_variant(v))
+        {
+            if let Some(needed) = matrix.min_driver_for_cuda(&variant) {
+                let have = m
+                    .extracted
+                    .get("driver_cuda")
+                    .map(|c| format!("; the installed driver supports CUDA {c}"))
+                    .unwrap_or_default();
+                for k in m
+                    .causes
+                    .iter_mut()
+                    .filter(|k| k.id == "driver.too_old_for_torch")
+                {
+                    k.evidence.push(format!(
+                        "matrix {}: a CUDA {variant} build needs driver {needed} or newer{have}",
+                        matrix.manifest.version
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// "sm_120" -> (12, 0); "sm_86" -> (8, 6); "sm_90a" -> (9, 0).
+fn sm_to_cc(sm: &str) -> Option<(u32, u32)> {
+    let digits: String = sm
+        .strip_prefix("sm_")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    if digits.len() < 2 {
+        return None;
+    }
+    let (major, minor) = digits.split_at(digits.len() - 1);
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
 /// The top cause of the primary match.
 pub fn top_cause(ex: &Explanation) -> Option<&RankedCause> {
     ex.matches.get(ex.primary?)?.causes.first()

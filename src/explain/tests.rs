@@ -266,3 +266,29 @@ mod props {
         }
     }
 }
+
+#[test]
+fn the_matrix_names_the_build_for_an_sm_and_the_driver_for_a_cuda() {
+    let m = crate::checks::testutil::matrix();
+    let mut ex = explain("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.");
+    enrich(&mut ex, m);
+    let k = &ex.matches[0].causes[0];
+    assert_eq!(k.id, "torch.arch_unsupported");
+    assert!(k.commands[0].contains("pip install torch=="), "{k:?}");
+    assert!(k.evidence[0].contains("sm_120"), "{k:?}");
+    let mut ex = explain("torch==2.1.0+cu121\nUserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040).");
+    enrich(&mut ex, m);
+    let k = ex.matches[0]
+        .causes
+        .iter()
+        .find(|k| k.id == "driver.too_old_for_torch")
+        .unwrap();
+    assert!(
+        k.evidence
+            .iter()
+            .any(|e| e.contains("CUDA 12.1 build needs driver") && e.contains("CUDA 11.4")),
+        "{k:?}"
+    );
+    assert_eq!(sm_to_cc("sm_90a"), Some((9, 0)));
+    assert_eq!(sm_to_cc("sm_1"), None);
+}
