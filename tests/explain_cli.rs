@@ -299,3 +299,37 @@ fn diff_two_saved_reports() {
         .write_stdin("{\"not\": \"a report\"}"));
     assert_eq!(code, 3);
 }
+
+#[test]
+fn diagnose_json_is_a_valid_report_for_every_corpus_paste() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/report.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/collect_env");
+    let mut n = 0;
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    paths.sort();
+    // every seventh paste: all eras and formats, in bounded time
+    for path in paths.iter().step_by(7) {
+        n += 1;
+        let (code, v) = json(bin().args(["diagnose", "--collect-env"]).arg(path));
+        assert!((0..=2).contains(&code), "{}: {code}", path.display());
+        let errors: Vec<String> = validator
+            .iter_errors(&v)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+        assert!(v["diagnosis"]["cause"].is_string());
+        assert_eq!(v["exit_code"].as_i64(), Some(i64::from(code)));
+    }
+    assert!(n > 0);
+}
