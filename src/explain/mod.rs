@@ -126,6 +126,7 @@ fn compiled() -> &'static [Compiled] {
     })
 }
 
+/// A helper pattern (numbers, names), compiled on first use and kept for the process.
 fn small(pattern: &'static str) -> Option<&'static Regex> {
     static CACHE: OnceLock<std::sync::Mutex<BTreeMap<&'static str, &'static Regex>>> =
         OnceLock::new();

@@ -355,7 +355,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.cuda_not_available",
         title: "torch.cuda.is_available() is False",
-        pattern: r"(?:torch\.cuda\.is_available\(\)[^\n]{0,24}?\bFalse\b|CUDA is not available|cuda not available|CUDA unavailable)",
+        pattern: r"(?:torch\.cuda\.is_available\(\)(?:[^\n]{0,24}?|\s*\n[>. ]*)\bFalse\b|CUDA is not available|cuda not available|CUDA unavailable)",
         priority: 45,
         causes: &[
             c("torch.cpu_only", 0.3, "The installed torch is a CPU-only build (pip's default wheel on Windows, a `+cpu` wheel, conda's cpuonly).", "Install a CUDA build: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (a CUDA your driver supports)."),
