@@ -268,14 +268,24 @@ pub fn text(d: &Diff, a: &str, b: &str) -> String {
         d.differences.len(),
         if d.differences.len() == 1 { "" } else { "s" }
     );
-    for x in &d.differences {
+    for x in d.differences.iter().take(TEXT_LIMIT) {
         let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(absent)".into());
         let _ = writeln!(out, "\n  {} {}", x.kind, x.key);
         let _ = writeln!(out, "    A: {}", show(&x.a));
         let _ = writeln!(out, "    B: {}", show(&x.b));
     }
+    if d.differences.len() > TEXT_LIMIT {
+        let _ = writeln!(
+            out,
+            "\n  … {} less relevant differences more (--json lists all)",
+            d.differences.len() - TEXT_LIMIT
+        );
+    }
     out
 }
+
+/// Differences the text output shows; `--json` has them all.
+pub const TEXT_LIMIT: usize = 60;
 
 pub fn run(cli: &Cli, args: &DiffArgs) -> Result<i32, AppError> {
     let a = load(&args.a)?;
