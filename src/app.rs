@@ -30,6 +30,10 @@ pub enum AppError {
     NotInMatrix(String),
     #[error("could not encode the report: {0}")]
     Encode(#[from] serde_json::Error),
+    #[error("could not read {path:?}: {error}")]
+    Input { path: String, error: String },
+    #[error("{0}")]
+    Usage(String),
 }
 
 pub fn run(cli: &Cli, host: &Host) -> i32 {
@@ -53,6 +57,10 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         }
         Some(Command::Matrix { ref action }) => return run_matrix(action, cli, host),
         Some(Command::Fleet(ref args)) => return Ok(crate::fleet::cmd::run(args, cli, host)),
+        Some(Command::Explain(ref args)) => return crate::explain::cmd::run(cli, args, host),
+        Some(Command::Diagnose(ref args)) => return crate::diagnose::run(cli, args, host),
+        Some(Command::Grid(ref args)) => return crate::grid::run(cli, args, host),
+        Some(Command::Diff(ref args)) => return crate::diff::run(cli, args),
         None => {}
     }
     let selection = selection(cli)?;
@@ -226,7 +234,7 @@ fn save(report: &Report, path: &std::path::Path) -> Result<(), AppError> {
     })
 }
 
-fn use_color(choice: ColorChoice, host: &Host) -> bool {
+pub fn use_color(choice: ColorChoice, host: &Host) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -237,7 +245,7 @@ fn use_color(choice: ColorChoice, host: &Host) -> bool {
 }
 
 /// Prints to stdout; a closed pipe (`gpu-doctor | head`) ends quietly, not with a panic.
-fn print(s: &str) -> i32 {
+pub fn print(s: &str) -> i32 {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => exit::OK,

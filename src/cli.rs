@@ -118,6 +118,79 @@ pub enum Command {
     },
     /// Check many hosts over SSH: runs `gpu-doctor --json` on each and shows the fleet (groups, drift).
     Fleet(crate::fleet::FleetArgs),
+    /// Explain pasted CUDA/PyTorch/driver errors (TEXT, --file LOG or stdin): causes by finding id, why, and the fix.
+    Explain(ExplainArgs),
+    /// Judge a machine from its `python -m torch.utils.collect_env` output (and the error seen, --log).
+    Diagnose(DiagnoseArgs),
+    /// Blocks an attention launch maps onto the limited grid axis, and the largest batch chunk that fits.
+    Grid(GridArgs),
+    /// What differs between two saved JSON reports (facts and findings), most relevant first.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// The error text (several words are joined); without it --file, else standard input.
+    pub text: Vec<String>,
+    /// Read the text from LOG ('-' for standard input).
+    #[arg(long, value_name = "LOG", conflicts_with = "text")]
+    pub file: Option<PathBuf>,
+    /// Do not gather this machine's facts to refine the causes.
+    #[arg(long)]
+    pub offline: bool,
+    /// Refine the causes with the facts of a saved JSON report (the machine the error came from) instead of this machine's.
+    #[arg(long, value_name = "REPORT", conflicts_with = "offline")]
+    pub from: Option<PathBuf>,
+    /// Every cause with its fix, not only the likeliest.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiagnoseArgs {
+    /// The collect_env output ('-' for standard input).
+    #[arg(long = "collect-env", value_name = "FILE")]
+    pub collect_env: PathBuf,
+    /// The error the person saw (a traceback or log).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Details, evidence and fixes for every finding.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GridArgs {
+    /// Batch size (clips, images, sequences).
+    #[arg(long)]
+    pub batch: u64,
+    /// Attention heads.
+    #[arg(long)]
+    pub heads: u64,
+    /// Spatial size HxW folded into the batch (temporal attention), e.g. 40x64.
+    #[arg(long, value_name = "HxW")]
+    pub spatial: Option<String>,
+    /// The grid axis the product lands on.
+    #[arg(long, value_enum, default_value_t = GridAxis::Y)]
+    pub axis: GridAxis,
+    /// Read the limit from GPU N's CUDA device facts instead of CUDA's 65535.
+    #[arg(long, value_name = "N")]
+    pub gpu: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GridAxis {
+    X,
+    Y,
+    Z,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The first saved report (gpu-doctor --save / --json).
+    pub a: PathBuf,
+    /// The second saved report.
+    pub b: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]

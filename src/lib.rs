@@ -21,13 +21,22 @@
 //! `--from FILE` replaces step 1 with the facts of a saved report.
 //! `fleet` runs `gpu-doctor --json` on many hosts over ssh and aggregates the reports
 //! (groups, drift).
+//!
+//! Beside the pipeline: `explain` finds the errors in pasted text and ranks their causes
+//! (refined with a machine's findings), `diagnose` replaces step 1 with the facts of a
+//! `collect_env` paste, `grid` is the attention launch-size calculator, `diff` compares
+//! two saved reports.
 
 pub mod app;
 pub mod checks;
 pub mod cli;
+pub mod diagnose;
+pub mod diff;
+pub mod explain;
 pub mod fact;
 pub mod facts;
 pub mod fleet;
+pub mod grid;
 pub mod host;
 pub mod matrix;
 pub mod probes;

@@ -518,3 +518,56 @@ fn slow_copies_on_a_fast_link_warn() {
     );
     assert_eq!(r.code, 1, "{:?}", problems(&r.report));
 }
+
+#[test]
+fn the_grid_calculator_reads_the_device_limits() {
+    let root = gpu_node();
+    let grid = |vars: &[(&str, &str)]| {
+        let mut cmd = root.command();
+        cmd.env(
+            "GPU_DOCTOR_DRIVER_LIB_DIR",
+            &fake_driver::fake_driver().current,
+        )
+        .env("FAKE_NVML_GPUS", H100)
+        .args([
+            "grid",
+            "--batch",
+            "6",
+            "--heads",
+            "5",
+            "--spatial",
+            "40x64",
+            "--gpu",
+            "0",
+        ]);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        json_report(&mut cmd)
+    };
+    // 6 · 40 · 64 · 5 = 76800 blocks: over the usual 65535 on y ...
+    let (code, v) = grid(&[]);
+    assert_eq!(
+        (code, v["limit"].as_u64(), v["fits"].as_bool()),
+        (1, Some(65535), Some(false))
+    );
+    assert_eq!(v["max_chunk"], 5);
+    assert_eq!(v["limit_from"], "GPU 0");
+    // ... and within a device that allows more.
+    let (code, v) = grid(&[("FAKE_CUDA_MAX_GRID", "2147483647,131071,65535")]);
+    assert_eq!(
+        (code, v["limit"].as_u64(), v["fits"].as_bool()),
+        (0, Some(131071), Some(true))
+    );
+    // A GPU that does not exist is a usage error that says so.
+    let mut cmd = root.command();
+    cmd.env(
+        "GPU_DOCTOR_DRIVER_LIB_DIR",
+        &fake_driver::fake_driver().current,
+    )
+    .env("FAKE_NVML_GPUS", H100)
+    .args(["grid", "--batch", "1", "--heads", "1", "--gpu", "3"]);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no GPU 3 among the 1 CUDA devices"));
+}

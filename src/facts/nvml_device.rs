@@ -484,6 +484,45 @@ fn process_name(nvml: &Nvml, pid: u32) -> Option<String> {
         })
 }
 
+impl NvmlDevice {
+    /// A GPU known only by its identity (a pasted report, a PCI listing): every health
+    /// fact is `Missing` with `why`, so checks say what to run instead of guessing.
+    pub fn identity_only(
+        index: u32,
+        name: Fact<String>,
+        uuid: Fact<String>,
+        pci_bus_id: Fact<String>,
+        compute_capability: Fact<String>,
+        memory_total_bytes: Fact<u64>,
+        why: &str,
+    ) -> NvmlDevice {
+        NvmlDevice {
+            index,
+            name,
+            uuid,
+            pci_bus_id,
+            compute_capability,
+            memory_total_bytes,
+            memory_used_bytes: Fact::missing(why),
+            memory_free_bytes: Fact::missing(why),
+            persistence_mode: Fact::missing(why),
+            mig: Fact::missing(why),
+            compute_mode: Fact::missing(why),
+            ecc: Fact::missing(why),
+            retired_pages: Fact::missing(why),
+            row_remap: Fact::missing(why),
+            pcie_link: Fact::missing(why),
+            throttle_reasons: Fact::missing(why),
+            temperature_c: Fact::missing(why),
+            power_draw_mw: Fact::missing(why),
+            power_limit_mw: Fact::missing(why),
+            vbios: Fact::missing(why),
+            processes: Fact::missing(why),
+            lost: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,8 @@ pub struct Request {
     /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
     pub matrix_dir: Option<PathBuf>,
     pub probes: ProbeOptions,
+    /// A report made elsewhere (`diagnose`): shown as it is, nothing gathered.
+    pub ready: Option<Box<Report>>,
 }
 
 impl Request {
@@ -45,6 +47,7 @@ impl Request {
             selection,
             matrix_dir: cli.matrix.clone(),
             probes: crate::app::probe_options(cli),
+            ready: None,
         }
     }
 }
@@ -55,6 +58,12 @@ pub fn build(
     host: &Host,
     stage: &mut dyn FnMut(usize, bool),
 ) -> Result<Report, String> {
+    if let Some(report) = &req.ready {
+        for i in 0..=8 {
+            stage(i, true);
+        }
+        return Ok((**report).clone());
+    }
     let mut facts = match &req.from {
         Some(path) => {
             stage(0, false);
@@ -154,7 +163,8 @@ pub fn spawn(req: Request, host: Host, generation: u64, picked: ProbePlan, tx: S
             };
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let report = build(&req, &host, &mut stage)?;
-                if req.from.is_some() {
+                // A saved or pasted report describes another moment or machine.
+                if req.from.is_some() || req.ready.is_some() {
                     return Ok(report);
                 }
                 let plan = probe_plan(&req, &host, &report.facts, &picked);
@@ -209,6 +219,29 @@ pub fn spawn(req: Request, host: Host, generation: u64, picked: ProbePlan, tx: S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ready_report_is_shown_as_it_is() {
+        let report = Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::no_gpu(),
+            vec![crate::report::finding::Finding::new(
+                "torch.cpu_only",
+                crate::report::finding::Severity::Fail,
+                "from a paste",
+            )],
+            Vec::new(),
+        );
+        let req = Request {
+            ready: Some(Box::new(report.clone())),
+            ..Request::default()
+        };
+        let host = Host::fixture("/nonexistent", &[]);
+        let mut stages = 0;
+        let got = build(&req, &host, &mut |_, _| stages += 1).unwrap();
+        assert_eq!(got, report);
+        assert!(stages > 0);
+    }
 
     #[test]
     fn staged_gathering_equals_the_pipeline_and_reports_every_stage() {

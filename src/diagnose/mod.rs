@@ -1,0 +1,891 @@
+//! `gpu-doctor diagnose --collect-env FILE [--log FILE]`: judges a machine from its
+//! `python -m torch.utils.collect_env` output. The paste replaces step 1 of the pipeline
+//! (its facts, each absent one `Missing` with the way to get it), the same checks run on
+//! them with the matrix, and the error the person saw (`--log`, else warnings inside the
+//! paste) is explained and refined with the findings.
+
+pub mod collect_env;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::app::{self, AppError};
+use crate::checks::{self, CheckOptions, Selection};
+use crate::cli::{Cli, DiagnoseArgs};
+use crate::explain::{self, Explanation};
+use crate::fact::Fact;
+use crate::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
+use crate::facts::driver_libs::DriverLibFacts;
+use crate::facts::kernel_module::KernelModuleFacts;
+use crate::facts::python::{DeepTorch, PythonEnv, TorchBuild, Wheel};
+use crate::facts::system::SystemFacts;
+use crate::facts::toolkit::{Toolkit, ToolkitFacts};
+use crate::facts::Facts;
+use crate::host::Host;
+use crate::matrix::Matrix;
+use crate::report::finding::{Finding, Severity};
+use crate::report::{text, Report};
+use collect_env::CollectEnv;
+
+/// The interpreter name findings about the paste's Python environment carry.
+pub const PASTE_PYTHON: &str = "python";
+const FROM_PASTE: &str = "nvidia-smi / torch (collect_env paste)";
+
+fn missing(what: &str, how: &str) -> String {
+    format!("not in the collect_env paste: {what}; get it with {how}")
+}
+
+/// Checks whose facts a collect_env paste never holds: (check id, the fact, how to get it).
+pub const NOT_IN_PASTE: &[(&str, &str, &str)] = &[
+    ("host.container_no_gpu", "whether it runs in a container, and /dev/nvidia* there", "`gpu-doctor` run inside the environment"),
+    ("host.shm_small", "the size of /dev/shm", "`df -h /dev/shm`"),
+    ("host.expected_gpus", "the GPUs CUDA can use", "`gpu-doctor --expect-gpus N` on the machine"),
+    ("driver.module_not_loaded", "the kernel module's state", "`cat /proc/driver/nvidia/version` and `lsmod | grep nvidia`"),
+    ("driver.nouveau_loaded", "the loaded kernel modules", "`lsmod | grep nouveau`"),
+    ("driver.library_mismatch", "the kernel module's and the libraries' versions", "`cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*`"),
+    ("driver.device_nodes", "/dev/nvidia* and their permissions", "`ls -l /dev/nvidia*`"),
+    ("driver.uvm_unavailable", "the nvidia_uvm module", "`lsmod | grep nvidia_uvm; ls -l /dev/nvidia-uvm`"),
+    ("driver.open_module_required", "the kernel module's flavour (open or proprietary)", "`modinfo nvidia | grep -i license`"),
+    ("driver.cuda_init_failed", "cuInit's result", "`gpu-doctor` on the machine"),
+    ("driver.fabric_manager", "cuInit's result", "`gpu-doctor` on the machine"),
+    ("driver.compat_package_mismatch", "cuInit's result and the libcuda in use", "`gpu-doctor` on the machine"),
+    ("driver.forward_compat_unsupported", "cuInit's result", "`gpu-doctor` on the machine"),
+    ("toolkit.path_inconsistent", "CUDA_HOME and /usr/local/cuda", "`echo $CUDA_HOME; ls -l /usr/local/cuda`"),
+    ("toolkit.multiple", "every installed toolkit", "`ls -d /usr/local/cuda-*`"),
+    ("torch.multiple_installs", "every torch on the interpreter's path", "`python -m pip list | grep -i torch` and `python -c 'import torch; print(torch.__file__)'`"),
+    ("torch.libs_shadowed", "LD_LIBRARY_PATH and the CUDA libraries in it", "`echo $LD_LIBRARY_PATH`"),
+    ("torch.ptx_jit_only", "the build's PTX targets", "`python -c 'import torch; print(torch.cuda.get_arch_list())'`"),
+    ("ext.arch_unsupported", "the CUDA extensions' compiled architectures", "`gpu-doctor` on the machine (it reads each extension's fatbin)"),
+];
+
+/// Findings that are symptoms of another finding's cause: named as the cause only when
+/// nothing more specific fails.
+const SYMPTOMS: &[&str] = &[
+    "torch.cuda_unavailable",
+    "driver.cuda_init_failed",
+    "host.expected_gpus",
+];
+
+/// Findings that advise rather than explain a failure (the machine still runs the work):
+/// never the diagnosis' cause.
+const ADVISORY: &[&str] = &[
+    "driver.branch_eol",
+    "toolkit.not_found",
+    "driver.persistence_off",
+    // CUDA minor-version compatibility runs PyTorch's wheels; it only limits PTX JIT.
+    "driver.minor_version_compat",
+];
+
+/// Causes that make CUDA unusable: a paste that says `Is CUDA available: True` rules
+/// them out for the process it describes.
+const UNAVAILABILITY: &[&str] = &[
+    "driver.too_old_for_torch",
+    "driver.not_installed",
+    "driver.module_not_loaded",
+    "driver.library_mismatch",
+    "driver.compat_package_mismatch",
+    "driver.forward_compat_unsupported",
+    "driver.fabric_manager",
+    "driver.uvm_unavailable",
+    "driver.device_nodes",
+    "driver.nvml_failed",
+    "driver.cuda_init_failed",
+    "host.container_no_gpu",
+    "host.no_nvidia_gpu",
+    "torch.cpu_only",
+    "torch.cuda_unavailable",
+    "env.visible_devices_empty",
+];
+
+/// Minimum compute capability of the released wheels of CUDA packages collect_env lists
+/// (their documented GPU requirements): (pip name, major, minor, source).
+const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
+    (
+        "vllm",
+        7,
+        0,
+        "vLLM's GPU requirements: compute capability 7.0 or higher",
+    ),
+    (
+        "flash-attn",
+        8,
+        0,
+        "FlashAttention-2 supports Ampere, Ada and Hopper GPUs (compute capability 8.0+)",
+    ),
+    (
+        "flash_attn",
+        8,
+        0,
+        "FlashAttention-2 supports Ampere, Ada and Hopper GPUs (compute capability 8.0+)",
+    ),
+];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagnosis {
+    /// The cause, a finding id, or "none" when the paste shows nothing wrong.
+    pub cause: String,
+    /// Where it came from: "log", "paste warnings", "findings" or "none".
+    pub from: String,
+    pub summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<Explanation>,
+    pub collect_env: CollectEnv,
+    #[serde(skip)]
+    pub report: Report,
+}
+
+fn os_id(os: &str) -> Option<&'static str> {
+    let l = os.to_ascii_lowercase();
+    [
+        ("ubuntu", "ubuntu"),
+        ("debian", "debian"),
+        ("centos", "centos"),
+        ("red hat", "rhel"),
+        ("rhel", "rhel"),
+        ("rocky", "rocky"),
+        ("alma", "almalinux"),
+        ("fedora", "fedora"),
+        ("amazon linux", "amzn"),
+        ("opensuse", "opensuse-leap"),
+        ("suse", "sles"),
+        ("arch linux", "arch"),
+        ("windows", "windows"),
+        ("macos", "macos"),
+    ]
+    .iter()
+    .find(|(k, _)| l.contains(k))
+    .map(|(_, id)| *id)
+}
+
+/// The facts a collect_env paste gives; everything else `Missing` with how to get it.
+pub fn facts_from(ce: &CollectEnv) -> Facts {
+    let nvidia = ce.rocm.is_none();
+    let os_value = ce.os.as_deref().map(|o| {
+        o.trim_end_matches(" (x86_64)")
+            .trim_end_matches(" (aarch64)")
+            .trim_end_matches(" (ppc64le)")
+            .to_string()
+    });
+    let linux_native = !ce.is_windows() && !ce.is_wsl();
+    let system = SystemFacts {
+        os: os_value.clone().map_or_else(
+            || Fact::missing(missing("the OS line", "`cat /etc/os-release`")),
+            Fact::known,
+        ),
+        os_id: os_value.as_deref().and_then(os_id).map_or_else(
+            || Fact::missing(missing("the OS id", "`cat /etc/os-release`")),
+            |s| Fact::known(s.to_string()),
+        ),
+        os_version: Fact::missing(missing("VERSION_ID", "`cat /etc/os-release`")),
+        kernel: ce.kernel().map_or_else(
+            || Fact::missing(missing("the kernel release", "`uname -r`")),
+            Fact::known,
+        ),
+        arch: ce.arch().unwrap_or_else(|| "x86_64".to_string()),
+        hostname: Fact::missing("not in the collect_env paste"),
+        container: Fact::missing(missing(
+            "whether it runs in a container",
+            "`gpu-doctor` inside it",
+        )),
+        wsl: ce.is_wsl(),
+        shm_bytes: Fact::missing(missing("the size of /dev/shm", "`df -h /dev/shm`")),
+    };
+    let driver_fact = |what: &str| -> Fact<String> {
+        ce.driver
+            .clone()
+            .map_or_else(|| Fact::missing(missing(what, "`nvidia-smi`")), Fact::known)
+    };
+    let kernel_module = KernelModuleFacts {
+        version: if linux_native && nvidia {
+            driver_fact("the driver version")
+        } else {
+            Fact::missing("a Windows/WSL paste: the driver is the Windows host's")
+        },
+        flavor: Fact::missing(missing("the kernel module's flavour", "`modinfo nvidia`")),
+        version_line: Fact::missing(missing(
+            "/proc/driver/nvidia/version",
+            "`cat /proc/driver/nvidia/version`",
+        )),
+        loaded: Fact::missing(missing("the loaded modules", "`lsmod`")),
+        device_nodes: Fact::missing(missing("/dev/nvidia*", "`ls -l /dev/nvidia*`")),
+    };
+    let devices: Vec<NvmlDevice> = ce
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            NvmlDevice::identity_only(
+                u32::try_from(i).unwrap_or(u32::MAX),
+                Fact::known(name.clone()),
+                Fact::missing(missing("GPU UUIDs", "`nvidia-smi -L`")),
+                Fact::missing(missing("PCI bus ids", "`nvidia-smi -L`")),
+                Fact::missing(
+                    "not in the collect_env paste: taken from the matrix by the GPU's name",
+                ),
+                Fact::missing(missing("GPU memory", "`nvidia-smi`")),
+                &missing(
+                    "the GPU's health (ECC, remapped rows, PCIe link, processes)",
+                    "`nvidia-smi -q`",
+                ),
+            )
+        })
+        .collect();
+    let nvml = if nvidia && (ce.driver.is_some() || !ce.gpus.is_empty()) {
+        Fact::known(NvmlFacts {
+            library: FROM_PASTE.to_string(),
+            init: ReturnCode {
+                name: "NVML_SUCCESS".into(),
+                code: 0,
+                message: Some("nvidia-smi / torch answered in the paste".into()),
+            },
+            driver_version: driver_fact("the driver version"),
+            cuda_driver_version: Fact::missing(missing(
+                "the CUDA version the driver supports",
+                "`nvidia-smi`",
+            )),
+            devices: if ce.gpus.is_empty() {
+                Fact::missing(missing("the GPU list", "`nvidia-smi -L`"))
+            } else {
+                Fact::known(devices)
+            },
+        })
+    } else {
+        Fact::missing(missing("the driver version and GPUs", "`nvidia-smi`"))
+    };
+    let cuda = match ce.cuda_available {
+        Some(true) => Fact::known(CudaFacts {
+            library: FROM_PASTE.to_string(),
+            init: ReturnCode {
+                name: "CUDA_SUCCESS".into(),
+                code: 0,
+                message: Some("torch.cuda.is_available() is True in the paste".into()),
+            },
+            driver_version: Fact::missing(missing("cuDriverGetVersion", "`nvidia-smi`")),
+            device_count: Fact::known(u32::try_from(ce.gpus.len()).unwrap_or(0)),
+            devices: Fact::missing(missing(
+                "CUDA's device list (grid limits, ordinals)",
+                "`gpu-doctor` on the machine",
+            )),
+        }),
+        _ => Fact::missing(missing("cuInit's result", "`gpu-doctor` on the machine")),
+    };
+    let toolkits = match &ce.cuda_runtime {
+        Some(v) => {
+            let root = "nvcc on PATH (collect_env paste)".to_string();
+            ToolkitFacts {
+                toolkits: vec![Toolkit {
+                    root: root.clone(),
+                    version: Fact::known(v.clone()),
+                    version_source: Some(
+                        "collect_env 'CUDA runtime version' (nvcc --version)".into(),
+                    ),
+                    nvcc: Some("nvcc".into()),
+                    found_via: vec!["PATH".into()],
+                }],
+                path_nvcc: Some(root),
+                cuda_home: None,
+                usr_local_cuda: None,
+            }
+        }
+        None => ToolkitFacts {
+            toolkits: Vec::new(),
+            path_nvcc: None,
+            cuda_home: None,
+            usr_local_cuda: None,
+        },
+    };
+    let installer = if ce.conda.contains_key("pytorch") && !ce.pip.contains_key("torch") {
+        Fact::known("conda".to_string())
+    } else if ce.pip.contains_key("torch") {
+        Fact::known("pip".to_string())
+    } else {
+        Fact::missing(missing("how torch was installed", "`pip show torch`"))
+    };
+    let torch = ce.torch.as_ref().map(|version| TorchBuild {
+        path: "torch (collect_env paste)".into(),
+        site_packages: String::new(),
+        version: Fact::known(version.clone()),
+        cuda: if let Some(c) = &ce.torch_cuda {
+            Fact::known(Some(c.clone()))
+        } else if ce.torch_cpu_only || ce.rocm.is_some() {
+            Fact::known(None)
+        } else {
+            Fact::missing(missing("the CUDA the build was made with", "`python -c 'import torch; print(torch.version.cuda)'`"))
+        },
+        hip: ce.rocm.clone(),
+        git_version: None,
+        cudnn: ce.cudnn.clone().map_or_else(
+            || Fact::missing(missing("cuDNN", "`python -c 'import torch; print(torch.backends.cudnn.version())'`")),
+            Fact::known,
+        ),
+        nccl: Fact::missing(missing("NCCL", "`python -c 'import torch; print(torch.cuda.nccl.version())'`")),
+        installer,
+        requires: Vec::new(),
+        arch: Fact::missing(
+            "collect_env does not print the build's arch list; the matrix's record of the build is used",
+        ),
+        bundled_libs: Vec::new(),
+    });
+    let nvidia_wheels: Vec<Wheel> = ce
+        .pip
+        .iter()
+        .filter(|(name, _)| name.starts_with("nvidia-"))
+        .map(|(name, version)| Wheel {
+            name: name.clone(),
+            version: version.clone(),
+            site_packages: String::new(),
+            lib_dirs: Vec::new(),
+            libraries: Vec::new(),
+        })
+        .collect();
+    let deep = match (ce.cuda_available, &ce.torch) {
+        (Some(available), Some(v)) => Some(Fact::known(DeepTorch {
+            torch_version: Some(v.clone()),
+            cuda_available: available,
+            device_count: if available {
+                u32::try_from(ce.gpus.len()).unwrap_or(0)
+            } else {
+                0
+            },
+            error: None,
+            torch_path: None,
+            cuda: ce.torch_cuda.clone(),
+            arch_list: Vec::new(),
+            warnings: Vec::new(),
+        })),
+        _ => None,
+    };
+    let python = vec![PythonEnv {
+        interpreter: Some(PASTE_PYTHON.to_string()),
+        origins: vec!["collect_env".into()],
+        python_version: ce.python_minor().map_or_else(
+            || Fact::missing(missing("the Python version", "`python --version`")),
+            Fact::known,
+        ),
+        site_packages: Vec::new(),
+        torch: torch.into_iter().collect(),
+        nvidia_wheels,
+        extensions: Vec::new(),
+        is_venv: false,
+        prefix: String::new(),
+        deep,
+    }];
+    Facts {
+        system,
+        pci_gpus: Fact::missing(missing("the PCI devices", "`lspci -nn | grep -i nvidia`")),
+        kernel_module,
+        driver_libs: DriverLibFacts::default(),
+        driver_api: DriverApiFacts { nvml, cuda },
+        toolkits,
+        python,
+        env: ce
+            .env
+            .iter()
+            .filter(|(k, _)| crate::facts::env::CUDA_VARIABLES.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        ld_library_path_libs: Vec::new(),
+        probes: Vec::new(),
+    }
+}
+
+/// Info findings for what the paste lacks, naming the fact and how to get it.
+fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let scope = crate::report::finding::Scope::Python {
+        interpreter: PASTE_PYTHON.to_string(),
+    };
+    if ce.rocm.is_none() && ce.driver.is_none() {
+        out.push(
+            Finding::new("driver.too_old_for_torch", Severity::Info, "not judged: the paste has no Nvidia driver version")
+                .details("collect_env printed 'Could not collect' / 'No CUDA' or the line is missing, so whether the driver is new enough for the build's CUDA cannot be told.")
+                .fix("Add the output of `nvidia-smi` (its header names the driver and the CUDA version it supports).", &["nvidia-smi"]),
+        );
+    }
+    if ce.rocm.is_none() && ce.gpus.is_empty() {
+        out.push(
+            Finding::new("torch.arch_unsupported", Severity::Info, "not judged: the paste lists no GPU")
+                .details("Without GPU names their compute capabilities are unknown, so whether the build has kernels for them cannot be told.")
+                .fix("Add the GPU list.", &["nvidia-smi -L", "nvidia-smi --query-gpu=name,compute_cap --format=csv"]),
+        );
+    }
+    for name in &ce.gpus {
+        if ce.rocm.is_none() && matrix.gpu_by_name(name).is_none() {
+            out.push(
+                Finding::new("torch.arch_unsupported", Severity::Info, format!("not judged for {name:?}: the matrix does not know this GPU's compute capability"))
+                    .fix("Add the compute capability to the report.", &["nvidia-smi --query-gpu=name,compute_cap --format=csv"]),
+            );
+        }
+    }
+    if ce.torch.is_some() && ce.torch_cuda.is_none() && !ce.torch_cpu_only && ce.rocm.is_none() {
+        out.push(
+            Finding::new(
+                "torch.cpu_only",
+                Severity::Info,
+                "not judged: the paste does not say which CUDA the build uses",
+            )
+            .scope(scope.clone())
+            .fix(
+                "Add the build's CUDA.",
+                &["python -c 'import torch; print(torch.__version__, torch.version.cuda)'"],
+            ),
+        );
+    }
+    if ce.gpus.is_empty() {
+        out.push(
+            Finding::new("host.no_nvidia_gpu", Severity::Info, "not judged: the paste lists no GPU (collect_env prints none without a working driver or a CUDA build)")
+                .fix("Add the GPU list.", &["nvidia-smi -L", "lspci -nn | grep -i nvidia"]),
+        );
+    }
+    if ce.cuda_runtime.is_none() {
+        out.push(
+            Finding::new(
+                "toolkit.not_found",
+                Severity::Info,
+                "not judged: the paste has no nvcc version ('CUDA runtime version')",
+            )
+            .fix(
+                "Check for a toolkit (wheels bundle their runtime, so none is often fine).",
+                &["nvcc --version", "ls -d /usr/local/cuda*"],
+            ),
+        );
+    }
+    match &ce.driver {
+        Some(v) => out.push(Finding::new(
+            "driver.not_installed",
+            Severity::Pass,
+            format!("NVIDIA driver {v} is installed (from the paste)"),
+        )),
+        None => out.push(
+            Finding::new(
+                "driver.not_installed",
+                Severity::Info,
+                "not judged: the paste has no Nvidia driver version",
+            )
+            .fix(
+                "Add the driver version.",
+                &["nvidia-smi", "cat /proc/driver/nvidia/version"],
+            ),
+        ),
+    }
+    for (id, what, how) in NOT_IN_PASTE {
+        out.push(
+            Finding::new(
+                id,
+                Severity::Info,
+                format!("not judged: a collect_env paste does not show {what}"),
+            )
+            .fix(
+                format!("Run `gpu-doctor` on the machine, or check with {how}."),
+                &[],
+            ),
+        );
+    }
+    out
+}
+
+/// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
+/// packages whose wheels do not support the GPUs listed.
+fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let scope = crate::report::finding::Scope::Python {
+        interpreter: PASTE_PYTHON.to_string(),
+    };
+    if ce.torch.is_none() && ce.keys_seen.iter().any(|k| k == "torch") {
+        out.push(
+            Finding::new("torch.not_found", Severity::Warn, "PyTorch is not installed in the environment collect_env ran in ('PyTorch version: N/A')")
+                .scope(scope.clone())
+                .fix("Install PyTorch into this environment (a wheel for its CUDA, or the vendor's build on Jetson), or run collect_env with the interpreter that has it.", &["python -m pip install torch"]),
+        );
+    }
+    if ce.torch_cpu_only && ce.gpus.is_empty() {
+        out.push(
+            Finding::new("torch.cpu_only", Severity::Info, format!("PyTorch {} is a CPU-only build", ce.torch.as_deref().unwrap_or("?")))
+                .scope(scope.clone())
+                .details("The paste lists no GPU, so whether the machine has one is unknown; a CPU build never uses CUDA.")
+                .fix("On a machine with an NVIDIA GPU install a CUDA build.", &["pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124"]),
+        );
+    }
+    if !ce.mig.is_empty() {
+        out.push(
+            Finding::new("gpu.mig_enabled", Severity::Warn, format!("MIG is on ({} instance{} listed)", ce.mig.len(), if ce.mig.len() == 1 { "" } else { "s" }))
+                .details(format!("{}. A CUDA process can use only one MIG instance: CUDA_VISIBLE_DEVICES must name it (MIG-<uuid>), and one process cannot use several (no DDP across instances).", ce.mig.join("; ")))
+                .fix("Give each process one MIG device.", &["nvidia-smi -L", "CUDA_VISIBLE_DEVICES=MIG-<uuid> python train.py"]),
+        );
+    }
+    for (pkg, major, minor, source) in PACKAGE_MIN_CC {
+        let Some(version) = ce.pip.get(*pkg) else {
+            continue;
+        };
+        for (i, name) in ce.gpus.iter().enumerate() {
+            let Some(cc) = matrix
+                .gpu_by_name(name)
+                .and_then(|g| crate::checks::view::parse_cc(&g.cc))
+            else {
+                continue;
+            };
+            if cc < (*major, *minor) {
+                out.push(
+                    Finding::new("ext.arch_unsupported", Severity::Fail, format!("{pkg} {version} has no kernels for GPU {i} {name} (sm_{}{})", cc.0, cc.1))
+                        .scope(scope.clone())
+                        .details(format!("{source}; this GPU is compute capability {}.{}.", cc.0, cc.1))
+                        .evidence("python.packages", format!("{pkg}=={version}"))
+                        .fix(format!("Run {pkg} on a GPU of compute capability {major}.{minor} or newer, or build a version that still supports sm_{}{} from source.", cc.0, cc.1), &[]),
+                );
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Advisory findings and warn-level toolkit/torch minor mismatches (which matter only
+/// when building extensions) are never the diagnosis' cause.
+fn is_advisory(f: &Finding) -> bool {
+    ADVISORY.contains(&f.id.as_str())
+        || (f.id == "toolkit.torch_mismatch" && f.severity == Severity::Warn)
+}
+
+/// The ranking of findings for the diagnosis: failures before warnings, causes before
+/// symptoms, then the registry's order.
+fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
+    let sev = match f.severity {
+        Severity::Fail => 0,
+        Severity::Warn => 1,
+        _ => 9,
+    };
+    let symptom = u8::from(SYMPTOMS.contains(&f.id.as_str()));
+    // PyTorch work needs the driver for torch's CUDA; a local toolkit only for builds.
+    let toolkit = u8::from(f.id.starts_with("toolkit.") || f.id == "driver.too_old_for_toolkit");
+    let order = checks::ALL
+        .iter()
+        .position(|c| c.id == f.id)
+        .unwrap_or(usize::MAX);
+    (sev, symptom, toolkit, order)
+}
+
+/// Judges a paste (and the error seen) with `matrix`.
+pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
+    let ce = collect_env::parse(paste);
+    let facts = facts_from(&ce);
+    let skip: Vec<String> = NOT_IN_PASTE
+        .iter()
+        .map(|(id, _, _)| (*id).to_string())
+        .chain([
+            "host.no_nvidia_gpu".to_string(),
+            "driver.not_installed".to_string(),
+        ])
+        .chain(
+            ce.cuda_runtime
+                .is_none()
+                .then(|| "toolkit.not_found".to_string()),
+        )
+        .collect();
+    let selection = Selection {
+        only: Vec::new(),
+        skip,
+    };
+    let (mut findings, errors) =
+        checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
+    findings.extend(missing_fact_findings(&ce, matrix));
+    findings.extend(paste_findings(&ce, matrix));
+    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too.
+    let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
+        (Some(tk), Some(tc)) => {
+            let mm =
+                |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
+            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b)
+        }
+        _ => false,
+    };
+    // What the paste observed beats what the tables predict: with `Is CUDA available:
+    // True`, a failure that would make CUDA unusable is contradicted.
+    if ce.cuda_available == Some(true) {
+        for f in &mut findings {
+            let contradicted = UNAVAILABILITY.contains(&f.id.as_str())
+                || (f.id == "driver.too_old_for_toolkit" && toolkit_within_torch);
+            if contradicted && f.severity >= Severity::Warn {
+                f.severity = Severity::Info;
+                f.summary = format!(
+                    "{} — but the paste shows torch.cuda.is_available() True, so it did not stop CUDA",
+                    f.summary
+                );
+            }
+        }
+    }
+    let report = Report::new(matrix.info(), facts, findings, errors);
+
+    let mut from_log = log
+        .map(|l| explain::explain_in(l, paste))
+        .filter(|ex| ex.primary.is_some());
+    let mut from = "log";
+    if from_log.is_none() {
+        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some());
+        from = "paste warnings";
+    }
+    let findings = &report.findings;
+    let confirmed = |id: &str| {
+        findings
+            .iter()
+            .any(|f| f.id == id && f.severity >= Severity::Warn)
+    };
+    let ruled_out = |id: &str| {
+        let passes = findings
+            .iter()
+            .any(|f| f.id == id && f.severity == Severity::Pass);
+        (passes && !confirmed(id))
+            || (ce.cuda_available == Some(true)
+                && (UNAVAILABILITY.contains(&id)
+                    || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
+    };
+
+    // What the paste observed beats what the tables predict: a finding whose cause the
+    // paste rules out (CUDA works) is not the diagnosis.
+    let top_finding = findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warn && !is_advisory(f) && !ruled_out(&f.id))
+        .min_by_key(|f| finding_rank(f));
+    let mut cause = None;
+    if let Some(ex) = from_log.as_mut() {
+        explain::enrich(ex, matrix);
+        explain::refine(ex, findings, "the collect_env paste");
+        let picked = ex
+            .primary
+            .and_then(|i| ex.matches.get(i))
+            .and_then(|m| m.causes.iter().find(|k| !ruled_out(&k.id)));
+        cause = picked.map(|k| (k.id.clone(), k.why.clone()));
+    }
+    let (cause, from, summary) = match cause {
+        Some((id, why)) => (id, from.to_string(), why),
+        None => match top_finding {
+            Some(f) => (f.id.clone(), "findings".to_string(), f.summary.clone()),
+            None => (
+                "none".to_string(),
+                "none".to_string(),
+                "nothing in the paste shows a problem with the environment".to_string(),
+            ),
+        },
+    };
+    Diagnosis {
+        cause,
+        from,
+        summary,
+        log: if log.is_some() || from_log.is_some() {
+            from_log
+        } else {
+            None
+        },
+        collect_env: ce,
+        report,
+    }
+}
+
+pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Diagnosis from the collect_env paste: {} ({})\n  {}\n",
+        d.cause, d.from, d.summary
+    ));
+    if let Some(ex) = &d.log {
+        if !ex.matches.is_empty() {
+            out.push_str("\nThe error:\n");
+            out.push_str(&explain::render::text(ex, verbose));
+        }
+    }
+    out.push('\n');
+    out.push_str(&text::render(
+        &d.report,
+        text::TextOptions { color, verbose },
+    ));
+    out
+}
+
+/// The report JSON (report schema) with `diagnosis` and `collect_env` added.
+pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
+    let mut v = serde_json::to_value(&d.report)?;
+    if let serde_json::Value::Object(map) = &mut v {
+        let mut diag = BTreeMap::new();
+        diag.insert("cause", serde_json::to_value(&d.cause)?);
+        diag.insert("from", serde_json::to_value(&d.from)?);
+        diag.insert("summary", serde_json::to_value(&d.summary)?);
+        if let Some(ex) = &d.log {
+            diag.insert("log", serde_json::to_value(ex)?);
+        }
+        map.insert("diagnosis".into(), serde_json::to_value(diag)?);
+        map.insert("collect_env".into(), serde_json::to_value(&d.collect_env)?);
+    }
+    Ok(format!("{}\n", serde_json::to_string_pretty(&v)?))
+}
+
+pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
+    let paste = explain::cmd::read_text(&args.collect_env)?;
+    let log = match &args.log {
+        Some(p) => Some(explain::cmd::read_text(p)?),
+        None => None,
+    };
+    if collect_env::parse(&paste).is_empty() {
+        return Err(AppError::Input {
+            path: args.collect_env.display().to_string(),
+            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
+        });
+    }
+    let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
+    let d = diagnose(&paste, log.as_deref(), &matrix);
+    if let Some(path) = &cli.save {
+        std::fs::write(path, render_json(&d)?).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if !cli.json && !cli.plain && tui_wanted(host) {
+        let request = crate::tui::worker::Request {
+            ready: Some(Box::new(d.report.clone())),
+            ..crate::tui::worker::Request::default()
+        };
+        return Ok(crate::tui::runtime::run(crate::tui::runtime::Options {
+            request,
+            host: host.clone(),
+            color: host.var("NO_COLOR").is_none_or(str::is_empty),
+            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
+            save_path: crate::tui::runtime::default_save_path(cli),
+            autosave: false,
+            test_panic: false,
+        }));
+    }
+    let out = if cli.json {
+        render_json(&d)?
+    } else {
+        render_text(&d, app::use_color(cli.color, host), args.verbose)
+    };
+    let code = app::print(&out);
+    Ok(if code == crate::report::exit::OK {
+        d.report.exit_code
+    } else {
+        code
+    })
+}
+
+/// The interactive view for a person at a terminal (as for the live report).
+fn tui_wanted(host: &Host) -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && host.var("TERM") != Some("dumb")
+}
+
+/// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
+pub fn read(path: &Path) -> Result<String, AppError> {
+    explain::cmd::read_text(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::matrix;
+
+    const PASTE: &str = "PyTorch version: 2.4.1+cu124
+CUDA used to build PyTorch: 12.4
+OS: Ubuntu 22.04.4 LTS (x86_64)
+Is CUDA available: True
+CUDA runtime version: 12.4.131
+GPU models and configuration:
+GPU 0: NVIDIA H100 80GB HBM3
+GPU 1: NVIDIA H100 80GB HBM3
+Nvidia driver version: 550.54.15
+";
+
+    #[test]
+    fn a_healthy_paste_is_none_and_absent_facts_say_how_to_get_them() {
+        let d = diagnose(PASTE, None, matrix());
+        assert_eq!(d.cause, "none", "{:#?}", d.report.findings);
+        let f = &d.report.facts;
+        assert!(f
+            .system
+            .shm_bytes
+            .reason()
+            .unwrap()
+            .contains("df -h /dev/shm"));
+        assert_eq!(crate::checks::view::nvml_devices(f).len(), 2);
+        assert_eq!(
+            f.python[0].torch[0].cuda.value(),
+            Some(&Some("12.4".to_string()))
+        );
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|x| x.id == "driver.library_mismatch"
+                && x.severity == Severity::Info
+                && x.summary.starts_with("not judged")));
+        // the pass of the arch check comes from the matrix's record of the build
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|x| x.id == "torch.arch_unsupported" && x.severity == Severity::Pass));
+    }
+
+    #[test]
+    fn an_old_driver_fails_and_a_log_confirmed_by_the_paste_wins() {
+        let old = PASTE
+            .replace("550.54.15", "470.82.01")
+            .replace("Is CUDA available: True", "Is CUDA available: False");
+        let d = diagnose(&old, None, matrix());
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "findings");
+        let d = diagnose(
+            &old,
+            Some("RuntimeError: No CUDA GPUs are available"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "log");
+        // the same log on a paste where CUDA works: the machine causes are ruled out
+        let d = diagnose(
+            PASTE,
+            Some("The NVIDIA driver on your system is too old (found version 11040)"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "none");
+        // an old driver the paste shows working: the table's failure is contradicted
+        let works = PASTE.replace("550.54.15", "470.82.01");
+        let d = diagnose(&works, None, matrix());
+        let f = d
+            .report
+            .findings
+            .iter()
+            .find(|f| f.id == "driver.too_old_for_torch" && f.summary.contains("is too old"))
+            .unwrap();
+        assert_eq!(f.severity, Severity::Info);
+        assert!(f.summary.contains("did not stop CUDA"));
+        assert_eq!(d.cause, "none");
+    }
+
+    #[test]
+    fn mig_and_package_minimums_come_from_the_paste() {
+        let mig = PASTE.replace(
+            "GPU 1: NVIDIA H100 80GB HBM3\n",
+            "MIG 3g.40gb     Device  0:\n",
+        );
+        let d = diagnose(
+            &mig,
+            Some("device >= 0 && device < num_gpus INTERNAL ASSERT FAILED"),
+            matrix(),
+        );
+        assert_eq!(d.cause, "gpu.mig_enabled");
+        let p100 = format!(
+            "{}\n[pip3] vllm==0.5.0\n",
+            PASTE.replace("NVIDIA H100 80GB HBM3", "Tesla P100-PCIE-16GB")
+        );
+        let d = diagnose(&p100, None, matrix());
+        assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+    }
+
+    #[test]
+    fn garbage_is_an_empty_paste_not_a_panic() {
+        let d = diagnose("\u{0}\u{fffd}garbage: 1\nGPU 0:\n", Some("\u{0}"), matrix());
+        assert!(d.collect_env.is_empty());
+        assert!(render_json(&d).is_ok());
+        let _ = render_text(&d, false, true);
+    }
+}

@@ -1,0 +1,780 @@
+//! `gpu-doctor explain`: finds every CUDA / PyTorch / cuBLAS / cuDNN / NCCL / NVML /
+//! driver / kernel-log error in pasted text and names its causes with finding ids,
+//! ranked, each with why and the fix; where a machine's findings are at hand (this
+//! machine's, or a collect_env paste's) they confirm or rule out the machine causes.
+//!
+//! This is the one place that classifies errors by their message text: its input is text a
+//! person pasted. Nothing in it may panic on any input.
+
+pub mod cmd;
+pub mod render;
+pub mod rules;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use crate::report::finding::{Finding, Severity};
+use rules::{Cause, Rule, RULES};
+
+/// Distinct matches kept from one text (a log can repeat one error thousands of times).
+pub const MAX_MATCHES: usize = 100;
+/// Characters of the matched line shown in `text`.
+const MAX_EXCERPT_CHARS: usize = 300;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    pub matches: Vec<Match>,
+    /// Index into `matches` of the one that explains the text best (the most specific
+    /// message); `None` when nothing matched.
+    pub primary: Option<usize>,
+    /// Whose facts refined the ranking: "none (--offline)", "this machine", "the collect_env paste".
+    pub facts: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    /// The message kind, e.g. "cuda.no_kernel_image".
+    pub id: String,
+    pub title: String,
+    /// The line the message is on (trimmed).
+    pub text: String,
+    /// Byte offsets [start, end) of the first occurrence in the input.
+    pub span: [usize; 2],
+    /// 1-based line of the first occurrence.
+    pub line: usize,
+    pub occurrences: u32,
+    /// How specific the message is (higher wins the primary match).
+    pub priority: u8,
+    /// Numbers and names read from the message: sm, xid, pci, driver_cuda, torch, ...
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub extracted: BTreeMap<String, String>,
+    /// Most likely first.
+    pub causes: Vec<RankedCause>,
+    pub tells_apart: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankedCause {
+    /// A finding id (finding-ids.md).
+    pub id: String,
+    /// 0..1; the causes of one match sum to at most 1.
+    pub confidence: f64,
+    pub why: String,
+    pub fix: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
+    /// What the machine's findings say about this cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    #[serde(skip)]
+    weight: f64,
+}
+
+struct Compiled {
+    rule: &'static Rule,
+    re: Regex,
+    hints: Vec<(Regex, &'static str, f64)>,
+}
+
+fn compile(pattern: &str) -> Option<Regex> {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .multi_line(true)
+        .size_limit(50 * 1024 * 1024)
+        .build()
+        .ok()
+}
+
+/// All rule patterns as one set, so a long log is scanned once to learn which rules
+/// match at all (`None` if the set does not build; then every rule scans).
+fn rule_set() -> Option<&'static regex::RegexSet> {
+    static S: OnceLock<Option<regex::RegexSet>> = OnceLock::new();
+    S.get_or_init(|| {
+        regex::RegexSetBuilder::new(compiled().iter().map(|c| c.rule.pattern))
+            .case_insensitive(true)
+            .multi_line(true)
+            .size_limit(200 * 1024 * 1024)
+            .dfa_size_limit(64 * 1024 * 1024)
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// The rules, compiled once. A pattern that does not compile is left out (a unit test
+/// makes sure none does).
+fn compiled() -> &'static [Compiled] {
+    static C: OnceLock<Vec<Compiled>> = OnceLock::new();
+    C.get_or_init(|| {
+        RULES
+            .iter()
+            .filter_map(|rule| {
+                Some(Compiled {
+                    rule,
+                    re: compile(rule.pattern)?,
+                    hints: rule
+                        .hints
+                        .iter()
+                        .filter_map(|h| Some((compile(h.when)?, h.cause, h.delta)))
+                        .collect(),
+                })
+            })
+            .collect()
+    })
+}
+
+/// A helper pattern (numbers, names), compiled on first use and kept for the process.
+fn small(pattern: &'static str) -> Option<&'static Regex> {
+    static CACHE: OnceLock<std::sync::Mutex<BTreeMap<&'static str, &'static Regex>>> =
+        OnceLock::new();
+    let cache = CACHE.get_or_init(|| std::sync::Mutex::new(BTreeMap::new()));
+    let mut map = cache.lock().ok()?;
+    if let Some(re) = map.get(pattern) {
+        return Some(re);
+    }
+    let re: &'static Regex = Box::leak(Box::new(compile(pattern)?));
+    map.insert(pattern, re);
+    Some(re)
+}
+
+/// Finds and ranks every known error in `text`, without any machine's facts.
+pub fn explain(text: &str) -> Explanation {
+    explain_in(text, "")
+}
+
+/// `explain`, where the hints that tell causes apart also read `context` (e.g. the
+/// collect_env paste that came with the error); matches come from `text` only.
+pub fn explain_in(text: &str, context: &str) -> Explanation {
+    let mut matches: Vec<Match> = Vec::new();
+    let mut keys: BTreeMap<String, usize> = BTreeMap::new();
+    let hits = rule_set().map(|s| s.matches(text));
+    for (i, c) in compiled().iter().enumerate() {
+        if hits.as_ref().is_some_and(|h| !h.matched(i)) {
+            continue;
+        }
+        for m in c.re.captures_iter(text) {
+            let Some(whole) = m.get(0) else { continue };
+            let xid = if c.rule.id == "gpu.xid" {
+                xid_of(whole.as_str())
+            } else {
+                None
+            };
+            let key = match xid {
+                Some(x) => format!("{}#{x}", c.rule.id),
+                None => c.rule.id.to_string(),
+            };
+            if let Some(&i) = keys.get(&key) {
+                if let Some(existing) = matches.get_mut(i) {
+                    existing.occurrences = existing.occurrences.saturating_add(1);
+                }
+                continue;
+            }
+            if matches.len() >= MAX_MATCHES {
+                break;
+            }
+            keys.insert(key, matches.len());
+            matches.push(new_match(c, text, context, whole.start(), whole.end(), xid));
+        }
+    }
+    drop_overlaps(&mut matches);
+    matches.sort_by_key(|m| m.span[0]);
+    let primary = primary_of(&matches);
+    Explanation {
+        matches,
+        primary,
+        facts: "none (--offline)".to_string(),
+    }
+}
+
+/// Where two matches cover the same bytes (one message two rules know), the more
+/// specific one stays.
+fn drop_overlaps(matches: &mut Vec<Match>) {
+    let snapshot: Vec<([usize; 2], u8)> = matches.iter().map(|m| (m.span, m.priority)).collect();
+    let mut i = 0usize;
+    matches.retain(|m| {
+        let me = i;
+        i += 1;
+        !snapshot.iter().enumerate().any(|(j, (span, prio))| {
+            j != me
+                && span[0] < m.span[1]
+                && m.span[0] < span[1]
+                && (*prio > m.priority || (*prio == m.priority && j < me))
+        })
+    });
+}
+
+fn primary_of(matches: &[Match]) -> Option<usize> {
+    matches
+        .iter()
+        .enumerate()
+        .max_by(|(_, a), (_, b)| {
+            a.priority
+                .cmp(&b.priority)
+                .then_with(|| b.span[0].cmp(&a.span[0]))
+        })
+        .map(|(i, _)| i)
+}
+
+fn xid_of(s: &str) -> Option<u32> {
+    if s.to_ascii_lowercase().contains("fallen off the bus") && !s.contains("Xid") {
+        return Some(79);
+    }
+    let re = small(r"(?:Xid \(PCI:[0-9A-Fa-f:.]+\): |Xid(?: error)?[ :]+)(\d{1,3})\b")?;
+    re.captures(s)?.get(1)?.as_str().parse().ok()
+}
+
+fn line_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let ls = text
+        .get(..start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let le = text
+        .get(end..)
+        .and_then(|t| t.find('\n'))
+        .map_or(text.len(), |i| end + i);
+    (ls, le)
+}
+
+fn excerpt(s: &str) -> String {
+    let t = s.trim();
+    if t.chars().count() <= MAX_EXCERPT_CHARS {
+        return t.to_string();
+    }
+    let mut out: String = t.chars().take(MAX_EXCERPT_CHARS).collect();
+    out.push('…');
+    out
+}
+
+fn new_match(
+    c: &Compiled,
+    text: &str,
+    context: &str,
+    start: usize,
+    end: usize,
+    xid: Option<u32>,
+) -> Match {
+    let (ls, le) = line_bounds(text, start, end);
+    let line_text = text.get(ls..le).unwrap_or("");
+    let matched = text.get(start..end).unwrap_or("");
+    let line = text.get(..start).map_or(0, |t| t.matches('\n').count()) + 1;
+    // The line before often carries the call and its number ("cudaGetDeviceCount returned 803").
+    let prev = text
+        .get(..ls.saturating_sub(1))
+        .and_then(|t| t.rsplit('\n').next())
+        .unwrap_or("");
+    let mut extracted = extract(text, matched, &format!("{prev}\n{line_text}"));
+    let base: Vec<Cause> = match xid {
+        Some(x) => {
+            extracted.insert("xid".into(), x.to_string());
+            rules::xid_causes(x)
+        }
+        None => c
+            .rule
+            .causes
+            .iter()
+            .map(|k| Cause {
+                id: k.id,
+                weight: k.weight,
+                why: k.why,
+                fix: k.fix,
+            })
+            .collect(),
+    };
+    let mut causes: Vec<RankedCause> = base
+        .iter()
+        .map(|k| RankedCause {
+            id: k.id.to_string(),
+            confidence: 0.0,
+            why: k.why.to_string(),
+            fix: k.fix.to_string(),
+            commands: Vec::new(),
+            evidence: Vec::new(),
+            weight: k.weight,
+        })
+        .collect();
+    for (re, cause, delta) in &c.hints {
+        if re.is_match(text) || (!context.is_empty() && re.is_match(context)) {
+            if let Some(k) = causes.iter_mut().find(|k| k.id == *cause) {
+                k.weight = (k.weight + delta).max(0.0);
+            }
+        }
+    }
+    specialise(c.rule.id, text, &extracted, &mut causes);
+    let title = match xid {
+        Some(x) => format!("Xid {x} in the kernel log"),
+        None => c.rule.title.to_string(),
+    };
+    let mut m = Match {
+        id: c.rule.id.to_string(),
+        title,
+        text: excerpt(line_text),
+        span: [start, end],
+        line,
+        occurrences: 1,
+        priority: c.rule.priority,
+        extracted,
+        causes,
+        tells_apart: c.rule.tells_apart.to_string(),
+    };
+    rank(&mut m);
+    m
+}
+
+/// Numbers and names in the message that the causes can use.
+fn extract(text: &str, matched: &str, line: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let here = format!("{matched}\n{line}");
+    if let Some(sm) = small(r"\b(sm_\d{2,3}a?)\b")
+        .and_then(|re| re.captures(&here).or_else(|| re.captures(text)))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("sm".into(), sm.as_str().to_string());
+    } else if let Some(cc) = small(r"cuda capability (\d+)\.(\d+)")
+        .and_then(|re| re.captures(text))
+        .and_then(|c| Some(format!("sm_{}{}", c.get(1)?.as_str(), c.get(2)?.as_str())))
+    {
+        out.insert("sm".into(), cc);
+    }
+    if let Some(v) = small(r"found version (\d{4,6})")
+        .and_then(|re| re.captures(text))
+        .and_then(|c| c.get(1)?.as_str().parse::<i64>().ok())
+    {
+        out.insert(
+            "driver_cuda".into(),
+            crate::version::cuda_version_from_int(v),
+        );
+    }
+    if let Some(t) = small(r"\btorch(?:==| |-)(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm[\d.]+))?)")
+        .and_then(|re| re.captures(text))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("torch".into(), t.as_str().to_string());
+    }
+    if let Some(p) = small(r"Xid \(PCI:([0-9A-Fa-f:.]+)\)")
+        .and_then(|re| re.captures(&here))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("pci".into(), p.as_str().to_string());
+    }
+    if let Some(gpu) = small(r"(NVIDIA [A-Za-z][\w -]{2,40}?|GeForce [\w ]{3,30}?|Tesla [\w-]{2,20}) with CUDA capability")
+        .and_then(|re| re.captures(text))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("gpu".into(), gpu.as_str().trim().to_string());
+    }
+    if let Some((n, name)) = small(r"(?:error|returned|code|failure)[\s:=(]*(\d{1,3})\b")
+        .and_then(|re| re.captures(&here))
+        .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
+        .and_then(|n| cuda_error_name(n).map(|name| (n, name)))
+    {
+        out.insert("cuda_error".into(), format!("{n} ({name})"));
+    }
+    if let Some(so) = small(r"([\w./+-]*\.so[\w.]*): undefined symbol")
+        .and_then(|re| re.captures(&here))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("library".into(), so.as_str().to_string());
+    }
+    out
+}
+
+/// cudaError_t / CUresult numbers that appear bare in messages ("error 802",
+/// "cudaGetDeviceCount returned 35"), by the runtime's enum name.
+pub fn cuda_error_name(code: u32) -> Option<&'static str> {
+    Some(match code {
+        2 => "cudaErrorMemoryAllocation",
+        3 => "cudaErrorInitializationError",
+        35 => "cudaErrorInsufficientDriver",
+        46 => "cudaErrorDevicesUnavailable",
+        100 => "cudaErrorNoDevice",
+        101 => "cudaErrorInvalidDevice",
+        209 => "cudaErrorNoKernelImageForDevice",
+        222 => "cudaErrorUnsupportedPtxVersion",
+        700 => "cudaErrorIllegalAddress",
+        702 => "cudaErrorLaunchTimeout",
+        710 => "cudaErrorAssert",
+        716 => "cudaErrorMisalignedAddress",
+        719 => "cudaErrorLaunchFailure",
+        802 => "cudaErrorSystemNotReady",
+        803 => "cudaErrorSystemDriverMismatch",
+        804 => "cudaErrorCompatNotSupportedOnDevice",
+        900 => "cudaErrorStreamCaptureUnsupported",
+        901 => "cudaErrorStreamCaptureInvalidated",
+        999 => "cudaErrorUnknown",
+        _ => return None,
+    })
+}
+
+/// Adjustments that need the message's numbers, not only its words.
+fn specialise(
+    rule: &str,
+    text: &str,
+    extracted: &BTreeMap<String, String>,
+    causes: &mut [RankedCause],
+) {
+    let bump = |causes: &mut [RankedCause], id: &str, delta: f64, note: Option<String>| {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == id) {
+            k.weight = (k.weight + delta).max(0.0);
+            if let Some(n) = note {
+                k.evidence.push(n);
+            }
+        }
+    };
+    match rule {
+        "cuda.out_of_memory" => {
+            if let Some(pct) = nvidia_smi_memory_use(text) {
+                if pct > 0.9 {
+                    bump(
+                        causes,
+                        "gpu.busy",
+                        0.4,
+                        Some(format!(
+                            "the pasted nvidia-smi shows a GPU with {:.0}% of its memory in use",
+                            pct * 100.0
+                        )),
+                    );
+                }
+            }
+            if let Some(o) = oom_figures(text) {
+                if let (Some(total), Some(free), Some(mine)) = (o.total, o.free, o.this_process) {
+                    let others = (total - free - mine).max(0.0);
+                    if total > 0.0 && others / total > 0.25 {
+                        bump(causes, "gpu.busy", 0.6, Some(format!("the message says {:.2} GiB of {:.2} GiB is used outside this process", others, total)));
+                    }
+                }
+                if let Some(reserved) = o.reserved_unallocated {
+                    if reserved > 1.0 {
+                        bump(causes, "workload.out_of_memory", 0.0, Some(format!("{reserved:.2} GiB is reserved by PyTorch but unallocated: fragmentation; `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` helps")));
+                    }
+                }
+            }
+        }
+        "gpu.xid" => {
+            // NVIDIA's catalogue: an application fault (13/31/43) that repeats across
+            // processes points at the GPU or driver, not at one program.
+            let pids: std::collections::BTreeSet<&str> =
+                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
+                    .map(|re| {
+                        re.captures_iter(text)
+                            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            if pids.len() >= 2 {
+                bump(
+                    causes,
+                    "gpu.xid",
+                    0.5,
+                    Some(format!(
+                        "Xids from {} different processes: not one program's fault",
+                        pids.len()
+                    )),
+                );
+            }
+        }
+        "cuda.driver_too_old" => {
+            if let Some(cuda) = extracted.get("driver_cuda") {
+                bump(
+                    causes,
+                    "driver.too_old_for_torch",
+                    0.0,
+                    Some(format!(
+                        "'found version' says the installed driver supports CUDA {cuda} at most"
+                    )),
+                );
+            }
+        }
+        "import.undefined_symbol" => {
+            if let Some(lib) = extracted.get("library") {
+                let name = lib.rsplit('/').next().unwrap_or(lib);
+                let cuda_lib = lib.contains("/nvidia/")
+                    || small(r"^lib(?:cu\w+|nccl|nvJitLink|nvrtc|nvToolsExt)\.so")
+                        .is_some_and(|re| re.is_match(name));
+                let torch_lib =
+                    small(r"^lib(?:torch\w*|c10\w*)\.so").is_some_and(|re| re.is_match(name));
+                if cuda_lib {
+                    // A CUDA library missing a sibling's symbol: another copy of the
+                    // sibling (system, LD_LIBRARY_PATH) was loaded first.
+                    bump(causes, "torch.libs_shadowed", 0.5, None);
+                    bump(causes, "ext.abi_mismatch", -0.4, None);
+                } else if torch_lib {
+                    bump(causes, "torch.wheel_deps_mismatch", 0.3, None);
+                    bump(causes, "ext.abi_mismatch", -0.4, None);
+                } else {
+                    bump(causes, "ext.abi_mismatch", 0.2, None);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct OomFigures {
+    total: Option<f64>,
+    free: Option<f64>,
+    this_process: Option<f64>,
+    reserved_unallocated: Option<f64>,
+}
+
+/// The highest memory use (fraction) of the GPU rows of a pasted `nvidia-smi` table
+/// ("|  15514MiB / 16130MiB |").
+fn nvidia_smi_memory_use(text: &str) -> Option<f64> {
+    let re = small(r"\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|")?;
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let used: f64 = c.get(1)?.as_str().parse().ok()?;
+            let total: f64 = c.get(2)?.as_str().parse().ok()?;
+            (total > 0.0).then(|| used / total)
+        })
+        .fold(None, |acc: Option<f64>, x| {
+            Some(acc.map_or(x, |a| a.max(x)))
+        })
+}
+
+/// PyTorch's OOM message figures, in GiB.
+fn oom_figures(text: &str) -> Option<OomFigures> {
+    let gib = |n: &str, unit: &str| -> Option<f64> {
+        let v: f64 = n.parse().ok()?;
+        let f = match unit.chars().next()? {
+            'K' => 1.0 / (1024.0 * 1024.0),
+            'M' => 1.0 / 1024.0,
+            'G' => 1.0,
+            'T' => 1024.0,
+            _ => return None,
+        };
+        Some(v * f)
+    };
+    let grab = |pattern: &'static str| -> Option<f64> {
+        let re = small(pattern)?;
+        let c = re.captures(text)?;
+        gib(c.get(1)?.as_str(), c.get(2)?.as_str())
+    };
+    // PyTorch < 2.1: "(GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated;
+    // 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)": the process also holds
+    // its CUDA context (about half a GiB) besides what PyTorch reserved.
+    let reserved_old = grab(r"([\d.]+) ?([KMGT]i?B) reserved in total by PyTorch").map(|r| r + 0.5);
+    let f = OomFigures {
+        total: grab(r"total capacity of ([\d.]+) ?([KMGT]i?B)")
+            .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) total capacity")),
+        free: grab(r"of which ([\d.]+) ?([KMGT]i?B) (?:is )?free")
+            .or_else(|| grab(r"([\d.]+) ?([KMGT]i?B) free;")),
+        this_process: grab(r"this process has ([\d.]+) ?([KMGT]i?B) memory in use")
+            .or(reserved_old),
+        reserved_unallocated: grab(r"([\d.]+) ?([KMGT]i?B) is reserved by PyTorch but unallocated"),
+    };
+    (f.total.is_some() || f.reserved_unallocated.is_some()).then_some(f)
+}
+
+/// Confidence from weights (summing to at most 1), most likely first.
+fn rank(m: &mut Match) {
+    let sum: f64 = m.causes.iter().map(|k| k.weight).sum();
+    let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+    for k in &mut m.causes {
+        k.confidence = (k.weight * scale * 100.0).round() / 100.0;
+    }
+    m.causes.sort_by(|a, b| {
+        b.weight
+            .partial_cmp(&a.weight)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+}
+
+/// Refines the ranking with a machine's findings: a cause the machine's checks confirm
+/// (fail or warn) rises and takes the finding's exact fix; one they rule out (only
+/// passes) falls. `facts` names whose findings these are.
+pub fn refine(ex: &mut Explanation, findings: &[Finding], facts: &str) {
+    ex.facts = facts.to_string();
+    for m in &mut ex.matches {
+        for k in &mut m.causes {
+            let same: Vec<&Finding> = findings.iter().filter(|f| f.id == k.id).collect();
+            if same.is_empty() {
+                continue;
+            }
+            let worst = same.iter().map(|f| f.severity).max();
+            match worst {
+                Some(Severity::Fail | Severity::Warn) => {
+                    let bad: Vec<&&Finding> = same
+                        .iter()
+                        .filter(|f| f.severity >= Severity::Warn)
+                        .collect();
+                    k.weight += if worst == Some(Severity::Fail) {
+                        1.0
+                    } else {
+                        0.4
+                    };
+                    for f in &bad {
+                        k.evidence
+                            .push(format!("{facts}: {} ({})", f.summary, f.severity));
+                    }
+                    if let Some(fix) = bad.first().and_then(|f| f.fix.as_ref()) {
+                        k.fix = fix.text.clone();
+                        k.commands = fix.commands.clone();
+                    }
+                }
+                Some(Severity::Pass) => {
+                    k.weight *= 0.25;
+                    if let Some(f) = same.first() {
+                        k.evidence
+                            .push(format!("{facts}: ruled out: {}", f.summary));
+                    }
+                }
+                _ => {}
+            }
+        }
+        rank(m);
+    }
+}
+
+/// Uses the compatibility matrix on the numbers read from the messages (no machine
+/// facts needed): the PyTorch build that has kernels for an `sm_XX`, the driver a
+/// build's CUDA needs. Adds commands and evidence; the ranking does not change.
+pub fn enrich(ex: &mut Explanation, matrix: &crate::matrix::Matrix) {
+    use crate::matrix::query::{cuda_of_variant, install_command};
+    for m in &mut ex.matches {
+        if let Some(cc) = m.extracted.get("sm").and_then(|s| sm_to_cc(s)) {
+            if let Some((rel, var)) = matrix.recommend_torch(&[cc], None, None, "linux_x86_64") {
+                let cmd = install_command("python", rel, var);
+                let sm = format!("sm_{}{}", cc.0, cc.1);
+                for k in m
+                    .causes
+                    .iter_mut()
+                    .filter(|k| k.id == "torch.arch_unsupported")
+                {
+                    let driver = matrix
+                        .min_driver_for_cuda(&var.cuda)
+                        .map(|d| format!(", with driver {d} or newer"))
+                        .unwrap_or_default();
+                    k.evidence.push(format!(
+                        "matrix {}: PyTorch {} ({}) has kernels for {sm}{driver}",
+                        matrix.manifest.version, rel.version, var.name
+                    ));
+                    if k.commands.is_empty() {
+                        k.commands.push(cmd.clone());
+                    }
+                }
+            }
+        }
+        if let Some(variant) = m
+            .extracted
+            .get("torch")
+            .and_then(|t| t.split_once('+'))
+            .and_then(|(_, v)| cuda_of_variant(v))
+        {
+            if let Some(needed) = matrix.min_driver_for_cuda(&variant) {
+                let have = m
+                    .extracted
+                    .get("driver_cuda")
+                    .map(|c| format!("; the installed driver supports CUDA {c}"))
+                    .unwrap_or_default();
+                for k in m
+                    .causes
+                    .iter_mut()
+                    .filter(|k| k.id == "driver.too_old_for_torch")
+                {
+                    k.evidence.push(format!(
+                        "matrix {}: a CUDA {variant} build needs driver {needed} or newer{have}",
+                        matrix.manifest.version
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// "sm_120" -> (12, 0); "sm_86" -> (8, 6); "sm_90a" -> (9, 0).
+fn sm_to_cc(sm: &str) -> Option<(u32, u32)> {
+    let digits: String = sm
+        .strip_prefix("sm_")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    if digits.len() < 2 {
+        return None;
+    }
+    let (major, minor) = digits.split_at(digits.len() - 1);
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// The top cause of the primary match.
+pub fn top_cause(ex: &Explanation) -> Option<&RankedCause> {
+    ex.matches.get(ex.primary?)?.causes.first()
+}
+
+/// Every finding id of shared/reference/finding-ids.md (v1): what `explain` may name.
+pub const KNOWN_IDS: &[&str] = &[
+    "area.snake_case",
+    "host.no_nvidia_gpu",
+    "host.container_no_gpu",
+    "host.shm_small",
+    "driver.not_installed",
+    "driver.module_not_loaded",
+    "driver.nouveau_loaded",
+    "driver.library_mismatch",
+    "driver.nvml_failed",
+    "driver.cuda_init_failed",
+    "driver.uvm_unavailable",
+    "driver.fabric_manager",
+    "driver.compat_package_mismatch",
+    "driver.forward_compat_unsupported",
+    "driver.too_old_for_toolkit",
+    "driver.too_old_for_torch",
+    "driver.minor_version_compat",
+    "driver.gpu_unsupported",
+    "driver.open_module_required",
+    "driver.branch_eol",
+    "driver.persistence_off",
+    "driver.device_nodes",
+    "toolkit.not_found",
+    "toolkit.multiple",
+    "toolkit.arch_unsupported",
+    "toolkit.torch_mismatch",
+    "toolkit.path_inconsistent",
+    "torch.not_found",
+    "torch.cpu_only",
+    "torch.arch_unsupported",
+    "torch.ptx_jit_only",
+    "torch.multiple_installs",
+    "torch.libs_shadowed",
+    "torch.wheel_deps_mismatch",
+    "torch.cuda_unavailable",
+    "ext.arch_unsupported",
+    "ext.abi_mismatch",
+    "gpu.lost",
+    "gpu.ecc_errors",
+    "gpu.retired_pages",
+    "gpu.row_remap",
+    "gpu.pcie_degraded",
+    "gpu.throttled",
+    "gpu.mig_enabled",
+    "gpu.busy",
+    "gpu.compute_mode_restricted",
+    "gpu.xid",
+    "env.visible_devices_invalid",
+    "env.visible_devices_empty",
+    "env.device_order",
+    "env.launch_blocking",
+    "env.alloc_conf_invalid",
+    "env.arch_list_mismatch",
+    "probe.launch",
+    "probe.grid_limit",
+    "probe.ordinal",
+    "probe.cublaslt",
+    "probe.oom",
+    "probe.graph",
+    "probe.bandwidth",
+    "workload.grid_limit",
+    "workload.out_of_memory",
+    "workload.cublas_alloc",
+    "workload.illegal_address",
+    "workload.device_assert",
+    "workload.stream_capture",
+    "workload.nccl",
+    "workload.library_bug",
+];
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,865 @@
+//! The table `explain` works from: each rule is one error message (in every wording the
+//! CUDA runtime, the driver API, PyTorch, cuBLAS, cuDNN, NCCL, NVML, nvcc and the kernel
+//! log print it), the causes it can have with a base weight, why, the fix, and what tells
+//! the causes apart. Hints raise or lower a cause when other text in the paste points at it.
+//!
+//! The wordings come from the libraries' own message tables: `cudaGetErrorString` /
+//! `cuGetErrorString` (driver_types.h, cuda.h), PyTorch's c10/cuda and
+//! torch/cuda/__init__.py warnings, cuBLAS/cuDNN status names, NCCL's `ncclResult_t`,
+//! NVML's `nvmlErrorString`, and NVIDIA's Xid catalogue.
+
+/// One possible cause of a message, with its base weight (0..1).
+pub struct Cause {
+    /// A finding id from finding-ids.md (`workload.*` where the machine is not at fault).
+    pub id: &'static str,
+    pub weight: f64,
+    pub why: &'static str,
+    pub fix: &'static str,
+}
+
+/// When `when` (a case-insensitive regex) matches anywhere in the text, `cause`'s weight
+/// moves by `delta`.
+pub struct Hint {
+    pub when: &'static str,
+    pub cause: &'static str,
+    pub delta: f64,
+}
+
+pub struct Rule {
+    /// The match id in `explain` output, e.g. "cuda.no_kernel_image".
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Case-insensitive regex over the text.
+    pub pattern: &'static str,
+    /// Which match explains a paste with several: the most specific message wins.
+    pub priority: u8,
+    pub causes: &'static [Cause],
+    pub hints: &'static [Hint],
+    /// What tells the causes apart.
+    pub tells_apart: &'static str,
+}
+
+const fn c(id: &'static str, weight: f64, why: &'static str, fix: &'static str) -> Cause {
+    Cause {
+        id,
+        weight,
+        why,
+        fix,
+    }
+}
+
+const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
+    Hint { when, cause, delta }
+}
+
+/// Names of CUDA extension packages whose frames or library names in a traceback point at
+/// the extension rather than at PyTorch itself.
+pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
+
+const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
+const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
+const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
+const FIX_DRIVER_UPGRADE: &str = "Install a newer NVIDIA driver (the branch the build's CUDA needs: CUDA 12.x needs 525+, 12.4 needs 550+, 12.8 needs 570+, 13.0 needs 580+), or install a PyTorch build for an older CUDA (`--index-url https://download.pytorch.org/whl/cu118`).";
+const FIX_OOM: &str = "Lower the batch size or sequence length, use mixed precision, gradient checkpointing or accumulation, free cached tensors (`del x; torch.cuda.empty_cache()`), and with large 'reserved but unallocated' memory set `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`.";
+const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
+const FIX_LIBS_SHADOWED: &str = "Remove CUDA library folders (/usr/local/cuda*/lib64, conda's lib) from LD_LIBRARY_PATH so torch loads the libraries its wheels ship (`unset LD_LIBRARY_PATH`), then retry.";
+const FIX_WHEEL_DEPS: &str = "Reinstall torch with the nvidia-* wheels it pins (`pip install --force-reinstall torch==<version> --index-url https://download.pytorch.org/whl/<cuXXX>`); do not upgrade nvidia-cublas/cudnn/nccl wheels on their own.";
+const FIX_LIBRARY_BUG: &str = "Upgrade the library named in the traceback (PyTorch, flash-attn, xformers, NCCL, ...) to a release with the fix, or work around the shape that triggers it; search its issue tracker for the exact message.";
+const FIX_ILLEGAL: &str = "Re-run with `CUDA_LAUNCH_BLOCKING=1` (and `compute-sanitizer python script.py`) to find the kernel that faults; check indices, tensor shapes and dtypes passed to custom kernels.";
+const FIX_XID_HW: &str = "Check `nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER` and `dmesg | grep -i xid`; drain the node and reset the GPU (`nvidia-smi -r -i <n>`) or reboot; repeated occurrences mean an RMA.";
+const FIX_CONTAINER: &str = "Start the container with the GPUs: install nvidia-container-toolkit on the host, `sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`, then `docker run --gpus all ...` (Kubernetes: request `nvidia.com/gpu` and run the device plugin).";
+const FIX_MODULE: &str = "Load the kernel module: `sudo modprobe nvidia`; if that fails, rebuild it for the running kernel (`sudo dkms autoinstall` or reinstall the driver package) and, with Secure Boot on, enrol its key or sign the module; then reboot.";
+const FIX_DRIVER_INSTALL: &str = "Install the NVIDIA driver for this GPU (Ubuntu: `sudo ubuntu-drivers install`; others: the distribution's nvidia-driver package or the .run installer) and reboot.";
+const FIX_UVM: &str = "Reload nvidia_uvm (`sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`), typically needed after suspend/resume; if it persists, reboot.";
+
+/// Every rule. Order does not matter; `priority` picks the main match.
+pub const RULES: &[Rule] = &[
+    // ---------------------------------------------------------------- architecture
+    Rule {
+        id: "torch.sm_not_compatible",
+        title: "PyTorch says the GPU's architecture is not in the build",
+        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch installation|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION)",
+        priority: 92,
+        causes: &[
+            c("torch.arch_unsupported", 0.9, "PyTorch checks at start-up that its build carries kernels (SASS, or PTX it can JIT) for each GPU's compute capability; this build has none for this GPU, so every kernel launch fails with 'no kernel image is available'.", FIX_TORCH_ARCH),
+            c("driver.gpu_unsupported", 0.05, "Rarely the GPU itself is too old for any current build and driver.", "Use an older PyTorch release that still supports this GPU, or newer hardware."),
+        ],
+        hints: &[],
+        tells_apart: "The warning names the GPU and the build's arch list: when the GPU's sm is missing from that list, the build is the cause.",
+    },
+    Rule {
+        id: "cuda.no_kernel_image",
+        title: "no kernel image is available for execution on the device",
+        pattern: r"(?:no kernel image is available for execution on the device|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        priority: 80,
+        causes: &[
+            c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
+            c("ext.arch_unsupported", 0.3, "A CUDA extension (flash-attn, xformers, bitsandbytes, a custom op) was compiled for other architectures than this GPU's.", FIX_EXT_ARCH),
+            c("toolkit.arch_unsupported", 0.1, "Code built locally with a CUDA toolkit too old to target this GPU (nvcc silently built for older archs only).", FIX_TOOLKIT_ARCH),
+            c("workload.library_bug", 0.05, "A library version shipped kernels without this architecture by mistake.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU", "torch.arch_unsupported", 0.4),
+            h(EXTENSIONS, "ext.arch_unsupported", 0.35),
+            h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
+            h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+        ],
+        tells_apart: "Which frame raised it: torch's own ops (torch/nn, aten) mean the torch build; an extension's module (flash_attn_2_cuda, xformers, bitsandbytes) means that extension. `python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"` settles it: the device's sm must be in the list.",
+    },
+    Rule {
+        id: "nvcc.unsupported_arch",
+        title: "nvcc does not know the GPU architecture",
+        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture)",
+        priority: 86,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
+            c("env.arch_list_mismatch", 0.15, "TORCH_CUDA_ARCH_LIST (or the detected GPU) asks for an architecture this toolkit cannot build.", "Set TORCH_CUDA_ARCH_LIST to architectures this nvcc supports (`nvcc --list-gpu-arch`), or use a newer toolkit."),
+            c("torch.arch_unsupported", 0.05, "Triton's bundled ptxas (shipped with the torch wheel) is too old for the GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[
+            h(r"triton|ptxas", "torch.arch_unsupported", 0.3),
+            h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
+        ],
+        tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
+    },
+    // ---------------------------------------------------------------- driver
+    Rule {
+        id: "cuda.driver_too_old",
+        title: "the NVIDIA driver is too old for the CUDA the code was built with",
+        pattern: r"(?:The NVIDIA driver on your system is too old(?: \(found version (\d+)\))?|CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver|CUDA_ERROR_INSUFFICIENT_DRIVER|found version (\d{4,5})\)?[^\n]{0,40}driver|please update your driver to a newer version|unsatisfied condition: cuda\s*>=?\s*[\d.]+)",
+        priority: 85,
+        causes: &[
+            c("driver.too_old_for_torch", 0.45, "The PyTorch build's CUDA runtime needs a newer driver than the one installed: cuInit answers that the driver's CUDA version is lower than the runtime's.", FIX_DRIVER_UPGRADE),
+            c("driver.too_old_for_toolkit", 0.3, "A program built with a local CUDA toolkit (or a container image's CUDA) needs a newer driver.", "Install a driver at least as new as the toolkit's minimum (`nvidia-smi` shows the CUDA version the driver supports), or build with an older toolkit."),
+            c("host.container_no_gpu", 0.12, "Inside a container started without the GPUs, libcuda is absent and the CUDA runtime reports an 'insufficient driver'.", FIX_CONTAINER),
+            c("driver.compat_package_mismatch", 0.05, "A cuda-compat libcuda shadows the real driver and does not match it.", "Remove the cuda-compat folder from LD_LIBRARY_PATH / ld.so.conf."),
+        ],
+        hints: &[
+            h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
+            h(r"unsatisfied condition: cuda|nvidia-container-cli", "driver.too_old_for_toolkit", 0.5),
+            h(r"torch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old", "driver.too_old_for_torch", 0.35),
+            h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
+        ],
+        tells_apart: "`nvidia-smi` prints the CUDA version the driver supports; compare it with `python -c \"import torch; print(torch.version.cuda)\"` (or the image's CUDA). 'found version 11040' means the driver supports CUDA 11.4.",
+    },
+    Rule {
+        id: "cuda.unsupported_ptx",
+        title: "the PTX was compiled with a newer toolchain than the driver supports",
+        pattern: r"(?:the provided PTX was compiled with an unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorUnsupportedPtxVersion)",
+        priority: 82,
+        causes: &[
+            c("driver.too_old_for_torch", 0.5, "The PTX (from PyTorch, Triton or an extension) was generated by a newer CUDA than the driver can JIT-compile.", FIX_DRIVER_UPGRADE),
+            c("driver.minor_version_compat", 0.3, "The driver runs the build only through CUDA minor-version compatibility, which cannot JIT PTX from a newer minor release.", "Upgrade the driver to the build's CUDA minimum, or install a build for the CUDA the driver supports."),
+            c("driver.too_old_for_toolkit", 0.2, "A locally compiled kernel's PTX comes from a toolkit newer than the driver.", "Upgrade the driver or compile with a toolkit no newer than `nvidia-smi`'s CUDA version."),
+        ],
+        hints: &[],
+        tells_apart: "Compare the CUDA version in `nvidia-smi` with the toolkit/torch CUDA that produced the PTX.",
+    },
+    Rule {
+        id: "nvml.library_mismatch",
+        title: "NVML: Driver/library version mismatch",
+        pattern: r"(?:Driver/library version mismatch|NVML_ERROR_LIB_RM_VERSION_MISMATCH|API mismatch: the (?:client|NVIDIA kernel module) has the version [\d.]+|NVRM: API mismatch)",
+        priority: 95,
+        causes: &[
+            c("driver.library_mismatch", 0.95, "The loaded kernel module is from another driver release than the user-space libraries: the driver was upgraded (often by unattended-upgrades) without a reboot.", "Reboot, or unload and reload the modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`. Stop unattended driver upgrades on GPU nodes."),
+        ],
+        hints: &[],
+        tells_apart: "`cat /proc/driver/nvidia/version` (kernel module) against `ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*` (libraries).",
+    },
+    Rule {
+        id: "nvml.init_failed",
+        title: "Failed to initialize NVML",
+        pattern: r"(?:Failed to initialize NVML: (?:Unknown Error|Insufficient Permissions|GPU access blocked by the operating system|[A-Za-z ]+)|NVML_ERROR_(?:UNKNOWN|NO_PERMISSION|DRIVER_NOT_LOADED|LIBRARY_NOT_FOUND))",
+        priority: 60,
+        causes: &[
+            c("driver.device_nodes", 0.4, "The process cannot open /dev/nvidia*: in a container NVML says 'Unknown Error' when the container lost its device access (systemd daemon-reload with no /dev/char links for the injected nodes), 'Insufficient Permissions' when SELinux or the nodes' mode deny it.", "Recreate the container; for good, create the /dev/char links (`sudo nvidia-ctk system create-dev-char-symlinks --create-all`) or use CDI; with SELinux `sudo setsebool -P container_use_devices 1`; outside containers fix the nodes' group/mode."),
+            c("host.container_no_gpu", 0.25, "The container was started without the GPUs (no nvidia runtime / CDI device).", FIX_CONTAINER),
+            c("driver.nvml_failed", 0.25, "NVML could not initialise for a reason it decodes (permissions, GPU access blocked, driver not loaded).", "Run `nvidia-smi` as the same user; check `/dev/nvidia*` permissions and `dmesg | grep -i nvrm`."),
+            c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
+        ],
+        hints: &[
+            h(r"Insufficient Permissions|NO_PERMISSION", "driver.device_nodes", 0.5),
+            h(r"DRIVER_NOT_LOADED|driver not loaded", "driver.module_not_loaded", 0.5),
+            h(r"could not select device driver|--gpus|runtime=nvidia", "host.container_no_gpu", 0.3),
+        ],
+        tells_apart: "The text after 'Failed to initialize NVML:' and whether it runs inside a container (`ls /dev/nvidia*` there).",
+    },
+    Rule {
+        id: "nvidia_smi.no_driver",
+        title: "nvidia-smi cannot talk to the driver",
+        pattern: r"(?:NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|couldn't communicate with the NVIDIA driver|NVIDIA-SMI couldn't find libnvidia-ml\.so)",
+        priority: 78,
+        causes: &[
+            c("driver.module_not_loaded", 0.55, "The user-space driver is installed but the kernel module is not loaded: after a kernel upgrade DKMS did not rebuild it, or Secure Boot refused the unsigned module.", FIX_MODULE),
+            c("driver.not_installed", 0.2, "No driver is installed for this kernel.", FIX_DRIVER_INSTALL),
+            c("driver.nouveau_loaded", 0.1, "nouveau holds the GPU, so nvidia cannot bind.", "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u`) and reboot."),
+            c("host.container_no_gpu", 0.15, "Inside a container without the GPUs passed in, nvidia-smi finds no driver.", FIX_CONTAINER),
+        ],
+        hints: &[
+            h(r"couldn't find libnvidia-ml", "driver.not_installed", 0.3),
+            h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.3),
+            h(r"nouveau", "driver.nouveau_loaded", 0.4),
+            h(r"secure boot|dkms|kernel (?:update|upgrade)", "driver.module_not_loaded", 0.2),
+        ],
+        tells_apart: "`lsmod | grep nvidia` (module loaded?), `dkms status`, `mokutil --sb-state`, `lsmod | grep nouveau`.",
+    },
+    Rule {
+        id: "cuda.no_driver",
+        title: "Found no NVIDIA driver on your system",
+        pattern: r"(?:Found no NVIDIA driver on your system|NVIDIA driver is not installed)",
+        priority: 76,
+        causes: &[
+            c("driver.not_installed", 0.4, "No NVIDIA driver (kernel module and libcuda) is installed where the program runs.", FIX_DRIVER_INSTALL),
+            c("host.container_no_gpu", 0.3, "The program runs in a container started without the GPUs (no `--gpus all`, no nvidia runtime, no CDI), so no driver is visible inside.", FIX_CONTAINER),
+            c("driver.module_not_loaded", 0.2, "The driver is installed but its kernel module is not loaded.", FIX_MODULE),
+            c("env.visible_devices_empty", 0.05, "CUDA_VISIBLE_DEVICES hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices."),
+            c("host.no_nvidia_gpu", 0.05, "There is no NVIDIA GPU on this machine (a CPU-only instance, or a laptop running on the integrated GPU).", "Run on a machine with an NVIDIA GPU, or use the CPU build."),
+        ],
+        hints: &[
+            h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
+            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+        ],
+        tells_apart: "`nvidia-smi` on the host and inside the container; `lsmod | grep nvidia`; `echo $CUDA_VISIBLE_DEVICES`.",
+    },
+    Rule {
+        id: "cuda.no_device",
+        title: "no CUDA-capable device is detected",
+        pattern: r"(?:no CUDA-capable device is detected|cudaErrorNoDevice|CUDA_ERROR_NO_DEVICE)",
+        priority: 74,
+        causes: &[
+            c("env.visible_devices_invalid", 0.35, "libcuda loaded but enumerates no device: CUDA_VISIBLE_DEVICES names no existing GPU (a typo, a shell variable that expanded to something else, a UUID of another node), so CUDA hides them all.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`, or unset it."),
+            c("host.container_no_gpu", 0.25, "The container got the driver libraries but no GPU device.", FIX_CONTAINER),
+            c("env.visible_devices_empty", 0.15, "CUDA_VISIBLE_DEVICES is empty or -1.", "Unset CUDA_VISIBLE_DEVICES."),
+            c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
+            c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+            h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
+        ],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
+    },
+    Rule {
+        id: "container.toolkit",
+        title: "nvidia-container-toolkit could not give the container the GPUs",
+        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120})",
+        priority: 77,
+        causes: &[
+            c("driver.not_installed", 0.4, "nvidia-container-cli loads the host's driver (libnvidia-ml, the kernel module) to set up the container: 'initialization error' / 'driver error' means the host has no working driver.", "Install the NVIDIA driver on the host (the container does not bring one) and check `nvidia-smi` on the host."),
+            c("host.container_no_gpu", 0.3, "The nvidia container runtime / toolkit is not installed or not configured for this engine, so docker cannot give the container GPUs.", FIX_CONTAINER),
+            c("driver.module_not_loaded", 0.15, "The host's driver is installed but its kernel module is not loaded.", FIX_MODULE),
+            c("driver.library_mismatch", 0.15, "The host's kernel module and driver libraries differ (upgrade without reboot).", "Reboot the host."),
+        ],
+        hints: &[
+            h(r"could not select device driver|unknown or invalid runtime|CDI", "host.container_no_gpu", 0.5),
+            h(r"version mismatch|API mismatch", "driver.library_mismatch", 0.5),
+            h(r"load library failed|libnvidia-ml\.so\.1: cannot open", "driver.not_installed", 0.2),
+        ],
+        tells_apart: "`nvidia-smi` on the host: if it fails, the host driver; if it works, the container toolkit's configuration (`nvidia-ctk runtime configure`).",
+    },
+    Rule {
+        id: "nvrm.init_failed",
+        title: "the driver could not initialise the GPU",
+        pattern: r"(?:RmInitAdapter failed|The NVIDIA probe routine failed|None of the NVIDIA devices were initialized|is not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|requires use of the NVIDIA open kernel modules|installed in this system is not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver release|fallen off the bus and is not responding)",
+        priority: 91,
+        causes: &[
+            c("driver.open_module_required", 0.3, "Blackwell and Grace Hopper GPUs (and GB10) only initialise with the open kernel modules; the proprietary module fails in RmInitAdapter.", "Install the open kernel modules of the same driver (`nvidia-open` / `nvidia-driver-<branch>-open`, or `--kernel-module-type=open` with the .run installer) and reboot."),
+            c("driver.gpu_unsupported", 0.3, "The driver does not support this GPU: a branch older than the GPU, a legacy GPU it dropped, or the open module on a GPU without GSP (Maxwell/Pascal/Volta).", "Install a driver branch that supports the GPU (`gpu-doctor matrix show --gpu <name>`); for pre-Turing GPUs use the proprietary module."),
+            c("gpu.lost", 0.2, "The GPU does not respond (fell off the bus, power or PCIe fault).", FIX_XID_HW),
+            c("gpu.xid", 0.1, "A GPU fault during initialisation.", FIX_XID_HW),
+            c("driver.nouveau_loaded", 0.1, "nouveau holds the GPU.", "Blacklist nouveau and reboot."),
+        ],
+        hints: &[
+            h(r"not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver|GPU System Processor|legacy", "driver.gpu_unsupported", 0.6),
+            h(r"requires use of the NVIDIA open kernel modules|GB10|GB20\d|Blackwell|RTX 50\d0|B200|GH200", "driver.open_module_required", 0.6),
+            h(r"fallen off the bus", "gpu.lost", 0.7),
+            h(r"nouveau", "driver.nouveau_loaded", 0.5),
+        ],
+        tells_apart: "The NVRM lines just before: 'requires use of the NVIDIA open kernel modules' / 'not supported by open nvidia.ko' / 'not supported by the NVIDIA NNN driver release' / 'fallen off the bus'; the GPU's PCI id (`lspci -nn | grep -i nvidia`) against the driver's supported list.",
+    },
+    Rule {
+        id: "kernel.nouveau",
+        title: "nouveau drives the GPU",
+        pattern: r"(?:\bnouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: |\bnouveau\s+\d+\s+\d+|NVIDIA is not the driver in use|nouveau is loaded|Nouveau kernel driver is currently in use)",
+        priority: 70,
+        causes: &[c("driver.nouveau_loaded", 0.95, "The open-source nouveau module bound the GPU at boot, so the NVIDIA module cannot load.", "Blacklist nouveau (`echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`, `sudo update-initramfs -u` or `dracut -f`, or `modprobe.blacklist=nouveau` on the kernel command line) and reboot.")],
+        hints: &[],
+        tells_apart: "`lsmod | grep nouveau`.",
+    },
+    Rule {
+        id: "toolkit.torch_cuda_mismatch",
+        title: "the toolkit's CUDA differs from PyTorch's when building an extension",
+        pattern: r"(?:The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s+PyTorch \(([\d.]+)\)|CUDA version mismatch[^\n]{0,80}PyTorch)",
+        priority: 86,
+        causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit.")],
+        hints: &[],
+        tells_apart: "`nvcc --version` and `echo $CUDA_HOME` against `python -c \"import torch; print(torch.version.cuda)\"`.",
+    },
+    Rule {
+        id: "device.index_assert",
+        title: "PyTorch's device index check failed",
+        pattern: r"(?:device >= 0 && device < num_gpus INTERNAL ASSERT FAILED|device_index >= 0 && device_index < num_gpus|CUDA device index out of range)",
+        priority: 72,
+        causes: &[
+            c("env.visible_devices_invalid", 0.5, "The code uses a GPU index past the GPUs CUDA sees (after CUDA_VISIBLE_DEVICES renumbering).", "Use indices below `torch.cuda.device_count()`; check CUDA_VISIBLE_DEVICES and local_rank."),
+            c("gpu.mig_enabled", 0.3, "With MIG, one CUDA process can use only one MIG instance, so a second 'GPU' does not exist for it.", "Give each process one MIG device (`CUDA_VISIBLE_DEVICES=MIG-<uuid>` from `nvidia-smi -L`); multi-instance DDP in one process is not possible."),
+            c("workload.library_bug", 0.2, "A library computes the device index wrongly (global rank instead of local rank).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6)],
+        tells_apart: "`nvidia-smi -L` (MIG devices are listed as MIG-<uuid>), `torch.cuda.device_count()` and the index the code asks for.",
+    },
+    Rule {
+        id: "ptxas.target_too_low",
+        title: "ptxas: an instruction needs a newer GPU target",
+        pattern: r"(?:requires \.target sm_(\d+) or higher|Feature '[^'\n]{1,80}' requires \.target|not supported on \.target 'sm_\d+')",
+        priority: 84,
+        causes: &[
+            c("ext.arch_unsupported", 0.6, "The extension's kernels use instructions (half-precision arithmetic, tensor cores, async copies) that this GPU's architecture does not have: the project does not support a GPU this old.", "Use a GPU the project supports (vLLM and flash-attn need compute capability 7.0/8.0 or newer), or a version/fork that still supports this architecture."),
+            c("env.arch_list_mismatch", 0.25, "TORCH_CUDA_ARCH_LIST (or the detected GPU) makes the build target an architecture the code cannot be compiled for.", "Set TORCH_CUDA_ARCH_LIST to architectures the project supports."),
+            c("toolkit.arch_unsupported", 0.15, "The toolkit's default target is older than the code needs.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3)],
+        tells_apart: "The GPU's compute capability against the project's stated minimum; TORCH_CUDA_ARCH_LIST during the build.",
+    },
+    Rule {
+        id: "torch.internal_error",
+        title: "PyTorch internal error",
+        pattern: r"(?:INTERNAL ASSERT FAILED|please report a bug to PyTorch|torch\._dynamo\.exc\.\w+|Failed running call_function|torch\._inductor\.exc\.\w+|BackendCompilerFailed)",
+        priority: 35,
+        causes: &[
+            c("workload.library_bug", 0.85, "PyTorch's own consistency check failed (an internal assert, a TorchDynamo/Inductor failure): a bug of this PyTorch version for this program, not the machine.", "Search pytorch/pytorch issues for the assert text; try a newer (or the previous) release; for torch.compile errors run eagerly (`torch._dynamo.config.suppress_errors = True` or no compile) to confirm."),
+            c("workload.device_assert", 0.15, "An invalid input (index, device) reached an internal check.", "Check the indices and device ids passed to the failing op."),
+        ],
+        hints: &[],
+        tells_apart: "Does a minimal repro fail on another PyTorch version? Then the version.",
+    },
+    Rule {
+        id: "torch.no_cuda_gpus",
+        title: "No CUDA GPUs are available",
+        pattern: r"No CUDA GPUs are available",
+        priority: 52,
+        causes: &[
+            c("env.visible_devices_empty", 0.35, "A CUDA build of torch found zero devices: CUDA_VISIBLE_DEVICES is empty, -1 or names nothing (a launcher or scheduler set it), so CUDA hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices (`nvidia-smi -L`)."),
+            c("host.container_no_gpu", 0.25, "The container was started without the GPUs.", FIX_CONTAINER),
+            c("env.visible_devices_invalid", 0.15, "CUDA_VISIBLE_DEVICES names indices or UUIDs that do not exist here.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`."),
+            c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
+            c("driver.too_old_for_torch", 0.1, "The driver is too old for the build's CUDA.", FIX_DRIVER_UPGRADE),
+            c("driver.device_nodes", 0.05, "/dev/nvidia* are not accessible.", "Check `ls -l /dev/nvidia*` and the user's groups."),
+        ],
+        hints: &[
+            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.3),
+            h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.25),
+        ],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES`, `nvidia-smi -L`, and inside a container `ls /dev/nvidia*`.",
+    },
+    Rule {
+        id: "torch.cuda_not_available",
+        title: "torch.cuda.is_available() is False",
+        pattern: r"(?:torch\.cuda\.is_available\(\)(?:[^\n]{0,24}?|\s*\n[>. ]*)\bFalse\b|CUDA is not available|cuda not available|CUDA unavailable)",
+        priority: 45,
+        causes: &[
+            c("torch.cpu_only", 0.3, "The installed torch is a CPU-only build (pip's default wheel on Windows, a `+cpu` wheel, conda's cpuonly).", "Install a CUDA build: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (a CUDA your driver supports)."),
+            c("driver.too_old_for_torch", 0.25, "The driver is too old for the build's CUDA, so torch reports no usable GPU (with a warning 'The NVIDIA driver on your system is too old').", FIX_DRIVER_UPGRADE),
+            c("host.container_no_gpu", 0.15, "The container was started without the GPUs.", FIX_CONTAINER),
+            c("env.visible_devices_empty", 0.1, "CUDA_VISIBLE_DEVICES hides every GPU.", "Unset CUDA_VISIBLE_DEVICES."),
+            c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
+            c("driver.device_nodes", 0.1, "/dev/nvidia* (often /dev/nvidia-uvm) are missing or not accessible, e.g. in a container whose device list lacks them.", "Check `ls -l /dev/nvidia*`; add the missing nodes to the container (CDI spec) or fix their permissions."),
+        ],
+        hints: &[
+            h(r"\+cpu\b|cpuonly|CUDA used to build PyTorch: None", "torch.cpu_only", 0.4),
+            h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
+            h(r"podman|cdi|nvidia-uvm", "driver.device_nodes", 0.25),
+            h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_empty", 0.2),
+            h(r"driver on your system is too old|found version", "driver.too_old_for_torch", 0.4),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` (None = CPU build), `nvidia-smi` (driver and the CUDA it supports), `echo $CUDA_VISIBLE_DEVICES`.",
+    },
+    Rule {
+        id: "torch.not_compiled_with_cuda",
+        title: "Torch not compiled with CUDA enabled",
+        pattern: r"(?:Torch not compiled with CUDA enabled|PyTorch was compiled without CUDA support|not compiled with CUDA)",
+        priority: 95,
+        causes: &[
+            c("torch.cpu_only", 0.95, "The torch installed is a CPU-only build (pip's default index on Windows/macOS, a `+cpu` wheel, conda's cpuonly, or a later install of a package that pulled the CPU wheel over the CUDA one).", "Install a CUDA build into the same environment: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (pick the CUDA your driver supports)."),
+            c("torch.multiple_installs", 0.05, "Two torch installs are reachable and the CPU one wins (user site vs venv, conda vs pip).", "`python -m pip list | grep torch` in the interpreter that runs the code; remove the extra copy."),
+        ],
+        hints: &[h(r"site-packages[^\n]*site-packages|\.local/lib/python", "torch.multiple_installs", 0.2)],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.__file__)\"`: `+cpu` or cuda None is the CPU build.",
+    },
+    Rule {
+        id: "cuda.system_not_ready",
+        title: "CUDA error 802: system not yet initialized",
+        pattern: r"(?:system not yet initialized|CUDA_ERROR_SYSTEM_NOT_READY|cudaErrorSystemNotReady|(?:error|Error|code)[ :=]*802\b)",
+        priority: 88,
+        causes: &[
+            c("driver.fabric_manager", 0.9, "On NVSwitch systems (HGX/DGX A100/H100/B200) CUDA waits for the fabric manager to set up NVLink; it is not running or its version differs from the driver's.", "`sudo systemctl enable --now nvidia-fabricmanager` with the package version equal to the driver's (`nvidia-fabricmanager-<branch>`); check `systemctl status nvidia-fabricmanager`."),
+            c("driver.library_mismatch", 0.1, "The fabric manager package's version differs from the driver's after an upgrade.", "Install the fabric manager matching the driver and reboot."),
+        ],
+        hints: &[],
+        tells_apart: "`systemctl status nvidia-fabricmanager` and `nvidia-smi -q | grep -i fabric`.",
+    },
+    Rule {
+        id: "cuda.system_driver_mismatch",
+        title: "CUDA error 803: unsupported display driver / cuda driver combination",
+        pattern: r"(?:system has unsupported display driver / cuda driver combination|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|cudaErrorSystemDriverMismatch|(?:error|Error|code)[ :=]*803\b)",
+        priority: 88,
+        causes: &[
+            c("driver.compat_package_mismatch", 0.75, "A cuda-compat libcuda (from a container image or /usr/local/cuda/compat) is loaded that does not belong to the kernel module's driver.", "Remove /usr/local/cuda*/compat from LD_LIBRARY_PATH and ld.so.conf (or use an image without cuda-compat), so the host driver's libcuda is used."),
+            c("driver.library_mismatch", 0.25, "The user-space driver libraries and the kernel module are from different releases.", "Reboot or reload the nvidia modules so they match the libraries."),
+        ],
+        hints: &[h(r"compat", "driver.compat_package_mismatch", 0.1)],
+        tells_apart: "`ldconfig -p | grep libcuda` and `echo $LD_LIBRARY_PATH`: a libcuda under a compat folder is the cause; else compare `/proc/driver/nvidia/version` with the library versions.",
+    },
+    Rule {
+        id: "cuda.compat_not_supported",
+        title: "CUDA error 804: forward compatibility on unsupported hardware",
+        pattern: r"(?:forward compatibility was attempted on non supported HW|CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorCompatNotSupportedOnDevice|(?:error|Error|code)[ :=]*804\b)",
+        priority: 88,
+        causes: &[
+            c("driver.forward_compat_unsupported", 0.9, "The CUDA forward-compatibility package (cuda-compat) works only on datacenter GPUs; on GeForce/RTX cards it is refused.", "Remove the cuda-compat libraries from the library path (or use an image without them) and install a driver new enough for the CUDA version instead."),
+            c("driver.too_old_for_torch", 0.1, "The image relies on forward compatibility because the host driver is older than its CUDA.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[],
+        tells_apart: "The GPU model (`nvidia-smi -L`): forward compatibility needs a datacenter GPU.",
+    },
+    Rule {
+        id: "cuda.unknown_error",
+        title: "CUDA unknown error (999)",
+        pattern: r"(?:CUDA unknown error|CUDA error: unknown error|CUDA_ERROR_UNKNOWN|cudaErrorUnknown|(?:error|Error|code)[ :=]*999\b)",
+        priority: 40,
+        causes: &[
+            c("driver.uvm_unavailable", 0.5, "nvidia_uvm is missing or broken, most often after a suspend/resume: cuInit returns 999 until the module is reloaded.", FIX_UVM),
+            c("driver.device_nodes", 0.15, "/dev/nvidia-uvm is missing or not accessible (a container without it, udev not run).", "Create the nodes (`sudo nvidia-modprobe -u -c=0`) or pass /dev/nvidia-uvm into the container."),
+            c("env.visible_devices_invalid", 0.1, "CUDA_VISIBLE_DEVICES was changed after CUDA started in the process (PyTorch's message names this case).", "Set CUDA_VISIBLE_DEVICES before the program starts (before `import torch` initialises CUDA)."),
+            c("host.container_no_gpu", 0.1, "A container lost or never got its GPU device access.", FIX_CONTAINER),
+            c("driver.library_mismatch", 0.1, "The driver was upgraded without a reboot.", "Reboot."),
+            c("gpu.xid", 0.05, "The GPU is in an error state (see the kernel log's Xid lines).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"suspend|resume|sleep|hibernat|wake", "driver.uvm_unavailable", 0.3),
+            h(r"nvidia-uvm|nvidia_uvm", "driver.uvm_unavailable", 0.2),
+            h(r"docker|container|kubernetes|\bpod\b|wsl", "host.container_no_gpu", 0.15),
+            h(r"\bXid\b", "gpu.xid", 0.3),
+        ],
+        tells_apart: "Did the machine sleep (`journalctl -b | grep -i suspend`)? Is `nvidia_uvm` loaded (`lsmod | grep uvm`) and /dev/nvidia-uvm present? Any Xid in `dmesg`?",
+    },
+    // ---------------------------------------------------------------- devices
+    Rule {
+        id: "cuda.invalid_device_ordinal",
+        title: "invalid device ordinal",
+        pattern: r"(?:invalid device ordinal|CUDA_ERROR_INVALID_DEVICE\b|cudaErrorInvalidDevice\b|Invalid device id|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is \d+)",
+        priority: 72,
+        causes: &[
+            c("env.visible_devices_invalid", 0.5, "The code asks for a GPU index that CUDA does not see: CUDA_VISIBLE_DEVICES (or the container's GPU list) leaves fewer GPUs than the index, since CUDA renumbers the visible ones from 0.", "Use indices below `torch.cuda.device_count()`; with CUDA_VISIBLE_DEVICES=2,3 the GPUs are cuda:0 and cuda:1. Check `--gpu_ids`, `device=`, `local_rank` and `--nproc_per_node` against the GPUs present."),
+            c("host.container_no_gpu", 0.2, "The container got fewer GPUs than the job expects (`--gpus 1` but the code uses cuda:1).", "Start the container with the GPUs the job uses (`--gpus all` or `--gpus '\"device=0,1\"'`)."),
+            c("gpu.lost", 0.1, "A GPU dropped off the bus, so fewer are enumerated than before.", FIX_XID_HW),
+            c("env.visible_devices_empty", 0.1, "CUDA_VISIBLE_DEVICES hides every GPU.", "Unset CUDA_VISIBLE_DEVICES."),
+            c("gpu.mig_enabled", 0.05, "With MIG one process sees only one MIG instance.", "Name one MIG device per process in CUDA_VISIBLE_DEVICES (`nvidia-smi -L`)."),
+        ],
+        hints: &[
+            h(r"MIG|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
+            h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
+            h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.device_count())\"`, `echo $CUDA_VISIBLE_DEVICES`, `nvidia-smi -L`, and the index the code uses.",
+    },
+    Rule {
+        id: "cuda.devices_unavailable",
+        title: "CUDA-capable device(s) is/are busy or unavailable",
+        pattern: r"(?:(?:all )?CUDA-capable devices? (?:is|are|is/are) busy or unavailable|CUDA_ERROR_DEVICE_UNAVAILABLE|cudaErrorDevicesUnavailable|busy or unavailable)",
+        priority: 74,
+        causes: &[
+            c("gpu.compute_mode_restricted", 0.45, "The GPU is in Exclusive_Process or Prohibited compute mode and another process (or none allowed) already holds a context.", "`nvidia-smi -q -d COMPUTE`; set Default mode with `sudo nvidia-smi -c 0 -i <n>` (or use the GPU the scheduler assigned)."),
+            c("gpu.busy", 0.3, "Another process holds the GPU (exclusive mode), or the GPU is being reset.", FIX_BUSY),
+            c("host.container_no_gpu", 0.1, "In WSL or a VM/container the GPU is not properly passed through.", FIX_CONTAINER),
+            c("gpu.xid", 0.1, "The GPU is in an error state after an Xid.", FIX_XID_HW),
+            c("driver.library_mismatch", 0.05, "The driver stack was half-upgraded.", "Reboot."),
+        ],
+        hints: &[
+            h(r"exclusive|Exclusive_Process|compute mode", "gpu.compute_mode_restricted", 0.3),
+            h(r"\bXid\b", "gpu.xid", 0.3),
+            h(r"wsl|docker|container|\bpod\b|kubernetes|hyper-v|vm\b", "host.container_no_gpu", 0.15),
+        ],
+        tells_apart: "`nvidia-smi -q -d COMPUTE` (compute mode) and `nvidia-smi` (processes on the GPU).",
+    },
+    // ---------------------------------------------------------------- memory
+    Rule {
+        id: "cuda.out_of_memory",
+        title: "CUDA out of memory",
+        pattern: r"(?:CUDA out of memory|torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|CUDA error: out of memory|CUDA driver error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|OutOfMemoryError: CUDA|Out of memory while trying to allocate|RESOURCE_EXHAUSTED: Out of memory|Tried to allocate [\d.]+ ?[KMGT]i?B \(GPU \d+;|\bOOM(?:s|ed)?\b)",
+        priority: 70,
+        causes: &[
+            c("workload.out_of_memory", 0.75, "The job needs more GPU memory than is free: activations, weights, optimizer state or a cache outgrew the card at this batch size / sequence length.", FIX_OOM),
+            c("gpu.busy", 0.2, "Other processes hold most of the GPU's memory, so little is left for this one.", FIX_BUSY),
+            c("workload.library_bug", 0.05, "A known memory leak or over-allocation in a library version.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"Process \d+ has [\d.]+ [GM]iB memory in use", "gpu.busy", 0.1),
+            h(r"memory leak|leak", "workload.library_bug", 0.15),
+            h(r"CUDA error: out of memory|CUDA driver error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", "gpu.busy", 0.25),
+        ],
+        tells_apart: "The message's own figures: 'this process has X in use' against 'total capacity of Y of which Z is free' (a gap means other processes hold memory; `nvidia-smi` names them). 'reserved but unallocated' large means fragmentation.",
+    },
+    Rule {
+        id: "cublas.alloc_failed",
+        title: "CUBLAS_STATUS_ALLOC_FAILED",
+        pattern: r"CUBLAS_STATUS_ALLOC_FAILED",
+        priority: 73,
+        causes: &[
+            c("workload.cublas_alloc", 0.75, "cuBLAS/cuBLASLt could not allocate its workspace (cublasCreate's handle, or the cublasLt heuristic's workspace): the GPU's memory is exhausted or fragmented by the job.", "Free memory before the matmul (smaller batch, `torch.cuda.empty_cache()`), set `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`, or shrink cuBLAS's workspace with `CUBLAS_WORKSPACE_CONFIG=:4096:8`."),
+            c("workload.out_of_memory", 0.15, "The job as a whole does not fit: cuBLAS is only where the allocation failed.", FIX_OOM),
+            c("gpu.busy", 0.1, "Other processes hold the memory cuBLAS needs.", FIX_BUSY),
+        ],
+        hints: &[h(r"CUDA out of memory", "workload.out_of_memory", 0.3)],
+        tells_apart: "`nvidia-smi` memory use at the time and `torch.cuda.memory_summary()`: free memory near zero means the job (or another process) exhausted it.",
+    },
+    // ---------------------------------------------------------------- cuBLAS
+    Rule {
+        id: "cublas.not_supported",
+        title: "CUBLAS_STATUS_NOT_SUPPORTED",
+        pattern: r"CUBLAS_STATUS_NOT_SUPPORTED",
+        priority: 62,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel is another version than the one the torch build pins; its GEMM entry points reject the arguments torch passes.", FIX_WHEEL_DEPS),
+            c("torch.libs_shadowed", 0.25, "A system libcublas (from LD_LIBRARY_PATH or a toolkit) is loaded instead of the wheel's copy.", FIX_LIBS_SHADOWED),
+            c("torch.arch_unsupported", 0.2, "The cuBLAS in the build predates the GPU (or the dtype is not supported on it, e.g. bf16/fp8 GEMMs on older GPUs).", FIX_TORCH_ARCH),
+            c("workload.library_bug", 0.25, "A known cuBLAS/PyTorch bug with this shape or dtype (e.g. a strided batched GEMM with unsupported alignment).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"bf16|bfloat16|CUDA_R_16BF|fp8|float8|CUDA_R_8F", "torch.arch_unsupported", 0.3),
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
+            h(r"nvidia-cublas", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`pip list | grep nvidia-cublas` against the version torch pins (`pip show torch`), `echo $LD_LIBRARY_PATH`, and the dtype/GPU (bf16 needs sm_80+).",
+    },
+    Rule {
+        id: "cublas.execution_failed",
+        title: "CUBLAS_STATUS_EXECUTION_FAILED",
+        pattern: r"CUBLAS_STATUS_EXECUTION_FAILED",
+        priority: 62,
+        causes: &[
+            c("torch.arch_unsupported", 0.3, "The cuBLAS kernels in the build do not run on this GPU (a build older than the GPU's architecture, e.g. CUDA 10.x/11.0 builds on Ampere/Ada/Hopper).", FIX_TORCH_ARCH),
+            c("workload.device_assert", 0.25, "An earlier kernel failed (often an index out of range in an embedding or loss) and cuBLAS is only where the error surfaced.", "Re-run with `CUDA_LAUNCH_BLOCKING=1` or on CPU to see the failing op; check label/index ranges against the embedding/class count."),
+            c("workload.illegal_address", 0.2, "Mismatched shapes or an out-of-bounds access corrupted the call.", FIX_ILLEGAL),
+            c("torch.libs_shadowed", 0.15, "A system libcublas shadows the one the build ships.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.1, "A cuBLAS bug for this shape/dtype in this version.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"is not compatible with the current PyTorch installation|sm_\d+ is not", "torch.arch_unsupported", 0.5),
+            h(r"Assertion|index out of|srcIndex|out of bounds", "workload.device_assert", 0.4),
+            h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.2),
+            h(r"RTX 30\d0|RTX 40\d0|A100|H100|A6000|sm_8\d|sm_9\d", "torch.arch_unsupported", 0.1),
+        ],
+        tells_apart: "Run the same op on CPU: an IndexError there means a bad index; `torch.cuda.get_arch_list()` without the GPU's sm means the build.",
+    },
+    Rule {
+        id: "cublas.not_initialized",
+        title: "CUBLAS_STATUS_NOT_INITIALIZED",
+        pattern: r"CUBLAS_STATUS_NOT_INITIALIZED",
+        priority: 62,
+        causes: &[
+            c("workload.cublas_alloc", 0.4, "cublasCreate could not allocate its handle and workspace: the GPU is (almost) full when the first matmul runs.", "Free memory before the first matmul (smaller batch or model, fewer processes on the GPU), or load the model in lower precision."),
+            c("workload.out_of_memory", 0.1, "The job as a whole does not fit in the GPU's memory.", FIX_OOM),
+            c("torch.arch_unsupported", 0.2, "The build's cuBLAS cannot initialise on this GPU architecture (an old CUDA build on a newer GPU).", FIX_TORCH_ARCH),
+            c("torch.libs_shadowed", 0.15, "An incompatible libcublas from the system is loaded.", FIX_LIBS_SHADOWED),
+            c("workload.device_assert", 0.1, "An earlier failed kernel (e.g. an index out of range) left the context broken.", "Re-run with `CUDA_LAUNCH_BLOCKING=1` to find the first failing op."),
+        ],
+        hints: &[
+            h(r"is not compatible with the current PyTorch installation", "torch.arch_unsupported", 0.5),
+            h(r"Assertion|index out of|srcIndex", "workload.device_assert", 0.4),
+            h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.2),
+            h(r"out of memory", "workload.out_of_memory", 0.3),
+        ],
+        tells_apart: "Free memory at the failure (`nvidia-smi`); a fresh process running one small matmul: if it works, memory or an earlier error was the cause.",
+    },
+    Rule {
+        id: "cublas.invalid_value",
+        title: "CUBLAS_STATUS_INVALID_VALUE",
+        pattern: r"CUBLAS_STATUS_INVALID_VALUE",
+        priority: 62,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel differs from the one the torch build expects (a newer cuBLAS rejects arguments the build passes, e.g. cublasGemmEx / cublasLt calls).", FIX_WHEEL_DEPS),
+            c("torch.libs_shadowed", 0.35, "Another libcublas/libcublasLt than the wheel's is loaded (LD_LIBRARY_PATH, a system copy found through RUNPATH): the pair disagree on the GEMM arguments.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.25, "A shape the library passes wrongly to cuBLAS (sizes over 2^31, zero-sized or badly strided tensors).", FIX_LIBRARY_BUG),
+            c("torch.arch_unsupported", 0.1, "The GEMM dtype is not supported on this GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
+            h(r"nvidia-cublas", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`pip list | grep nvidia-cublas` against `pip show torch`'s requirements; `echo $LD_LIBRARY_PATH`; the tensor shapes.",
+    },
+    Rule {
+        id: "cublas.internal_error",
+        title: "CUBLAS_STATUS_INTERNAL_ERROR / ARCH_MISMATCH",
+        pattern: r"(CUBLAS_STATUS_INTERNAL_ERROR|CUBLAS_STATUS_ARCH_MISMATCH|CUBLAS_STATUS_MAPPING_ERROR)",
+        priority: 58,
+        causes: &[
+            c("workload.library_bug", 0.3, "A cuBLAS or PyTorch bug in this release (cuBLAS reports INTERNAL_ERROR for failures it does not classify).", FIX_LIBRARY_BUG),
+            c("workload.out_of_memory", 0.25, "cuBLAS failed an internal allocation.", FIX_OOM),
+            c("torch.arch_unsupported", 0.25, "The cuBLAS in use has no kernels for this GPU.", FIX_TORCH_ARCH),
+            c("torch.libs_shadowed", 0.2, "A mismatched libcublas is loaded.", FIX_LIBS_SHADOWED),
+        ],
+        hints: &[h(r"ARCH_MISMATCH", "torch.arch_unsupported", 0.5)],
+        tells_apart: "Free memory at the failure and the build's arch list.",
+    },
+    // ---------------------------------------------------------------- cuDNN
+    Rule {
+        id: "cudnn.status",
+        title: "cuDNN status error",
+        pattern: r"(CUDNN_STATUS_(?:NOT_INITIALIZED|ALLOC_FAILED|BAD_PARAM|INTERNAL_ERROR|INVALID_VALUE|ARCH_MISMATCH|MAPPING_ERROR|EXECUTION_FAILED|NOT_SUPPORTED|LICENSE_ERROR|RUNTIME_PREREQUISITE_MISSING|VERSION_MISMATCH|SUBLIBRARY_VERSION_MISMATCH|BAD_PARAM_\w+|NOT_SUPPORTED_\w+|INTERNAL_ERROR_\w+|EXECUTION_FAILED_\w+)|cuDNN error: \w+|Unable to find a valid cuDNN algorithm|GET was unable to find an engine)",
+        priority: 60,
+        causes: &[
+            c("workload.out_of_memory", 0.3, "cuDNN could not allocate its workspace or handle: the GPU's memory is exhausted (NOT_INITIALIZED, ALLOC_FAILED, INTERNAL_ERROR and 'unable to find a valid cuDNN algorithm' usually mean this).", FIX_OOM),
+            c("torch.libs_shadowed", 0.2, "A system libcudnn (LD_LIBRARY_PATH, /usr/local/cuda) of another version is loaded instead of the wheel's.", FIX_LIBS_SHADOWED),
+            c("torch.wheel_deps_mismatch", 0.15, "The nvidia-cudnn wheel is not the version the torch build pins.", FIX_WHEEL_DEPS),
+            c("torch.arch_unsupported", 0.15, "The cuDNN in use has no kernels for this GPU (ARCH_MISMATCH, EXECUTION_FAILED with an old build on a new GPU).", FIX_TORCH_ARCH),
+            c("workload.library_bug", 0.2, "A cuDNN/PyTorch bug for this layer's shape (NOT_SUPPORTED/BAD_PARAM for large batches, non-contiguous input, or sizes past 2^31).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"CUDNN_STATUS_(?:NOT_INITIALIZED|ALLOC_FAILED)|Unable to find a valid cuDNN algorithm|out of memory", "workload.out_of_memory", 0.3),
+            h(r"CUDNN_STATUS_INTERNAL_ERROR", "workload.out_of_memory", 0.1),
+            h(r"CUDNN_STATUS_(?:NOT_SUPPORTED|BAD_PARAM)|GET was unable to find an engine", "workload.library_bug", 0.35),
+            h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
+            h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
+            h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "The status name: NOT_INITIALIZED/ALLOC_FAILED/INTERNAL_ERROR → memory (check `nvidia-smi`); ARCH_MISMATCH/EXECUTION_FAILED on a new GPU → the build; VERSION_MISMATCH → another libcudnn is loaded; NOT_SUPPORTED/BAD_PARAM → the layer's shape. `torch.backends.cudnn.enabled=False` isolates cuDNN.",
+    },
+    Rule {
+        id: "cudnn.version_incompatible",
+        title: "cuDNN version incompatibility / libcudnn not loadable",
+        pattern: r"(?:cuDNN version incompatibility|PyTorch was compiled against \(\d+, \d+, \d+\) but found runtime version|Could not load library libcudnn\w*\.so[\.\d]*|Unable to load any of \{libcudnn|libcudnn\w*\.so[\.\d]*: cannot open shared object file|Invalid handle\. Cannot load symbol cudnn)",
+        priority: 87,
+        causes: &[
+            c("torch.libs_shadowed", 0.5, "Another cuDNN (LD_LIBRARY_PATH, a system or conda copy) is loaded instead of the one the build ships or pins.", FIX_LIBS_SHADOWED),
+            c("torch.wheel_deps_mismatch", 0.45, "The nvidia-cudnn wheel is missing or another version than the torch build needs.", FIX_WHEEL_DEPS),
+            c("workload.library_bug", 0.05, "Another library (TensorFlow, onnxruntime) loaded its own cuDNN into the process first.", "Import torch before the other framework, or use versions built against the same cuDNN."),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda|/usr/lib/x86_64-linux-gnu/libcudnn|conda", "torch.libs_shadowed", 0.2),
+            h(r"cannot open shared object file|Could not load library|Unable to load any of", "torch.wheel_deps_mismatch", 0.2),
+            h(r"onnxruntime|tensorflow|jax", "workload.library_bug", 0.3),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.backends.cudnn.version())\"`, `pip list | grep nvidia-cudnn`, and `echo $LD_LIBRARY_PATH`.",
+    },
+    // ---------------------------------------------------------------- kernels
+    Rule {
+        id: "cuda.invalid_configuration",
+        title: "invalid configuration argument (kernel launch configuration)",
+        pattern: r"(?:invalid configuration argument|cudaErrorInvalidConfiguration|CUDA_ERROR_INVALID_CONFIGURATION|too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+        priority: 70,
+        causes: &[
+            c("workload.grid_limit", 0.7, "A kernel was launched with more blocks than the grid allows on an axis (y and z stop at 65535): with attention (scaled_dot_product_attention, xformers, flash-attn), upsampling or pooling on a large batch, batch × heads (× h × w for temporal attention) lands on a limited axis. This is the input's size, not memory.", "Split the batch into chunks whose blocks stay within the limit and concatenate the results (`gpu-doctor grid --batch B --heads H --spatial HxW` gives the largest chunk); or reshape so the large product lands on the x axis."),
+            c("workload.library_bug", 0.25, "A library kernel computes a launch configuration the hardware rejects for this shape (zero-sized input, too many threads or shared memory per block); newer versions clamp or split the grid.", FIX_LIBRARY_BUG),
+            c("ext.arch_unsupported", 0.05, "An extension asks for more shared memory or threads than this GPU offers.", FIX_EXT_ARCH),
+        ],
+        hints: &[
+            h(r"scaled_dot_product_attention|attention|xformers|memory_efficient|upsample|interpolate|nearest|avg_pool|max_pool|batch|unfold|grid_sample|embedding_bag|cumsum|sort|topk", "workload.grid_limit", 0.15),
+            h(r"too many resources requested|LaunchOutOfResources", "workload.library_bug", 0.5),
+            h(r"numel\(\)\s*==\s*0|empty tensor|size 0|zero-size", "workload.library_bug", 0.5),
+        ],
+        tells_apart: "Does it appear only above some batch size or resolution? Then it is a grid limit: compute blocks per axis (`gpu-doctor grid`). With tiny or empty inputs it is a library bug.",
+    },
+    Rule {
+        id: "cuda.illegal_address",
+        title: "an illegal memory access was encountered",
+        pattern: r"(?:an illegal memory access was encountered|CUDA_ERROR_ILLEGAL_ADDRESS|cudaErrorIllegalAddress|misaligned address|cudaErrorMisalignedAddress|CUDA_ERROR_MISALIGNED_ADDRESS|an illegal instruction was encountered|cudaErrorIllegalInstruction)",
+        priority: 66,
+        causes: &[
+            c("workload.illegal_address", 0.55, "A kernel read or wrote outside its memory: a bad index or shape in custom code, a tensor used after it was freed, or a kernel given a non-contiguous tensor it assumes contiguous.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.3, "A known out-of-bounds bug in a library kernel (flash-attn, xformers, vLLM, NCCL, cuBLASLt) for this shape or GPU.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.1, "A hardware or driver fault (the kernel log shows Xid 13/31/43 at the same time).", FIX_XID_HW),
+            c("gpu.ecc_errors", 0.05, "Uncorrectable memory errors on the GPU.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(EXTENSIONS, "workload.library_bug", 0.2),
+            h(r"nccl|cublasLt|vllm|flash_attn|xformers|triton", "workload.library_bug", 0.1),
+            h(r"\bXid\b", "gpu.xid", 0.3),
+            h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
+        ],
+        tells_apart: "Run with `CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer`: the faulting kernel's name tells your code from a library's; Xid lines in `dmesg` at the same time point at the GPU.",
+    },
+    Rule {
+        id: "cuda.launch_failure",
+        title: "unspecified launch failure",
+        pattern: r"(?:unspecified launch failure|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED|the launch timed out and was terminated|cudaErrorLaunchTimeout|CUDA_ERROR_LAUNCH_TIMEOUT)",
+        priority: 55,
+        causes: &[
+            c("workload.illegal_address", 0.35, "A kernel faulted (an out-of-bounds access the GPU reports as a launch failure).", FIX_ILLEGAL),
+            c("gpu.xid", 0.3, "The GPU or driver faulted (Xid 13/31/43/62 in the kernel log), or the display watchdog killed a long kernel.", FIX_XID_HW),
+            c("workload.library_bug", 0.25, "A library kernel bug.", FIX_LIBRARY_BUG),
+            c("gpu.throttled", 0.1, "Power or thermal problems make the GPU fail under load.", "Check `nvidia-smi -q -d PERFORMANCE,POWER,TEMPERATURE` and the PSU."),
+        ],
+        hints: &[
+            h(r"\bXid\b", "gpu.xid", 0.3),
+            h(r"timed out|watchdog|display", "gpu.xid", 0.1),
+            h(EXTENSIONS, "workload.library_bug", 0.1),
+        ],
+        tells_apart: "`dmesg | grep -i xid` at the time of the failure; `CUDA_LAUNCH_BLOCKING=1` for the kernel.",
+    },
+    Rule {
+        id: "cuda.device_assert",
+        title: "device-side assert triggered",
+        pattern: r"(?:device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`\n]{0,200}` failed)",
+        priority: 88,
+        causes: &[
+            c("workload.device_assert", 0.92, "A kernel's own assert failed: almost always an index out of range (a class label >= num_classes for cross_entropy/nll_loss, a token id >= vocabulary size for an embedding, gather/scatter indices), or values outside [0,1] for BCE.", "Re-run with `CUDA_LAUNCH_BLOCKING=1` (or on CPU, which names the op and the bad index); check `labels.max() < num_classes`, `input_ids.max() < embedding.num_embeddings` (tokenizer vs model vocabulary), and BCE inputs within [0,1]."),
+            c("workload.library_bug", 0.08, "An assert inside a library kernel for a valid input.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "The assert text above the error names the check ('t >= 0 && t < n_classes', 'srcIndex < srcSelectDimSize').",
+    },
+    Rule {
+        id: "cuda.stream_capture",
+        title: "stream capture / CUDA graph error",
+        pattern: r"(?:operation not permitted when stream is capturing|cudaErrorStreamCaptureUnsupported|CUDA_ERROR_STREAM_CAPTURE_\w+|cudaErrorStreamCapture\w+|operation failed due to a previous error during capture|operation would make the legacy stream depend on a capturing blocking stream|capture(?:d)? (?:was )?invalidated|cudaErrorGraphExecUpdateFailure|CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE|operation not permitted on an event last recorded in a capturing stream|Cannot call CUDAGeneratorImpl::current_seed during CUDA graph capture|CUDA graphs? (?:capture )?(?:failed|error)|cudaStreamIsCapturing|during CUDA graph capture)",
+        priority: 75,
+        causes: &[
+            c("workload.stream_capture", 0.85, "Something ran during CUDA graph capture that capture forbids: a synchronising call (.item(), .cpu(), cudaMalloc, printing a tensor), work on the legacy/default stream, a CPU-dependent random seed, or an earlier error invalidated the capture (torch.compile mode='reduce-overhead', vLLM/SGLang cuda graphs).", "Keep synchronising calls out of the captured region; warm up before capture; in vLLM use `--enforce-eager` (or in torch.compile a mode without cudagraphs) to confirm, then fix the op that syncs."),
+            c("workload.library_bug", 0.15, "A library op that is not capture-safe in this version.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"vllm|sglang|flashinfer|torch\._inductor|cudagraph", "workload.library_bug", 0.1)],
+        tells_apart: "Does it go away with graphs off (`--enforce-eager`, `torch.compile(mode=\"default\")`)? Then the captured region has a forbidden call; the first error before 'invalidated' names it.",
+    },
+    // ---------------------------------------------------------------- NCCL
+    Rule {
+        id: "nccl.shm",
+        title: "NCCL / DataLoader: shared memory too small",
+        pattern: r"(?:Error while creating shared memory segment[^\n]{0,120}|unable to allocate shared memory\(shm\)|insufficient shared memory \(shm\)|DataLoader worker \(pid[^\n]{0,40}\) is killed by signal: Bus error|No space left on device[^\n]{0,40}/dev/shm|/dev/shm[^\n]{0,80}No space left on device|posix_fallocate failed|shm_open failed)",
+        priority: 93,
+        causes: &[
+            c("host.shm_small", 0.9, "/dev/shm is too small for NCCL's shared-memory transport or the DataLoader's worker buffers; docker gives containers 64 MiB by default.", "Start the container with `--shm-size=16g` (or `--ipc=host`); on Kubernetes mount an `emptyDir: {medium: Memory}` at /dev/shm. As a stopgap `NCCL_SHM_DISABLE=1` or fewer DataLoader workers."),
+            c("workload.nccl", 0.1, "NCCL's own buffer sizing (NCCL_BUFFSIZE, many channels) asks for more than is reasonable.", "Lower NCCL_BUFFSIZE / NCCL_NCHANNELS or set NCCL_SHM_DISABLE=1."),
+        ],
+        hints: &[],
+        tells_apart: "`df -h /dev/shm` inside the container.",
+    },
+    Rule {
+        id: "nccl.error",
+        title: "NCCL error",
+        pattern: r"(?:NCCL error(?: in)?[^\n]{0,200}|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidUsage|ncclRemoteError|ncclInvalidArgument|DistBackendError: NCCL|NCCL communicator was aborted|Watchdog caught collective operation timeout|ProcessGroupNCCL[^\n]{0,80}(?:timeout|timed out|error))",
+        priority: 50,
+        causes: &[
+            c("workload.nccl", 0.55, "A collective failed or timed out for a reason in the job or the network: ranks doing different collectives (a hang until the watchdog), a rank that crashed, NCCL_SOCKET_IFNAME / IB configuration, or a firewall between nodes.", "Run with `NCCL_DEBUG=INFO` (and `TORCH_NCCL_ASYNC_ERROR_HANDLING=1`, `TORCH_DISTRIBUTED_DEBUG=DETAIL`); the first WARN line names the failing transport; check every rank's log for the first error."),
+            c("host.shm_small", 0.15, "Inside a container /dev/shm is too small for NCCL's shared-memory transport ('unhandled system error').", "Run the container with `--shm-size=16g` or `--ipc=host`."),
+            c("workload.library_bug", 0.15, "A bug in this NCCL version (or its pairing with the driver/CUDA).", "Upgrade the nvidia-nccl wheel to the version torch pins or newer; try `NCCL_P2P_DISABLE=1` / `NCCL_IB_DISABLE=1` to isolate the transport."),
+            c("workload.illegal_address", 0.1, "A kernel fault in the job surfaced as an NCCL 'unhandled cuda error'.", FIX_ILLEGAL),
+            c("gpu.xid", 0.05, "NVLink/PCIe errors on a GPU (Xid 74/79 in the kernel log).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"unhandled system error|ncclSystemError", "host.shm_small", 0.2),
+            h(r"docker|container|kubernetes|\bpod\b|shm|shared memory|--ipc", "host.shm_small", 0.25),
+            h(r"unhandled cuda error|illegal memory access", "workload.illegal_address", 0.2),
+            h(r"\bXid\b|NVLink", "gpu.xid", 0.3),
+            h(r"timeout|timed out|Watchdog|hang", "workload.nccl", 0.2),
+        ],
+        tells_apart: "`NCCL_DEBUG=INFO` output: 'Error while creating shared memory segment' → /dev/shm; socket/IB errors → network config; a timeout with one rank missing → the job.",
+    },
+    // ---------------------------------------------------------------- imports
+    Rule {
+        id: "import.undefined_symbol",
+        title: "undefined symbol when importing a compiled module",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*): undefined symbol(?::\s*([\w@.]+))?|undefined symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        priority: 84,
+        causes: &[
+            c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
+            c("torch.wheel_deps_mismatch", 0.2, "torch's own libraries miss a symbol of an nvidia-* wheel of another version (libtorch_cuda.so / libcusparse: undefined symbol __nvJitLink…, ncclCommRegister, cudnn…).", FIX_WHEEL_DEPS),
+            c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
+        ],
+        hints: &[
+            h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined symbol|undefined symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
+            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.3),
+            h(r"undefined symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
+        ],
+        tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
+    },
+    Rule {
+        id: "torch.alloc_conf",
+        title: "PYTORCH_CUDA_ALLOC_CONF rejected",
+        pattern: r"(?:Unrecognized CachingAllocator option: [\w:]+|expandable_segments not supported on this platform|Expected a single True/False argument for expandable_segments|PYTORCH_(?:CUDA_)?ALLOC_CONF[^\n]{0,80}(?:invalid|not supported|unrecognized))",
+        priority: 86,
+        causes: &[c("env.alloc_conf_invalid", 0.95, "PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) holds an option this PyTorch does not know or a value it rejects (e.g. `expandable_segments:true` in lower case, or an option from a newer release).", "Fix the variable: `export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` (capital T), or unset it.")],
+        hints: &[],
+        tells_apart: "`echo $PYTORCH_CUDA_ALLOC_CONF $PYTORCH_ALLOC_CONF` against the torch version's documented options.",
+    },
+    Rule {
+        id: "cuda.invalid_argument",
+        title: "CUDA invalid argument",
+        pattern: r"(?:CUDA error: invalid argument|cudaErrorInvalidValue|CUDA_ERROR_INVALID_VALUE)",
+        priority: 30,
+        causes: &[
+            c("workload.library_bug", 0.45, "A library passed an argument CUDA rejects (often a shared-memory request larger than this GPU allows, or an invalid pointer/size).", FIX_LIBRARY_BUG),
+            c("ext.arch_unsupported", 0.25, "An extension's kernel asks for more shared memory than this GPU architecture offers (built/tuned for a newer GPU).", FIX_EXT_ARCH),
+            c("workload.illegal_address", 0.2, "Invalid tensor pointers or sizes from the job.", FIX_ILLEGAL),
+            c("driver.too_old_for_torch", 0.1, "An API the build uses is not supported by this older driver.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.15)],
+        tells_apart: "The frame that raised it and the GPU: shared-memory-heavy kernels (flash-attn, triton) tuned for sm_80+ fail this way on smaller GPUs.",
+    },
+    // ---------------------------------------------------------------- kernel log
+    Rule {
+        id: "gpu.xid",
+        title: "Xid error in the kernel log",
+        pattern: r"(?:NVRM: Xid \(PCI:([0-9A-Fa-f:.]+)\): (\d{1,3})\b[^\n]*|\bXid(?: error)?[ :]+(\d{1,3})\b[^\n]*|GPU has fallen off the bus[^\n]*)",
+        priority: 90,
+        causes: &[],
+        hints: &[],
+        tells_apart: "The Xid number: see NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors).",
+    },
+];
+
+/// Causes of an Xid, from NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors).
+pub fn xid_causes(xid: u32) -> Vec<Cause> {
+    let hw = |id, w, why| c(id, w, why, FIX_XID_HW);
+    match xid {
+        13 => vec![
+            c("workload.illegal_address", 0.55, "Xid 13 (Graphics Engine Exception) is most often an application fault: an out-of-bounds access or an illegal instruction in a kernel.", FIX_ILLEGAL),
+            hw("gpu.xid", 0.3, "Xid 13 can also come from a driver bug or failing hardware when it repeats across applications."),
+            c("workload.library_bug", 0.15, "A library kernel fault.", FIX_LIBRARY_BUG),
+        ],
+        31 => vec![
+            c("workload.illegal_address", 0.55, "Xid 31 (GPU memory page fault, MMU fault) is most often an application's illegal memory access.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.2, "A library kernel's out-of-bounds access.", FIX_LIBRARY_BUG),
+            hw("gpu.xid", 0.25, "A driver bug or hardware fault when it repeats across applications."),
+        ],
+        43 => vec![
+            c("workload.illegal_address", 0.5, "Xid 43 (GPU stopped processing) follows a user application's fault (the channel was reset); the GPU stays usable.", FIX_ILLEGAL),
+            hw("gpu.xid", 0.5, "If it repeats without an application fault, a driver or hardware problem."),
+        ],
+        45 => vec![
+            hw("gpu.xid", 0.7, "Xid 45 (preemptive cleanup) means the driver cleaned up after a process was killed or another error; look at the Xid before it."),
+            c("workload.illegal_address", 0.3, "Usually follows an application fault or kill.", FIX_ILLEGAL),
+        ],
+        48 => vec![
+            hw("gpu.ecc_errors", 0.9, "Xid 48: a double-bit (uncorrectable) ECC error in GPU memory."),
+            hw("gpu.retired_pages", 0.1, "The page is retired / row remapped at the next reset."),
+        ],
+        62 => vec![hw("gpu.xid", 0.9, "Xid 62: the GPU's internal micro-controller halted (driver or firmware fault); the GPU needs a reset.")],
+        63 => vec![
+            hw("gpu.row_remap", 0.5, "Xid 63: an ECC page retirement or row remapping was recorded (A100 and later remap rows)."),
+            hw("gpu.retired_pages", 0.5, "Xid 63 on pre-Ampere GPUs records a page retirement."),
+        ],
+        64 => vec![
+            hw("gpu.row_remap", 0.6, "Xid 64: recording a page retirement or row remap failed; the GPU needs a reset and likely service."),
+            hw("gpu.retired_pages", 0.4, "Page retirement failure on pre-Ampere GPUs."),
+        ],
+        74 => vec![hw("gpu.xid", 0.9, "Xid 74: an NVLink error (link down, CRC/replay errors); check `nvidia-smi nvlink -e` and the fabric manager.")],
+        79 => vec![hw("gpu.lost", 0.95, "Xid 79: the GPU has fallen off the bus (power, thermal, PCIe/riser or hardware fault); it is gone until the node is reset.")],
+        92 => vec![hw("gpu.ecc_errors", 0.9, "Xid 92: a high single-bit ECC error rate.")],
+        94 => vec![
+            hw("gpu.ecc_errors", 0.7, "Xid 94: a contained ECC error; the affected application was stopped and the GPU needs a reset to remap the row."),
+            hw("gpu.row_remap", 0.3, "A row remap is pending until reset."),
+        ],
+        95 => vec![
+            hw("gpu.ecc_errors", 0.85, "Xid 95: an uncontained ECC error; every application on the GPU was affected and the GPU must be reset."),
+            hw("gpu.row_remap", 0.15, "A row remap is pending until reset."),
+        ],
+        119 | 120 => vec![
+            hw("gpu.xid", 0.85, "Xid 119/120: the GSP firmware timed out or failed (an RPC to the GPU System Processor); frequent on some driver releases."),
+            c("workload.library_bug", 0.15, "A GSP firmware bug of this driver release; other branches or `NVreg_EnableGpuFirmware=0` (proprietary module) avoid it.", "Update the driver to a release with the GSP fix, or on the proprietary module set `options nvidia NVreg_EnableGpuFirmware=0`."),
+        ],
+        _ => vec![hw("gpu.xid", 0.8, "An Xid error: the driver reported a GPU fault.")],
+    }
+}

@@ -1,0 +1,294 @@
+use super::*;
+
+fn top(text: &str) -> String {
+    let ex = explain(text);
+    top_cause(&ex).map(|c| c.id.clone()).unwrap_or_default()
+}
+
+#[test]
+fn every_pattern_compiles_and_every_cause_is_a_known_id() {
+    assert_eq!(compiled().len(), RULES.len());
+    assert!(rule_set().is_some_and(|s| s.len() == RULES.len()));
+    for r in RULES {
+        assert_eq!(
+            compiled()
+                .iter()
+                .find(|c| c.rule.id == r.id)
+                .map(|c| c.hints.len()),
+            Some(r.hints.len()),
+            "{}",
+            r.id
+        );
+        for k in r.causes {
+            assert!(known_id(k.id), "{} names unknown {}", r.id, k.id);
+        }
+        for h in r.hints {
+            assert!(
+                r.causes.iter().any(|k| k.id == h.cause),
+                "{}: hint for {} which is not among its causes",
+                r.id,
+                h.cause
+            );
+        }
+    }
+    for x in [
+        13, 31, 43, 45, 48, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120, 7,
+    ] {
+        for k in rules::xid_causes(x) {
+            assert!(known_id(k.id), "xid {x}: {}", k.id);
+        }
+    }
+}
+
+/// The ids of shared/reference/finding-ids.md (v1), plus those this crate adds.
+pub fn known_id(id: &str) -> bool {
+    crate::explain::KNOWN_IDS.contains(&id)
+}
+
+#[test]
+fn samples_rank_the_right_cause_first() {
+    let cases: &[(&str, &str)] = &[
+        ("RuntimeError: CUDA error: invalid configuration argument\nCUDA kernel errors might be asynchronously reported at some other API call", "workload.grid_limit"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasLtMatmulAlgoGetHeuristic( ltHandle, computeDesc.descriptor(), ...)`", "workload.cublas_alloc"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`", "workload.cublas_alloc"),
+        ("UserWarning: \nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "torch.arch_unsupported"),
+        ("  File \"/usr/lib/python3/site-packages/flash_attn/flash_attn_interface.py\", line 90\n    out = flash_attn_2_cuda.fwd(q, k, v)\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "ext.arch_unsupported"),
+        ("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "driver.too_old_for_torch"),
+        ("RuntimeError: CUDA error: invalid device ordinal\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.", "env.visible_devices_invalid"),
+        ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 13.06 MiB is free. Including non-PyTorch memory, this process has 23.62 GiB memory in use.", "workload.out_of_memory"),
+        ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.06 GiB is free. Process 1234 has 60.10 GiB memory in use. Including non-PyTorch memory, this process has 18.00 GiB memory in use.", "gpu.busy"),
+        ("RuntimeError: CUDA error: an illegal memory access was encountered", "workload.illegal_address"),
+        ("../aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.\nRuntimeError: CUDA error: device-side assert triggered", "workload.device_assert"),
+        ("Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183", "driver.library_mismatch"),
+        ("RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu. error 802: system not yet initialized", "driver.fabric_manager"),
+        ("cudaGetDeviceCount returned 803 -> system has unsupported display driver / cuda driver combination", "driver.compat_package_mismatch"),
+        ("CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW", "driver.forward_compat_unsupported"),
+        ("UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero. (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.) after resume from suspend", "driver.uvm_unavailable"),
+        ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx", "driver.not_installed"),
+        ("AssertionError: Torch not compiled with CUDA enabled", "torch.cpu_only"),
+        ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "workload.out_of_memory"),
+        ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\nLast error:\nError while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)", "host.shm_small"),
+        ("RuntimeError: CUDA error: operation not permitted when stream is capturing", "workload.stream_capture"),
+        ("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "gpu.compute_mode_restricted"),
+        ("ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "ext.abi_mismatch"),
+        ("ImportError: /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister", "torch.wheel_deps_mismatch"),
+        ("nvcc fatal   : Unsupported gpu architecture 'compute_89'", "toolkit.arch_unsupported"),
+        ("[ 1234.567] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.", "gpu.lost"),
+        ("NVRM: Xid (PCI:0000:07:00): 48, pid=999, DBE (double bit error) ECC error", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:07:00): 31, pid=1200, name=python3, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f_00000000", "workload.illegal_address"),
+        ("NVRM: Xid (PCI:0000:41:00): 119, pid=2113, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU0 GSP!", "gpu.xid"),
+        ("RuntimeError: Unrecognized CachingAllocator option: expandable_segments:true", "env.alloc_conf_invalid"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedExFix(handle, opa, opb, m, n, k, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ...)`", "torch.arch_unsupported"),
+        ("../aten/src/ATen/native/cuda/Indexing.cu:1141: indexSelectLargeIndex: block: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`", "workload.device_assert"),
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DFALT_TENSOR_OP)`", "torch.libs_shadowed"),
+        ("torch.distributed.DistBackendError: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600013 milliseconds before timing out.", "workload.nccl"),
+        ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.", "workload.library_bug"),
+        ("RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. Looks like your LD_LIBRARY_PATH contains incompatible version of cudnn", "torch.libs_shadowed"),
+        ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", "driver.too_old_for_torch"),
+        ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "driver.module_not_loaded"),
+        ("RuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call", "driver.uvm_unavailable"),
+        ("NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address", "workload.illegal_address"),
+        ("NVRM: Xid (PCI:0000:18:00): 43, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
+        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 62, pid='<unknown>', name=<unknown>, 0000d3c6 0000d3aa", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 63, pid='<unknown>', name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to activate.", "gpu.row_remap"),
+        ("NVRM: Xid (PCI:0000:18:00): 64, pid='<unknown>', name=<unknown>, Row Remapper: row remap failure", "gpu.row_remap"),
+        ("NVRM: Xid (PCI:0000:18:00): 74, pid='<unknown>', name=<unknown>, NVLink: fatal error detected on link 3", "gpu.xid"),
+        ("NVRM: Xid (PCI:0000:18:00): 92, pid='<unknown>', name=<unknown>, High single-bit ECC error rate", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 94, pid=77, name=python, Contained: SM (0x1). RST: No, D-RST: No", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 95, pid=77, name=python, Uncontained: LTC TAG (0x2,0x0). RST: Yes, D-RST: No", "gpu.ecc_errors"),
+        ("NVRM: Xid (PCI:0000:18:00): 120, pid='<unknown>', name=<unknown>, GSP task timeout @ pc:0x..., partition:0#1", "gpu.xid"),
+        ("RuntimeError: CUDA error: operation failed due to a previous error during capture", "workload.stream_capture"),
+        ("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method\nCUDA error: CUDA-capable device(s) is/are busy or unavailable\nGPU compute mode Exclusive_Process", "gpu.compute_mode_restricted"),
+    ];
+    let mut wrong = Vec::new();
+    for (text, want) in cases {
+        let got = top(text);
+        if got != *want {
+            wrong.push(format!("{want} <- {got}: {text}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn spans_point_at_the_message_and_numbers_are_read() {
+    let text = "some log\nRuntimeError: CUDA error: no kernel image is available for execution on the device\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.";
+    let ex = explain(text);
+    assert_eq!(ex.matches.len(), 2);
+    let m = &ex.matches[0];
+    assert_eq!(m.id, "cuda.no_kernel_image");
+    assert_eq!(m.line, 2);
+    assert_eq!(
+        &text[m.span[0]..m.span[1]],
+        "no kernel image is available for execution on the device"
+    );
+    assert_eq!(m.extracted.get("sm").map(String::as_str), Some("sm_120"));
+    // the PyTorch warning is the more specific message
+    assert_eq!(ex.primary, Some(1));
+    let sum: f64 = m.causes.iter().map(|c| c.confidence).sum();
+    assert!(sum <= 1.0001, "{sum}");
+    let code = explain("cudaGetDeviceCount returned 803\n-> system has unsupported display driver / cuda driver combination");
+    assert_eq!(
+        code.matches[0]
+            .extracted
+            .get("cuda_error")
+            .map(String::as_str),
+        Some("803 (cudaErrorSystemDriverMismatch)")
+    );
+    let too_old = explain("The NVIDIA driver on your system is too old (found version 11040).");
+    assert_eq!(
+        too_old.matches[0]
+            .extracted
+            .get("driver_cuda")
+            .map(String::as_str),
+        Some("11.4")
+    );
+}
+
+#[test]
+fn repeated_lines_are_one_match_and_distinct_xids_are_separate() {
+    let line = "NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n";
+    let text = format!(
+        "{}{}",
+        line.repeat(50),
+        "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+    );
+    let ex = explain(&text);
+    assert_eq!(ex.matches.len(), 2, "{:#?}", ex.matches);
+    assert_eq!(ex.matches[0].occurrences, 50);
+    assert_eq!(
+        ex.matches[1].extracted.get("xid").map(String::as_str),
+        Some("79")
+    );
+}
+
+#[test]
+fn facts_confirm_or_rule_out_machine_causes() {
+    use crate::report::finding::{Finding, Severity};
+    let text = "RuntimeError: CUDA error: no kernel image is available for execution on the device";
+    let mut ex = explain(text);
+    assert_eq!(
+        top_cause(&ex).map(|c| c.id.as_str()),
+        Some("torch.arch_unsupported")
+    );
+    let findings = vec![
+        Finding::new(
+            "torch.arch_unsupported",
+            Severity::Pass,
+            "PyTorch 2.7 has native kernels (sm_90) for GPU 0",
+        ),
+        Finding::new(
+            "ext.arch_unsupported",
+            Severity::Fail,
+            "flash-attn has no kernels for GPU 0",
+        )
+        .fix("Rebuild flash-attn", &["pip install flash-attn"]),
+    ];
+    refine(&mut ex, &findings, "this machine");
+    let top = top_cause(&ex).unwrap();
+    assert_eq!(top.id, "ext.arch_unsupported");
+    assert_eq!(top.commands, vec!["pip install flash-attn".to_string()]);
+    assert!(top.evidence[0].contains("flash-attn has no kernels"));
+    assert_eq!(ex.facts, "this machine");
+}
+
+#[test]
+fn nothing_found_in_unrelated_text_and_garbage_never_panics() {
+    assert!(explain("hello world, everything is fine")
+        .matches
+        .is_empty());
+    assert!(explain("").matches.is_empty());
+    let garbage: String = (0u32..20_000)
+        .filter_map(|i| char::from_u32((i * 7919) % 0x2FFF))
+        .collect();
+    let _ = explain(&garbage);
+    let huge = "CUDA out of memory. ".repeat(20_000);
+    let ex = explain(&huge);
+    assert_eq!(ex.matches.len(), 1);
+    assert_eq!(ex.matches[0].occurrences, 20_000);
+    // a match at the very end without newline, and multi-byte text around it
+    let ex = explain("ünïcödé — CUBLAS_STATUS_EXECUTION_FAILED");
+    assert_eq!(
+        ex.matches[0].text,
+        "ünïcödé — CUBLAS_STATUS_EXECUTION_FAILED"
+    );
+}
+
+#[test]
+fn text_and_json_render() {
+    let ex = explain("RuntimeError: CUDA error: device-side assert triggered");
+    let t = render::text(&ex, false);
+    assert!(t.contains("workload.device_assert"), "{t}");
+    assert!(t.contains("fix:"), "{t}");
+    let v: serde_json::Value = serde_json::from_str(&render::json(&ex)).unwrap();
+    let m = &v["matches"][0];
+    assert_eq!(m["id"], "cuda.device_assert");
+    assert!(m["span"].as_array().is_some_and(|s| s.len() == 2));
+    assert_eq!(m["causes"][0]["id"], "workload.device_assert");
+    assert!(m["causes"][0]["confidence"].as_f64().unwrap() > 0.5);
+    assert!(m["causes"][0]["why"].as_str().is_some());
+    assert!(m["causes"][0]["fix"].as_str().is_some());
+    assert!(m["text"].as_str().unwrap().contains("device-side assert"));
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn any_text_explains_without_panicking_and_spans_are_in_bounds(
+            noise in ".{0,400}",
+            pick in 0usize..6,
+        ) {
+            let messages = [
+                "CUDA error: no kernel image is available for execution on the device",
+                "NVRM: Xid (PCI:0000:01:00): 79, pid=1",
+                "CUBLAS_STATUS_EXECUTION_FAILED",
+                "Torch not compiled with CUDA enabled",
+                "CUDA out of memory. Tried to allocate 1.00 GiB",
+                "",
+            ];
+            let text = format!("{noise}\n{}\n{noise}", messages[pick]);
+            let ex = explain(&text);
+            for m in &ex.matches {
+                prop_assert!(m.span[0] < m.span[1] && m.span[1] <= text.len());
+                prop_assert!(text.is_char_boundary(m.span[0]) && text.is_char_boundary(m.span[1]));
+                let sum: f64 = m.causes.iter().map(|c| c.confidence).sum();
+                prop_assert!(sum <= 1.0001);
+            }
+            if pick < 5 {
+                prop_assert!(ex.primary.is_some());
+            }
+            let _ = crate::diagnose::collect_env::parse(&text);
+        }
+    }
+}
+
+#[test]
+fn the_matrix_names_the_build_for_an_sm_and_the_driver_for_a_cuda() {
+    let m = crate::checks::testutil::matrix();
+    let mut ex = explain("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.");
+    enrich(&mut ex, m);
+    let k = &ex.matches[0].causes[0];
+    assert_eq!(k.id, "torch.arch_unsupported");
+    assert!(k.commands[0].contains("pip install torch=="), "{k:?}");
+    assert!(k.evidence[0].contains("sm_120"), "{k:?}");
+    let mut ex = explain("torch==2.1.0+cu121\nUserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040).");
+    enrich(&mut ex, m);
+    let k = ex.matches[0]
+        .causes
+        .iter()
+        .find(|k| k.id == "driver.too_old_for_torch")
+        .unwrap();
+    assert!(
+        k.evidence
+            .iter()
+            .any(|e| e.contains("CUDA 12.1 build needs driver") && e.contains("CUDA 11.4")),
+        "{k:?}"
+    );
+    assert_eq!(sm_to_cc("sm_90a"), Some((9, 0)));
+    assert_eq!(sm_to_cc("sm_1"), None);
+}
