@@ -571,3 +571,38 @@ fn the_grid_calculator_reads_the_device_limits() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no GPU 3 among the 1 CUDA devices"));
 }
+
+#[test]
+fn a_gpu_that_hangs_on_context_creation_costs_one_time_limit_not_seven() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_HANG_CONTEXT", "1")],
+        &["--probe-timeout", "2s"],
+    );
+    assert!(r.took < Duration::from_secs(12), "{:?}", r.took);
+    assert_eq!(
+        result(&r.report, "launch", 0)["outcome"]["status"],
+        "timed_out"
+    );
+    for probe in [
+        "grid_limit",
+        "ordinal",
+        "cublaslt",
+        "graph",
+        "bandwidth",
+        "oom",
+    ] {
+        let p = result(&r.report, probe, 0);
+        assert_eq!(p["outcome"]["status"], "skipped", "{p:#}");
+        assert!(
+            p["outcome"]["why"]
+                .as_str()
+                .unwrap()
+                .contains("context creation) hung"),
+            "{p:#}"
+        );
+    }
+    assert_eq!(severity(&r.report, "probe.launch"), "fail");
+    assert_eq!(r.code, 2);
+}

@@ -242,6 +242,9 @@ fn run_worker(
         })
     });
     let mut current: Option<(ProbeKind, Instant)> = None;
+    // Whether the worker got as far as a current context; a hang before that is the
+    // GPU's, not one probe's, and would only repeat in every fresh worker.
+    let mut opened = false;
     let mut deadline = Instant::now() + plan.timeout;
     let ended = loop {
         let wait = deadline.saturating_duration_since(Instant::now());
@@ -251,7 +254,10 @@ fn run_worker(
                 Some(Err(protocol)) => {
                     break End::Protocol(protocol);
                 }
-                Some(Ok(Event::Ready { .. })) => deadline = Instant::now() + plan.timeout,
+                Some(Ok(Event::Ready { .. })) => {
+                    opened = true;
+                    deadline = Instant::now() + plan.timeout;
+                }
                 Some(Ok(Event::Started { probe, .. })) => {
                     current = Some((probe, Instant::now()));
                     deadline = Instant::now() + plan.timeout;
@@ -307,6 +313,28 @@ fn run_worker(
                     },
                     remaining,
                 );
+            }
+        }
+        End::TimedOut if !opened => {
+            if let Some(p) = blamed {
+                let after_ms = millis(plan.timeout);
+                settle(
+                    p,
+                    after_ms,
+                    ProbeOutcome::TimedOut {
+                        after_ms,
+                        stderr_tail,
+                    },
+                    remaining,
+                );
+            }
+            for p in remaining.clone() {
+                let why = format!(
+                    "opening CUDA ordinal {} (cuInit, context creation) hung; the {} probe reports it",
+                    gpu.cuda_ordinal,
+                    blamed.map_or("first", ProbeKind::as_str)
+                );
+                settle(p, 0, ProbeOutcome::Skipped { why }, remaining);
             }
         }
         End::TimedOut => {

@@ -29,6 +29,8 @@
  *   FAKE_CUDA_OOM_ERROR=N        code of an allocation past free memory (default 2)
  *   FAKE_CUDA_LEAK=1             cuMemFree_v2 does not give memory back
  *   FAKE_CUDA_JIT_ERROR=N        cuModuleLoadData returns N (e.g. 218, 222)
+ *   FAKE_CUDA_HANG_CONTEXT=1     cuDevicePrimaryCtxRetain never returns (a GPU that
+ *                                hangs on context creation; cuInit still works)
  *   FAKE_CUDA_HANG_KERNEL=NAME   launching kernel NAME never returns
  *   FAKE_CUDA_CRASH_KERNEL=NAME  launching kernel NAME dies of SIGSEGV
  *   FAKE_CUDA_WRONG_KERNEL=NAME  kernel NAME writes wrong results
@@ -348,6 +350,8 @@ static int current = -1;
 
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (env_int("FAKE_CUDA_HANG_CONTEXT", 0))
+        for (;;) pause();
     if (!gpu_of(d)) return CUDA_ERROR_INVALID_DEVICE;
     if (!ctx) return CUDA_ERROR_INVALID_VALUE;
     *ctx = (void *)(intptr_t)(d + 1);
