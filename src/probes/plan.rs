@@ -77,7 +77,7 @@ pub fn nothing_to_probe(facts: &Facts) -> Option<String> {
 pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
     let mut plan = Plan {
         gpus: Vec::new(),
-        cublaslt: cublaslt_libraries(facts, host),
+        cublaslt: Vec::new(),
         timeout: opts.timeout,
     };
     if !opts.enabled {
@@ -123,6 +123,14 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
             probes,
             skipped,
         });
+    }
+    // Looked for only when some GPU will run the cuBLASLt probe.
+    if plan
+        .gpus
+        .iter()
+        .any(|g| g.probes.contains(&ProbeKind::Cublaslt))
+    {
+        plan.cublaslt = cublaslt_libraries(facts, host);
     }
     plan
 }
