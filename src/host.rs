@@ -307,16 +307,35 @@ pub fn kill_group(pid: u32) {
 /// Reads a text file of bounded size; larger files are refused with an error that says so.
 pub fn read_text_bounded(path: &Path) -> std::io::Result<String> {
     let file = std::fs::File::open(path)?;
-    let mut buf = Vec::new();
-    file.take(MAX_TEXT_FILE_BYTES + 1).read_to_end(&mut buf)?;
-    if buf.len() as u64 > MAX_TEXT_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "{} is larger than {} bytes",
-            path.display(),
-            MAX_TEXT_FILE_BYTES
-        )));
-    }
+    let buf = read_all_bounded(file, MAX_TEXT_FILE_BYTES)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Reads everything, up to `max` bytes; more is an error ("larger than N bytes"), so no
+/// file or pipe can grow the doctor without bound.
+pub fn read_all_bounded(reader: impl Read, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    reader.take(max + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > max {
+        return Err(std::io::Error::other(format!("larger than {max} bytes")));
+    }
+    Ok(buf)
+}
+
+/// A path given on the command line, where '-' means standard input.
+pub fn open_input(path: &Path) -> std::io::Result<Box<dyn Read>> {
+    if path == Path::new("-") {
+        Ok(Box::new(std::io::stdin()))
+    } else {
+        Ok(Box::new(std::fs::File::open(path)?))
+    }
+}
+
+/// A signal by its name ("SIGSEGV"), or its number when it has none.
+pub fn signal_name(sig: i32) -> String {
+    nix::sys::signal::Signal::try_from(sig)
+        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
 }
 
 fn is_executable(path: &Path) -> bool {

@@ -118,7 +118,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             stderr_tail,
         } => {
             let how = match (signal, exit_status) {
-                (Some(s), _) => format!("killed by signal {s} ({})", signal_name(*s)),
+                (Some(s), _) => format!("killed by signal {s} ({})", crate::host::signal_name(*s)),
                 (None, Some(c)) => format!("exited with status {c} without a result"),
                 (None, None) => "ended without a result".to_string(),
             };
@@ -160,11 +160,6 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
     };
     with_measurements(base.scope(scope), r.outcome.measurements())
         .evidence("probe.elapsed_ms", format!("{} ms", r.elapsed_ms))
-}
-
-fn signal_name(sig: i32) -> String {
-    nix::sys::signal::Signal::try_from(sig)
-        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
 }
 
 fn hardware_commands(r: &ProbeResult) -> Vec<String> {

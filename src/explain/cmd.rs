@@ -1,7 +1,7 @@
 //! `gpu-doctor explain`: reads the text, explains it, refines the causes with this
 //! machine's facts unless `--offline`, prints text or JSON.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use crate::app::{self, AppError};
@@ -20,19 +20,9 @@ pub fn read_text(path: &Path) -> Result<String, AppError> {
         path: path.display().to_string(),
         error,
     };
-    let mut buf = Vec::new();
-    let reader: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(path).map_err(|e| err(e.to_string()))?)
-    };
-    reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| err(e.to_string()))?;
-    if buf.len() as u64 > MAX_INPUT_BYTES {
-        return Err(err(format!("larger than {MAX_INPUT_BYTES} bytes")));
-    }
+    let reader = crate::host::open_input(path).map_err(|e| err(e.to_string()))?;
+    let buf =
+        crate::host::read_all_bounded(reader, MAX_INPUT_BYTES).map_err(|e| err(e.to_string()))?;
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 

@@ -26,7 +26,7 @@ use crate::facts::driver_libs::{
 use crate::facts::nvml_device::{
     not_in_report, EccState, GpuProcess, MigState, PcieLink, RetiredPages, RowRemap,
 };
-use crate::host::{run_with_timeout, tail_lines, CommandOutput, Host, RunError};
+use crate::host::{run_with_timeout, signal_name, tail_lines, CommandOutput, Host, RunError};
 use crate::probes::kernels;
 use crate::version::cuda_version_from_int;
 
@@ -420,11 +420,6 @@ fn abnormal_end(out: &CommandOutput, timeout: Duration) -> Option<String> {
         Some(code) => Some(format!("the driver worker exited with status {code}")),
         None => Some("the driver worker ended without an exit status".to_string()),
     }
-}
-
-fn signal_name(sig: i32) -> String {
-    nix::sys::signal::Signal::try_from(sig)
-        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
 }
 
 /// The last stdout line that is a report; earlier lines may be a library's chatter.

@@ -215,6 +215,7 @@ pub fn cublaslt_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
         }
     }
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
     for dir in dirs {
         let mut libs: Vec<PathBuf> = host
             .read_dir(&dir)
@@ -229,11 +230,10 @@ pub fn cublaslt_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
         libs.sort_by_key(|p| std::cmp::Reverse(p.as_os_str().len()));
         if let Some(lib) = libs.into_iter().next() {
             let real = host.path(&lib);
+            // The same library reached by two paths (a symlinked site-packages) runs once.
             let key = std::fs::canonicalize(&real).unwrap_or_else(|_| real.clone());
-            if !out
-                .iter()
-                .any(|o| std::fs::canonicalize(o).unwrap_or_else(|_| o.clone()) == key)
-            {
+            if !seen.contains(&key) {
+                seen.push(key);
                 out.push(real);
             }
         }

@@ -159,19 +159,7 @@ pub fn load_facts(path: &std::path::Path) -> Result<Facts, LoadError> {
 }
 
 fn read_bounded(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    let file: Box<dyn Read> = if path == std::path::Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(path)?)
-    };
-    file.take(MAX_REPORT_BYTES + 1).read_to_end(&mut buf)?;
-    if buf.len() as u64 > MAX_REPORT_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {MAX_REPORT_BYTES} bytes"
-        )));
-    }
+    let buf = crate::host::read_all_bounded(crate::host::open_input(path)?, MAX_REPORT_BYTES)?;
     String::from_utf8(buf).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
