@@ -87,7 +87,7 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         return Ok(code);
     }
     let out = if cli.json {
-        format!("{}\n", serde_json::to_string_pretty(&report)?)
+        format!("{}\n", crate::report::safe_json::to_string_pretty(&report)?)
     } else {
         text::render(
             &report.for_terminal(),
@@ -218,7 +218,7 @@ fn save(report: &Report, path: &std::path::Path) -> Result<(), AppError> {
         path: path.display().to_string(),
         source,
     };
-    let json = serde_json::to_string_pretty(report)?;
+    let json = crate::report::safe_json::to_string_pretty(report)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -326,7 +326,10 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
             }
             json.insert("matrix".into(), serde_json::to_value(m.info())?);
             Ok(if cli.json {
-                print(&format!("{}\n", serde_json::to_string_pretty(&json)?))
+                print(&format!(
+                    "{}\n",
+                    crate::report::safe_json::to_string_pretty(&json)?
+                ))
             } else {
                 print(&text)
             })

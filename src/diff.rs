@@ -294,7 +294,7 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> Result<i32, AppError> {
     let fb: Vec<Finding> = b.findings.iter().filter_map(lenient).collect();
     let d = diff_values(&a.facts, &fa, &b.facts, &fb);
     let out = if cli.json {
-        format!("{}\n", serde_json::to_string_pretty(&d)?)
+        format!("{}\n", crate::report::safe_json::to_string_pretty(&d)?)
     } else {
         text(
             &d,

@@ -162,7 +162,7 @@ pub fn run(cli: &Cli, args: &GridArgs, host: &Host) -> Result<i32, AppError> {
     let mut a = compute(args.batch, args.heads, spatial, args.axis, max_grid);
     a.limit_from = from;
     let out = if cli.json {
-        format!("{}\n", serde_json::to_string_pretty(&a)?)
+        format!("{}\n", crate::report::safe_json::to_string_pretty(&a)?)
     } else {
         text(&a)
     };

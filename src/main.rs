@@ -17,7 +17,17 @@ fn main() {
         let args: Vec<String> = std::env::args().skip(2).collect();
         std::process::exit(probes::worker::worker_main(&args));
     }
-    let cli = match Cli::try_parse() {
+    // Before clap reads argv: a host list expanded onto the fleet's command line must not
+    // turn into options.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Err(e) = gpu_doctor::fleet::argv::check(&argv) {
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!("gpu-doctor fleet: {e}\n"),
+        );
+        std::process::exit(exit::NO_VERDICT);
+    }
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() {

@@ -260,7 +260,7 @@ fn host<'a>(doc: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 #[test]
 fn a_healthy_fleet_folds_into_one_group() {
     let sshd = Sshd::start();
-    let (code, doc, t) = sshd.fleet_json(&["node[01-40]", "--jobs", "16"]);
+    let (code, doc, t) = sshd.fleet_json(&["--jobs", "16", "node[01-40]"]);
     let st = statuses(&doc);
     assert_eq!(st.len(), 40);
     assert!(st.values().all(|s| s == "ok"), "{st:?}\n{doc:#}");
@@ -303,6 +303,10 @@ fn every_failure_mode_ends_in_its_own_status() {
         &["ProxyJump node01", "SetEnv GPU_DOCTOR_FAKE=hang"],
     );
     let (code, doc, t) = sshd.fleet_json(&[
+        "--timeout",
+        "15",
+        "--jobs",
+        "14",
         "jumped",
         "jumphang",
         "node[01-02]",
@@ -316,10 +320,6 @@ fn every_failure_mode_ends_in_its_own_status() {
         "old",
         "truncated",
         "failing",
-        "--timeout",
-        "15",
-        "--jobs",
-        "14",
     ]);
     let want: BTreeMap<String, String> = [
         ("node01", "ok"),
@@ -390,13 +390,13 @@ fn push_runs_this_binary_where_gpu_doctor_is_missing_and_cleans_up() {
     sshd.fake("older", "older");
     sshd.fake("oldschema", "old");
     let (code, doc, t) = sshd.fleet_json(&[
+        "--push",
+        "--timeout",
+        "60",
         "missing[1-2]",
         "node01",
         "older",
         "oldschema",
-        "--push",
-        "--timeout",
-        "60",
         "--",
         "--only",
         "host",
@@ -575,6 +575,63 @@ fn hostile_host_names_are_refused_before_ssh_runs() {
     assert!(start.elapsed() < Duration::from_secs(20));
 }
 
+/// A host list expanded onto argv (`fleet $(cat hosts)`) never becomes options: ssh (here a
+/// script that leaves a mark whenever it runs at all) is never started, exit 3.
+#[test]
+fn options_smuggled_after_a_host_run_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("pwned");
+    let ssh = dir.path().join("ssh");
+    std::fs::write(
+        &ssh,
+        format!("#!/bin/sh\ntouch '{}'\nexit 255\n", marker.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let touch = format!("touch {}", marker.display());
+    let proxy = format!("-oProxyCommand={touch}");
+    let remote = format!("--remote-cmd={touch}");
+    let config = format!("--ssh-config={}", dir.path().join("evil").display());
+    let cases: [&[&str]; 6] = [
+        &["node01", &proxy],
+        &["node01", "-o", &format!("ProxyCommand={touch}")],
+        &["node01", "node02", &remote],
+        &["node01", &config],
+        &["node01", "--push"],
+        &["-o", &format!("ProxyCommand={touch}"), "node01"],
+    ];
+    for args in cases {
+        let out = Command::new(BIN)
+            .arg("fleet")
+            .args(args)
+            .env("GPU_DOCTOR_SSH", &ssh)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!marker.exists(), "{args:?} ran ssh");
+    }
+    // Options before the hosts still work (ssh runs and fails: the mark is made).
+    let out = Command::new(BIN)
+        .args([
+            "fleet",
+            "--plain",
+            "-o",
+            "User=ops",
+            "--timeout",
+            "5",
+            "node01",
+        ])
+        .env("GPU_DOCTOR_SSH", &ssh)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(marker.exists());
+}
+
 #[test]
 fn fleet_prometheus_metrics_per_host() {
     let mut sshd = Sshd::start();
@@ -582,11 +639,11 @@ fn fleet_prometheus_metrics_per_host() {
     sshd.alias("refused-nowhere", &[&format!("Port {}", free_port())]);
     let prom = sshd.path("fleet.prom");
     let (code, _doc, t) = sshd.fleet_json(&[
+        "--prometheus",
+        prom.to_str().unwrap(),
         "node01",
         "failing",
         "refused-nowhere",
-        "--prometheus",
-        prom.to_str().unwrap(),
     ]);
     assert_eq!(code, 2);
     let text = std::fs::read_to_string(&prom).unwrap();

@@ -716,7 +716,10 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
         map.insert("diagnosis".into(), serde_json::to_value(diag)?);
         map.insert("collect_env".into(), serde_json::to_value(&d.collect_env)?);
     }
-    Ok(format!("{}\n", serde_json::to_string_pretty(&v)?))
+    Ok(format!(
+        "{}\n",
+        crate::report::safe_json::to_string_pretty(&v)?
+    ))
 }
 
 pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {

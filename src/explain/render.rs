@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use super::{Explanation, Match};
 
 pub fn json(ex: &Explanation) -> String {
-    serde_json::to_string_pretty(ex).unwrap_or_else(|_| "{\"matches\": []}".to_string()) + "\n"
+    crate::report::safe_json::to_string_pretty(ex)
+        .unwrap_or_else(|_| "{\"matches\": []}".to_string())
+        + "\n"
 }
 
 pub fn text(ex: &Explanation, verbose: bool) -> String {

@@ -12,6 +12,7 @@
 //! terminal unfiltered, and only a bounded number of bytes of it is read.
 
 pub mod aggregate;
+pub mod argv;
 pub mod classify;
 pub mod cmd;
 pub mod inventory;
@@ -344,7 +345,7 @@ pub fn check_host(target: &Target, opts: &FleetOptions) -> HostResult {
         .report
         .as_ref()
         .filter(|_| opts.keep_reports)
-        .and_then(|r| serde_json::to_string(r).ok())
+        .and_then(|r| crate::report::safe_json::to_string(r).ok())
         .and_then(|s| RawValue::from_string(s).ok());
     let exit_code = match (&c.status, &summary) {
         (Status::Ok, Some(s)) => s.exit_code.clamp(exit::OK, exit::FAILURES),
@@ -524,7 +525,19 @@ pub enum FleetError {
     TooMany(usize),
     #[error("ssh option {0:?} starts with '-'; give it as KEY=VALUE")]
     BadSshOption(String),
+    #[error("ssh option {0:?} runs a local command; set it in an ssh_config file (--ssh-config FILE) instead")]
+    CommandSshOption(String),
 }
+
+/// ssh options that make ssh run a command on this machine: refused on the command line,
+/// where a host list expanded onto argv could have put them.
+const COMMAND_SSH_OPTIONS: [&str; 5] = [
+    "proxycommand",
+    "localcommand",
+    "permitlocalcommand",
+    "knownhostscommand",
+    "match",
+];
 
 /// Validates what is passed to ssh besides hosts.
 pub fn check_args(args: &FleetArgs) -> Result<(), FleetError> {
@@ -534,6 +547,18 @@ pub fn check_args(args: &FleetArgs) -> Result<(), FleetError> {
         .find(|o| o.starts_with('-') || o.chars().any(char::is_control))
     {
         return Err(FleetError::BadSshOption(o.clone()));
+    }
+    if let Some(o) = args.ssh_options.iter().find(|o| {
+        let key = o
+            .trim_start()
+            .split(|c: char| c == '=' || c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        COMMAND_SSH_OPTIONS
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(key.trim_matches('"')))
+    }) {
+        return Err(FleetError::CommandSshOption(o.clone()));
     }
     Ok(())
 }
@@ -583,6 +608,25 @@ mod tests {
         }) = bad
         {
             assert!(check_args(&a).is_err());
+        }
+        for local in [
+            "ProxyCommand=touch /tmp/x",
+            "proxycommand touch /tmp/x",
+            " LocalCommand=id",
+            "KnownHostsCommand=/bin/x",
+            "PermitLocalCommand=yes",
+        ] {
+            let Ok(crate::cli::Cli {
+                command: Some(crate::cli::Command::Fleet(a)),
+                ..
+            }) = crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "-o", local, "n1"])
+            else {
+                panic!("{local:?} not parsed");
+            };
+            assert!(
+                matches!(check_args(&a), Err(FleetError::CommandSshOption(_))),
+                "{local:?}"
+            );
         }
     }
 

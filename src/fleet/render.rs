@@ -68,7 +68,7 @@ pub fn write_json(
     results: &[HostResult],
     elapsed_ms: u64,
 ) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &doc(results, elapsed_ms))?;
+    crate::report::safe_json::to_writer_pretty(&mut *out, &doc(results, elapsed_ms))?;
     out.write_all(b"\n")
 }
 

@@ -116,7 +116,9 @@ fn push_script(args: &str) -> String {
 
 /// One word for a POSIX shell: single-quoted, with `'` written as `'\''`.
 pub fn shell_quote(s: &str) -> String {
+    // A leading `=` is zsh's `=cmd` expansion (the path of cmd): quoted too.
     if !s.is_empty()
+        && !s.starts_with('=')
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c))
     {
@@ -364,6 +366,8 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("$(id)"), "'$(id)'");
+        assert_eq!(shell_quote("=ls"), "'=ls'");
+        assert_eq!(shell_quote("a=b"), "a=b");
     }
 
     #[test]

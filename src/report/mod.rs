@@ -3,6 +3,7 @@
 
 pub mod finding;
 pub mod prometheus;
+pub mod safe_json;
 pub mod slurm;
 pub mod text;
 

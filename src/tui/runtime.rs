@@ -185,7 +185,7 @@ fn perform(
 
 /// Writes beside the destination and renames into place, so no reader sees half a report.
 pub fn save(report: &Report, path: &Path) -> std::io::Result<()> {
-    let json = serde_json::to_string_pretty(report).map_err(std::io::Error::other)?;
+    let json = crate::report::safe_json::to_string_pretty(report).map_err(std::io::Error::other)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
