@@ -40,7 +40,13 @@ pub fn run(cli: &Cli, host: &Host) -> i32 {
     match run_inner(cli, host) {
         Ok(code) => code,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "gpu-doctor: {e}");
+            // Errors echo outside text (serde's "unknown variant `…`" from a saved report,
+            // a path): no control character reaches the terminal.
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: {}",
+                crate::report::defang_text(&e.to_string())
+            );
             exit::NO_VERDICT
         }
     }
@@ -331,7 +337,8 @@ fn run_matrix(action: &MatrixCommand, cli: &Cli, host: &Host) -> Result<i32, App
                     crate::report::safe_json::to_string_pretty(&json)?
                 ))
             } else {
-                print(&text)
+                // A local matrix (--matrix DIR) is outside text: no escape sequences.
+                print(&crate::report::defang_text(&text))
             })
         }
         MatrixCommand::Bundle { dir, output } => {

@@ -296,11 +296,14 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> Result<i32, AppError> {
     let out = if cli.json {
         format!("{}\n", crate::report::safe_json::to_string_pretty(&d)?)
     } else {
-        text(
+        // Every value and key of two outside files is printed: none may drive the
+        // terminal (JSON escapes its own).
+        crate::report::defang_text(&text(
             &d,
             &args.a.display().to_string(),
             &args.b.display().to_string(),
-        )
+        ))
+        .into_owned()
     };
     let code = app::print(&out);
     Ok(if code != exit::OK {

@@ -73,8 +73,10 @@ pub enum RunError {
 impl Host {
     /// The machine gpu-doctor runs on, with the test seams read from the environment.
     pub fn from_env() -> Host {
+        // A value that is not UTF-8 is kept (invalid bytes become U+FFFD), never dropped as
+        // if unset: CUDA_VISIBLE_DEVICES=$'\xff' hides GPUs from CUDA, and must be judged.
         let env: BTreeMap<String, String> = std::env::vars_os()
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
             .collect();
         let root = env
             .get(ROOT_ENV)
@@ -118,7 +120,8 @@ impl Host {
         self.driver_lib_dir.as_deref()
     }
 
-    /// An environment variable; `None` when unset (non-UTF-8 values count as unset).
+    /// An environment variable; `None` when unset (a non-UTF-8 value has U+FFFD where its
+    /// invalid bytes were).
     pub fn var(&self, name: &str) -> Option<&str> {
         self.env.get(name).map(String::as_str)
     }
@@ -226,9 +229,16 @@ impl Host {
     }
 }
 
+/// How long a command's output may still come after the command itself ended (a child it
+/// left behind holding the pipe): then its process group is killed and what was read kept.
+pub const PIPE_GRACE: Duration = Duration::from_millis(500);
+
 /// Spawns `cmd` with null stdin and piped output, waits at most `timeout`, and kills the
 /// whole process group when the time is up. Output is read on threads so a chatty child
-/// cannot block on a full pipe.
+/// cannot block on a full pipe; the readers are joined with a deadline, so a grandchild
+/// that keeps the pipe open cannot stall the doctor. The child runs in its own process
+/// group, registered so that Ctrl-C, SIGTERM or SIGHUP of the doctor kill that group, and
+/// with a death signal (SIGKILL when the doctor dies, SIGKILL of the doctor included).
 pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandOutput, RunError> {
     use std::os::unix::process::CommandExt;
     let program = format!("{:?}", cmd.get_program());
@@ -236,11 +246,13 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    set_death_signal(cmd);
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|source| RunError::Spawn {
         program: program.clone(),
         source,
     })?;
+    let registered = children::Registered::new(child.id());
     let stdout = child.stdout.take().map(spawn_reader);
     let stderr = child.stderr.take().map(spawn_reader);
     let waited = child
@@ -260,10 +272,23 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
             (status, true)
         }
     };
-    // A grandchild that keeps the pipe open would block the readers: the group kill above
-    // ended it on time-out; on normal exit readers end when the pipe closes.
-    let stdout = stdout.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+    // A grandchild that keeps the pipe open would block the readers: they get a short
+    // grace, then the group is killed, then what they read so far is taken as it is.
+    let deadline = Instant::now() + PIPE_GRACE;
+    let finished = |r: &Option<Reader>| r.as_ref().is_none_or(Reader::is_done);
+    while !(finished(&stdout) && finished(&stderr)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if !(finished(&stdout) && finished(&stderr)) {
+        kill_group(child.id());
+        let deadline = Instant::now() + PIPE_GRACE;
+        while !(finished(&stdout) && finished(&stderr)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    drop(registered);
+    let stdout = stdout.map(Reader::take).unwrap_or_default();
+    let stderr = stderr.map(Reader::take).unwrap_or_default();
     use std::os::unix::process::ExitStatusExt;
     Ok(CommandOutput {
         status: status.code(),
@@ -275,23 +300,185 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
     })
 }
 
-fn spawn_reader<R: Read + Send + 'static>(mut reader: R) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 8192];
-        loop {
-            match reader.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if buf.len() < MAX_COMMAND_OUTPUT_BYTES {
-                        let room = MAX_COMMAND_OUTPUT_BYTES - buf.len();
-                        buf.extend_from_slice(&chunk[..n.min(room)]);
-                    }
-                }
+/// The child gets SIGKILL when the doctor dies (`PR_SET_PDEATHSIG`), even by SIGKILL.
+#[allow(unsafe_code)]
+fn set_death_signal(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure runs in the forked child before exec and calls only prctl(2)
+    // and getppid(2), which are async-signal-safe; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+            // The doctor died between fork and prctl: do not run the command at all.
+            if nix::unistd::getppid() != parent {
+                return Err(std::io::Error::from(nix::errno::Errno::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// The process groups of the commands under way, in a form a signal handler can read
+/// (fixed atomic slots, no lock, no allocation).
+pub mod children {
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+    use std::sync::Once;
+
+    const SLOTS: usize = 256;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    /// False while another part of gpu-doctor (the terminal UI, the fleet) handles
+    /// termination signals itself: the handler then only kills the groups.
+    static DEFAULT_ACTION: AtomicBool = AtomicBool::new(true);
+    static INSTALL: Once = Once::new();
+
+    /// A process group registered for the life of this value.
+    pub struct Registered(Option<usize>);
+
+    impl Registered {
+        pub fn new(pid: u32) -> Registered {
+            install();
+            let Ok(pid) = i32::try_from(pid) else {
+                return Registered(None);
+            };
+            let slot = GROUPS.iter().position(|g| {
+                g.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            });
+            Registered(slot)
+        }
+    }
+
+    impl Drop for Registered {
+        fn drop(&mut self) {
+            if let Some(i) = self.0 {
+                GROUPS[i].store(0, Ordering::SeqCst);
             }
         }
-        String::from_utf8_lossy(&buf).into_owned()
-    })
+    }
+
+    /// Another handler (the terminal UI's, the fleet's) ends the process on a signal:
+    /// gpu-doctor's own handler then only kills the registered groups.
+    pub fn signals_handled_elsewhere() {
+        DEFAULT_ACTION.store(false, Ordering::SeqCst);
+    }
+
+    /// Kills every registered process group (async-signal-safe).
+    pub fn kill_all() {
+        for g in &GROUPS {
+            let pid = g.load(Ordering::SeqCst);
+            if pid > 0 {
+                let _ = nix::sys::signal::killpg(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        }
+    }
+
+    #[allow(unsafe_code)]
+    fn install() {
+        INSTALL.call_once(|| {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+            for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+                // SAFETY: the action only reads atomics and calls killpg(2), and
+                // emulate_default_handler, which signal-hook documents as safe in a
+                // signal handler.
+                let _ = unsafe {
+                    signal_hook::low_level::register(sig, move || {
+                        kill_all();
+                        if DEFAULT_ACTION.load(Ordering::SeqCst) {
+                            let _ = signal_hook::low_level::emulate_default_handler(sig);
+                        }
+                    })
+                };
+            }
+        });
+    }
+}
+
+/// One pipe being read on a thread: the head and the tail of what came are kept (the
+/// answer of a chatty program comes last), and what was read so far can be taken even
+/// while the thread is still blocked.
+struct Reader {
+    shared: std::sync::Arc<std::sync::Mutex<Capture>>,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Reader {
+    fn is_done(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn take(self) -> String {
+        let c = std::mem::take(
+            &mut *self
+                .shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        c.into_string()
+    }
+}
+
+/// At most [`MAX_COMMAND_OUTPUT_BYTES`]: the first half and the last half of the stream.
+#[derive(Default)]
+struct Capture {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    cut: u64,
+}
+
+impl Capture {
+    fn push(&mut self, mut bytes: &[u8]) {
+        let half = MAX_COMMAND_OUTPUT_BYTES / 2;
+        if self.head.len() < half {
+            let n = bytes.len().min(half - self.head.len());
+            self.head.extend_from_slice(&bytes[..n]);
+            bytes = &bytes[n..];
+        }
+        if bytes.len() >= half {
+            self.cut += (self.tail.len() + bytes.len() - half) as u64;
+            self.tail.clear();
+            self.tail.extend(&bytes[bytes.len() - half..]);
+            return;
+        }
+        let over = (self.tail.len() + bytes.len()).saturating_sub(half);
+        self.cut += over as u64;
+        self.tail.drain(..over);
+        self.tail.extend(bytes);
+    }
+
+    fn into_string(self) -> String {
+        let mut out = self.head;
+        if self.cut > 0 {
+            out.extend_from_slice(format!("\n[... {} bytes left out ...]\n", self.cut).as_bytes());
+        }
+        out.extend(self.tail);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+fn spawn_reader<R: Read + Send + 'static>(mut reader: R) -> Reader {
+    let shared = std::sync::Arc::new(std::sync::Mutex::new(Capture::default()));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (s, d) = (shared.clone(), done.clone());
+    std::thread::spawn(move || {
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut chunk) {
+                Ok(0) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+                Ok(n) => s
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(&chunk[..n]),
+            }
+        }
+        d.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    Reader { shared, done }
 }
 
 /// Sends SIGKILL to the process group led by `pid`.
@@ -305,11 +492,61 @@ pub fn kill_group(pid: u32) {
 }
 
 /// Reads a text file of bounded size; larger files are refused with an error that says so.
+/// Only regular files are read: a FIFO, a device or a directory where gpu-doctor expects a
+/// file is an error at once, never a hang.
 pub fn read_text_bounded(path: &Path) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
+    let file = open_regular(path)?;
     let buf = read_all_bounded(file, MAX_TEXT_FILE_BYTES)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// What kind of thing `meta` is, for messages ("a FIFO").
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens without blocking (`O_NONBLOCK`: a FIFO with no writer does not stall `open`) and
+/// without becoming the controlling terminal.
+fn open_nonblocking(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits() | nix::fcntl::OFlag::O_NOCTTY.bits())
+        .open(path)?;
+    let meta = file.metadata()?;
+    Ok((file, meta))
+}
+
+/// Opens a file gpu-doctor reads on its own (a library, a config file, a version.json):
+/// a regular file, else an error naming what it is.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let (file, meta) = open_nonblocking(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}, not a regular file",
+                path.display(),
+                file_kind(&meta)
+            ),
+        ));
+    }
+    Ok(file)
 }
 
 /// Reads everything, up to `max` bytes; more is an error ("larger than N bytes"), so no
@@ -323,12 +560,80 @@ pub fn read_all_bounded(reader: impl Read, max: u64) -> std::io::Result<Vec<u8>>
     Ok(buf)
 }
 
-/// A path given on the command line, where '-' means standard input.
+/// Hidden: how long a named input that is a pipe may stay silent, in milliseconds (tests).
+pub const INPUT_IDLE_ENV: &str = "GPU_DOCTOR_INPUT_IDLE_MS";
+/// How long a named input that is a pipe or device (`<(cmd)`, a FIFO) may stay silent
+/// before reading it is given up.
+pub const INPUT_IDLE_LIMIT: Duration = Duration::from_secs(30);
+
+/// A path given on the command line, where '-' means standard input. A regular file is
+/// read as it is; a FIFO, socket or device (`<(cmd)` included) is read without blocking,
+/// with at most [`INPUT_IDLE_LIMIT`] of silence; a directory is an error.
 pub fn open_input(path: &Path) -> std::io::Result<Box<dyn Read>> {
     if path == Path::new("-") {
-        Ok(Box::new(std::io::stdin()))
-    } else {
-        Ok(Box::new(std::fs::File::open(path)?))
+        return Ok(Box::new(std::io::stdin()));
+    }
+    let (file, meta) = open_nonblocking(path)?;
+    if meta.is_file() {
+        return Ok(Box::new(file));
+    }
+    if meta.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "is a directory, not a file",
+        ));
+    }
+    let idle = std::env::var(INPUT_IDLE_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(INPUT_IDLE_LIMIT, Duration::from_millis);
+    Ok(Box::new(PolledReader {
+        file,
+        idle,
+        kind: file_kind(&meta),
+    }))
+}
+
+/// Reads a non-blocking descriptor, waiting at most `idle` for each chunk.
+struct PolledReader {
+    file: std::fs::File,
+    idle: Duration,
+    kind: &'static str,
+}
+
+impl Read for PolledReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        // Poll first: a FIFO whose writer has not come yet reads as end-of-file, but polls
+        // as "nothing yet" (Linux reports a hang-up only after a writer came and went).
+        let deadline = Instant::now() + self.idle;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!(
+                        "{} that sent nothing for {} s; gave up",
+                        self.kind,
+                        self.idle.as_secs_f64()
+                    ),
+                ));
+            }
+            let ms = u16::try_from(left.as_millis().clamp(1, 10_000)).unwrap_or(10_000);
+            let mut fds = [PollFd::new(self.file.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(ms)) {
+                Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(e.into()),
+            }
+            match self.file.read(buf) {
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
@@ -406,6 +711,75 @@ mod tests {
     }
 
     #[test]
+    fn a_grandchild_holding_the_pipe_does_not_stall_the_run() {
+        // The grandchild keeps stdout open for 30 s after its parent exits.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 30 & echo answer"]);
+        let start = Instant::now();
+        let out = run_with_timeout(&mut cmd, Duration::from_secs(20)).unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(out.status, Some(0));
+        assert!(!out.timed_out);
+        assert_eq!(out.stdout, "answer\n");
+        // Even one that left the process group: the run ends, with what was read.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "setsid sleep 4 & echo answer"]);
+        let start = Instant::now();
+        let out = run_with_timeout(&mut cmd, Duration::from_secs(20)).unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(out.stdout, "answer\n");
+    }
+
+    #[test]
+    fn the_answer_after_megabytes_of_chatter_is_kept() {
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "head -c 20000000 /dev/zero | tr '\\000' x; echo; echo MARK answer; echo tail >&2",
+        ]);
+        let out = run_with_timeout(&mut cmd, Duration::from_secs(30)).unwrap();
+        assert!(out.stdout.len() <= MAX_COMMAND_OUTPUT_BYTES + 100);
+        assert!(out.stdout.starts_with("xxx"));
+        assert!(out.stdout.contains("bytes left out"));
+        assert!(
+            out.stdout.ends_with("\nMARK answer\n"),
+            "{}",
+            &out.stdout[out.stdout.len() - 50..]
+        );
+        assert_eq!(out.stderr, "tail\n");
+    }
+
+    #[test]
+    fn capture_keeps_head_and_tail() {
+        let mut c = Capture::default();
+        let half = MAX_COMMAND_OUTPUT_BYTES / 2;
+        c.push(&vec![b'a'; half - 1]);
+        c.push(b"bc");
+        for _ in 0..3 {
+            c.push(&vec![b'd'; half / 3]);
+        }
+        c.push(b"end");
+        let s = c.into_string();
+        assert!(s.starts_with(&"a".repeat(half - 1)));
+        assert_eq!(&s[half - 1..half], "b");
+        assert!(s.ends_with("dend"));
+        let total = half + 1 + 3 * (half / 3) + 3;
+        assert!(
+            s.contains(&format!("[... {} bytes left out ...]", total - 2 * half)),
+            "{}",
+            &s[half..half + 60]
+        );
+    }
+
+    #[test]
     fn run_collects_output_and_status() {
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
@@ -422,6 +796,40 @@ mod tests {
             .run(Path::new("/nonexistent/nvcc"), &[], Duration::from_secs(1))
             .unwrap_err();
         assert!(err.to_string().contains("could not start"));
+    }
+
+    #[test]
+    fn fifos_and_directories_never_hang_a_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let start = Instant::now();
+        let err = read_text_bounded(&fifo).unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        let err = read_text_bounded(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("directory"), "{err}");
+        assert!(open_input(dir.path()).is_err());
+        assert!(start.elapsed() < Duration::from_secs(2));
+        // A FIFO named on the command line is read as a pipe: with a writer, its text...
+        let f2 = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            std::fs::write(&f2, "hello").unwrap();
+        });
+        let text = read_all_bounded(open_input(&fifo).unwrap(), 100);
+        writer.join().unwrap();
+        assert_eq!(text.unwrap(), b"hello");
+        // ...and with none, an error after the idle limit, not a hang.
+        let (file, meta) = open_nonblocking(&fifo).unwrap();
+        let reader = PolledReader {
+            file,
+            idle: Duration::from_millis(300),
+            kind: file_kind(&meta),
+        };
+        let start = Instant::now();
+        let err = read_all_bounded(reader, 100).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::TimedOut, "{err}");
+        assert!(start.elapsed() < Duration::from_secs(3));
     }
 
     #[test]

@@ -142,6 +142,32 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for (u, g, targets, from, c) in torch_coverage(ctx) {
         let id = "torch.arch_unsupported";
+        // The matrix's record never overrides a failed fact about the installed file: a
+        // library that could not be read (truncated, a FIFO, a link loop) is not healthy.
+        let unread = u.torch.and_then(|(_, t)| match &t.arch {
+            crate::fact::Fact::Failed { error, .. } => Some(error.clone()),
+            _ => None,
+        });
+        if let (Some(error), Coverage::Sass(_) | Coverage::PtxOnly(_)) = (unread, &c) {
+            out.push(
+                Finding::new(
+                    id,
+                    Severity::Warn,
+                    format!(
+                        "{}'s libtorch_cuda.so could not be read, so its kernels for {} are not confirmed",
+                        u.what, g.label
+                    ),
+                )
+                .scope(u.scope)
+                .details(format!(
+                    "The matrix's record of this build lists {}, but the installed file could not be read: {error}.                      A damaged or replaced library fails at import or at the first kernel launch.",
+                    list(&targets)
+                ))
+                .evidence("torch.arch", error)
+                .fix("Reinstall this PyTorch build (pip install --force-reinstall, or recreate the environment).", &[]),
+            );
+            continue;
+        }
         match c {
             Coverage::Sass(t) => out.push(
                 Finding::new(
@@ -355,6 +381,36 @@ mod tests {
             "{}",
             out[0].details
         );
+    }
+
+    #[test]
+    fn an_unreadable_library_is_never_passed_on_the_matrix_record() {
+        // The record of 2.4.1+cu121 covers the healthy fixture's GPU; the file is damaged.
+        let mut f = healthy();
+        let mut t = torch(
+            "/opt/venv/lib/python3.11/site-packages/torch",
+            "2.4.1+cu121",
+            Some("12.1"),
+        );
+        t.arch = Fact::failed("libtorch_cuda.so: malformed ELF: section headers past the end");
+        f.python[0].torch = vec![t];
+        let out = run(torch_arch_unsupported, &f);
+        assert!(!out.is_empty());
+        assert!(out.iter().all(|x| x.severity == Severity::Warn), "{out:#?}");
+        assert!(
+            out[0].details.contains("malformed ELF"),
+            "{}",
+            out[0].details
+        );
+        // Missing (never read, e.g. a paste) still falls back to the record: a pass.
+        let mut t = torch(
+            "/opt/venv/lib/python3.11/site-packages/torch",
+            "2.4.1+cu121",
+            Some("12.1"),
+        );
+        t.arch = Fact::missing("not read");
+        f.python[0].torch = vec![t];
+        assert_eq!(only(&run(torch_arch_unsupported, &f)), Severity::Pass);
     }
 
     #[test]

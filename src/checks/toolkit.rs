@@ -13,7 +13,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
             .iter()
             .map(|t| format!("{} ({})", version_of(t), t.root))
             .collect();
-        return vec![Finding::new(
+        let mut out = vec![Finding::new(
             id,
             Severity::Pass,
             format!("CUDA toolkit {}", versions.join(", ")),
@@ -21,6 +21,32 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         .scope(Scope::Toolkit {
             root: first.root.clone(),
         })];
+        // A toolkit that could not be read (nvcc hung, crashed or printed garbage) is not
+        // a healthy one.
+        for t in &tk.toolkits {
+            if let crate::fact::Fact::Failed { error, command, .. } = &t.version {
+                let mut f = Finding::new(
+                    id,
+                    Severity::Warn,
+                    format!("The CUDA toolkit at {} could not be read: {error}", t.root),
+                )
+                .scope(Scope::Toolkit {
+                    root: t.root.clone(),
+                })
+                .details(
+                    "Its version.json/version.txt gave no version and its nvcc did not answer.                      Builds that use this toolkit (nvcc, CUDA_HOME) will fail or hang the same way.",
+                )
+                .fix(
+                    "Reinstall the toolkit, or remove it from PATH/CUDA_HOME if it is not meant to be used.",
+                    &[],
+                );
+                if let Some(c) = command {
+                    f = f.evidence("command", c.clone());
+                }
+                out.push(f);
+            }
+        }
+        return out;
     }
     vec![Finding::new(id, Severity::Info, "No CUDA toolkit installed (often fine)")
         .details(

@@ -684,10 +684,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
 
 pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
     let mut out = String::new();
-    out.push_str(&format!(
+    out.push_str(&crate::report::defang_text(&format!(
         "Diagnosis from the collect_env paste: {} ({})\n  {}\n",
         d.cause, d.from, d.summary
-    ));
+    )));
     if let Some(ex) = &d.log {
         if !ex.matches.is_empty() {
             out.push_str("\nThe error:\n");
@@ -696,7 +696,7 @@ pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
     }
     out.push('\n');
     out.push_str(&text::render(
-        &d.report,
+        &d.report.for_terminal(),
         text::TextOptions { color, verbose },
     ));
     out

@@ -34,7 +34,9 @@ pub fn text(ex: &Explanation, verbose: bool) -> String {
             one(&mut out, n + 1, m, Some(i) == ex.primary, verbose);
         }
     }
-    out
+    // The excerpts quote pasted text: no escape sequence (OSC 52 sets the clipboard)
+    // reaches the terminal.
+    crate::report::defang_text(&out).into_owned()
 }
 
 fn one(out: &mut String, n: usize, m: &Match, primary: bool, verbose: bool) {

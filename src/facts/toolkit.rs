@@ -82,11 +82,16 @@ pub fn gather(host: &Host) -> ToolkitFacts {
     }
 
     ToolkitFacts {
-        toolkits: found
-            .entries
-            .into_iter()
-            .map(|e| describe(host, e))
-            .collect(),
+        // In parallel: a toolkit whose `nvcc --version` hangs costs one time limit, not
+        // one per toolkit.
+        toolkits: std::thread::scope(|scope| {
+            let handles: Vec<_> = found
+                .entries
+                .into_iter()
+                .map(|e| scope.spawn(move || describe(host, e)))
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        }),
         path_nvcc,
         cuda_home,
         usr_local_cuda,
@@ -464,6 +469,34 @@ mod tests {
 
     fn by_root<'a>(f: &'a ToolkitFacts, root: &str) -> &'a Toolkit {
         f.toolkits.iter().find(|t| t.root == root).unwrap()
+    }
+
+    #[test]
+    fn six_hung_nvccs_cost_one_time_limit_and_fifos_do_not_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for minor in 0..6 {
+            fake_nvcc(root, &format!("/usr/local/cuda-12.{minor}"), "sleep 30");
+        }
+        // A FIFO where version.json should be: an error, then nvcc.
+        nix::unistd::mkfifo(
+            &root.join("usr/local/cuda-12.0/version.json"),
+            nix::sys::stat::Mode::S_IRWXU,
+        )
+        .unwrap();
+        let mut host = Host::fixture(root, &[("PATH", "/usr/bin")]);
+        host.command_timeout = std::time::Duration::from_millis(1500);
+        let start = std::time::Instant::now();
+        let f = gather(&host);
+        let took = start.elapsed();
+        assert!(took < std::time::Duration::from_secs(6), "{took:?}");
+        assert_eq!(f.toolkits.len(), 6);
+        for t in &f.toolkits {
+            assert!(
+                matches!(&t.version, Fact::Failed { error, .. } if error.contains("timed out")),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

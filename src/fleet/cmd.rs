@@ -37,6 +37,7 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ]) {
+        crate::host::children::signals_handled_elsewhere();
         let _ = std::thread::Builder::new().spawn(move || {
             if let Some(sig) = signals.forever().next() {
                 running.kill_all();

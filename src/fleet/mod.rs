@@ -469,24 +469,21 @@ pub fn targets(args: &FleetArgs) -> Result<Vec<Target>, FleetError> {
     let mut out = Vec::new();
     let mut stdin_used = false;
     let mut read = |path: &std::path::Path, out: &mut Vec<Target>| -> Result<(), FleetError> {
-        let (text, name) = if path == std::path::Path::new("-") {
+        let name = if path == std::path::Path::new("-") {
             if stdin_used {
                 return Ok(());
             }
             stdin_used = true;
-            let mut s = String::new();
-            std::io::Read::read_to_string(
-                &mut std::io::Read::take(std::io::stdin(), MAX_HOST_FILE_BYTES),
-                &mut s,
-            )
-            .map_err(|e| FleetError::HostFile("stdin".into(), e.to_string()))?;
-            (s, "stdin".to_string())
+            "stdin".to_string()
         } else {
-            let name = path.display().to_string();
-            let s = crate::host::read_text_bounded(path)
-                .map_err(|e| FleetError::HostFile(name.clone(), e.to_string()))?;
-            (s, name)
+            path.display().to_string()
         };
+        // One limit for a file, a pipe (`<(cmd)`, a FIFO: read without blocking, with a
+        // time limit on silence) and stdin.
+        let bytes = crate::host::open_input(path)
+            .and_then(|r| crate::host::read_all_bounded(r, MAX_HOST_FILE_BYTES))
+            .map_err(|e| FleetError::HostFile(name.clone(), e.to_string()))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         out.extend(inventory::parse_list(&text, &name)?);
         Ok(())
     };

@@ -168,15 +168,13 @@ impl Matrix {
 }
 
 fn read_bounded(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut buf = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if buf.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!("larger than {MAX_FILE_BYTES} bytes"));
-    }
+    // A regular file only, opened without blocking: a FIFO in a --matrix folder is an
+    // error, not a hang.
+    let file = crate::host::open_regular(path).map_err(|e| format!("cannot read: {e}"))?;
+    let buf = crate::host::read_all_bounded(file, MAX_FILE_BYTES).map_err(|e| match e.kind() {
+        std::io::ErrorKind::Other => e.to_string(),
+        _ => format!("cannot read: {e}"),
+    })?;
     String::from_utf8(buf).map_err(|e| format!("not UTF-8: {e}"))
 }
 

@@ -269,15 +269,28 @@ mod tests {
 /// (file contents, library names, a remote host's output) that must not drive a terminal.
 pub fn defang(v: &mut serde_json::Value) {
     match v {
-        serde_json::Value::String(s) if s.chars().any(|c| c.is_control() && c != '\n') => {
-            *s = s
-                .chars()
-                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-                .collect();
+        serde_json::Value::String(s) => {
+            if let std::borrow::Cow::Owned(clean) = defang_text(s) {
+                *s = clean;
+            }
         }
         serde_json::Value::Array(a) => a.iter_mut().for_each(defang),
         serde_json::Value::Object(o) => o.values_mut().for_each(defang),
         _ => {}
+    }
+}
+
+/// The same for one text: control characters (C0, DEL, C1) other than newlines become
+/// spaces. For text outputs that print outside text (explain's excerpts, diff's values).
+pub fn defang_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(|c| c.is_control() && c != '\n') {
+        std::borrow::Cow::Owned(
+            s.chars()
+                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+                .collect(),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(s)
     }
 }
 

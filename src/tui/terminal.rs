@@ -102,6 +102,9 @@ impl PanicHook {
 pub fn forward_signals(tx: Sender<Msg>) -> io::Result<signal_hook::iterator::Handle> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP, SIGQUIT])?;
+    // Commands under way (nvcc, a --deep interpreter) are still killed on the signal; the
+    // process ends here, after the terminal is restored.
+    crate::host::children::signals_handled_elsewhere();
     let handle = signals.handle();
     std::thread::Builder::new()
         .name("signals".into())
