@@ -64,8 +64,14 @@ fn lenient(v: &Value) -> Option<Finding> {
 }
 
 fn load(path: &Path) -> Result<Saved, AppError> {
-    let text = crate::explain::cmd::read_text(path)?;
-    let saved: Saved = serde_json::from_str(&text).map_err(|e| AppError::Input {
+    // The same bound as --from (a saved report, not a log), and no text copy.
+    let bytes = crate::host::open_input(path)
+        .and_then(|r| crate::host::read_all_bounded(r, crate::report::MAX_REPORT_BYTES))
+        .map_err(|e| AppError::Input {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })?;
+    let saved: Saved = serde_json::from_slice(&bytes).map_err(|e| AppError::Input {
         path: path.display().to_string(),
         error: format!("not a gpu-doctor JSON report: {e}"),
     })?;

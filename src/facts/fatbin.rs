@@ -684,6 +684,26 @@ mod tests {
         assert_eq!(e.iter().map(|e| e.arch).collect::<Vec<_>>(), [80, 90]);
     }
 
+    /// The red team's case at full size (2 GiB sparse): `cargo test --lib two_gib -- --ignored`.
+    #[test]
+    #[ignore = "reads 2 GiB (sparse, no disk): run by hand to measure"]
+    fn two_gib_of_zero_padding() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("zeros.bin");
+        std::fs::write(&p, container(&[(ELF, 80, LINUX64)], 16)).unwrap();
+        let len = 2u64 << 30;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(len)
+            .unwrap();
+        let f = std::fs::File::open(&p).unwrap();
+        let start = std::time::Instant::now();
+        assert_eq!(read_entries(&f, 0, len).unwrap().len(), 1);
+        eprintln!("2 GiB of zero padding walked in {:?}", start.elapsed());
+    }
+
     #[test]
     fn fifos_links_in_a_loop_and_sections_past_the_end_fail() {
         let dir = tempfile::tempdir().unwrap();

@@ -146,8 +146,11 @@ pub enum LoadError {
     NoSchema { path: String },
 }
 
-/// Saved reports larger than this are refused rather than read into memory.
-pub const MAX_REPORT_BYTES: u64 = 64 * 1024 * 1024;
+/// Saved reports larger than this are refused rather than read into memory. A real
+/// report is tens of KiB (a busy 8-GPU machine with many environments stays under 1 MiB);
+/// judging one costs about ten times its size in memory, so this bound keeps `--from` and
+/// `diff` under a few hundred MB whatever they are given.
+pub const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The facts of a saved report, to be judged again by this binary's checks.
 pub fn load_facts(path: &std::path::Path) -> Result<Facts, LoadError> {
