@@ -458,6 +458,57 @@ fn cases() -> Vec<Case> {
             within: s(15),
         },
         Case {
+            name: "diagnose: escape sequences in the OS and GPU names",
+            setup: |r| {
+                let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/corpus/collect_env/005-a100-cu128-gcp.txt");
+                let text = std::fs::read_to_string(src)
+                    .unwrap()
+                    .replace("Ubuntu 24.04.2 LTS", &format!("Ubuntu {ESC_TEXT}"))
+                    .replace("NVIDIA A100-SXM4-40GB", &format!("NVIDIA A100{ESC_TEXT}"));
+                r.file("collect_env.txt", &text);
+                vec![
+                    "diagnose".into(),
+                    "--verbose".into(),
+                    "--collect-env".into(),
+                    r.path("collect_env.txt").display().to_string(),
+                ]
+            },
+            env: &[],
+            expect: &[],
+            exit: &[0, 1, 2],
+            within: s(15),
+        },
+        Case {
+            name: "matrix show with a local matrix holding escape sequences",
+            setup: |r| {
+                let dir = r.path("m");
+                std::fs::create_dir_all(&dir).unwrap();
+                let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("compat-matrix");
+                for e in std::fs::read_dir(src).unwrap().flatten() {
+                    if e.file_type().unwrap().is_file() {
+                        let text = std::fs::read_to_string(e.path()).unwrap().replace(
+                            "architecture = \"Kepler\"",
+                            "architecture = \"Kepler\\u001b]52;c;cm0gLXJmIH4=\\u0007\\u009b2J\"",
+                        );
+                        std::fs::write(dir.join(e.file_name()), text).unwrap();
+                    }
+                }
+                vec![
+                    "--matrix".into(),
+                    dir.display().to_string(),
+                    "matrix".into(),
+                    "show".into(),
+                    "--gpu".into(),
+                    "GTX 650".into(),
+                ]
+            },
+            env: &[],
+            expect: &[],
+            exit: &[0],
+            within: s(15),
+        },
+        Case {
             name: "JSON report: C1 controls escaped",
             setup: |r| {
                 r.file("etc/hostname", &format!("node{ESC_TEXT}\n"));
