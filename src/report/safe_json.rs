@@ -94,6 +94,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn prometheus_labels_carry_no_c1_either() {
+        let label = crate::report::prometheus::escape("gpu\u{9b}2J\u{85}\u{1b}x\u{7f}");
+        assert!(!label.chars().any(char::is_control), "{label:?}");
+    }
+
+    #[test]
     fn c1_controls_are_escaped_and_round_trip() {
         let s = "a\u{9b}31mb\u{85}é\u{7f}\u{1b}ü\u{a0}";
         let v = serde_json::json!({ "k\u{9b}": [s, 1] });

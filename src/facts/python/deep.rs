@@ -194,6 +194,25 @@ mod tests {
     }
 
     #[test]
+    fn the_answer_after_100_mb_of_chatter_is_read() {
+        let json = r#"{"torch_version": "2.4.1+cu121", "torch_path": "/v/torch/__init__.py", "cuda": "12.1", "cuda_available": true, "device_count": 1, "arch_list": ["sm_80"], "error": null}"#;
+        let start = std::time::Instant::now();
+        let f = run(
+            &format!(
+                "head -c 100000000 /dev/zero | tr '\\000' x; echo; echo 'GPU_DOCTOR_DEEP_JSON {json}'"
+            ),
+            Duration::from_secs(60),
+        );
+        let d = f.value().unwrap_or_else(|| panic!("{f:?}"));
+        assert!(d.cuda_available);
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
     fn runs_in_an_empty_folder() {
         let f = run("test -z \"$(ls -A)\" && echo 'GPU_DOCTOR_DEEP_JSON {\"torch_version\":null,\"torch_path\":null,\"cuda\":null,\"cuda_available\":false,\"device_count\":0,\"error\":null}'", TIMEOUT);
         assert!(f.is_known(), "{f:?}");
