@@ -302,7 +302,7 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
 
 /// The child gets SIGKILL when the doctor dies (`PR_SET_PDEATHSIG`), even by SIGKILL.
 #[allow(unsafe_code)]
-fn set_death_signal(cmd: &mut Command) {
+pub fn set_death_signal(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
     let parent = nix::unistd::getpid();
     // SAFETY: the closure runs in the forked child before exec and calls only prctl(2)

@@ -199,6 +199,8 @@ pub fn run_one(opts: &SshOptions, target: &Target, mode: Mode) -> RawOutcome {
     .stderr(Stdio::piped())
     // Its own process group: a time-out kills ssh and any ProxyJump/ProxyCommand child.
     .process_group(0);
+    // And a death signal: SIGKILL of the fleet leaves no ssh behind.
+    crate::host::set_death_signal(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
