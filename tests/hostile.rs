@@ -512,6 +512,7 @@ fn cases() -> Vec<Case> {
             name: "JSON report: C1 controls escaped",
             setup: |r| {
                 r.file("etc/hostname", &format!("node{ESC_TEXT}\n"));
+                r.file("proc/sys/kernel/hostname", &format!("node{ESC_TEXT}\n"));
                 report_args(false)
             },
             env: &[],
