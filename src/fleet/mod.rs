@@ -38,7 +38,7 @@ use ssh::{Mode, SshOptions};
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = FLEET_HELP)]
 pub struct FleetArgs {
-    /// Hosts: `[user@]host[:port]`, ranges `node[01-32]`, lists `gpu-[a,b,c]`; `-` reads a host list from stdin.
+    /// Hosts: `[user@]host[:port]`, ranges `node[01-32]`, lists `gpu-[a,b,c]`; `-` reads a host list from stdin. Options go before the hosts: after the first host, every argument up to `--` must be a host.
     #[arg(value_name = "HOST")]
     pub hosts: Vec<String>,
 
