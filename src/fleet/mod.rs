@@ -628,6 +628,31 @@ mod tests {
     }
 
     #[test]
+    fn a_5_mb_host_file_is_read_like_16_mb_of_stdin() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("hosts");
+        let mut text = "# padding\n".repeat(500_000);
+        text.push_str("node01\n");
+        assert!(text.len() > 5_000_000);
+        std::fs::write(&p, &text).unwrap();
+        let Ok(crate::cli::Cli {
+            command: Some(crate::cli::Command::Fleet(a)),
+            ..
+        }) = <crate::cli::Cli as clap::Parser>::try_parse_from([
+            "gpu-doctor",
+            "fleet",
+            "--hosts",
+            p.to_str().unwrap(),
+        ])
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(targets(&a).unwrap().len(), 1);
+        std::fs::write(&p, "x".repeat(MAX_HOST_FILE_BYTES as usize + 1)).unwrap();
+        assert!(targets(&a).unwrap_err().to_string().contains("larger than"));
+    }
+
+    #[test]
     fn version_order() {
         assert!(older("0.1.0", "0.2.0"));
         assert!(older("0.9.9", "0.10.0"));
