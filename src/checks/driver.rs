@@ -86,10 +86,18 @@ fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Findi
         .chain(f.driver_libs.cuda_soname.iter())
         .any(|p| p.starts_with("/usr/lib/wsl/"));
     if answers.observed_as(true) {
-        return vec![Finding::new(id, Severity::Pass, "NVIDIA driver provided by Windows (WSL2): NVML/CUDA answer through /usr/lib/wsl/lib")];
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "NVIDIA driver provided by Windows (WSL2): NVML/CUDA answer through /usr/lib/wsl/lib",
+        )];
     }
     if wsl_libs || view::user_space_present(f) {
-        return vec![Finding::new(id, Severity::Pass, "WSL2: the Windows driver's libraries are in /usr/lib/wsl/lib")];
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "WSL2: the Windows driver's libraries are in /usr/lib/wsl/lib",
+        )];
     }
     vec![Finding::new(id, Severity::Fail, "WSL2 without the Windows NVIDIA driver's libraries (/usr/lib/wsl/lib has no libcuda)")
         .details(
@@ -170,10 +178,7 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
-fn driver_without_visible_module(
-    f: &crate::facts::Facts,
-    answers: &evidence::Weighed,
-) -> Finding {
+fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Finding {
     let id = "driver.module_not_loaded";
     let decided = answers.deciding().map_or(String::new(), |c| c.said.clone());
     let who = match answers.deciding().map(|c| c.source) {
@@ -426,11 +431,15 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                 &["sudo dmesg | grep -iE 'nvrm|xid'", "sudo reboot"],
             )]
         }
-        Fact::Missing { .. } | Fact::Unsupported { .. } => {
-            unloadable_library(f, id, "libnvidia-ml.so.1", &f.driver_api.nvml, f.driver_libs.nvml_soname.as_ref())
-                .into_iter()
-                .collect()
-        }
+        Fact::Missing { .. } | Fact::Unsupported { .. } => unloadable_library(
+            f,
+            id,
+            "libnvidia-ml.so.1",
+            &f.driver_api.nvml,
+            f.driver_libs.nvml_soname.as_ref(),
+        )
+        .into_iter()
+        .collect(),
     }
 }
 
@@ -477,7 +486,11 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
         Fact::Known { value: c } => {
             if c.init_ok() {
                 let version = c.driver_version.value().cloned().unwrap_or_default();
-                if let Some(why) = c.device_count.reason().filter(|_| !c.device_count.is_known()) {
+                if let Some(why) = c
+                    .device_count
+                    .reason()
+                    .filter(|_| !c.device_count.is_known())
+                {
                     return vec![Finding::new(id, Severity::Fail, "cuInit succeeded but CUDA could not count its devices")
                         .details(format!(
                             "cuDeviceGetCount failed after a successful cuInit ({why}): no CUDA program can pick a GPU."
@@ -514,6 +527,13 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             if c.init.code == cu_code::NO_DEVICE && !view::has_gpu(f) {
                 return Vec::new(); // host.no_nvidia_gpu explains it
             }
+            if c.init.code == cu_code::NO_DEVICE
+                && !view::module_loaded(f)
+                && !evidence::driver_answers(f).observed_as(true)
+                && (view::user_space_present(f) || f.system.wsl)
+            {
+                return Vec::new(); // driver.module_not_loaded / driver.not_installed is the cause
+            }
             if view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH) {
                 return Vec::new(); // the mismatch makes every driver call fail
             }
@@ -537,11 +557,15 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             }
             vec![finding.fix("Read the kernel log for NVRM/Xid errors; a GPU in this state usually needs a reset or a reboot.", &["sudo dmesg | grep -iE 'nvrm|xid'"])]
         }
-        Fact::Missing { .. } | Fact::Unsupported { .. } => {
-            unloadable_library(f, id, "libcuda.so.1", &f.driver_api.cuda, f.driver_libs.cuda_soname.as_ref())
-                .into_iter()
-                .collect()
-        }
+        Fact::Missing { .. } | Fact::Unsupported { .. } => unloadable_library(
+            f,
+            id,
+            "libcuda.so.1",
+            &f.driver_api.cuda,
+            f.driver_libs.cuda_soname.as_ref(),
+        )
+        .into_iter()
+        .collect(),
     }
 }
 
@@ -710,7 +734,10 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
              leftover of something else. Neither reaches the GPU.",
         );
         for (n, kind) in &wrong {
-            finding = finding.evidence("kernel_module.device_nodes", format!("{} {} ({kind})", n.path, n.mode));
+            finding = finding.evidence(
+                "kernel_module.device_nodes",
+                format!("{} {} ({kind})", n.path, n.mode),
+            );
         }
         return vec![finding.fix(
             "Remove the impostor and let the driver create the node (nvidia-modprobe or udev); in a container, start it \
@@ -719,7 +746,8 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
         )];
     }
     let answers = evidence::driver_answers(f);
-    if f.system.wsl || evidence::tegra(f) || !(view::module_loaded(f) || answers.observed_as(true)) {
+    if f.system.wsl || evidence::tegra(f) || !(view::module_loaded(f) || answers.observed_as(true))
+    {
         // WSL2 uses /dev/dxg, Jetson /dev/nvhost-*; without a driver the nodes mean nothing.
         return Vec::new();
     }
@@ -823,9 +851,14 @@ mod tests {
         let f = hidden_proc(healthy());
         let out = run(module_not_loaded, &f);
         assert_eq!(only(&out), Severity::Info);
-        assert!(out[0].summary.contains("NVML works although /proc/driver/nvidia is absent"));
+        assert!(out[0]
+            .summary
+            .contains("NVML works although /proc/driver/nvidia is absent"));
         assert!(out[0].fix.is_none());
-        assert!(out[0].evidence.iter().any(|e| e.value.starts_with("overruled")));
+        assert!(out[0]
+            .evidence
+            .iter()
+            .any(|e| e.value.starts_with("overruled")));
         assert_eq!(only(&run(not_installed, &f)), Severity::Pass);
         // The nodes are still judged: the driver runs.
         assert_eq!(only(&run(device_nodes, &f)), Severity::Pass);
@@ -844,14 +877,18 @@ mod tests {
         assert_eq!(only(&out), Severity::Fail);
         let fix = out[0].fix.as_ref().unwrap();
         assert!(fix.text.contains("Windows"));
-        assert!(fix.commands.iter().all(|c| !crate::checks::evidence::is_host_only_command(c)));
+        assert!(fix
+            .commands
+            .iter()
+            .all(|c| !crate::checks::evidence::is_host_only_command(c)));
         assert!(run(module_not_loaded, &f).is_empty());
     }
 
     #[test]
     fn unloadable_libraries_are_failures() {
         let mut f = healthy();
-        f.driver_api.nvml = Fact::unsupported("libnvidia-ml.so.1 has no nvmlInit_v2: undefined symbol");
+        f.driver_api.nvml =
+            Fact::unsupported("libnvidia-ml.so.1 has no nvmlInit_v2: undefined symbol");
         f.driver_api.cuda = Fact::missing("libcuda could not be loaded: invalid ELF header");
         let out = run(nvml_failed, &f);
         assert_eq!(only(&out), Severity::Fail);
@@ -877,7 +914,10 @@ mod tests {
 
     #[test]
     fn directories_and_fifos_are_not_device_nodes() {
-        for (mode, kind) in [("drwxr-xr-x root:root", "a directory"), ("prw-rw-rw- root:root", "a FIFO")] {
+        for (mode, kind) in [
+            ("drwxr-xr-x root:root", "a directory"),
+            ("prw-rw-rw- root:root", "a FIFO"),
+        ] {
             let mut f = healthy();
             if let Fact::Known { value } = &mut f.kernel_module.device_nodes {
                 value[1].mode = mode.into();

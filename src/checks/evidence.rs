@@ -94,28 +94,57 @@ pub fn driver_answers(f: &Facts) -> Weighed {
     // Among equals the last claim decides: NVML, the driver's own management API, is named.
     if let Some(c) = view::cuda(f) {
         if c.init_ok() {
-            w.claim(true, Rank::Observed, "driver_api.cuda.init", format!("cuInit succeeded ({})", c.library));
+            w.claim(
+                true,
+                Rank::Observed,
+                "driver_api.cuda.init",
+                format!("cuInit succeeded ({})", c.library),
+            );
         }
     }
     if let Some(n) = view::nvml(f) {
         if n.init_ok() {
-            w.claim(true, Rank::Observed, "driver_api.nvml.init", format!("NVML initialised ({})", n.library));
+            w.claim(
+                true,
+                Rank::Observed,
+                "driver_api.nvml.init",
+                format!("NVML initialised ({})", n.library),
+            );
         } else if n.init.code == nvml_code::DRIVER_NOT_LOADED {
-            w.claim(false, Rank::Observed, "driver_api.nvml.init", format!("NVML: {} ({})", n.init.name, n.init.code));
+            w.claim(
+                false,
+                Rank::Observed,
+                "driver_api.nvml.init",
+                format!("NVML: {} ({})", n.init.name, n.init.code),
+            );
         }
     }
     if f.kernel_module.version.is_known() {
-        w.claim(true, Rank::Inferred, "kernel_module.version", "/proc/driver/nvidia/version exists");
+        w.claim(
+            true,
+            Rank::Inferred,
+            "kernel_module.version",
+            "/proc/driver/nvidia/version exists",
+        );
     } else {
         w.claim(
             false,
             Rank::Inferred,
             "kernel_module.version",
-            f.kernel_module.version.reason().unwrap_or("/proc/driver/nvidia/version not read").to_string(),
+            f.kernel_module
+                .version
+                .reason()
+                .unwrap_or("/proc/driver/nvidia/version not read")
+                .to_string(),
         );
     }
     if f.kernel_module.is_loaded("nvidia") {
-        w.claim(true, Rank::Inferred, "kernel_module.loaded", "/proc/modules lists nvidia");
+        w.claim(
+            true,
+            Rank::Inferred,
+            "kernel_module.loaded",
+            "/proc/modules lists nvidia",
+        );
     }
     w
 }
@@ -206,10 +235,24 @@ pub fn is_host_only_command(cmd: &str) -> bool {
         return true;
     }
     // Installing or upgrading the driver itself (apt/dnf/zypper/pacman/run file).
-    let installs = ["install", "upgrade", "-s ", "-syu"].iter().any(|w| c.contains(w));
-    let driver_pkg = ["nvidia-driver", "nvidia-open", "akmod-nvidia", "cuda-drivers", "nvidia-dkms", "nvidia-kmod", "nvidia-linux", ".run", "nvidia-open-driver", "nvidia-headless", "nvidia-utils"]
+    let installs = ["install", "upgrade", "-s ", "-syu"]
         .iter()
         .any(|w| c.contains(w));
+    let driver_pkg = [
+        "nvidia-driver",
+        "nvidia-open",
+        "akmod-nvidia",
+        "cuda-drivers",
+        "nvidia-dkms",
+        "nvidia-kmod",
+        "nvidia-linux",
+        ".run",
+        "nvidia-open-driver",
+        "nvidia-headless",
+        "nvidia-utils",
+    ]
+    .iter()
+    .any(|w| c.contains(w));
     installs && driver_pkg
 }
 
@@ -224,8 +267,10 @@ pub fn place_fix(f: &Facts, mut finding: Finding) -> Finding {
     let Some(fix) = finding.fix.take() else {
         return finding;
     };
-    let (host_only, here): (Vec<String>, Vec<String>) =
-        fix.commands.into_iter().partition(|c| is_host_only_command(c));
+    let (host_only, here): (Vec<String>, Vec<String>) = fix
+        .commands
+        .into_iter()
+        .partition(|c| is_host_only_command(c));
     if host_only.is_empty() {
         finding.fix = Some(Fix {
             text: fix.text,

@@ -29,6 +29,11 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
         }
         return vec![finding];
     }
+    // Under WSL2 the GPU is never on the (Hyper-V) PCI bus: without the Windows driver
+    // nothing can see it, and driver.not_installed says what to do in Windows.
+    if f.system.wsl {
+        return Vec::new();
+    }
     // Inside a container, "no GPU visible" is the container's configuration: host.container_no_gpu says so.
     if view::in_container(f).is_some() && !f.pci_gpus.is_known() {
         return Vec::new();
@@ -193,11 +198,9 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
     }
     let container = view::in_container(f).is_some();
     let cuda_filtered = view::env(f, "CUDA_VISIBLE_DEVICES").is_some();
-    let mig = view::nvml_devices(f).iter().any(|d| {
-        d.mig
-            .value()
-            .is_some_and(|m| m.current_enabled)
-    });
+    let mig = view::nvml_devices(f)
+        .iter()
+        .any(|d| d.mig.value().is_some_and(|m| m.current_enabled));
     let pci_driven: Option<Vec<&crate::facts::pci::PciGpu>> = f.pci_gpus.value().map(|gpus| {
         gpus.iter()
             .filter(|g| matches!(g.driver.as_deref(), None | Some("nvidia")))
@@ -212,7 +215,9 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
         if let Some(nvml) = counts.nvml {
             let unseen: Vec<&str> = if nvml_buses.len() == nvml {
                 pci.iter()
-                    .filter(|g| PciAddress::parse(&g.bus_id).is_some_and(|a| !nvml_buses.contains(&a)))
+                    .filter(|g| {
+                        PciAddress::parse(&g.bus_id).is_some_and(|a| !nvml_buses.contains(&a))
+                    })
                     .map(|g| g.bus_id.as_str())
                     .collect()
             } else {
@@ -221,17 +226,25 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
             if !unseen.is_empty() {
                 problems.push(format!("NVML does not list the GPU at {} (on the PCI bus, bound to the nvidia driver or to none)", unseen.join(", ")));
             } else if pci.len() > nvml {
-                problems.push(format!("the PCI bus shows {} NVIDIA GPUs but NVML lists {nvml}", pci.len()));
+                problems.push(format!(
+                    "the PCI bus shows {} NVIDIA GPUs but NVML lists {nvml}",
+                    pci.len()
+                ));
             }
         } else if let Some(cuda) = counts.cuda {
             if !cuda_filtered && pci.len() > cuda {
-                problems.push(format!("the PCI bus shows {} NVIDIA GPUs but CUDA sees {cuda}", pci.len()));
+                problems.push(format!(
+                    "the PCI bus shows {} NVIDIA GPUs but CUDA sees {cuda}",
+                    pci.len()
+                ));
             }
         }
     }
     if let (Some(nvml), Some(cuda), false) = (counts.nvml, counts.cuda, cuda_filtered) {
         if cuda == 0 && nvml > 0 {
-            problems.push(format!("cuInit succeeded but CUDA sees 0 devices while NVML lists {nvml}"));
+            problems.push(format!(
+                "cuInit succeeded but CUDA sees 0 devices while NVML lists {nvml}"
+            ));
         } else if nvml == 0 && cuda > 0 {
             problems.push(format!("NVML lists 0 GPUs while CUDA sees {cuda}"));
         } else if !mig && cuda != nvml {
@@ -262,8 +275,12 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
     );
     if problems.is_empty() {
         let n = counts.nvml.or(counts.cuda).unwrap_or(0);
-        return vec![Finding::new(id, Severity::Pass, format!("NVML and CUDA agree on {n} GPU{}", plural(n)))
-            .evidence("gpu_counts", seen)];
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            format!("NVML and CUDA agree on {n} GPU{}", plural(n)),
+        )
+        .evidence("gpu_counts", seen)];
     }
     let mut finding = Finding::new(id, Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
         .details(
@@ -375,8 +392,22 @@ mod tests {
         }
         let out = run(gpu_missing, &f);
         assert_eq!(only(&out), Severity::Fail);
-        assert!(out[0].evidence.iter().any(|e| e.value.contains("NVML lists 0 GPUs while CUDA sees 1")), "{:?}", out[0].evidence);
-        assert!(out[0].evidence.iter().any(|e| e.value.contains("0000:18:00.0")), "{:?}", out[0].evidence);
+        assert!(
+            out[0]
+                .evidence
+                .iter()
+                .any(|e| e.value.contains("NVML lists 0 GPUs while CUDA sees 1")),
+            "{:?}",
+            out[0].evidence
+        );
+        assert!(
+            out[0]
+                .evidence
+                .iter()
+                .any(|e| e.value.contains("0000:18:00.0")),
+            "{:?}",
+            out[0].evidence
+        );
         // cuInit fine but 0 CUDA devices while NVML and PCI see one.
         let mut g = healthy();
         if let Fact::Known { value } = &mut g.driver_api.cuda {
@@ -385,7 +416,11 @@ mod tests {
         }
         let out = run(gpu_missing, &g);
         assert_eq!(only(&out), Severity::Fail);
-        assert!(out[0].summary.contains("CUDA sees 0 devices"), "{}", out[0].summary);
+        assert!(
+            out[0].summary.contains("CUDA sees 0 devices"),
+            "{}",
+            out[0].summary
+        );
         // CUDA_VISIBLE_DEVICES filters CUDA on purpose: env.* checks judge that.
         g.env.insert("CUDA_VISIBLE_DEVICES".into(), "".into());
         assert_eq!(only(&run(gpu_missing, &g)), Severity::Pass);

@@ -59,6 +59,8 @@ pub const WATCHED_MODULES: &[&str] = &[
     "nvidia_modeset",
     "nvidia_peermem",
     "nouveau",
+    // Jetson / DRIVE (L4T): the integrated GPU's driver; no "nvidia" module there.
+    "nvgpu",
 ];
 
 const PROC_VERSION: &str = "/proc/driver/nvidia/version";
