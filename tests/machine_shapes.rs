@@ -19,7 +19,6 @@ use fixture_root::{finding, json_report, problems, FixtureRoot};
 const UBUNTU: &str = "PRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nID=ubuntu\nID_LIKE=debian\n";
 const RHEL: &str = "NAME=\"Red Hat Enterprise Linux\"\nVERSION=\"9.4 (Plow)\"\nID=\"rhel\"\nID_LIKE=\"fedora\"\nVERSION_ID=\"9.4\"\nPRETTY_NAME=\"Red Hat Enterprise Linux 9.4 (Plow)\"\n";
 const HOST_CGROUP: &str = "0::/user.slice/user-1000.slice/session-3.scope\n";
-const MULTIARCH: &str = "usr/lib/x86_64-linux-gnu";
 
 const RTX4090: &str = "NVIDIA GeForce RTX 4090,8.9,25757220864,00000000:01:00.0";
 const H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:18:00.0";
