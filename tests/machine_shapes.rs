@@ -457,8 +457,15 @@ fn broken_wsl2_driver_is_fixed_in_windows() {
     let (code, r) = wsl_run(&root).var("FAKE_CUDA_INIT", "999").report();
     assert_eq!(code, 2, "{:?}", problems(&r));
     assert_eq!(failures(&r), vec!["driver.uvm_unavailable".to_string()]);
-    let fix = &finding(&r, "driver.uvm_unavailable")["fix"];
+    let f = finding(&r, "driver.uvm_unavailable");
+    assert!(f["summary"].as_str().unwrap().contains("WSL2"), "{f:#}");
+    let fix = &f["fix"];
     assert!(fix["text"].as_str().unwrap().contains("Windows"), "{fix:#}");
+    // WSL2 has no nvidia_uvm module: nothing may suggest loading one.
+    assert!(
+        !serde_json::to_string(f).unwrap().contains("modprobe"),
+        "{f:#}"
+    );
     assert_no_host_only_commands(&r);
     assert!(all_commands(&r).contains(&"wsl.exe --shutdown".to_string()));
 }
@@ -533,6 +540,14 @@ fn driver_faults_inside_a_container_are_fixed_on_the_host() {
     let fix = &finding(&r, "driver.uvm_unavailable")["fix"];
     assert!(
         fix["text"].as_str().unwrap().contains("On the host"),
+        "{fix:#}"
+    );
+    // What to run on the host is said, labelled as such, outside the command list.
+    assert!(
+        fix["text"]
+            .as_str()
+            .unwrap()
+            .contains("Commands for the host: `sudo modprobe nvidia_uvm`"),
         "{fix:#}"
     );
     assert_no_host_only_commands(&r);

@@ -580,6 +580,20 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         "sudo modprobe nvidia_uvm",
         "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm",
     ];
+    if cuinit_code(f) == Some(cu_code::UNKNOWN) && f.system.wsl {
+        return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999) under WSL2")
+            .details(
+                "WSL2 has no nvidia_uvm: CUDA goes through /dev/dxg to the Windows driver. Error 999 there usually \
+                 means the Windows driver is too old for CUDA on WSL, or WSL's GPU connection is stale after \
+                 sleep or a driver update; updating the Windows driver and restarting WSL fixes it.",
+            )
+            .evidence("driver_api.cuda.init", "CUDA_ERROR_UNKNOWN (999)")
+            .evidence("system.wsl", "true")
+            .fix(
+                "In Windows: update the NVIDIA driver (nvidia.com or the NVIDIA App), then restart WSL.",
+                &["wsl.exe --shutdown", "nvidia-smi.exe"],
+            )];
+    }
     if cuinit_code(f) == Some(cu_code::UNKNOWN) {
         return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
             .details(

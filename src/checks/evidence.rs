@@ -279,17 +279,20 @@ pub fn place_fix(f: &Facts, mut finding: Finding) -> Finding {
         return finding;
     }
     let text = match &site {
-        Site::Wsl => format!(
-            "This is WSL2: the GPU driver is the Windows one, and nothing about it can be changed from Linux \
-             (never install a Linux NVIDIA driver inside WSL: it would shadow the Windows driver's libraries). \
+        Site::Wsl => "This is WSL2: the GPU driver is the Windows one, and nothing about it can be changed from \
+             Linux (never install a Linux NVIDIA driver inside WSL: it would shadow the Windows driver's libraries). \
              In Windows: update the NVIDIA driver from nvidia.com or the NVIDIA App, then restart WSL with \
-             `wsl.exe --shutdown`. What the advice for a Linux machine would have been: {}",
-            fix.text
-        ),
+             `wsl.exe --shutdown`."
+            .to_string(),
         Site::Container(rt) => format!(
             "This runs inside a {rt} container: the kernel driver, its modules and the machine's boot belong to \
-             the host. On the host (not in this container): {} Then restart the container.",
-            fix.text
+             the host. On the host (not in this container): {} Commands for the host: {}. Then restart the container.",
+            fix.text,
+            host_only
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
         Site::Here => fix.text.clone(),
     };
