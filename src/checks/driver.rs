@@ -230,6 +230,12 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
             Vec::new()
         };
     }
+    if bound.is_empty() && evidence::driver_answers(f).observed_as(true) {
+        // nouveau holds no GPU, and the NVIDIA driver answers: observation outranks the module list.
+        return vec![Finding::new(id, Severity::Info, "nouveau is loaded but drives no GPU; the NVIDIA driver answers")
+            .details("The nouveau module is loaded (perhaps for another display adapter), but no NVIDIA GPU is bound to it and NVML/cuInit work.")
+            .evidence("kernel_module.loaded", "nouveau")];
+    }
     let severity = if view::has_gpu(f) {
         Severity::Fail
     } else {
@@ -301,6 +307,37 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .map(|(n, v)| format!("{n} is {v}"))
         .collect();
+    // Observation beats inference: a library whose API initialised was checked by the
+    // driver itself against the kernel module (NVML and libcuda refuse a mismatch), so a
+    // differing file on disk is not the copy that was loaded.
+    let answered = |name: &str| match name {
+        "libnvidia-ml.so.1" => view::nvml(f).is_some_and(|n| n.init_ok()),
+        _ => view::cuda(f).is_some_and(|c| c.init_ok()),
+    };
+    if !nvml_mismatch && differing.iter().all(|(n, _)| answered(n)) {
+        let mut finding = Finding::new(
+            id,
+            Severity::Warn,
+            format!("Library files differ from the kernel module ({kernel}), but the driver answers: another copy is loaded"),
+        )
+        .details(format!(
+            "The loader's {} on disk, yet NVML/cuInit initialised, which they refuse to do with a mismatched \
+             library: the programs here load another copy (LD_LIBRARY_PATH, a container mount). Stale driver files \
+             can be picked up by other programs.",
+            listed.join(" and ")
+        ))
+        .evidence("kernel_module.version", kernel);
+        for (name, v) in &differing {
+            finding = finding.evidence("driver_libs", format!("overruled: {name} -> {v}"));
+        }
+        return vec![finding.fix(
+            "Find which copy programs load and remove the stale one.",
+            &[
+                "ldconfig -p | grep -E 'libcuda|libnvidia-ml'",
+                "echo $LD_LIBRARY_PATH",
+            ],
+        )];
+    }
     let detail = if listed.is_empty() {
         format!("NVML reports 'Driver/library version mismatch' although the library files found match the kernel module ({kernel}); another libnvidia-ml on LD_LIBRARY_PATH may be loaded.")
     } else {
@@ -1015,6 +1052,9 @@ mod tests {
             nvml_soname: Some(format!("{dir}/libnvidia-ml.so.535.183.01")),
             cuda_soname: Some(format!("{dir}/libcuda.so.535.183.01")),
         };
+        // What a real upgrade without a reboot looks like: the driver refuses too.
+        f.driver_api.nvml = Fact::missing("worker not reached");
+        f.driver_api.cuda = Fact::missing("worker not reached");
         let out = run(library_mismatch, &f);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].details.contains(DRIVER));
@@ -1025,6 +1065,41 @@ mod tests {
             .unwrap()
             .commands
             .contains(&"sudo reboot".to_string()));
+    }
+
+    #[test]
+    fn library_files_overruled_by_a_working_driver() {
+        let mut f = healthy();
+        let dir = "/usr/lib/x86_64-linux-gnu";
+        f.driver_libs.files = vec![lib("libnvidia-ml", "535.183.01", dir, false)];
+        f.driver_libs.nvml_soname = Some(format!("{dir}/libnvidia-ml.so.535.183.01"));
+        // NVML initialised: it checked its own version against the module.
+        let out = run(library_mismatch, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0]
+            .evidence
+            .iter()
+            .any(|e| e.value.starts_with("overruled")));
+        assert!(!out[0]
+            .fix
+            .as_ref()
+            .unwrap()
+            .commands
+            .iter()
+            .any(|c| c.contains("reboot")));
+        // Without the observation the files decide.
+        f.driver_api.nvml = Fact::missing("not reached");
+        assert_eq!(only(&run(library_mismatch, &f)), Severity::Fail);
+    }
+
+    #[test]
+    fn nouveau_without_a_gpu_while_nvidia_answers_is_info() {
+        let mut f = healthy();
+        f.kernel_module.loaded = Fact::known(vec!["nvidia".into(), "nouveau".into()]);
+        assert_eq!(only(&run(nouveau_loaded, &f)), Severity::Info);
+        f.driver_api.nvml = Fact::missing("not reached");
+        f.driver_api.cuda = Fact::missing("not reached");
+        assert_eq!(only(&run(nouveau_loaded, &f)), Severity::Fail);
     }
 
     #[test]
