@@ -766,3 +766,23 @@ fn a_dropped_gpu_on_bare_metal_is_missing() {
         "{f:#}"
     );
 }
+
+/// Docker Desktop on WSL2 (`docker run --gpus all`): the toolkit's WSL mode mounts
+/// /usr/lib/wsl/lib and /dev/dxg into the container; there are no /dev/nvidia* nodes.
+/// The driver answering outranks the missing nodes, and the driver is still Windows'.
+#[test]
+fn docker_on_wsl2_is_healthy_and_fixed_in_windows() {
+    let root = wsl2();
+    root.docker();
+    let (code, r) = wsl_run(&root).report();
+    assert!(failures(&r).is_empty(), "{:?}", problems(&r));
+    assert_eq!(severity(&r, "host.container_no_gpu"), "pass");
+    assert!(code <= 1, "{:?}", problems(&r));
+    let (code, r) = wsl_run(&root).var("FAKE_CUDA_INIT", "999").report();
+    assert_eq!(code, 2);
+    assert!(finding(&r, "driver.uvm_unavailable")["fix"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Windows"));
+    assert_no_host_only_commands(&r);
+}

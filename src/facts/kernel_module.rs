@@ -507,6 +507,19 @@ mod tests {
     }
 
     #[test]
+    fn jetson_nvgpu_is_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "/proc/modules",
+            "nvgpu 2527232 20 - Live 0x0000000000000000\nnvmap 229376 80 nvgpu, Live 0x0000000000000000\n",
+        );
+        let facts = gather(&Host::fixture(dir.path(), &[]));
+        assert!(facts.is_loaded("nvgpu"));
+        assert!(!facts.is_loaded("nvidia"));
+    }
+
+    #[test]
     fn proc_modules_samples() {
         let text = "nvidia_uvm 1605632 0 - Live 0x0000000000000000 (POE)\n\
                     nvidia_drm 69632 0 - Live 0x0000000000000000 (POE)\n\
