@@ -275,12 +275,18 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
     );
     if problems.is_empty() {
         let n = counts.nvml.or(counts.cuda).unwrap_or(0);
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
-            format!("NVML and CUDA agree on {n} GPU{}", plural(n)),
-        )
-        .evidence("gpu_counts", seen)];
+        let summary = match (counts.nvml, counts.cuda) {
+            (Some(_), Some(_)) => format!("NVML and CUDA agree on {n} GPU{}", plural(n)),
+            (Some(_), None) => format!(
+                "NVML lists {n} GPU{}; nothing contradicts it (CUDA did not count)",
+                plural(n)
+            ),
+            _ => format!(
+                "CUDA sees {n} GPU{}; nothing contradicts it (NVML did not count)",
+                plural(n)
+            ),
+        };
+        return vec![Finding::new(id, Severity::Pass, summary).evidence("gpu_counts", seen)];
     }
     let mut finding = Finding::new(id, Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
         .details(
