@@ -585,7 +585,11 @@ fn podman_cdi_is_healthy() {
 #[test]
 fn container_started_without_gpus_says_how_to_start_it() {
     let root = docker_legacy(0);
-    let (code, r) = Run::new(&root).libs(None).report();
+    // nvidia/cuda images set NVIDIA_VISIBLE_DEVICES=all in their own ENV.
+    let (code, r) = Run::new(&root)
+        .libs(None)
+        .var("NVIDIA_VISIBLE_DEVICES", "all")
+        .report();
     assert_eq!(code, 2);
     assert_eq!(
         failures(&r),
@@ -595,6 +599,14 @@ fn container_started_without_gpus_says_how_to_start_it() {
     );
     let cmds = all_commands(&r);
     assert!(cmds.iter().any(|c| c.contains("--gpus all")), "{cmds:?}");
+    let details = finding(&r, "host.container_no_gpu")["details"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        details.contains("NVIDIA_VISIBLE_DEVICES=all asks for GPUs"),
+        "{details}"
+    );
     assert_no_host_only_commands(&r);
     assert!(
         !ids(&r).contains(&"driver.module_not_loaded".to_string())

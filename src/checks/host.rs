@@ -93,20 +93,33 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     } else {
         "This container has no /dev/nvidia* device nodes and no NVIDIA driver libraries"
     };
-    vec![Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
+    // CUDA images set NVIDIA_VISIBLE_DEVICES=all themselves: the variable asks for GPUs,
+    // but only the NVIDIA runtime hook or a CDI spec acts on it.
+    let asked = view::env(f, "NVIDIA_VISIBLE_DEVICES")
+        .filter(|v| !matches!(v.trim(), "" | "void" | "none"))
+        .map_or(String::new(), |v| {
+            format!(
+                " NVIDIA_VISIBLE_DEVICES={v} asks for GPUs, but nothing acted on it: the container ran under \
+                 plain runc, not the NVIDIA runtime (--runtime=nvidia, --gpus) or a CDI device."
+            )
+        });
+    let mut finding = Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
         .details(format!(
             "{why}: no /dev/nvidiactl or /dev/nvidiaN nodes exist here, so CUDA cannot open a device. The NVIDIA \
-             Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs."
+             Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs.{asked}"
         ))
         .evidence("system.container", runtime)
-        .evidence("kernel_module.device_nodes", format!("{nodes} /dev/nvidiaN"))
-        .fix(
-            container_fix_text(runtime),
-            &[
-                "docker run --gpus all ...",
-                "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
-            ],
-        )]
+        .evidence("kernel_module.device_nodes", format!("{nodes} /dev/nvidiaN"));
+    if let Some(v) = view::env(f, "NVIDIA_VISIBLE_DEVICES") {
+        finding = finding.evidence("env.NVIDIA_VISIBLE_DEVICES", v);
+    }
+    vec![finding.fix(
+        container_fix_text(runtime),
+        &[
+            "docker run --gpus all ...",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+        ],
+    )]
 }
 
 fn container_fix_text(runtime: &str) -> &'static str {
