@@ -3,7 +3,7 @@
 //! generic NVML failure.
 
 use super::view::{self, OsFamily};
-use super::Ctx;
+use super::{evidence, Ctx};
 use crate::fact::Fact;
 use crate::report::finding::{Finding, Severity};
 
@@ -38,11 +38,15 @@ fn install_commands(facts: &crate::facts::Facts) -> (&'static str, Vec<&'static 
 pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = "driver.not_installed";
+    let answers = evidence::driver_answers(f);
+    if f.system.wsl {
+        return wsl_driver(f, &answers);
+    }
     if view::in_container(f).is_some() && !view::user_space_present(f) && view::has_gpu(f) {
         // Inside a container the driver comes from the host: host.container_no_gpu covers it.
         return Vec::new();
     }
-    if view::module_loaded(f) || view::user_space_present(f) {
+    if answers.observed_as(true) || view::module_loaded(f) || view::user_space_present(f) {
         return vec![Finding::new(id, Severity::Pass, "NVIDIA driver installed")];
     }
     if !view::has_gpu(f) {
@@ -71,11 +75,64 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
         .fix(text, &commands)]
 }
 
+/// WSL2 has no NVIDIA kernel module: the Windows driver serves the GPU through /dev/dxg
+/// and its libraries appear in /usr/lib/wsl/lib. Installing anything here is wrong.
+fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Finding> {
+    let id = "driver.not_installed";
+    let wsl_libs = f
+        .driver_libs
+        .nvml_soname
+        .iter()
+        .chain(f.driver_libs.cuda_soname.iter())
+        .any(|p| p.starts_with("/usr/lib/wsl/"));
+    if answers.observed_as(true) {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "NVIDIA driver provided by Windows (WSL2): NVML/CUDA answer through /usr/lib/wsl/lib",
+        )];
+    }
+    if wsl_libs || view::user_space_present(f) {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "WSL2: the Windows driver's libraries are in /usr/lib/wsl/lib",
+        )];
+    }
+    vec![Finding::new(id, Severity::Fail, "WSL2 without the Windows NVIDIA driver's libraries (/usr/lib/wsl/lib has no libcuda)")
+        .details(
+            "Under WSL2 the GPU driver is the Windows one: Windows places libcuda.so.1 and libnvidia-ml.so.1 in \
+             /usr/lib/wsl/lib when an NVIDIA driver with WSL support is installed in Windows and the GPU is shared \
+             with WSL (/dev/dxg). Do not install a Linux NVIDIA driver inside WSL.",
+        )
+        .evidence("system.wsl", "true")
+        .evidence("driver_libs.searched", f.driver_libs.searched.join(":"))
+        .fix(
+            "In Windows: install or update the NVIDIA driver (nvidia.com or the NVIDIA App), update WSL, then restart it.",
+            &["wsl.exe --update", "wsl.exe --shutdown", "nvidia-smi.exe"],
+        )]
+}
+
 pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = "driver.module_not_loaded";
     if view::in_container(f).is_some() && !view::module_loaded(f) && !view::has_gpu(f) {
         return Vec::new();
+    }
+    let answers = evidence::driver_answers(f);
+    if evidence::tegra(f) && !view::module_loaded(f) {
+        return vec![Finding::new(
+            id,
+            Severity::Pass,
+            "Integrated GPU driver nvgpu loaded (Jetson/L4T: no /proc/driver/nvidia there)",
+        )];
+    }
+    if !view::module_loaded(f) && answers.observed_as(true) {
+        // Observation beats inference: the driver answers although no module is visible.
+        return vec![driver_without_visible_module(f, &answers)];
+    }
+    if f.system.wsl {
+        return Vec::new(); // no Linux module under WSL2: driver.not_installed judges the Windows driver
     }
     if view::module_loaded(f) {
         let version = f
@@ -121,6 +178,37 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
+fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Finding {
+    let id = "driver.module_not_loaded";
+    let decided = answers.deciding().map_or(String::new(), |c| c.said.clone());
+    let who = match answers.deciding().map(|c| c.source) {
+        Some("driver_api.cuda.init") => "cuInit",
+        _ => "NVML",
+    };
+    let mut finding = if f.system.wsl {
+        Finding::new(
+            id,
+            Severity::Pass,
+            "No Linux kernel module under WSL2: the Windows driver answers through /dev/dxg",
+        )
+    } else {
+        Finding::new(
+            id,
+            Severity::Info,
+            format!("{who} works although /proc/driver/nvidia is absent: WSL2 or a sandbox (gVisor, some containers) hides it"),
+        )
+        .details(format!(
+            "The driver answered ({decided}), so the kernel module is running somewhere this process cannot see: \
+             the missing /proc entry is not a fault, and nothing needs loading."
+        ))
+    };
+    finding = finding.evidence("observed", decided);
+    for c in answers.overruled() {
+        finding = finding.evidence(c.source, format!("overruled: {}", c.said));
+    }
+    finding
+}
+
 pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = "driver.nouveau_loaded";
@@ -141,6 +229,12 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
         } else {
             Vec::new()
         };
+    }
+    if bound.is_empty() && evidence::driver_answers(f).observed_as(true) {
+        // nouveau holds no GPU, and the NVIDIA driver answers: observation outranks the module list.
+        return vec![Finding::new(id, Severity::Info, "nouveau is loaded but drives no GPU; the NVIDIA driver answers")
+            .details("The nouveau module is loaded (perhaps for another display adapter), but no NVIDIA GPU is bound to it and NVML/cuInit work.")
+            .evidence("kernel_module.loaded", "nouveau")];
     }
     let severity = if view::has_gpu(f) {
         Severity::Fail
@@ -213,6 +307,37 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .map(|(n, v)| format!("{n} is {v}"))
         .collect();
+    // Observation beats inference: a library whose API initialised was checked by the
+    // driver itself against the kernel module (NVML and libcuda refuse a mismatch), so a
+    // differing file on disk is not the copy that was loaded.
+    let answered = |name: &str| match name {
+        "libnvidia-ml.so.1" => view::nvml(f).is_some_and(|n| n.init_ok()),
+        _ => view::cuda(f).is_some_and(|c| c.init_ok()),
+    };
+    if !nvml_mismatch && differing.iter().all(|(n, _)| answered(n)) {
+        let mut finding = Finding::new(
+            id,
+            Severity::Warn,
+            format!("Library files differ from the kernel module ({kernel}), but the driver answers: another copy is loaded"),
+        )
+        .details(format!(
+            "The loader's {} on disk, yet NVML/cuInit initialised, which they refuse to do with a mismatched \
+             library: the programs here load another copy (LD_LIBRARY_PATH, a container mount). Stale driver files \
+             can be picked up by other programs.",
+            listed.join(" and ")
+        ))
+        .evidence("kernel_module.version", kernel);
+        for (name, v) in &differing {
+            finding = finding.evidence("driver_libs", format!("overruled: {name} -> {v}"));
+        }
+        return vec![finding.fix(
+            "Find which copy programs load and remove the stale one.",
+            &[
+                "ldconfig -p | grep -E 'libcuda|libnvidia-ml'",
+                "echo $LD_LIBRARY_PATH",
+            ],
+        )];
+    }
     let detail = if listed.is_empty() {
         format!("NVML reports 'Driver/library version mismatch' although the library files found match the kernel module ({kernel}); another libnvidia-ml on LD_LIBRARY_PATH may be loaded.")
     } else {
@@ -258,6 +383,19 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     match &f.driver_api.nvml {
         Fact::Known { value: n } => {
             if n.init_ok() {
+                if let Some(why) = n.devices.reason().filter(|_| !n.devices.is_known()) {
+                    return vec![Finding::new(id, Severity::Fail, "NVML initialised but could not count the GPUs")
+                        .details(format!(
+                            "nvmlInit_v2 succeeded, but enumerating the GPUs failed ({why}). nvidia-smi fails the same \
+                             way; what NVML cannot enumerate, no tool can watch."
+                        ))
+                        .evidence("driver_api.nvml.devices", why)
+                        .evidence("driver_api.nvml.library", &n.library)
+                        .fix(
+                            "Read the kernel log for NVRM/Xid errors; a GPU in this state usually needs a reset or a reboot.",
+                            &["sudo dmesg | grep -iE 'nvrm|xid'", "nvidia-smi"],
+                        )];
+                }
                 let count = n.devices.value().map_or(0, Vec::len);
                 let version = n.driver_version.value().cloned().unwrap_or_default();
                 return vec![Finding::new(
@@ -330,8 +468,52 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                 &["sudo dmesg | grep -iE 'nvrm|xid'", "sudo reboot"],
             )]
         }
-        Fact::Missing { .. } | Fact::Unsupported { .. } => Vec::new(),
+        Fact::Missing { .. } | Fact::Unsupported { .. } => unloadable_library(
+            f,
+            id,
+            "libnvidia-ml.so.1",
+            &f.driver_api.nvml,
+            f.driver_libs.nvml_soname.as_ref(),
+        )
+        .into_iter()
+        .collect(),
     }
+}
+
+/// A driver library that is on disk (the loader resolves its soname) but that the worker
+/// could not load or that lacks its entry point (truncated, random bytes, 0 bytes, a
+/// foreign library): unknown is never healthy.
+fn unloadable_library<T>(
+    f: &crate::facts::Facts,
+    id: &str,
+    soname: &str,
+    fact: &Fact<T>,
+    on_disk: Option<&String>,
+) -> Option<Finding> {
+    let path = on_disk?;
+    let why = fact.reason()?;
+    if why == crate::facts::driver_api::FIXTURE_SKIP {
+        return None;
+    }
+    let severity = if view::has_gpu(f) {
+        Severity::Fail
+    } else {
+        Severity::Warn
+    };
+    Some(
+        Finding::new(id, severity, format!("{soname} is on disk but is not a usable driver library"))
+            .details(format!(
+                "The loader resolves {soname} to {path}, but loading it gave: {why}. Every program that loads it \
+                 (nvidia-smi, PyTorch, any CUDA program) fails the same way. The file is damaged, truncated or \
+                 not the NVIDIA driver's."
+            ))
+            .evidence("driver_libs.soname", path)
+            .evidence("driver_api", why)
+            .fix(
+                "Reinstall the driver's user-space packages so that the library is whole again, and check what the soname links to.",
+                &[format!("ls -lL {path}").as_str(), "ldconfig -p | grep -E 'libcuda|libnvidia-ml'"],
+            ),
+    )
 }
 
 pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
@@ -341,6 +523,22 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
         Fact::Known { value: c } => {
             if c.init_ok() {
                 let version = c.driver_version.value().cloned().unwrap_or_default();
+                if let Some(why) = c
+                    .device_count
+                    .reason()
+                    .filter(|_| !c.device_count.is_known())
+                {
+                    return vec![Finding::new(id, Severity::Fail, "cuInit succeeded but CUDA could not count its devices")
+                        .details(format!(
+                            "cuDeviceGetCount failed after a successful cuInit ({why}): no CUDA program can pick a GPU."
+                        ))
+                        .evidence("driver_api.cuda.device_count", why)
+                        .evidence("driver_api.cuda.library", &c.library)
+                        .fix(
+                            "Read the kernel log for NVRM/Xid errors; a GPU in this state usually needs a reset or a reboot.",
+                            &["sudo dmesg | grep -iE 'nvrm|xid'", "nvidia-smi"],
+                        )];
+                }
                 let n = c.device_count.value().copied().unwrap_or(0);
                 return vec![Finding::new(
                     id,
@@ -366,6 +564,13 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             if c.init.code == cu_code::NO_DEVICE && !view::has_gpu(f) {
                 return Vec::new(); // host.no_nvidia_gpu explains it
             }
+            if c.init.code == cu_code::NO_DEVICE
+                && !view::module_loaded(f)
+                && !evidence::driver_answers(f).observed_as(true)
+                && (view::user_space_present(f) || f.system.wsl)
+            {
+                return Vec::new(); // driver.module_not_loaded / driver.not_installed is the cause
+            }
             if view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH) {
                 return Vec::new(); // the mismatch makes every driver call fail
             }
@@ -389,7 +594,15 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             }
             vec![finding.fix("Read the kernel log for NVRM/Xid errors; a GPU in this state usually needs a reset or a reboot.", &["sudo dmesg | grep -iE 'nvrm|xid'"])]
         }
-        Fact::Missing { .. } | Fact::Unsupported { .. } => Vec::new(),
+        Fact::Missing { .. } | Fact::Unsupported { .. } => unloadable_library(
+            f,
+            id,
+            "libcuda.so.1",
+            &f.driver_api.cuda,
+            f.driver_libs.cuda_soname.as_ref(),
+        )
+        .into_iter()
+        .collect(),
     }
 }
 
@@ -404,6 +617,20 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         "sudo modprobe nvidia_uvm",
         "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm",
     ];
+    if cuinit_code(f) == Some(cu_code::UNKNOWN) && f.system.wsl {
+        return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999) under WSL2")
+            .details(
+                "WSL2 has no nvidia_uvm: CUDA goes through /dev/dxg to the Windows driver. Error 999 there usually \
+                 means the Windows driver is too old for CUDA on WSL, or WSL's GPU connection is stale after \
+                 sleep or a driver update; updating the Windows driver and restarting WSL fixes it.",
+            )
+            .evidence("driver_api.cuda.init", "CUDA_ERROR_UNKNOWN (999)")
+            .evidence("system.wsl", "true")
+            .fix(
+                "In Windows: update the NVIDIA driver (nvidia.com or the NVIDIA App), then restart WSL.",
+                &["wsl.exe --shutdown", "nvidia-smi.exe"],
+            )];
+    }
     if cuinit_code(f) == Some(cu_code::UNKNOWN) {
         return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
             .details(
@@ -534,12 +761,47 @@ pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
 pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = "driver.device_nodes";
-    if !view::module_loaded(f) {
-        return Vec::new();
-    }
     let Some(nodes) = f.kernel_module.device_nodes.value() else {
         return Vec::new();
     };
+    // A directory or FIFO where a character device belongs (Docker creates an empty
+    // directory for a bind-mounted device that did not exist) is broken whatever else holds.
+    let wrong: Vec<(&crate::facts::kernel_module::DeviceNode, &str)> = nodes
+        .iter()
+        .filter_map(|n| wrong_node_kind(&n.mode).map(|k| (n, k)))
+        .collect();
+    if !wrong.is_empty() {
+        let mut finding = Finding::new(
+            id,
+            Severity::Fail,
+            format!(
+                "{} is {}, not a character device",
+                wrong[0].0.path, wrong[0].1
+            ),
+        )
+        .details(
+            "CUDA and NVML open /dev/nvidia* as character devices of the driver. A directory there is what Docker \
+             leaves when it bind-mounts a device path that did not exist on the host; a FIFO or socket is a \
+             leftover of something else. Neither reaches the GPU.",
+        );
+        for (n, kind) in &wrong {
+            finding = finding.evidence(
+                "kernel_module.device_nodes",
+                format!("{} {} ({kind})", n.path, n.mode),
+            );
+        }
+        return vec![finding.fix(
+            "Remove the impostor and let the driver create the node (nvidia-modprobe or udev); in a container, start it \
+             with the GPUs through the NVIDIA runtime or CDI instead of bind-mounting /dev paths.",
+            &["ls -ld /dev/nvidia*", "sudo nvidia-modprobe -c=0 -u"],
+        )];
+    }
+    let answers = evidence::driver_answers(f);
+    if f.system.wsl || evidence::tegra(f) || !(view::module_loaded(f) || answers.observed_as(true))
+    {
+        // WSL2 uses /dev/dxg, Jetson /dev/nvhost-*; without a driver the nodes mean nothing.
+        return Vec::new();
+    }
     if view::in_container(f).is_some() && view::gpu_device_nodes(f) == 0 {
         return Vec::new(); // host.container_no_gpu
     }
@@ -561,9 +823,14 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     }
     let has_ctl = nodes.iter().any(|n| n.path == "/dev/nvidiactl");
     let gpu_nodes = view::gpu_device_nodes(f);
-    let expected = view::pci_gpu_count(f)
-        .unwrap_or(0)
-        .max(view::nvml_devices(f).len());
+    // Observed counts first: inside a container sysfs lists every GPU of the host while
+    // only the ones given to the container have nodes.
+    let counts = evidence::gpu_counts(f);
+    let expected = match (counts.nvml, view::in_container(f)) {
+        (Some(n), _) => n,
+        (None, Some(_)) => 0,
+        (None, None) => counts.pci.unwrap_or(0),
+    };
     if !has_ctl || gpu_nodes < expected {
         return vec![Finding::new(id, Severity::Warn, format!(
             "Device nodes incomplete: {}{gpu_nodes} of {expected} /dev/nvidiaN",
@@ -582,6 +849,18 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
+/// The kind of file an `ls -l` mode string names when it is not a device: "a directory",
+/// "a FIFO", "a socket", "a symbolic link". Regular files pass (fixture roots use them).
+fn wrong_node_kind(mode: &str) -> Option<&'static str> {
+    match mode.chars().next()? {
+        'd' => Some("a directory"),
+        'p' => Some("a FIFO"),
+        's' => Some("a socket"),
+        'l' => Some("a dangling symbolic link"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,10 +875,108 @@ mod tests {
         f
     }
 
+    /// No module loaded, and the driver says so: NVML "driver not loaded", cuInit "no device".
     fn no_module(mut f: crate::facts::Facts) -> crate::facts::Facts {
         f.kernel_module.version = Fact::missing("/proc/driver/nvidia/version does not exist");
         f.kernel_module.loaded = Fact::known(Vec::new());
+        if let Fact::Known { value } = &mut f.driver_api.nvml {
+            value.init = code("NVML_ERROR_DRIVER_NOT_LOADED", 9);
+            value.devices = Fact::missing("nvmlInit failed");
+        }
+        if let Fact::Known { value } = &mut f.driver_api.cuda {
+            value.init = code("CUDA_ERROR_NO_DEVICE", 100);
+            value.device_count = Fact::missing("cuInit failed");
+        }
         f
+    }
+
+    /// /proc/driver/nvidia hidden (gVisor, WSL2) while NVML and cuInit work.
+    fn hidden_proc(mut f: crate::facts::Facts) -> crate::facts::Facts {
+        f.kernel_module.version = Fact::missing("/proc/driver/nvidia/version does not exist");
+        f.kernel_module.loaded = Fact::known(Vec::new());
+        f
+    }
+
+    #[test]
+    fn observation_outranks_a_missing_proc_entry() {
+        let f = hidden_proc(healthy());
+        let out = run(module_not_loaded, &f);
+        assert_eq!(only(&out), Severity::Info);
+        assert!(out[0]
+            .summary
+            .contains("NVML works although /proc/driver/nvidia is absent"));
+        assert!(out[0].fix.is_none());
+        assert!(out[0]
+            .evidence
+            .iter()
+            .any(|e| e.value.starts_with("overruled")));
+        assert_eq!(only(&run(not_installed, &f)), Severity::Pass);
+        // The nodes are still judged: the driver runs.
+        assert_eq!(only(&run(device_nodes, &f)), Severity::Pass);
+        let mut w = hidden_proc(healthy());
+        w.system.wsl = true;
+        assert_eq!(only(&run(module_not_loaded, &w)), Severity::Pass);
+        assert!(run(device_nodes, &w).is_empty());
+    }
+
+    #[test]
+    fn wsl_without_windows_driver_points_to_windows() {
+        let mut f = no_module(no_gpu());
+        f.system.wsl = true;
+        f.pci_gpus = Fact::known(Vec::new());
+        let out = run(not_installed, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        let fix = out[0].fix.as_ref().unwrap();
+        assert!(fix.text.contains("Windows"));
+        assert!(fix
+            .commands
+            .iter()
+            .all(|c| !crate::checks::evidence::is_host_only_command(c)));
+        assert!(run(module_not_loaded, &f).is_empty());
+    }
+
+    #[test]
+    fn unloadable_libraries_are_failures() {
+        let mut f = healthy();
+        f.driver_api.nvml =
+            Fact::unsupported("libnvidia-ml.so.1 has no nvmlInit_v2: undefined symbol");
+        f.driver_api.cuda = Fact::missing("libcuda could not be loaded: invalid ELF header");
+        let out = run(nvml_failed, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(out[0].details.contains("nvmlInit_v2"));
+        assert_eq!(only(&run(cuda_init_failed, &f)), Severity::Fail);
+        // A fixture root never asked the driver: nothing to judge.
+        f.driver_api.nvml = Fact::missing(crate::facts::driver_api::FIXTURE_SKIP);
+        assert!(run(nvml_failed, &f).is_empty());
+    }
+
+    #[test]
+    fn count_failures_after_init_are_failures() {
+        let mut f = healthy();
+        if let Fact::Known { value } = &mut f.driver_api.cuda {
+            value.device_count = Fact::failed("cuDeviceGetCount: CUDA_ERROR_UNKNOWN (999)");
+        }
+        if let Fact::Known { value } = &mut f.driver_api.nvml {
+            value.devices = Fact::failed("nvmlDeviceGetCount_v2: Unknown Error");
+        }
+        assert_eq!(only(&run(cuda_init_failed, &f)), Severity::Fail);
+        assert_eq!(only(&run(nvml_failed, &f)), Severity::Fail);
+    }
+
+    #[test]
+    fn directories_and_fifos_are_not_device_nodes() {
+        for (mode, kind) in [
+            ("drwxr-xr-x root:root", "a directory"),
+            ("prw-rw-rw- root:root", "a FIFO"),
+        ] {
+            let mut f = healthy();
+            if let Fact::Known { value } = &mut f.kernel_module.device_nodes {
+                value[1].mode = mode.into();
+            }
+            let out = run(device_nodes, &f);
+            assert_eq!(only(&out), Severity::Fail, "{mode}");
+            assert!(out[0].summary.contains(kind), "{}", out[0].summary);
+        }
     }
 
     #[test]
@@ -675,6 +1052,9 @@ mod tests {
             nvml_soname: Some(format!("{dir}/libnvidia-ml.so.535.183.01")),
             cuda_soname: Some(format!("{dir}/libcuda.so.535.183.01")),
         };
+        // What a real upgrade without a reboot looks like: the driver refuses too.
+        f.driver_api.nvml = Fact::missing("worker not reached");
+        f.driver_api.cuda = Fact::missing("worker not reached");
         let out = run(library_mismatch, &f);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].details.contains(DRIVER));
@@ -685,6 +1065,41 @@ mod tests {
             .unwrap()
             .commands
             .contains(&"sudo reboot".to_string()));
+    }
+
+    #[test]
+    fn library_files_overruled_by_a_working_driver() {
+        let mut f = healthy();
+        let dir = "/usr/lib/x86_64-linux-gnu";
+        f.driver_libs.files = vec![lib("libnvidia-ml", "535.183.01", dir, false)];
+        f.driver_libs.nvml_soname = Some(format!("{dir}/libnvidia-ml.so.535.183.01"));
+        // NVML initialised: it checked its own version against the module.
+        let out = run(library_mismatch, &f);
+        assert_eq!(only(&out), Severity::Warn);
+        assert!(out[0]
+            .evidence
+            .iter()
+            .any(|e| e.value.starts_with("overruled")));
+        assert!(!out[0]
+            .fix
+            .as_ref()
+            .unwrap()
+            .commands
+            .iter()
+            .any(|c| c.contains("reboot")));
+        // Without the observation the files decide.
+        f.driver_api.nvml = Fact::missing("not reached");
+        assert_eq!(only(&run(library_mismatch, &f)), Severity::Fail);
+    }
+
+    #[test]
+    fn nouveau_without_a_gpu_while_nvidia_answers_is_info() {
+        let mut f = healthy();
+        f.kernel_module.loaded = Fact::known(vec!["nvidia".into(), "nouveau".into()]);
+        assert_eq!(only(&run(nouveau_loaded, &f)), Severity::Info);
+        f.driver_api.nvml = Fact::missing("not reached");
+        f.driver_api.cuda = Fact::missing("not reached");
+        assert_eq!(only(&run(nouveau_loaded, &f)), Severity::Fail);
     }
 
     #[test]
@@ -722,6 +1137,7 @@ mod tests {
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].details.contains("timed out after 30s"));
         f.driver_api.nvml = Fact::missing("libnvidia-ml.so.1 not found");
+        f.driver_libs.nvml_soname = None;
         assert!(run(nvml_failed, &f).is_empty());
     }
 

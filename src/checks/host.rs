@@ -2,7 +2,7 @@
 //! /dev/shm big enough for NCCL and DataLoader workers.
 
 use super::view;
-use super::Ctx;
+use super::{evidence, Ctx};
 use crate::report::finding::{Finding, Severity};
 
 /// NCCL and DataLoader workers exchange tensors through /dev/shm; Docker's default is
@@ -28,6 +28,11 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
             }
         }
         return vec![finding];
+    }
+    // Under WSL2 the GPU is never on the (Hyper-V) PCI bus: without the Windows driver
+    // nothing can see it, and driver.not_installed says what to do in Windows.
+    if f.system.wsl {
+        return Vec::new();
     }
     // Inside a container, "no GPU visible" is the container's configuration: host.container_no_gpu says so.
     if view::in_container(f).is_some() && !f.pci_gpus.is_known() {
@@ -68,7 +73,7 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
         .device_nodes
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidiactl"));
-    if nodes > 0 && has_ctl {
+    if (nodes > 0 && has_ctl) || evidence::driver_answers(f).observed_as(true) {
         return vec![Finding::new(
             id,
             Severity::Pass,
@@ -88,20 +93,33 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     } else {
         "This container has no /dev/nvidia* device nodes and no NVIDIA driver libraries"
     };
-    vec![Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
+    // CUDA images set NVIDIA_VISIBLE_DEVICES=all themselves: the variable asks for GPUs,
+    // but only the NVIDIA runtime hook or a CDI spec acts on it.
+    let asked = view::env(f, "NVIDIA_VISIBLE_DEVICES")
+        .filter(|v| !matches!(v.trim(), "" | "void" | "none"))
+        .map_or(String::new(), |v| {
+            format!(
+                " NVIDIA_VISIBLE_DEVICES={v} asks for GPUs, but nothing acted on it: the container ran under \
+                 plain runc, not the NVIDIA runtime (--runtime=nvidia, --gpus) or a CDI device."
+            )
+        });
+    let mut finding = Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
         .details(format!(
             "{why}: no /dev/nvidiactl or /dev/nvidiaN nodes exist here, so CUDA cannot open a device. The NVIDIA \
-             Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs."
+             Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs.{asked}"
         ))
         .evidence("system.container", runtime)
-        .evidence("kernel_module.device_nodes", format!("{nodes} /dev/nvidiaN"))
-        .fix(
-            container_fix_text(runtime),
-            &[
-                "docker run --gpus all ...",
-                "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
-            ],
-        )]
+        .evidence("kernel_module.device_nodes", format!("{nodes} /dev/nvidiaN"));
+    if let Some(v) = view::env(f, "NVIDIA_VISIBLE_DEVICES") {
+        finding = finding.evidence("env.NVIDIA_VISIBLE_DEVICES", v);
+    }
+    vec![finding.fix(
+        container_fix_text(runtime),
+        &[
+            "docker run --gpus all ...",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+        ],
+    )]
 }
 
 fn container_fix_text(runtime: &str) -> &'static str {
@@ -178,6 +196,128 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
         .fix("Fix the failures above; if a GPU fell off the bus, drain the node and reseat or replace it.", &["nvidia-smi -L"])]
 }
 
+/// `gpu.missing`: the GPUs each source sees, cross-checked. NVML's and CUDA's
+/// enumerations are observations and must agree with each other; the PCI scan is
+/// inference, so it can only accuse them of missing a GPU that is bound to the nvidia
+/// driver (or to none), never overrule them. Inside a container sysfs shows the host's
+/// whole bus, so the PCI scan is left out there.
+pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
+    use crate::facts::driver_api::PciAddress;
+    let f = ctx.facts;
+    let id = "gpu.missing";
+    let counts = evidence::gpu_counts(f);
+    if counts.nvml.is_none() && counts.cuda.is_none() {
+        return Vec::new(); // nothing observed: the driver checks say why
+    }
+    let container = view::in_container(f).is_some();
+    let cuda_filtered = view::env(f, "CUDA_VISIBLE_DEVICES").is_some();
+    let mig = view::nvml_devices(f)
+        .iter()
+        .any(|d| d.mig.value().is_some_and(|m| m.current_enabled));
+    let pci_driven: Option<Vec<&crate::facts::pci::PciGpu>> = f.pci_gpus.value().map(|gpus| {
+        gpus.iter()
+            .filter(|g| matches!(g.driver.as_deref(), None | Some("nvidia")))
+            .collect()
+    });
+    let mut problems: Vec<String> = Vec::new();
+    let nvml_buses: Vec<PciAddress> = view::nvml_devices(f)
+        .iter()
+        .filter_map(|d| d.pci_bus_id.value().and_then(|b| PciAddress::parse(b)))
+        .collect();
+    if let (Some(pci), false) = (&pci_driven, container) {
+        if let Some(nvml) = counts.nvml {
+            let unseen: Vec<&str> = if nvml_buses.len() == nvml {
+                pci.iter()
+                    .filter(|g| {
+                        PciAddress::parse(&g.bus_id).is_some_and(|a| !nvml_buses.contains(&a))
+                    })
+                    .map(|g| g.bus_id.as_str())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !unseen.is_empty() {
+                problems.push(format!("NVML does not list the GPU at {} (on the PCI bus, bound to the nvidia driver or to none)", unseen.join(", ")));
+            } else if pci.len() > nvml {
+                problems.push(format!(
+                    "the PCI bus shows {} NVIDIA GPUs but NVML lists {nvml}",
+                    pci.len()
+                ));
+            }
+        } else if let Some(cuda) = counts.cuda {
+            if !cuda_filtered && pci.len() > cuda {
+                problems.push(format!(
+                    "the PCI bus shows {} NVIDIA GPUs but CUDA sees {cuda}",
+                    pci.len()
+                ));
+            }
+        }
+    }
+    if let (Some(nvml), Some(cuda), false) = (counts.nvml, counts.cuda, cuda_filtered) {
+        if cuda == 0 && nvml > 0 {
+            problems.push(format!(
+                "cuInit succeeded but CUDA sees 0 devices while NVML lists {nvml}"
+            ));
+        } else if nvml == 0 && cuda > 0 {
+            problems.push(format!("NVML lists 0 GPUs while CUDA sees {cuda}"));
+        } else if !mig && cuda != nvml {
+            problems.push(format!("CUDA sees {cuda} devices but NVML lists {nvml}"));
+        } else if !mig {
+            let cuda_buses: Vec<(u32, PciAddress)> = view::cuda_devices(f)
+                .iter()
+                .filter_map(|d| Some((d.ordinal, PciAddress::parse(d.pci_bus_id.value()?)?)))
+                .collect();
+            if nvml_buses.len() == nvml {
+                for (ordinal, bus) in cuda_buses.iter().filter(|(_, b)| !nvml_buses.contains(b)) {
+                    problems.push(format!(
+                        "CUDA device {ordinal} is at {:04x}:{:02x}:{:02x}.{}, where NVML has no GPU",
+                        bus.0, bus.1, bus.2, bus.3
+                    ));
+                }
+            }
+        }
+    }
+    let describe = |n: Option<usize>| n.map_or("-".to_string(), |n| n.to_string());
+    let seen = format!(
+        "PCI {} (nvidia-driven {}), NVML {}, CUDA {}, /dev/nvidiaN {}",
+        describe(counts.pci),
+        describe(pci_driven.as_ref().map(Vec::len)),
+        describe(counts.nvml),
+        describe(counts.cuda),
+        describe(counts.nodes)
+    );
+    if problems.is_empty() {
+        let n = counts.nvml.or(counts.cuda).unwrap_or(0);
+        let summary = match (counts.nvml, counts.cuda) {
+            (Some(_), Some(_)) => format!("NVML and CUDA agree on {n} GPU{}", plural(n)),
+            (Some(_), None) => format!(
+                "NVML lists {n} GPU{}; nothing contradicts it (CUDA did not count)",
+                plural(n)
+            ),
+            _ => format!(
+                "CUDA sees {n} GPU{}; nothing contradicts it (NVML did not count)",
+                plural(n)
+            ),
+        };
+        return vec![Finding::new(id, Severity::Pass, summary).evidence("gpu_counts", seen)];
+    }
+    let mut finding = Finding::new(id, Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
+        .details(
+            "The driver's own enumerations (NVML, CUDA) and the PCI bus should list the same GPUs. A GPU that one \
+             of them does not see has usually fallen off the bus, failed to initialise (Xid 79, RmInitAdapter \
+             failed) or is hidden by a broken driver; jobs sized for every GPU will not get it.",
+        )
+        .evidence("gpu_counts", seen);
+    for p in &problems {
+        finding = finding.evidence("disagreement", p);
+    }
+    vec![finding.fix(
+        "Compare what each layer sees and read the kernel log for the GPU that is missing; a GPU that fell off the \
+         bus needs a reset or a reboot, and one that keeps falling off needs reseating or replacing.",
+        &["nvidia-smi -L", "lspci -nn -d 10de:", "sudo dmesg | grep -iE 'nvrm|xid'"],
+    )]
+}
+
 pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -235,6 +375,9 @@ mod tests {
         let mut f = healthy();
         f.system.container = Fact::known(Some("docker".into()));
         f.kernel_module.device_nodes = Fact::known(Vec::new());
+        f.driver_libs = crate::facts::driver_libs::DriverLibFacts::default();
+        f.driver_api.nvml = Fact::missing("libnvidia-ml.so.1 not found");
+        f.driver_api.cuda = Fact::missing("libcuda.so.1 not found");
         let out = run(container_no_gpu, &f);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].fix.as_ref().unwrap().commands[0].contains("--gpus all"));
@@ -256,6 +399,68 @@ mod tests {
         f.system.container = Fact::known(Some("docker".into()));
         assert!(run(container_no_gpu, &f).is_empty());
         assert_eq!(only(&run(no_nvidia_gpu, &f)), Severity::Fail);
+    }
+
+    #[test]
+    fn gpu_counts_cross_checked() {
+        assert_eq!(only(&run(gpu_missing, &healthy())), Severity::Pass);
+        // NVML lists 0 GPUs while PCI and CUDA show one.
+        let mut f = healthy();
+        if let Fact::Known { value } = &mut f.driver_api.nvml {
+            value.devices = Fact::known(Vec::new());
+        }
+        let out = run(gpu_missing, &f);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(
+            out[0]
+                .evidence
+                .iter()
+                .any(|e| e.value.contains("NVML lists 0 GPUs while CUDA sees 1")),
+            "{:?}",
+            out[0].evidence
+        );
+        assert!(
+            out[0]
+                .evidence
+                .iter()
+                .any(|e| e.value.contains("0000:18:00.0")),
+            "{:?}",
+            out[0].evidence
+        );
+        // cuInit fine but 0 CUDA devices while NVML and PCI see one.
+        let mut g = healthy();
+        if let Fact::Known { value } = &mut g.driver_api.cuda {
+            value.device_count = Fact::known(0);
+            value.devices = Fact::known(Vec::new());
+        }
+        let out = run(gpu_missing, &g);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(
+            out[0].summary.contains("CUDA sees 0 devices"),
+            "{}",
+            out[0].summary
+        );
+        // CUDA_VISIBLE_DEVICES filters CUDA on purpose: env.* checks judge that.
+        g.env.insert("CUDA_VISIBLE_DEVICES".into(), "".into());
+        assert_eq!(only(&run(gpu_missing, &g)), Severity::Pass);
+        // Inside a container the PCI scan shows the host's bus: not evidence.
+        let mut c = healthy();
+        c.system.container = Fact::known(Some("kubernetes".into()));
+        if let Fact::Known { value } = &mut c.pci_gpus {
+            let mut other = value[0].clone();
+            other.bus_id = "0000:2a:00.0".into();
+            value.push(other);
+        }
+        assert_eq!(only(&run(gpu_missing, &c)), Severity::Pass);
+        c.system.container = Fact::known(None);
+        assert_eq!(only(&run(gpu_missing, &c)), Severity::Fail);
+        // A GPU handed to VFIO (passthrough to a VM) is not missing.
+        if let Fact::Known { value } = &mut c.pci_gpus {
+            value[1].driver = Some("vfio-pci".into());
+        }
+        assert_eq!(only(&run(gpu_missing, &c)), Severity::Pass);
+        // Nothing observed: silent.
+        assert!(run(gpu_missing, &no_gpu()).is_empty());
     }
 
     #[test]

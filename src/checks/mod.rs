@@ -6,6 +6,7 @@ pub mod arch;
 pub mod compat;
 pub mod driver;
 pub mod env;
+pub mod evidence;
 pub mod gpu;
 pub mod host;
 pub mod probe;
@@ -164,6 +165,11 @@ pub const ALL: &[Check] = &[
         gpu::persistence_off
     ),
     check!("gpu.lost", "NVML reaches every GPU", gpu::lost),
+    check!(
+        "gpu.missing",
+        "PCI, NVML and CUDA see the same GPUs",
+        host::gpu_missing
+    ),
     check!(
         "gpu.ecc_errors",
         "no uncorrectable (or many corrected) ECC errors",
@@ -358,7 +364,8 @@ pub fn evaluate(
     let mut errors = Vec::new();
     for check in ALL.iter().filter(|c| select.wants(c.id)) {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.run)(&ctx))) {
-            Ok(f) => findings.extend(f),
+            // Inside a container or WSL2, driver fixes are made on the host or in Windows.
+            Ok(f) => findings.extend(f.into_iter().map(|x| evidence::place_fix(facts, x))),
             Err(payload) => errors.push(CheckError {
                 id: check.id.to_string(),
                 message: panic_message(payload.as_ref()),

@@ -38,12 +38,18 @@ pub fn is_gpu_node(path: &str) -> bool {
         .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// How many NVIDIA GPUs any source can see (PCI, NVML, device nodes).
+/// How many NVIDIA GPUs any source can see (PCI, NVML, CUDA, device nodes). CUDA counts
+/// for integrated GPUs (Jetson), which are neither on the PCI bus nor in NVML.
 pub fn gpus_seen(facts: &Facts) -> usize {
+    let cuda = cuda(facts)
+        .filter(|c| c.init_ok())
+        .and_then(|c| c.device_count.value())
+        .map_or(0, |n| usize::try_from(*n).unwrap_or(usize::MAX));
     pci_gpu_count(facts)
         .unwrap_or(0)
         .max(nvml_devices(facts).len())
         .max(gpu_device_nodes(facts))
+        .max(cuda)
 }
 
 pub fn has_gpu(facts: &Facts) -> bool {

@@ -291,6 +291,10 @@ impl PciAddress {
     }
 }
 
+/// Why the driver facts are missing on a fixture root without fake driver libraries:
+/// nothing was asked, so nothing may be judged from the absence.
+pub const FIXTURE_SKIP: &str = "fixture root: driver libraries are not loaded";
+
 fn worker_timeout(host: &Host) -> Duration {
     host.var(TIMEOUT_ENV)
         .and_then(|v| v.trim().parse::<u64>().ok())
@@ -327,7 +331,7 @@ fn skip_reason(host: &Host, libs: &DriverLibFacts, part: Part) -> Option<String>
         return None;
     }
     if host.is_fixture() {
-        return Some("fixture root: driver libraries are not loaded".to_string());
+        return Some(FIXTURE_SKIP.to_string());
     }
     let (found, soname, library) = match part {
         Part::Nvml => (&libs.nvml_soname, NVML_SONAME, NVML_LIBRARY),

@@ -59,6 +59,8 @@ pub const WATCHED_MODULES: &[&str] = &[
     "nvidia_modeset",
     "nvidia_peermem",
     "nouveau",
+    // Jetson / DRIVE (L4T): the integrated GPU's driver; no "nvidia" module there.
+    "nvgpu",
 ];
 
 const PROC_VERSION: &str = "/proc/driver/nvidia/version";
@@ -502,6 +504,19 @@ mod tests {
         ] {
             assert!(parse_proc_version(text).is_err(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn jetson_nvgpu_is_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "/proc/modules",
+            "nvgpu 2527232 20 - Live 0x0000000000000000\nnvmap 229376 80 nvgpu, Live 0x0000000000000000\n",
+        );
+        let facts = gather(&Host::fixture(dir.path(), &[]));
+        assert!(facts.is_loaded("nvgpu"));
+        assert!(!facts.is_loaded("nvidia"));
     }
 
     #[test]

@@ -16,6 +16,8 @@
  *   FAKE_CUDA_GPUS="NAME,CC,MEMORY_BYTES,PCI_BUS_ID,UUID;..."  (falls back to
  *                                FAKE_NVML_GPUS, same format; UUID "GPU-…")
  *   FAKE_CUDA_DEVICES=N          without a GPU list: N generic GPUs (default 1)
+ *   FAKE_CUDA_COUNT_ERROR=N      cuDeviceGetCount returns CUresult N
+ *   FAKE_CUDA_COUNT=N            cuDeviceGetCount reports N (may be negative)
  *   FAKE_CUDA_ORDER="1,0"        CUDA's default (fastest-first) order, as positions in
  *                                the profile; CUDA_DEVICE_ORDER=PCI_BUS_ID sorts by bus id
  *   CUDA_VISIBLE_DEVICES         honoured like the real driver: indices or GPU-UUID
@@ -249,6 +251,13 @@ CUresult cuDriverGetVersion(int *version) {
 CUresult cuDeviceGetCount(int *count) {
     if (!count) return CUDA_ERROR_INVALID_VALUE;
     if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    /* FAKE_CUDA_COUNT_ERROR=N: the count fails with CUresult N; FAKE_CUDA_COUNT=N: the
+     * count is N whatever the profile says (a negative one included). */
+    if (env_int("FAKE_CUDA_COUNT_ERROR", 0)) return (CUresult)env_int("FAKE_CUDA_COUNT_ERROR", 0);
+    if (env_str("FAKE_CUDA_COUNT")) {
+        *count = env_int("FAKE_CUDA_COUNT", 0);
+        return CUDA_SUCCESS;
+    }
     *count = visible_count;
     return CUDA_SUCCESS;
 }

@@ -7,6 +7,7 @@
  *   FAKE_NVML_DRIVER_VERSION=S  nvmlSystemGetDriverVersion (default 550.54.15)
  *   FAKE_NVML_CUDA_VERSION=N    nvmlSystemGetCudaDriverVersion(_v2) (default 12040)
  *   FAKE_NVML_GPUS="NAME,CC,MEMORY_BYTES,PCI_BUS_ID[,UUID];..."   one entry per GPU
+ *   FAKE_NVML_COUNT_ERROR=N     nvmlDeviceGetCount_v2 returns nvmlReturn_t N
  *       (default: no GPUs). CC "9.0"; a field "-" makes its call return
  *       NVML_ERROR_NOT_SUPPORTED. Names must not contain ',' or ';'.
  * Per-GPU health, FAKE_NVML_GPU<i>_<FIELD> (i = the GPU's index), read at call time;
@@ -290,6 +291,8 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { return nvmlSystemGetCud
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     if (!initialised) return NVML_ERROR_UNINITIALIZED;
     if (!count) return NVML_ERROR_INVALID_ARGUMENT;
+    /* FAKE_NVML_COUNT_ERROR=N: the count fails with nvmlReturn_t N (e.g. 999, UNKNOWN). */
+    if (env_int("FAKE_NVML_COUNT_ERROR", 0)) return (nvmlReturn_t)env_int("FAKE_NVML_COUNT_ERROR", 0);
     *count = device_count;
     return NVML_SUCCESS;
 }

@@ -137,6 +137,65 @@ impl FixtureRoot {
         self.file(".dockerenv", "")
     }
 
+    /// An empty root with only the parts every Linux has; the shape builders in
+    /// `shapes.rs` add the rest.
+    pub fn bare() -> Self {
+        let root = FixtureRoot {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
+        std::fs::create_dir_all(root.path("dev")).expect("mkdir");
+        root.file(
+            "proc/self/mounts",
+            "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n",
+        );
+        root.file(
+            "proc/mounts",
+            "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n",
+        );
+        root
+    }
+
+    pub fn os_release(&self, text: &str) -> &Self {
+        self.file("etc/os-release", text)
+    }
+
+    pub fn kernel(&self, release: &str) -> &Self {
+        self.file("proc/sys/kernel/osrelease", &format!("{release}\n"))
+    }
+
+    /// /proc/driver/nvidia/version as the given module writes it ("Open Kernel Module for
+    /// x86_64", "Kernel Module for aarch64", ...), and the modules in /proc/modules.
+    pub fn module_line(&self, flavor_and_arch: &str, version: &str) -> &Self {
+        self.file(
+            "proc/driver/nvidia/version",
+            &format!(
+                "NVRM version: NVIDIA UNIX {flavor_and_arch}  {version}  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Mar  5 19:33:48 UTC 2024\nGCC version:  gcc version 12.3.0 (GCC)\n"
+            ),
+        );
+        self.modules(&["nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia"])
+    }
+
+    /// Versioned driver libraries with their soname links in `dir` (relative to the root).
+    pub fn libs_in(&self, dir: &str, version: &str) -> &Self {
+        for lib in ["libnvidia-ml", "libcuda"] {
+            self.file(&format!("{dir}/{lib}.so.{version}"), "");
+            self.symlink(&format!("{dir}/{lib}.so.1"), &format!("{lib}.so.{version}"));
+        }
+        self
+    }
+
+    /// Device nodes by name ("nvidiactl", "nvidia3", "dxg", "nvhost-ctrl-gpu").
+    pub fn nodes(&self, names: &[&str]) -> &Self {
+        use std::os::unix::fs::PermissionsExt;
+        for n in names {
+            let rel = format!("dev/{n}");
+            self.file(&rel, "");
+            std::fs::set_permissions(self.path(&rel), std::fs::Permissions::from_mode(0o666))
+                .expect("chmod");
+        }
+        self
+    }
+
     /// The real binary pointed at this root, with a clean, known environment.
     pub fn command(&self) -> Command {
         let mut cmd = Command::cargo_bin("gpu-doctor").expect("binary");
