@@ -14,6 +14,7 @@ pub(crate) mod testutil;
 pub mod toolkit;
 pub mod torch;
 pub mod view;
+pub mod xid;
 
 use crate::facts::Facts;
 use crate::matrix::Matrix;
@@ -72,6 +73,11 @@ pub const ALL: &[Check] = &[
         "host.expected_gpus",
         "at least --expect-gpus GPUs are usable",
         host::expected_gpus
+    ),
+    check!(
+        "host.budget_skipped",
+        "(--budget) every step fitted in the time budget",
+        xid::budget_skipped
     ),
     check!(
         "driver.not_installed",
@@ -178,6 +184,11 @@ pub const ALL: &[Check] = &[
         "gpu.row_remap",
         "no failed or pending memory row remaps",
         gpu::row_remap
+    ),
+    check!(
+        "gpu.xid",
+        "no GPU (Xid) or NVSwitch (SXid) errors in the kernel log this boot",
+        xid::xid
     ),
     check!(
         "gpu.pcie_degraded",

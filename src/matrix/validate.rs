@@ -152,6 +152,7 @@ pub fn validate(m: &Matrix, texts: &Texts) -> Vec<Problem> {
     gpus(m, &mut r, &ccs);
     torch(m, &mut r, &cuda_versions);
     cudnn(m, &mut r);
+    xid(m, &mut r);
     r.problems
 }
 
@@ -495,6 +496,56 @@ fn cudnn(m: &Matrix, r: &mut Report) {
         r.version(f, "min_cc", &c.min_cc, 2);
         for cu in &c.cuda {
             r.version(f, "cuda", cu, 2);
+        }
+    }
+}
+
+fn xid(m: &Matrix, r: &mut Report) {
+    let f = "xid.toml";
+    r.schema(f, m.xid.schema);
+    let mut seen = BTreeSet::new();
+    for x in &m.xid.xid {
+        let code = x.code.to_string();
+        r.duplicate(&mut seen, f, "code", &code);
+        r.source(f, &m.xid.sources, &x.source, &format!("Xid {code}"));
+        if !super::schema::XID_ACTIONS.contains(&x.action.as_str()) {
+            r.entry(
+                f,
+                "action",
+                &x.action,
+                format!(
+                    "Xid {code}: action {:?} is not one of {}",
+                    x.action,
+                    super::schema::XID_ACTIONS.join(", ")
+                ),
+            );
+        }
+        if !["gpu", "application"].contains(&x.fault.as_str()) {
+            r.entry(
+                f,
+                "fault",
+                &x.fault,
+                format!("Xid {code}: fault {:?} is not gpu or application", x.fault),
+            );
+        }
+        if !["fail", "warn", "info"].contains(&x.severity.as_str()) {
+            r.entry(
+                f,
+                "severity",
+                &x.severity,
+                format!("Xid {code}: severity {:?} is not fail, warn or info", x.severity),
+            );
+        }
+        if x.fault == "application" && x.severity == "fail" {
+            r.entry(
+                f,
+                "code",
+                &code,
+                format!("Xid {code}: an application's fault cannot fail the GPU"),
+            );
+        }
+        if x.meaning.trim().is_empty() || x.todo.trim().is_empty() {
+            r.entry(f, "code", &code, format!("Xid {code}: meaning and todo must say something"));
         }
     }
 }
