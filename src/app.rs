@@ -192,7 +192,8 @@ pub fn budget_probes(
         );
     }
     // The probe worker's start-up counts too: leave a second for it.
-    let share = left.saturating_sub(std::time::Duration::from_secs(1)) / u32::try_from(per_gpu).unwrap_or(u32::MAX);
+    let share = left.saturating_sub(std::time::Duration::from_secs(1))
+        / u32::try_from(per_gpu).unwrap_or(u32::MAX);
     let mut cut = Vec::new();
     if share < opts.timeout {
         cut.push(format!(

@@ -117,7 +117,10 @@ pub fn xid(ctx: &Ctx) -> Vec<Finding> {
             Finding::new(
                 ID,
                 Severity::Pass,
-                format!("no Xid or SXid in the kernel log ({}, {})", log.source, log.window),
+                format!(
+                    "no Xid or SXid in the kernel log ({}, {})",
+                    log.source, log.window
+                ),
             )
             .evidence("kernel_log.source", &log.source)
             .evidence("kernel_log.lines", log.lines),
@@ -200,7 +203,15 @@ fn gpu_finding(
         } else {
             ""
         };
-        codes.push(format!("Xid {}{}", e.code, if e.count > 1 { format!(" ×{}", e.count) } else { String::new() }));
+        codes.push(format!(
+            "Xid {}{}",
+            e.code,
+            if e.count > 1 {
+                format!(" ×{}", e.count)
+            } else {
+                String::new()
+            }
+        ));
         lines.push(format!(
             "Xid {} ×{}{whose}: {} {} Last line: {}",
             e.code, e.count, v.meaning, v.todo, e.last_line
@@ -217,7 +228,10 @@ fn gpu_finding(
             codes.join(", ")
         )
     } else {
-        format!("{who}: {} in the kernel log; action: {action}", codes.join(", "))
+        format!(
+            "{who}: {} in the kernel log; action: {action}",
+            codes.join(", ")
+        )
     };
     let mut f = Finding::new(ID, worst, summary)
         .scope(scope)
@@ -260,7 +274,11 @@ fn switch_finding(log: &KernelLogFacts, addr: Option<&str>, events: &[&SxidEvent
                 "SXid {} ({}{})",
                 e.code,
                 if e.fatal { "fatal" } else { "non-fatal" },
-                if e.count > 1 { format!(" ×{}", e.count) } else { String::new() }
+                if e.count > 1 {
+                    format!(" ×{}", e.count)
+                } else {
+                    String::new()
+                }
             )
         })
         .collect();
@@ -273,7 +291,10 @@ fn switch_finding(log: &KernelLogFacts, addr: Option<&str>, events: &[&SxidEvent
     let mut f = Finding::new(
         ID,
         severity,
-        format!("{who}: {} in the kernel log; action: {action}", codes.join(", ")),
+        format!(
+            "{who}: {} in the kernel log; action: {action}",
+            codes.join(", ")
+        ),
     )
     .details(format!(
         "From {} ({}). SXids are NVSwitch errors. A fatal SXid leaves the NVLink fabric unusable \
@@ -386,25 +407,40 @@ mod tests {
             assert_eq!(f.len(), 1, "{code}: {f:#?}");
             assert_eq!(f[0].severity, severity, "Xid {code}");
             assert_eq!(
-                f[0].evidence.iter().find(|e| e.fact == "action").map(|e| e.value.as_str()),
+                f[0].evidence
+                    .iter()
+                    .find(|e| e.fact == "action")
+                    .map(|e| e.value.as_str()),
                 Some(action),
                 "Xid {code}"
             );
-            assert!(matches!(f[0].scope, Scope::Gpu { index: Some(0), .. }), "{code}");
+            assert!(
+                matches!(f[0].scope, Scope::Gpu { index: Some(0), .. }),
+                "{code}"
+            );
         }
         let mmu = run(log(vec![event(31, &bus)], vec![]));
-        assert!(mmu[0].summary.contains("application's fault"), "{}", mmu[0].summary);
+        assert!(
+            mmu[0].summary.contains("application's fault"),
+            "{}",
+            mmu[0].summary
+        );
     }
 
     #[test]
     fn worst_code_decides_and_unknown_addresses_keep_theirs() {
         let bus = first_gpu_bus();
-        let f = run(log(vec![event(31, &bus), event(79, &bus), event(48, "0000:ee:00")], vec![]));
+        let f = run(log(
+            vec![event(31, &bus), event(79, &bus), event(48, "0000:ee:00")],
+            vec![],
+        ));
         assert_eq!(f.len(), 2);
         assert_eq!(f[0].severity, Severity::Fail);
         assert!(f[0].summary.contains("Xid 31, Xid 79"), "{}", f[0].summary);
         assert!(f[0].summary.contains("action: reboot"));
-        assert!(matches!(&f[1].scope, Scope::Gpu { index: None, pci_bus_id: Some(b) } if b == "0000:ee:00"));
+        assert!(
+            matches!(&f[1].scope, Scope::Gpu { index: None, pci_bus_id: Some(b) } if b == "0000:ee:00")
+        );
     }
 
     #[test]
@@ -418,7 +454,9 @@ mod tests {
         };
         let f = run(log(vec![], vec![fatal]));
         assert_eq!(f[0].severity, Severity::Fail);
-        assert!(f[0].summary.starts_with("NVSwitch 0000:05:00: SXid 24007 (fatal ×2)"));
+        assert!(f[0]
+            .summary
+            .starts_with("NVSwitch 0000:05:00: SXid 24007 (fatal ×2)"));
         let f = run(Fact::missing("/dev/kmsg: Operation not permitted"));
         assert_eq!(f[0].severity, Severity::Info);
         assert!(f[0].summary.contains("could not be read"));

@@ -22,7 +22,10 @@ pub const MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
 /// The longest time spent reading `/dev/kmsg`, and the limit for `journalctl` / `dmesg`.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// Distinct (code, address) events kept; more are counted in `events_dropped`.
-pub const MAX_EVENTS: usize = 256;
+pub const MAX_EVENTS: usize = 512;
+/// Addresses kept per code: a flood of one code on many addresses cannot crowd out
+/// another code (an Xid 79 after thousands of Xid 13s is still seen).
+pub const MAX_ADDRESSES_PER_CODE: usize = 32;
 /// A kept log line is clipped to this many characters.
 pub const MAX_LINE_CHARS: usize = 300;
 /// A line longer than this (no newline yet) is dropped rather than buffered.
@@ -132,7 +135,11 @@ fn read_uptime(host: &Host) -> Option<f64> {
 
 /// `/dev/kmsg`: one record per read, `prio,seq,usec,flags;message`; EAGAIN at the end.
 /// A fixture's regular file is read the same way (lines split after reading).
-fn read_kmsg(host: &Host, cutoff_s: Option<f64>, limit: Duration) -> Result<KernelLogFacts, String> {
+fn read_kmsg(
+    host: &Host,
+    cutoff_s: Option<f64>,
+    limit: Duration,
+) -> Result<KernelLogFacts, String> {
     use std::os::unix::fs::OpenOptionsExt;
     let path = host.path("/dev/kmsg");
     let mut file = std::fs::OpenOptions::new()
@@ -179,7 +186,15 @@ fn read_journalctl(
         .ok_or_else(|| "not on PATH".to_string())?;
     let since_arg = since.map(|s| format!("--since=-{}s", s.as_secs().max(1)));
     // Newest first: if the output is clipped, the oldest lines are the ones lost.
-    let mut args = vec!["-k", "-b", "-r", "--no-pager", "-q", "-o", "short-monotonic"];
+    let mut args = vec![
+        "-k",
+        "-b",
+        "-r",
+        "--no-pager",
+        "-q",
+        "-o",
+        "short-monotonic",
+    ];
     if let Some(a) = &since_arg {
         args.push(a);
     }
@@ -198,10 +213,17 @@ fn read_journalctl(
     }
     // Without the systemd-journal/adm group journalctl exits 0 but shows only the user's
     // own journal, which holds no kernel messages.
-    if out.stderr.contains("not seeing messages from other users and the system")
-        || out.stderr.contains("No journal files were opened due to insufficient permissions")
+    if out
+        .stderr
+        .contains("not seeing messages from other users and the system")
+        || out
+            .stderr
+            .contains("No journal files were opened due to insufficient permissions")
     {
-        return Err("this user may not read the system journal (needs the systemd-journal or adm group)".into());
+        return Err(
+            "this user may not read the system journal (needs the systemd-journal or adm group)"
+                .into(),
+        );
     }
     let mut scan = Scanner::new("journalctl -k -b", None, false);
     scan.truncated = out.stdout.len() >= crate::host::MAX_COMMAND_OUTPUT_BYTES;
@@ -212,8 +234,14 @@ fn read_journalctl(
     Ok(scan.finish())
 }
 
-fn read_dmesg(host: &Host, cutoff_s: Option<f64>, limit: Duration) -> Result<KernelLogFacts, String> {
-    let program = host.which("dmesg").ok_or_else(|| "not on PATH".to_string())?;
+fn read_dmesg(
+    host: &Host,
+    cutoff_s: Option<f64>,
+    limit: Duration,
+) -> Result<KernelLogFacts, String> {
+    let program = host
+        .which("dmesg")
+        .ok_or_else(|| "not on PATH".to_string())?;
     let out = host.run(&program, &[], limit).map_err(|e| e.to_string())?;
     if out.timed_out {
         return Err(format!("timed out after {} ms", limit.as_millis()));
@@ -325,7 +353,8 @@ impl Scanner {
     fn message(&mut self, msg: &str) {
         if let Some(ev) = parse_sxid(msg) {
             let key = (ev.0, ev.1.clone());
-            let room = self.sxids.len() + self.xids.len() < MAX_EVENTS;
+            let room = self.sxids.len() + self.xids.len() < MAX_EVENTS
+                && per_code(&self.sxids, ev.0) < MAX_ADDRESSES_PER_CODE;
             match self.sxids.get_mut(&key) {
                 Some(e) => e.count += 1,
                 None if room => {
@@ -349,7 +378,7 @@ impl Scanner {
             self.last_gpu_address = pci_key(rest.split_whitespace().next().unwrap_or(""));
         }
         let xid = parse_xid(msg).or_else(|| {
-            msg.contains("fallen off the bus").then(|| {
+            (msg.contains("NVRM") && msg.contains("fallen off the bus")).then(|| {
                 let addr = find_address(msg).or_else(|| self.last_gpu_address.clone());
                 (79, addr)
             })
@@ -358,7 +387,8 @@ impl Scanner {
             return;
         };
         let key = (code, pci.clone());
-        let room = self.sxids.len() + self.xids.len() < MAX_EVENTS;
+        let room = self.sxids.len() + self.xids.len() < MAX_EVENTS
+            && per_code(&self.xids, code) < MAX_ADDRESSES_PER_CODE;
         match self.xids.get_mut(&key) {
             Some(e) => {
                 e.count += 1;
@@ -406,6 +436,14 @@ impl Scanner {
             events_dropped: self.dropped,
             unreadable: Vec::new(),
         }
+    }
+}
+
+/// How many addresses `code` has in `map` (a range of the ordered keys, not a scan).
+fn per_code<V>(map: &BTreeMap<(u32, Option<String>), V>, code: u32) -> usize {
+    match code.checked_add(1) {
+        Some(next) => map.range((code, None)..(next, None)).count(),
+        None => map.range((code, None)..).count(),
     }
 }
 
@@ -502,7 +540,9 @@ mod tests {
             Some((3, Some("0000:01:00".into())))
         );
         assert_eq!(
-            parse_xid("NVRM: Xid (PCI:0000:65:00): 119, pid='N/A', Timeout waiting for RPC from GSP"),
+            parse_xid(
+                "NVRM: Xid (PCI:0000:65:00): 119, pid='N/A', Timeout waiting for RPC from GSP"
+            ),
             Some((119, Some("0000:65:00".into())))
         );
         assert_eq!(
@@ -517,8 +557,14 @@ mod tests {
             parse_sxid("nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 24007, Fatal, Link 04 sourcetrack timeout error"),
             Some((24007, Some("0000:05:00".into()), true))
         );
-        assert_eq!(parse_xid("nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 24007, Fatal"), None);
-        assert_eq!(parse_xid("NVRM: loading NVIDIA UNIX x86_64 Kernel Module 550.54.15"), None);
+        assert_eq!(
+            parse_xid("nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 24007, Fatal"),
+            None
+        );
+        assert_eq!(
+            parse_xid("NVRM: loading NVIDIA UNIX x86_64 Kernel Module 550.54.15"),
+            None
+        );
         assert_eq!(parse_xid("NVRM: Xid (PCI:0000:18:00): , garbage"), None);
         assert_eq!(pci_key("00000000:18:00.0").as_deref(), Some("0000:18:00"));
         assert_eq!(pci_key("PCI:0000:2B:00").as_deref(), Some("0000:2b:00"));
@@ -573,6 +619,21 @@ mod tests {
         assert_eq!(f.lines, 20_000);
         let total: u64 = f.xids.iter().map(|x| x.count).sum::<u64>() + f.events_dropped;
         assert_eq!(total, 20_000);
+        // Thousands of addresses for one code do not hide another code.
+        let mut text = String::new();
+        for i in 0..5_000u32 {
+            text.push_str(&format!(
+                "4,{i},1,-;NVRM: Xid (PCI:{:04x}:{:02x}:00): 13, pid={i}\n",
+                i / 256,
+                i % 256
+            ));
+        }
+        text.push_str(
+            "4,9,1,-;NVRM: Xid (PCI:0000:18:00): 79, pid=1, GPU has fallen off the bus.\n",
+        );
+        let f = scan_text(&text, true, None);
+        assert!(f.xids.iter().any(|x| x.code == 79));
+        assert!(f.xids.iter().filter(|x| x.code == 13).count() <= MAX_ADDRESSES_PER_CODE);
     }
 
     #[test]

@@ -533,7 +533,10 @@ fn xid(m: &Matrix, r: &mut Report) {
                 f,
                 "severity",
                 &x.severity,
-                format!("Xid {code}: severity {:?} is not fail, warn or info", x.severity),
+                format!(
+                    "Xid {code}: severity {:?} is not fail, warn or info",
+                    x.severity
+                ),
             );
         }
         if x.fault == "application" && x.severity == "fail" {
@@ -545,7 +548,12 @@ fn xid(m: &Matrix, r: &mut Report) {
             );
         }
         if x.meaning.trim().is_empty() || x.todo.trim().is_empty() {
-            r.entry(f, "code", &code, format!("Xid {code}: meaning and todo must say something"));
+            r.entry(
+                f,
+                "code",
+                &code,
+                format!("Xid {code}: meaning and todo must say something"),
+            );
         }
     }
 }

@@ -98,7 +98,11 @@ mod tests {
     fn the_contract() {
         let (line, code) = outcome(&report(vec![]));
         assert_eq!((line.as_str(), code), ("ok: the node can run CUDA work", 0));
-        let warn = report(vec![Finding::new("env.launch_blocking", Severity::Warn, "w")]);
+        let warn = report(vec![Finding::new(
+            "env.launch_blocking",
+            Severity::Warn,
+            "w",
+        )]);
         assert_eq!(outcome(&warn).1, OK);
         assert!(outcome(&warn).0.contains("1 warning"));
         let fail = report(vec![
@@ -110,7 +114,10 @@ mod tests {
         ]);
         let (line, code) = outcome(&fail);
         assert_eq!(code, NON_OK);
-        assert!(line.starts_with("gpu.xid GPU 3 (+1 more): Xid 79"), "{line}");
+        assert!(
+            line.starts_with("gpu.xid GPU 3 (+1 more): Xid 79"),
+            "{line}"
+        );
         assert_eq!(line.chars().count(), MAX_CHARS);
         assert!(!line.contains('\n'));
         let (line, code) = unknown("could not read \"x\":\nno such file");
