@@ -648,6 +648,34 @@ mod tests {
         expect(&p, "duplicate cc \"9.0\"");
     }
 
+    #[test]
+    fn xid_catalogue_is_checked() {
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("action = \"reboot\"", "action = \"pray\"", 1)
+        });
+        expect(&p, "xid.toml:");
+        expect(
+            &p,
+            "Xid 79: action \"pray\" is not one of none, fix_software",
+        );
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("severity = \"info\"", "severity = \"fail\"", 1)
+        });
+        expect(&p, "Xid 13: an application's fault cannot fail the GPU");
+        let p = problems_after("xid.toml", |t| t.replacen("code = 79", "code = 74", 1));
+        expect(&p, "duplicate code \"74\"");
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("source = \"X1\"", "source = \"X9\"", 1)
+        });
+        assert!(!p.is_empty());
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("fault = \"gpu\"", "fault = \"cosmic\"", 1)
+        });
+        expect(&p, "is not gpu or application");
+        let p = problems_after("xid.toml", |t| t.replacen("todo = ", "what = ", 1));
+        assert!(!p.is_empty(), "unknown keys are refused");
+    }
+
     fn first_source(text: &str) -> String {
         text.lines()
             .find_map(|l| {
