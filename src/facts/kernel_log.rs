@@ -80,7 +80,15 @@ pub struct SxidEvent {
 /// gpu-doctor, a pasted collect_env): `Unsupported`, which `gpu.xid` passes over in
 /// silence, unlike `Missing` (no source was readable on this machine).
 pub fn not_gathered() -> Fact<KernelLogFacts> {
-    Fact::unsupported("the kernel log was not part of these facts")
+    Fact::unsupported(NOT_GATHERED)
+}
+
+const NOT_GATHERED: &str = "the kernel log was not part of these facts";
+
+/// Left out of saved reports, so reports without it read back the same.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+pub fn is_not_gathered(f: &Fact<KernelLogFacts>) -> bool {
+    matches!(f, Fact::Unsupported { why } if why == NOT_GATHERED)
 }
 
 /// Reads the kernel log. `since`: only the last `since` (default: since boot). `limit`:

@@ -42,7 +42,10 @@ pub struct Facts {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<crate::probes::outcome::ProbeResult>,
     /// Xid and SXid events from the kernel log (this boot, or `--since`).
-    #[serde(default = "kernel_log::not_gathered")]
+    #[serde(
+        default = "kernel_log::not_gathered",
+        skip_serializing_if = "kernel_log::is_not_gathered"
+    )]
     pub kernel_log: Fact<kernel_log::KernelLogFacts>,
     /// Steps left out because `--budget` ran out, each with what it would have told.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
