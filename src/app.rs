@@ -157,12 +157,13 @@ pub fn gather_options(cli: &Cli, host: &Host) -> GatherOptions {
     }
 }
 
-/// The least time left for the probes to start under `--budget`.
+/// The least time one probe is given under `--budget` (less would fail it for want of
+/// time, not for the GPU): probes that do not fit are left out instead, last first.
 pub const MIN_PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Fits the probes into what is left of `--budget`: each probe's time limit is cut so
-/// that all of one GPU's probes (they run one after another) end by the deadline, and
-/// no probe starts when less than [`MIN_PROBE_TIME`] is left. Returns what was cut.
+/// Fits the probes into what is left of `--budget`: as many of one GPU's probes (they run
+/// one after another, GPUs in parallel) as fit with [`MIN_PROBE_TIME`] each, the rest left
+/// out, and each time limit cut so they end by the deadline. Returns what was cut.
 pub fn budget_probes(
     mut opts: crate::probes::plan::ProbeOptions,
     host: &Host,
@@ -176,11 +177,21 @@ pub fn budget_probes(
     }
     let left = deadline.saturating_duration_since(std::time::Instant::now());
     let plan = crate::probes::plan::plan(facts, host, &opts);
-    let per_gpu = plan.gpus.iter().map(|g| g.probes.len()).max().unwrap_or(0);
-    if per_gpu == 0 {
+    // The longest probe list of one GPU, in the order the probes run.
+    let Some(order) = plan
+        .gpus
+        .iter()
+        .map(|g| g.probes.clone())
+        .max_by_key(Vec::len)
+        .filter(|p| !p.is_empty())
+    else {
         return (opts, Vec::new());
-    }
-    if left < MIN_PROBE_TIME {
+    };
+    // The probe worker's start-up counts too: leave a second for it.
+    let usable = left.saturating_sub(std::time::Duration::from_secs(1));
+    let fit = usize::try_from(usable.as_millis() / MIN_PROBE_TIME.as_millis().max(1))
+        .unwrap_or(usize::MAX);
+    if fit == 0 {
         opts.enabled = false;
         return (
             opts,
@@ -191,17 +202,22 @@ pub fn budget_probes(
             )],
         );
     }
-    // The probe worker's start-up counts too: leave a second for it.
-    let share = left.saturating_sub(std::time::Duration::from_secs(1))
-        / u32::try_from(per_gpu).unwrap_or(u32::MAX);
     let mut cut = Vec::new();
+    let kept: Vec<_> = order.iter().copied().take(fit).collect();
+    if kept.len() < order.len() {
+        let dropped: Vec<&str> = order[kept.len()..].iter().map(|k| k.as_str()).collect();
+        cut.push(format!("GPU probes {} not run", dropped.join(", ")));
+        opts.probes = kept.clone();
+    }
+    // A probe cut below MIN_PROBE_TIME would fail for want of time, not for the GPU.
+    let share = usable / u32::try_from(kept.len()).unwrap_or(u32::MAX);
     if share < opts.timeout {
         cut.push(format!(
-            "GPU probes limited to {} ms each (not {} s) to fit the budget",
+            "GPU probes limited to {} ms each (not {} s)",
             share.as_millis(),
             opts.timeout.as_secs()
         ));
-        opts.timeout = share.max(std::time::Duration::from_millis(500));
+        opts.timeout = share.max(MIN_PROBE_TIME);
     }
     (opts, cut)
 }

@@ -420,6 +420,31 @@ fn the_budget_bounds_a_hanging_nvml_and_names_what_it_skipped() {
     let s = f["summary"].as_str().unwrap();
     assert!(s.contains("probes"), "{s}");
 
+    // A budget too small for every probe: the last ones are left out and named, and none
+    // of those that run is failed for want of time.
+    let mut cmd = command(&two_gpu_node());
+    cmd.args(["--budget", "6s", "--tier", "deep"]);
+    let start = Instant::now();
+    let (_, r) = json_report(&mut cmd);
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+    let s = fixture_root::finding(&r, "host.budget_skipped")["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(s.contains("not run"), "{s}");
+    let ran = r["facts"]["probes"].as_array().cloned().unwrap_or_default();
+    assert!(!ran.is_empty(), "the probes that fit ran");
+    assert!(
+        !serde_json::to_string(&ran)
+            .unwrap()
+            .contains("\"timed_out\""),
+        "{ran:#?}"
+    );
+
     // Nothing left at all: the kernel log and the driver worker are skipped and named.
     let mut cmd = command(&two_gpu_node());
     cmd.args(["--budget", "1ms", "--no-probes"]);

@@ -143,10 +143,11 @@ pub fn gather_with_progress(
     let toolkits = step(progress, 5, || toolkit::gather(host));
     let python = step(progress, 6, || {
         let deep = opts.deep && opts.fits(MIN_DEEP_PYTHON_TIME);
-        if opts.deep && !deep {
+        let envs = python::gather(host, &opts.pythons, deep);
+        if opts.deep && !deep && envs.iter().any(|e| !e.torch.is_empty()) {
             skipped.push("--deep: PyTorch not asked whether CUDA works".to_string());
         }
-        python::gather(host, &opts.pythons, deep)
+        envs
     });
     let (env, ld_library_path_libs) = step(progress, 7, || {
         (env::gather(host), env::cuda_libs_on_ld_path(host))
