@@ -2,6 +2,10 @@
 //! (`compat-matrix/xid.toml`): one finding per GPU, the worst code deciding its severity
 //! and action. An Xid that records an application's own fault (31, 13, 43) is info: the
 //! GPU is not failed for it. `host.budget_skipped` names what `--budget` left out.
+//!
+//! `explain` still decodes pasted Xids with its own table (`src/explain/rules.rs`,
+//! `xid_causes`), which maps codes to several finding ids with weights rather than to one
+//! action; moving it onto `Matrix::xid` is left for after the explain rewrite.
 
 use std::collections::BTreeMap;
 
