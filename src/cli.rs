@@ -10,6 +10,7 @@ Exit codes:
   1  warnings only
   2  at least one failure
   3  gpu-doctor could not reach a verdict (bad arguments, unreadable input, internal error)
+  (--npd follows node-problem-detector instead: 0 healthy, 1 a problem, 2 unknown)
 
 Findings carry stable ids (e.g. driver.library_mismatch); `gpu-doctor checks` lists them.";
 

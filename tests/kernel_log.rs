@@ -389,6 +389,33 @@ fn npd_follows_the_custom_plugin_contract() {
 }
 
 #[test]
+fn the_slurm_line_names_the_xid_and_its_action() {
+    let root = two_gpu_node();
+    root.file(
+        "dev/kmsg",
+        &kmsg_line(
+            1,
+            5_000_000,
+            "NVRM: Xid (PCI:0000:2a:00): 79, pid=1, GPU has fallen off the bus.",
+        ),
+    );
+    let out = command(&root)
+        .args([
+            "--slurm", "--tier", "quick", "--budget", "45s", "--only", "gpu.xid",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        line.starts_with(
+            "gpu-doctor: gpu.xid: GPU 1 (0000:2a:00): Xid 79 in the kernel log; action: reboot"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
 fn quick_tier_runs_no_probes_and_no_python() {
     let root = two_gpu_node();
     let mut cmd = command(&root);

@@ -126,6 +126,7 @@ pub fn xid(ctx: &Ctx) -> Vec<Finding> {
                     log.source, log.window
                 ),
             )
+            .details(truncation_note(log))
             .evidence("kernel_log.source", &log.source)
             .evidence("kernel_log.lines", log.lines),
         );
@@ -146,6 +147,26 @@ pub fn xid(ctx: &Ctx) -> Vec<Finding> {
         );
     }
     findings
+}
+
+/// Says when the read stopped at its limit, so a pass is not read as "the whole log".
+fn truncation_note(log: &KernelLogFacts) -> String {
+    let mut note = format!(
+        "{} lines read from {} ({}).",
+        log.lines, log.source, log.window
+    );
+    if log.truncated {
+        note.push_str(
+            " The read stopped at its size or time limit: lines past it were not looked at.",
+        );
+    }
+    if !log.unreadable.is_empty() {
+        note.push_str(&format!(
+            " Not readable first: {}.",
+            log.unreadable.join("; ")
+        ));
+    }
+    note
 }
 
 fn unreadable(why: &str) -> Finding {
@@ -240,9 +261,8 @@ fn gpu_finding(
     let mut f = Finding::new(ID, worst, summary)
         .scope(scope)
         .details(format!(
-            "From {} ({}). {}\nCatalogue: {CATALOGUE_URL}",
-            log.source,
-            log.window,
+            "{}\n{}\nCatalogue: {CATALOGUE_URL}",
+            truncation_note(log),
             lines.join("\n")
         ))
         .evidence("action", action)

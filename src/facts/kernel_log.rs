@@ -105,10 +105,16 @@ pub fn gather(host: &Host, since: Option<Duration>, limit: Duration) -> Fact<Ker
         (Some(s), Some(up)) => Some(up - s.as_secs_f64()),
         _ => None,
     };
+    // Without /proc/uptime the boot-relative times of /dev/kmsg and dmesg cannot be cut.
+    let boot_window = if since.is_some() && cutoff_s.is_none() {
+        "since boot (--since not applied: /proc/uptime unreadable)".to_string()
+    } else {
+        window.clone()
+    };
     let mut unreadable = Vec::new();
     match read_kmsg(host, cutoff_s, limit) {
         Ok(mut facts) => {
-            facts.window = window;
+            facts.window = boot_window;
             return Fact::known(facts);
         }
         Err(why) => unreadable.push(format!("/dev/kmsg: {why}")),
@@ -123,7 +129,7 @@ pub fn gather(host: &Host, since: Option<Duration>, limit: Duration) -> Fact<Ker
     }
     match read_dmesg(host, cutoff_s, limit) {
         Ok(mut facts) => {
-            facts.window = window;
+            facts.window = boot_window;
             facts.unreadable = unreadable;
             return Fact::known(facts);
         }
