@@ -131,7 +131,7 @@ fn on_a_fixture_root_whose_kernel_log_holds_an_xid_79_gpu_doctor_fails_that_gpu(
 fn every_xid_of_the_issue_end_to_end() {
     for (code, line, severity, action) in [
         (63, "Row Remapper: New row marked for remapping, reset gpu to activate.", "warn", "reset_gpu"),
-        (64, "Row Remapper: Failed to remap row", "fail", "drain"),
+        (64, "Row Remapper: Failed to remap row", "fail", "reset_gpu"),
         (74, "NVLink: fatal error detected on link 3", "fail", "reset_gpu"),
         (119, "Timeout waiting for RPC from GSP! Expected function 76 (GSP_RM_CONTROL)", "fail", "reset_gpu"),
         (120, "GSP task exception", "fail", "reset_gpu"),

@@ -418,7 +418,7 @@ mod tests {
         for (code, severity, action) in [
             (79, Severity::Fail, "reboot"),
             (63, Severity::Warn, "reset_gpu"),
-            (64, Severity::Fail, "drain"),
+            (64, Severity::Fail, "reset_gpu"),
             (74, Severity::Fail, "reset_gpu"),
             (119, Severity::Fail, "reset_gpu"),
             (120, Severity::Fail, "reset_gpu"),

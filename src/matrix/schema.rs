@@ -275,6 +275,10 @@ pub struct XidEntry {
     /// "fail", "warn" or "info": what `gpu.xid` reports when the code is in the kernel log.
     pub severity: String,
     pub source: String,
+    /// False where the catalogue row itself could not be read and the entry rests on
+    /// NVIDIA's other pages and the driver's own log text.
+    #[serde(default = "yes")]
+    pub verified: bool,
 }
 
 /// The machine-readable actions an Xid entry may name.
