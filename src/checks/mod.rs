@@ -3,6 +3,7 @@
 //! that one list.
 
 pub mod arch;
+pub mod budget;
 pub mod compat;
 pub mod driver;
 pub mod env;
@@ -77,7 +78,7 @@ pub const ALL: &[Check] = &[
     check!(
         "host.budget_skipped",
         "(--budget) every step fitted in the time budget",
-        xid::budget_skipped
+        budget::budget_skipped
     ),
     check!(
         "driver.not_installed",

@@ -1,7 +1,7 @@
 //! `gpu.xid`: Xid and SXid events from the kernel log, judged with NVIDIA's Xid catalogue
 //! (`compat-matrix/xid.toml`): one finding per GPU, the worst code deciding its severity
 //! and action. An Xid that records an application's own fault (31, 13, 43) is info: the
-//! GPU is not failed for it. `host.budget_skipped` names what `--budget` left out.
+//! GPU is not failed for it.
 //!
 //! `explain` still decodes pasted Xids with its own table (`src/explain/rules.rs`,
 //! `xid_causes`), which maps codes to several finding ids with weights rather than to one
@@ -340,27 +340,6 @@ fn switch_finding(log: &KernelLogFacts, addr: Option<&str>, events: &[&SxidEvent
         );
     }
     f
-}
-
-pub fn budget_skipped(ctx: &Ctx) -> Vec<Finding> {
-    if ctx.facts.skipped.is_empty() {
-        return Vec::new();
-    }
-    vec![Finding::new(
-        "host.budget_skipped",
-        Severity::Info,
-        format!(
-            "--budget left out {} step(s): {}",
-            ctx.facts.skipped.len(),
-            ctx.facts.skipped.join("; ")
-        ),
-    )
-    .details(
-        "The run was bounded by --budget, and these steps did not fit in what was left; \
-         their checks say nothing about this machine. Give a larger budget or --tier quick \
-         to run only what fits.",
-    )
-    .evidence("skipped", ctx.facts.skipped.join("; "))]
 }
 
 #[cfg(test)]
