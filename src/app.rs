@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use crate::checks::{self, CheckOptions, Selection};
-use crate::cli::{Cli, ColorChoice, Command, MatrixCommand};
+use crate::cli::{Cli, ColorChoice, Command, MatrixCommand, Tier};
 use crate::facts::{self, GatherOptions};
 use crate::host::Host;
 use crate::matrix::Matrix;
@@ -39,6 +39,12 @@ pub enum AppError {
 pub fn run(cli: &Cli, host: &Host) -> i32 {
     match run_inner(cli, host) {
         Ok(code) => code,
+        Err(e) if cli.npd && cli.command.is_none() => {
+            let (line, code) = report::npd::unknown(&e.to_string());
+            let _ = writeln!(std::io::stderr(), "gpu-doctor: {e}");
+            print(&format!("{line}\n"));
+            code
+        }
         Err(e) => {
             // Errors echo outside text (serde's "unknown variant `…`" from a saved report,
             // a path): no control character reaches the terminal.
@@ -70,7 +76,16 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         None => {}
     }
     let selection = selection(cli)?;
-    if crate::tui::wanted(cli, host) && !cli.slurm && cli.prometheus.is_none() {
+    let mut budgeted;
+    let host = match cli.budget {
+        Some(b) => {
+            budgeted = host.clone();
+            budgeted.deadline = Some(std::time::Instant::now() + b);
+            &budgeted
+        }
+        None => host,
+    };
+    if crate::tui::wanted(cli, host) && !cli.slurm && !cli.npd && cli.prometheus.is_none() {
         return Ok(crate::tui::run(cli, host, selection));
     }
     let started = std::time::Instant::now();
@@ -84,6 +99,11 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
             path: path.display().to_string(),
             source,
         })?;
+    }
+    if cli.npd {
+        let (line, code) = report::npd::outcome(&report);
+        print(&format!("{line}\n"));
+        return Ok(code);
     }
     if cli.slurm {
         let (line, code) = report::slurm::outcome(&report);
@@ -110,17 +130,12 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
 pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Report, AppError> {
     let mut facts = match &cli.from {
         Some(path) => report::load_facts(path)?,
-        None => facts::gather(
-            host,
-            &GatherOptions {
-                pythons: cli.python.clone(),
-                deep: cli.deep,
-                redact: cli.redact,
-            },
-        ),
+        None => facts::gather(host, &gather_options(cli, host)),
     };
     if cli.from.is_none() {
-        facts.probes = run_probes(&facts, host, &probe_options(cli));
+        let (opts, skipped) = budget_probes(probe_options(cli), host, &facts);
+        facts.skipped.extend(skipped);
+        facts.probes = run_probes(&facts, host, &opts);
     }
     if cli.redact {
         facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
@@ -133,9 +148,89 @@ pub fn build_report(cli: &Cli, host: &Host, selection: &Selection) -> Result<Rep
     Ok(Report::new(matrix.info(), facts, findings, errors))
 }
 
+/// What gathering does for this command line (`--tier`, `--since`, the host's `--budget`).
+pub fn gather_options(cli: &Cli, host: &Host) -> GatherOptions {
+    GatherOptions {
+        pythons: cli.python.clone(),
+        deep: match cli.tier {
+            Some(Tier::Quick) => false,
+            Some(Tier::Deep) => true,
+            None => cli.deep,
+        },
+        redact: cli.redact,
+        kernel_log_since: cli.since,
+        deadline: host.deadline,
+    }
+}
+
+/// The least time one probe is given under `--budget` (less would fail it for want of
+/// time, not for the GPU): probes that do not fit are left out instead, last first.
+pub const MIN_PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Fits the probes into what is left of `--budget`: as many of one GPU's probes (they run
+/// one after another, GPUs in parallel) as fit with [`MIN_PROBE_TIME`] each, the rest left
+/// out, and each time limit cut so they end by the deadline. Returns what was cut.
+pub fn budget_probes(
+    mut opts: crate::probes::plan::ProbeOptions,
+    host: &Host,
+    facts: &facts::Facts,
+) -> (crate::probes::plan::ProbeOptions, Vec<String>) {
+    let Some(deadline) = host.deadline else {
+        return (opts, Vec::new());
+    };
+    if !opts.enabled {
+        return (opts, Vec::new());
+    }
+    let left = deadline.saturating_duration_since(std::time::Instant::now());
+    let plan = crate::probes::plan::plan(facts, host, &opts);
+    // The longest probe list of one GPU, in the order the probes run.
+    let Some(order) = plan
+        .gpus
+        .iter()
+        .map(|g| g.probes.clone())
+        .max_by_key(Vec::len)
+        .filter(|p| !p.is_empty())
+    else {
+        return (opts, Vec::new());
+    };
+    // The probe worker's start-up counts too: leave a second for it.
+    let usable = left.saturating_sub(std::time::Duration::from_secs(1));
+    let fit = usize::try_from(usable.as_millis() / MIN_PROBE_TIME.as_millis().max(1))
+        .unwrap_or(usize::MAX);
+    if fit == 0 {
+        opts.enabled = false;
+        return (
+            opts,
+            vec![format!(
+                "GPU probes not run ({} GPU(s) planned; {} ms of the budget left)",
+                plan.gpus.len(),
+                left.as_millis()
+            )],
+        );
+    }
+    let mut cut = Vec::new();
+    let kept: Vec<_> = order.iter().copied().take(fit).collect();
+    if kept.len() < order.len() {
+        let dropped: Vec<&str> = order[kept.len()..].iter().map(|k| k.as_str()).collect();
+        cut.push(format!("GPU probes {} not run", dropped.join(", ")));
+        opts.probes = kept.clone();
+    }
+    // A probe cut below MIN_PROBE_TIME would fail for want of time, not for the GPU.
+    let share = usable / u32::try_from(kept.len()).unwrap_or(u32::MAX);
+    if share < opts.timeout {
+        cut.push(format!(
+            "GPU probes limited to {} ms each (not {} s)",
+            share.as_millis(),
+            opts.timeout.as_secs()
+        ));
+        opts.timeout = share.max(MIN_PROBE_TIME);
+    }
+    (opts, cut)
+}
+
 pub fn probe_options(cli: &Cli) -> crate::probes::plan::ProbeOptions {
     crate::probes::plan::ProbeOptions {
-        enabled: !cli.no_probes,
+        enabled: !cli.no_probes && cli.tier != Some(Tier::Quick),
         probes: cli.probes.clone(),
         gpus: cli.gpus.clone(),
         force: cli.force,

@@ -10,6 +10,7 @@ Exit codes:
   1  warnings only
   2  at least one failure
   3  gpu-doctor could not reach a verdict (bad arguments, unreadable input, internal error)
+  (--npd follows node-problem-detector instead: 0 healthy, 1 a problem, 2 unknown)
 
 Findings carry stable ids (e.g. driver.library_mismatch); `gpu-doctor checks` lists them.";
 
@@ -103,6 +104,31 @@ pub struct Cli {
     /// Slurm HealthCheckProgram mode: silent when the node can run work, else one line with the reason and a non-zero exit.
     #[arg(long, conflicts_with_all = ["json", "plain"])]
     pub slurm: bool,
+
+    /// Kubernetes node-problem-detector custom plugin: exit 0 healthy, 1 a problem, 2 unknown; one line of at most 80 characters on stdout.
+    #[arg(long, conflicts_with_all = ["json", "plain", "slurm"])]
+    pub npd: bool,
+
+    /// Read Xid/SXid kernel-log lines of only this last while (e.g. 2h, 30m); default: since boot.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<std::time::Duration>,
+
+    /// quick: facts, checks and the kernel log, no GPU probes and no Python runs (fits a Slurm HealthCheckProgram or prolog); deep: also every GPU probe and --deep.
+    #[arg(long, value_enum, value_name = "TIER")]
+    pub tier: Option<Tier>,
+
+    /// Bound the whole run (e.g. 45s): steps that no longer fit are skipped and named in a host.budget_skipped finding.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub budget: Option<std::time::Duration>,
+}
+
+/// `--tier`: how much a run does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Tier {
+    /// Facts, checks and the kernel log: no GPU probes, no Python interpreter runs.
+    Quick,
+    /// Everything: every GPU probe and the --deep PyTorch runs.
+    Deep,
 }
 
 #[derive(Debug, Subcommand)]
@@ -197,7 +223,7 @@ pub struct DiffArgs {
 pub enum MatrixCommand {
     /// Check a matrix folder (default: the matrix in use) and report every problem with file and line; exit 3 when invalid.
     Validate {
-        /// The folder holding matrix.toml, toolkits.toml, drivers.toml, archs.toml, gpus.toml, torch.toml, cudnn.toml.
+        /// The folder holding matrix.toml, toolkits.toml, drivers.toml, archs.toml, gpus.toml, torch.toml, cudnn.toml, xid.toml.
         dir: Option<PathBuf>,
     },
     /// Answer a question from the matrix (with --json for scripts).

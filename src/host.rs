@@ -31,6 +31,8 @@ pub struct Host {
     driver_lib_dir: Option<PathBuf>,
     /// Limit for helper commands such as `nvcc --version`.
     pub command_timeout: Duration,
+    /// `--budget`: no command runs past this instant (each time limit is cut to it).
+    pub deadline: Option<Instant>,
 }
 
 /// What a finished (or killed) command left behind.
@@ -91,6 +93,7 @@ impl Host {
             env,
             driver_lib_dir,
             command_timeout: Duration::from_secs(10),
+            deadline: None,
         }
     }
 
@@ -104,6 +107,7 @@ impl Host {
                 .collect(),
             driver_lib_dir: None,
             command_timeout: Duration::from_secs(10),
+            deadline: None,
         }
     }
 
@@ -214,6 +218,17 @@ impl Host {
             .find(|candidate| is_executable(&self.path(candidate)))
     }
 
+    /// `timeout`, cut to what is left of the `--budget` (at least a millisecond, so the
+    /// command still runs and reports the time-out as its result).
+    pub fn clamp_timeout(&self, timeout: Duration) -> Duration {
+        match self.deadline {
+            Some(d) => timeout
+                .min(d.saturating_duration_since(Instant::now()))
+                .max(Duration::from_millis(1)),
+            None => timeout,
+        }
+    }
+
     /// Runs a program (a machine path, mapped into the root) with a time limit, no stdin,
     /// in its own process group so that a time-out kills its children too.
     pub fn run(
@@ -225,7 +240,7 @@ impl Host {
         let real = self.path(program);
         let mut cmd = Command::new(&real);
         cmd.args(args);
-        run_with_timeout(&mut cmd, timeout)
+        run_with_timeout(&mut cmd, self.clamp_timeout(timeout))
     }
 }
 

@@ -3,6 +3,7 @@
 //! that one list.
 
 pub mod arch;
+pub mod budget;
 pub mod compat;
 pub mod driver;
 pub mod env;
@@ -15,6 +16,7 @@ pub(crate) mod testutil;
 pub mod toolkit;
 pub mod torch;
 pub mod view;
+pub mod xid;
 
 use crate::facts::Facts;
 use crate::matrix::Matrix;
@@ -73,6 +75,11 @@ pub const ALL: &[Check] = &[
         "host.expected_gpus",
         "at least --expect-gpus GPUs are usable",
         host::expected_gpus
+    ),
+    check!(
+        "host.budget_skipped",
+        "(--budget) every step fitted in the time budget",
+        budget::budget_skipped
     ),
     check!(
         "driver.not_installed",
@@ -184,6 +191,11 @@ pub const ALL: &[Check] = &[
         "gpu.row_remap",
         "no failed or pending memory row remaps",
         gpu::row_remap
+    ),
+    check!(
+        "gpu.xid",
+        "no GPU (Xid) or NVSwitch (SXid) errors in the kernel log this boot",
+        xid::xid
     ),
     check!(
         "gpu.pcie_degraded",

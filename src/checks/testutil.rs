@@ -143,6 +143,17 @@ pub fn healthy() -> Facts {
         env: BTreeMap::new(),
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
+        kernel_log: Fact::known(crate::facts::kernel_log::KernelLogFacts {
+            source: "/dev/kmsg".into(),
+            window: "since boot".into(),
+            lines: 1200,
+            truncated: false,
+            xids: Vec::new(),
+            sxids: Vec::new(),
+            events_dropped: 0,
+            unreadable: Vec::new(),
+        }),
+        skipped: Vec::new(),
     }
 }
 

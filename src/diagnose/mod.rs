@@ -388,6 +388,8 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
             .collect(),
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
+        kernel_log: crate::facts::kernel_log::not_gathered(),
+        skipped: Vec::new(),
     }
 }
 

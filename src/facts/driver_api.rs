@@ -296,9 +296,11 @@ impl PciAddress {
 pub const FIXTURE_SKIP: &str = "fixture root: driver libraries are not loaded";
 
 fn worker_timeout(host: &Host) -> Duration {
-    host.var(TIMEOUT_ENV)
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(DEFAULT_TIMEOUT, Duration::from_millis)
+    host.clamp_timeout(
+        host.var(TIMEOUT_ENV)
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(DEFAULT_TIMEOUT, Duration::from_millis),
+    )
 }
 
 fn gather_part<T: DeserializeOwned>(

@@ -5,6 +5,7 @@ pub mod driver_api;
 pub mod driver_libs;
 pub mod env;
 pub mod fatbin;
+pub mod kernel_log;
 pub mod kernel_module;
 pub mod nvml_device;
 pub mod pci;
@@ -40,6 +41,15 @@ pub struct Facts {
     /// Smoke-probe results, one per GPU and probe (empty with --no-probes or no GPU).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<crate::probes::outcome::ProbeResult>,
+    /// Xid and SXid events from the kernel log (this boot, or `--since`).
+    #[serde(
+        default = "kernel_log::not_gathered",
+        skip_serializing_if = "kernel_log::is_not_gathered"
+    )]
+    pub kernel_log: Fact<kernel_log::KernelLogFacts>,
+    /// Steps left out because `--budget` ran out, each with what it would have told.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 /// What the user asked gathering to do beyond the defaults.
@@ -51,7 +61,29 @@ pub struct GatherOptions {
     pub deep: bool,
     /// `--redact`: replace the host name.
     pub redact: bool,
+    /// `--since`: read the kernel log of only this last while (default: since boot).
+    pub kernel_log_since: Option<std::time::Duration>,
+    /// `--budget`: the whole run ends by then; steps that no longer fit are skipped.
+    pub deadline: Option<std::time::Instant>,
 }
+
+impl GatherOptions {
+    /// Time left before the deadline (`None`: no budget).
+    pub fn remaining(&self) -> Option<std::time::Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(std::time::Instant::now()))
+    }
+
+    /// True when at least `needed` is left (always without a budget).
+    fn fits(&self, needed: std::time::Duration) -> bool {
+        self.remaining().is_none_or(|r| r >= needed)
+    }
+}
+
+/// The least time a step needs to be worth starting under `--budget`.
+pub const MIN_KERNEL_LOG_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+pub const MIN_DRIVER_WORKER_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+pub const MIN_DEEP_PYTHON_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub const REDACTED: &str = "redacted";
 
@@ -84,12 +116,38 @@ pub fn gather_with_progress(
         system.hostname = system.hostname.map(|_| REDACTED.to_string());
     }
     let pci_gpus = step(progress, 1, || pci::gather(host));
-    let kernel_module = step(progress, 2, || kernel_module::gather(host));
+    let mut skipped = Vec::new();
+    let (kernel_module, kernel_log) = step(progress, 2, || {
+        let km = kernel_module::gather(host);
+        let log = if opts.fits(MIN_KERNEL_LOG_TIME) {
+            let limit = opts.remaining().unwrap_or(kernel_log::READ_TIMEOUT);
+            kernel_log::gather(host, opts.kernel_log_since, limit)
+        } else {
+            skipped.push("kernel log (Xid/SXid) not read".to_string());
+            Fact::missing("skipped: the --budget was spent")
+        };
+        (km, log)
+    });
     let driver_libs = step(progress, 3, || driver_libs::gather(host));
-    let driver_api = step(progress, 4, || driver_api::gather(host, &driver_libs));
+    let driver_api = step(progress, 4, || {
+        if opts.fits(MIN_DRIVER_WORKER_TIME) {
+            driver_api::gather(host, &driver_libs)
+        } else {
+            skipped.push("NVML and cuInit (driver worker) not run".to_string());
+            driver_api::DriverApiFacts {
+                nvml: Fact::missing("skipped: the --budget was spent"),
+                cuda: Fact::missing("skipped: the --budget was spent"),
+            }
+        }
+    });
     let toolkits = step(progress, 5, || toolkit::gather(host));
     let python = step(progress, 6, || {
-        python::gather(host, &opts.pythons, opts.deep)
+        let deep = opts.deep && opts.fits(MIN_DEEP_PYTHON_TIME);
+        let envs = python::gather(host, &opts.pythons, deep);
+        if opts.deep && !deep && envs.iter().any(|e| !e.torch.is_empty()) {
+            skipped.push("--deep: PyTorch not asked whether CUDA works".to_string());
+        }
+        envs
     });
     let (env, ld_library_path_libs) = step(progress, 7, || {
         (env::gather(host), env::cuda_libs_on_ld_path(host))
@@ -105,6 +163,8 @@ pub fn gather_with_progress(
         env,
         ld_library_path_libs,
         probes: Vec::new(),
+        kernel_log,
+        skipped,
     }
 }
 

@@ -1,6 +1,6 @@
 /// The files of a matrix, in the order they are read. Shared with build.rs (`include!`),
 /// which turns them into the bundled JSON.
-pub const FILES: [&str; 7] = [
+pub const FILES: [&str; 8] = [
     "matrix.toml",
     "toolkits.toml",
     "drivers.toml",
@@ -8,4 +8,5 @@ pub const FILES: [&str; 7] = [
     "gpus.toml",
     "torch.toml",
     "cudnn.toml",
+    "xid.toml",
 ];

@@ -15,7 +15,7 @@ pub const SCHEMA: u32 = 1;
 
 include!("files.rs");
 
-const BUNDLED: [(&str, &str); 7] = [
+const BUNDLED: [(&str, &str); 8] = [
     (
         "matrix.toml",
         include_str!("../../compat-matrix/matrix.toml"),
@@ -32,6 +32,7 @@ const BUNDLED: [(&str, &str); 7] = [
     ("gpus.toml", include_str!("../../compat-matrix/gpus.toml")),
     ("torch.toml", include_str!("../../compat-matrix/torch.toml")),
     ("cudnn.toml", include_str!("../../compat-matrix/cudnn.toml")),
+    ("xid.toml", include_str!("../../compat-matrix/xid.toml")),
 ];
 
 /// The bundled files as one JSON document (see build.rs).
@@ -50,6 +51,8 @@ pub struct Matrix {
     pub gpus: GpusFile,
     pub torch: TorchFile,
     pub cudnn: CudnnFile,
+    /// NVIDIA's Xid catalogue (`xid.toml`).
+    pub xid: XidFile,
     /// "bundled", or the folder it came from.
     pub source: String,
 }
@@ -228,7 +231,8 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
     let gpus = parts.part(FILES[4], &mut problems);
     let torch = parts.part(FILES[5], &mut problems);
     let cudnn = parts.part(FILES[6], &mut problems);
-    match (manifest, toolkits, drivers, archs, gpus, torch, cudnn) {
+    let xid = parts.part(FILES[7], &mut problems);
+    match (manifest, toolkits, drivers, archs, gpus, torch, cudnn, xid) {
         (
             Some(manifest),
             Some(toolkits),
@@ -237,6 +241,7 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
             Some(gpus),
             Some(torch),
             Some(cudnn),
+            Some(xid),
         ) => Ok(Matrix {
             manifest,
             toolkits,
@@ -245,6 +250,7 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
             gpus,
             torch,
             cudnn,
+            xid,
             source: source.to_string(),
         }),
         _ => Err(problems),

@@ -62,7 +62,8 @@ mod tests {
                         && fast.archs == m.archs
                         && fast.gpus == m.gpus
                         && fast.torch == m.torch
-                        && fast.cudnn == m.cudnn,
+                        && fast.cudnn == m.cudnn
+                        && fast.xid == m.xid,
                     "the JSON build of the matrix differs from the TOML files"
                 );
             }

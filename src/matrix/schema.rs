@@ -249,3 +249,45 @@ pub struct Cudnn {
     #[serde(default = "yes")]
     pub verified: bool,
 }
+
+/// `compat-matrix/xid.toml`: NVIDIA's Xid catalogue, the codes `gpu.xid` acts on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XidFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    #[serde(default)]
+    pub xid: Vec<XidEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XidEntry {
+    pub code: u32,
+    /// What the Xid means, one or two sentences.
+    pub meaning: String,
+    /// What to do about it.
+    pub todo: String,
+    /// One of [`XID_ACTIONS`].
+    pub action: String,
+    /// "gpu" or "application" (the application's own fault: the GPU is not failed for it).
+    pub fault: String,
+    /// "fail", "warn" or "info": what `gpu.xid` reports when the code is in the kernel log.
+    pub severity: String,
+    pub source: String,
+    /// False where the catalogue row itself could not be read and the entry rests on
+    /// NVIDIA's other pages and the driver's own log text.
+    #[serde(default = "yes")]
+    pub verified: bool,
+}
+
+/// The machine-readable actions an Xid entry may name.
+pub const XID_ACTIONS: &[&str] = &[
+    "none",
+    "fix_software",
+    "restart_app",
+    "reset_gpu",
+    "reboot",
+    "drain",
+    "inspect_hardware",
+];

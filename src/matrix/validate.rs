@@ -152,6 +152,7 @@ pub fn validate(m: &Matrix, texts: &Texts) -> Vec<Problem> {
     gpus(m, &mut r, &ccs);
     torch(m, &mut r, &cuda_versions);
     cudnn(m, &mut r);
+    xid(m, &mut r);
     r.problems
 }
 
@@ -499,6 +500,64 @@ fn cudnn(m: &Matrix, r: &mut Report) {
     }
 }
 
+fn xid(m: &Matrix, r: &mut Report) {
+    let f = "xid.toml";
+    r.schema(f, m.xid.schema);
+    let mut seen = BTreeSet::new();
+    for x in &m.xid.xid {
+        let code = x.code.to_string();
+        r.duplicate(&mut seen, f, "code", &code);
+        r.source(f, &m.xid.sources, &x.source, &format!("Xid {code}"));
+        if !super::schema::XID_ACTIONS.contains(&x.action.as_str()) {
+            r.entry(
+                f,
+                "action",
+                &x.action,
+                format!(
+                    "Xid {code}: action {:?} is not one of {}",
+                    x.action,
+                    super::schema::XID_ACTIONS.join(", ")
+                ),
+            );
+        }
+        if !["gpu", "application"].contains(&x.fault.as_str()) {
+            r.entry(
+                f,
+                "fault",
+                &x.fault,
+                format!("Xid {code}: fault {:?} is not gpu or application", x.fault),
+            );
+        }
+        if !["fail", "warn", "info"].contains(&x.severity.as_str()) {
+            r.entry(
+                f,
+                "severity",
+                &x.severity,
+                format!(
+                    "Xid {code}: severity {:?} is not fail, warn or info",
+                    x.severity
+                ),
+            );
+        }
+        if x.fault == "application" && x.severity == "fail" {
+            r.entry(
+                f,
+                "code",
+                &code,
+                format!("Xid {code}: an application's fault cannot fail the GPU"),
+            );
+        }
+        if x.meaning.trim().is_empty() || x.todo.trim().is_empty() {
+            r.entry(
+                f,
+                "code",
+                &code,
+                format!("Xid {code}: meaning and todo must say something"),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::load::{bundled_texts, from_texts, texts_from};
@@ -587,6 +646,34 @@ mod tests {
         });
         expect(&p, "archs.toml:");
         expect(&p, "duplicate cc \"9.0\"");
+    }
+
+    #[test]
+    fn xid_catalogue_is_checked() {
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("action = \"reboot\"", "action = \"pray\"", 1)
+        });
+        expect(&p, "xid.toml:");
+        expect(
+            &p,
+            "Xid 79: action \"pray\" is not one of none, fix_software",
+        );
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("severity = \"info\"", "severity = \"fail\"", 1)
+        });
+        expect(&p, "Xid 13: an application's fault cannot fail the GPU");
+        let p = problems_after("xid.toml", |t| t.replacen("code = 79", "code = 74", 1));
+        expect(&p, "duplicate code \"74\"");
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("source = \"X1\"", "source = \"X9\"", 1)
+        });
+        assert!(!p.is_empty());
+        let p = problems_after("xid.toml", |t| {
+            t.replacen("fault = \"gpu\"", "fault = \"cosmic\"", 1)
+        });
+        expect(&p, "is not gpu or application");
+        let p = problems_after("xid.toml", |t| t.replacen("todo = ", "what = ", 1));
+        assert!(!p.is_empty(), "unknown keys are refused");
     }
 
     fn first_source(text: &str) -> String {

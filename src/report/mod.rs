@@ -2,6 +2,7 @@
 //! renderings.
 
 pub mod finding;
+pub mod npd;
 pub mod prometheus;
 pub mod safe_json;
 pub mod slurm;

@@ -36,11 +36,7 @@ impl Request {
     pub fn from_cli(cli: &Cli, selection: Selection) -> Request {
         Request {
             from: cli.from.clone(),
-            gather: GatherOptions {
-                pythons: cli.python.clone(),
-                deep: cli.deep,
-                redact: cli.redact,
-            },
+            gather: crate::app::gather_options(cli, &crate::host::Host::from_env()),
             checks: CheckOptions {
                 expect_gpus: cli.expect_gpus,
             },

@@ -34,6 +34,12 @@ impl FixtureRoot {
             "tmpfs /dev/shm tmpfs rw,nosuid,nodev,size=16777216k,inode64 0 0\n",
         );
         std::fs::create_dir_all(root.path("dev")).expect("mkdir");
+        // A readable kernel log with nothing from the NVIDIA driver in it.
+        root.file(
+            "dev/kmsg",
+            "6,1,0,-;Linux version 5.15.0-105-generic (buildd@lcy02-amd64-007)\n",
+        );
+        root.file("proc/uptime", "3600.00 7000.00\n");
         // A non-NVIDIA device (Intel host bridge) on the bus.
         root.pci("0000:00:00.0", "0x8086", "0x1237", "0x060000", None);
         root

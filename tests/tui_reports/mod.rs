@@ -287,6 +287,8 @@ fn node_facts(
         env: BTreeMap::new(),
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
+        kernel_log: gpu_doctor::facts::kernel_log::not_gathered(),
+        skipped: Vec::new(),
     }
 }
 

@@ -1,0 +1,57 @@
+//! `host.budget_skipped`: what `--budget` left out, so a verdict never hides what it did
+//! not look at.
+
+use super::Ctx;
+use crate::report::finding::{Finding, Severity};
+
+pub fn budget_skipped(ctx: &Ctx) -> Vec<Finding> {
+    if ctx.facts.skipped.is_empty() {
+        return Vec::new();
+    }
+    vec![Finding::new(
+        "host.budget_skipped",
+        Severity::Info,
+        format!(
+            "--budget left out {} step(s): {}",
+            ctx.facts.skipped.len(),
+            ctx.facts.skipped.join("; ")
+        ),
+    )
+    .details(
+        "The run was bounded by --budget, and these steps did not fit in what was left; \
+         their checks say nothing about this machine. Give a larger budget or --tier quick \
+         to run only what fits.",
+    )
+    .evidence("skipped", ctx.facts.skipped.join("; "))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::CheckOptions;
+
+    #[test]
+    fn names_every_skipped_step_and_is_silent_without_a_budget() {
+        let opts = CheckOptions::default();
+        let run = |facts: &crate::facts::Facts| {
+            budget_skipped(&Ctx {
+                facts,
+                opts: &opts,
+                matrix: matrix(),
+            })
+        };
+        let mut facts = healthy();
+        assert!(run(&facts).is_empty());
+        facts.skipped = vec![
+            "kernel log (Xid/SXid) not read".into(),
+            "GPU probes oom not run".into(),
+        ];
+        let f = run(&facts);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0]
+            .summary
+            .contains("2 step(s): kernel log (Xid/SXid) not read; GPU probes oom not run"));
+    }
+}
