@@ -212,6 +212,9 @@ fn split_number(h: &str) -> Option<(&str, &str, &str)> {
 pub struct Drift {
     /// `driver`, `cuda`, `toolkit`, `torch`, `matrix`, `gpu_model`, `gpu_count`, `gpu_doctor`.
     pub attribute: &'static str,
+    /// What the hosts are compared with: `majority`, or `golden` (`--golden REPORT`: the
+    /// known-good node's value, which `majority` then holds).
+    pub reference: &'static str,
     pub majority: String,
     pub majority_count: usize,
     /// The other values, each with its hosts (folded), most common first.
@@ -283,9 +286,51 @@ pub fn drift(results: &[HostResult]) -> Vec<Drift> {
         };
         out.push(Drift {
             attribute: name,
+            reference: "majority",
             majority,
             majority_count: hosts.len(),
             outliers: it
+                .map(|(value, hosts)| Outlier {
+                    value,
+                    count: hosts.len(),
+                    hosts: fold(&hosts),
+                })
+                .collect(),
+        });
+    }
+    out
+}
+
+/// For each attribute on which some host that answered differs from the known-good
+/// node's report: that node's value (in `majority`, with the hosts that share it) and
+/// the hosts that differ, most common value first.
+pub fn drift_from_golden(results: &[HostResult], golden: &super::HostSummary) -> Vec<Drift> {
+    let mut out = Vec::new();
+    for &name in DRIFT_ATTRIBUTES {
+        let want = attribute(golden, name);
+        let mut same = 0usize;
+        let mut by_value: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for r in results {
+            let Some(s) = &r.summary else { continue };
+            let v = attribute(s, name);
+            if v == want {
+                same += 1;
+            } else {
+                by_value.entry(v).or_default().push(&r.host);
+            }
+        }
+        if by_value.is_empty() {
+            continue;
+        }
+        let mut values: Vec<(String, Vec<&str>)> = by_value.into_iter().collect();
+        values.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        out.push(Drift {
+            attribute: name,
+            reference: "golden",
+            majority: want,
+            majority_count: same,
+            outliers: values
+                .into_iter()
                 .map(|(value, hosts)| Outlier {
                     value,
                     count: hosts.len(),
@@ -442,6 +487,24 @@ mod tests {
         assert_eq!(d[1].outliers[0].value, "7");
         // A uniform fleet has no drift.
         assert!(drift(&fleet()[..5]).is_empty());
+    }
+
+    #[test]
+    fn drift_from_a_golden_node() {
+        // The golden node runs the driver only node07 has: the other 31 answering hosts drift.
+        let golden = summary("535.104.05", 8, &[]);
+        let d = drift_from_golden(&fleet(), &golden);
+        let attrs: Vec<&str> = d.iter().map(|d| d.attribute).collect();
+        assert_eq!(attrs, ["driver", "gpu_count"]);
+        assert_eq!(d[0].reference, "golden");
+        assert_eq!(d[0].majority, "535.104.05");
+        assert_eq!(d[0].majority_count, 1);
+        assert_eq!(d[0].outliers.len(), 1);
+        assert_eq!(d[0].outliers[0].hosts, "node[01-06,08-32]");
+        assert_eq!(d[0].outliers[0].count, 31);
+        assert_eq!(d[1].outliers[0].hosts, "node32");
+        // Hosts that did not answer are not compared; a fleet equal to its golden node has none.
+        assert!(drift_from_golden(&fleet()[..5], &summary("550.54.15", 8, &[])).is_empty());
     }
 
     #[test]
