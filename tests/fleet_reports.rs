@@ -279,3 +279,59 @@ fn prometheus_metrics_from_saved_reports() {
     );
     assert!(text.contains(r#"host="node01""#), "{text}");
 }
+
+#[test]
+fn node_labels_for_node_feature_discovery() {
+    let run = |fixture_name: &str, labels: &str| {
+        Command::new(BIN)
+            .args(["--from"])
+            .arg(fixture(fixture_name))
+            .args(["--labels", labels])
+            .env_remove("GPU_DOCTOR_MATRIX")
+            .output()
+            .unwrap()
+    };
+    let out = run("healthy_8gpu", "-");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("# +expiry-time=20"), "{text}");
+    for want in [
+        "nvidia.com/cuda.driver-version.full=580.95.05",
+        "nvidia.com/cuda.driver-version.major=580",
+        "nvidia.com/cuda.driver-version.minor=95",
+        "nvidia.com/cuda.driver-version.revision=05",
+        "nvidia.com/cuda.driver.rev=05",
+        "nvidia.com/cuda.runtime-version.major=13",
+        "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3",
+        "nvidia.com/gpu.count=8",
+        "nvidia.com/gpu.compute.major=9",
+        "nvidia.com/gpu.compute.minor=0",
+        "feature.node.kubernetes.io/gpu-doctor.verdict=healthy",
+    ] {
+        assert!(lines.contains(&want), "{want} missing:\n{text}");
+    }
+    // A failing node: its verdict and why, no GPU labels that NVML could not give.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gpu-doctor");
+    let out = run("mismatched_driver", file.to_str().unwrap());
+    assert_eq!(out.status.code(), Some(2));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("feature.node.kubernetes.io/gpu-doctor.verdict=failures\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "feature.node.kubernetes.io/gpu-doctor.top-finding=driver.library_mismatch\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("nvidia.com/gpu.product"), "{text}");
+    // Written by rename: no temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+    // An unwritable place: exit 3 and a message.
+    let out = run("healthy_8gpu", "/nonexistent/features.d/gpu-doctor");
+    assert_eq!(out.status.code(), Some(3));
+}

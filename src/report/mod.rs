@@ -2,6 +2,7 @@
 //! renderings.
 
 pub mod finding;
+pub mod labels;
 pub mod prometheus;
 pub mod slurm;
 pub mod text;
