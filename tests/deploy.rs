@@ -131,3 +131,182 @@ fn the_npd_plugin_config_is_one_npd_accepts() {
         assert_eq!(args, ["--npd", "--tier", "quick"]);
     }
 }
+
+const BIN: &str = env!("CARGO_BIN_EXE_gpu-doctor");
+
+fn report(name: &str) -> String {
+    root()
+        .join("tests/fixtures/reports")
+        .join(format!("{name}.json"))
+        .display()
+        .to_string()
+}
+
+/// A folder with `scontrol` and `sinfo` stand-ins that log their arguments (one call a
+/// line) to `calls`; `sinfo` prints `reason`.
+fn slurm_stubs(reason: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("calls");
+    for (name, extra) in [
+        ("scontrol", String::new()),
+        ("sinfo", format!("echo '{reason}'\n")),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\necho \"{name} $*\" >> '{}'\n{extra}",
+                log.display()
+            ),
+        )
+        .unwrap();
+        let mut p = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut p, 0o755);
+        std::fs::set_permissions(&path, p).unwrap();
+    }
+    dir
+}
+
+fn calls(stubs: &tempfile::TempDir) -> String {
+    std::fs::read_to_string(stubs.path().join("calls")).unwrap_or_default()
+}
+
+fn script(name: &str, stubs: &tempfile::TempDir, args: &str) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(root().join("deploy/slurm").join(name))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                stubs.path().display(),
+                std::env::var("PATH").unwrap()
+            ),
+        )
+        .env("GPU_DOCTOR", BIN)
+        .env("GPU_DOCTOR_ARGS", args)
+        .env("SLURMD_NODENAME", "gpu017")
+        .env_remove("GPU_DOCTOR_MATRIX");
+    c
+}
+
+/// Runs `check_gpu_doctor ARGS` inside bash with NHC's `die` stood in for.
+fn nhc(env: &[(&str, &str)], args: &str) -> (String, i32, std::time::Duration) {
+    let start = std::time::Instant::now();
+    let module = root().join("deploy/slurm/gpu_doctor.nhc");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "die() {{ echo \"DIE $1 $2\"; }}; GPU_DOCTOR_ARGS=; source '{}'; check_gpu_doctor {args}; echo \"rc=$?\"",
+            module.display()
+        ))
+        .env("GPU_DOCTOR", BIN)
+        .envs(env.iter().copied())
+        .env_remove("GPU_DOCTOR_MATRIX")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap(),
+        start.elapsed(),
+    )
+}
+
+#[test]
+fn the_nhc_check_passes_the_reason_line_through() {
+    let (out, _, _) = nhc(&[], &format!("--from {}", report("healthy_8gpu")));
+    assert_eq!(out, "rc=0\n");
+    let (out, _, _) = nhc(&[], &format!("--from {}", report("mismatched_driver")));
+    let mut lines = out.lines();
+    let die = lines.next().unwrap();
+    assert!(die.starts_with("DIE 1 gpu-doctor: driver."), "{out}");
+    // Exactly the line --slurm prints.
+    let direct = Command::new(BIN)
+        .args(["--slurm", "--from", &report("mismatched_driver")])
+        .env_remove("GPU_DOCTOR_MATRIX")
+        .output()
+        .unwrap();
+    assert_eq!(
+        die.strip_prefix("DIE 1 ").unwrap(),
+        String::from_utf8_lossy(&direct.stdout).trim_end()
+    );
+    assert_eq!(lines.next(), Some("rc=1"));
+
+    // A gpu-doctor that hangs costs the check's own limit, not NHC's watchdog.
+    let dir = tempfile::tempdir().unwrap();
+    let hang = dir.path().join("gpu-doctor");
+    std::fs::write(&hang, "#!/bin/sh\nsleep 30\n").unwrap();
+    let mut p = std::fs::metadata(&hang).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut p, 0o755);
+    std::fs::set_permissions(&hang, p).unwrap();
+    let (out, _, took) = nhc(
+        &[
+            ("GPU_DOCTOR", hang.to_str().unwrap()),
+            ("GPU_DOCTOR_TIMEOUT", "1"),
+        ],
+        "",
+    );
+    assert!(
+        out.starts_with("DIE 1 gpu-doctor: no answer within 1s"),
+        "{out}"
+    );
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    let (out, _, _) = nhc(&[("GPU_DOCTOR", "/nonexistent/gpu-doctor")], "");
+    assert!(out.contains("is not installed"), "{out}");
+}
+
+#[test]
+fn the_health_check_program_drains_and_resumes_its_own_drains() {
+    let stubs = slurm_stubs("");
+    let out = script(
+        "healthcheck.sh",
+        &stubs,
+        &format!("--from {}", report("mismatched_driver")),
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let c = calls(&stubs);
+    assert!(
+        c.starts_with("scontrol update nodename=gpu017 state=drain reason=gpu-doctor: driver."),
+        "{c}"
+    );
+    // Healthy again: the drain gpu-doctor set is lifted; someone else's is not.
+    let stubs = slurm_stubs("gpu-doctor: driver.library_mismatch: old");
+    let healthy = format!("--from {}", report("healthy_8gpu"));
+    script("healthcheck.sh", &stubs, &healthy).output().unwrap();
+    assert!(calls(&stubs).contains("scontrol update nodename=gpu017 state=resume"));
+    let stubs = slurm_stubs("bad DIMM, ticket 4411");
+    script("healthcheck.sh", &stubs, &healthy).output().unwrap();
+    assert!(!calls(&stubs).contains("scontrol"), "{}", calls(&stubs));
+}
+
+#[test]
+fn the_prolog_fails_a_gpu_job_on_a_broken_node_and_skips_cpu_jobs() {
+    let stubs = slurm_stubs("");
+    let broken = format!("--from {}", report("no_driver"));
+    let out = script("prolog.sh", &stubs, &broken)
+        .env("SLURM_JOB_GPUS", "0,1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("gpu-doctor: "));
+    assert!(calls(&stubs).contains("state=drain reason=gpu-doctor: "));
+    // A CPU-only job is not held up, whatever the GPUs' state.
+    let stubs = slurm_stubs("");
+    let out = script("prolog.sh", &stubs, &broken)
+        .env_remove("SLURM_JOB_GPUS")
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(calls(&stubs), "");
+    let out = script(
+        "prolog.sh",
+        &stubs,
+        &format!("--from {}", report("healthy_8gpu")),
+    )
+    .env("SLURM_JOB_GPUS", "0")
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
