@@ -24,6 +24,8 @@ type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
 /// Where host results go as they come: the JSON stream in input order (results that
 /// finish early wait in `pending`), and the progress line.
 struct Sink {
+    /// Every host so far, for the groups, drift and counts (in whatever order they come).
+    tally: aggregate::Tally,
     json: Option<JsonStream<Stdout>>,
     pending: BTreeMap<usize, HostResult>,
     next: usize,
@@ -42,6 +44,7 @@ impl Sink {
                 .ok()
         });
         Sink {
+            tally: aggregate::Tally::default(),
             json: json.flatten(),
             pending: BTreeMap::new(),
             next: 0,
@@ -53,6 +56,7 @@ impl Sink {
     }
 
     fn push(&mut self, i: usize, r: &HostResult) {
+        self.tally.add(r);
         self.done += 1;
         if self.progress {
             let _ = write!(
@@ -121,16 +125,24 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         };
         let start = Instant::now();
         let mut sink = Sink::new(cli, files.len());
-        let mut i = 0usize;
-        let results = reports::run(
+        // `--json` alone keeps nothing per host but the tally; the table and the metrics
+        // need every host's result (the metrics its report too).
+        let keep = !cli.json || cli.prometheus.is_some();
+        let mut results = Vec::new();
+        reports::run(
             &files,
             args.max_output,
             args.names,
             cli.json || cli.prometheus.is_some(),
-            cli.prometheus.is_some(),
-            &mut |r| {
-                sink.push(i, r);
-                i += 1;
+            &mut |mut r| {
+                let i = sink.done;
+                sink.push(i, &r);
+                if keep {
+                    if cli.prometheus.is_none() {
+                        r.report = None;
+                    }
+                    results.push(r);
+                }
             },
         );
         return finish(cli, sink, &results, start, golden.as_ref());
@@ -164,6 +176,8 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
     let start = Instant::now();
     let mut sink = Sink::new(cli, targets.len());
     let results = super::run(&targets, &opts, &mut |i, r| sink.push(i, r));
+    // Every host, those whose worker stopped before reporting included.
+    sink.tally = aggregate::Tally::of(&results);
     finish(cli, sink, &results, start, golden.as_ref())
 }
 
@@ -181,15 +195,16 @@ fn finish(
     golden: Option<&HostSummary>,
 ) -> i32 {
     sink.drain(results);
+    let tally = std::mem::take(&mut sink.tally);
     if sink.progress {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let elapsed_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let drift = match golden {
-        Some(g) => aggregate::drift_from_golden(results, g),
-        None => aggregate::drift(results),
+        Some(g) => tally.drift_from_golden(g),
+        None => tally.drift(),
     };
-    let mut code = super::exit_code(results);
+    let mut code = tally.exit_code();
     if golden.is_some() && !drift.is_empty() {
         code = code.max(exit::WARNINGS);
     }
@@ -205,7 +220,7 @@ fn finish(
     let written = match (sink.error, sink.json) {
         (Some(e), _) => Err(e),
         (None, Some(stream)) => stream
-            .finish(results, elapsed_ms, &drift, code)
+            .finish(&tally, elapsed_ms, &drift, code)
             .and_then(|mut out| out.flush()),
         (None, None) => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());

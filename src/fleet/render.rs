@@ -21,19 +21,20 @@ pub struct FleetSummary {
 }
 
 pub fn summary(results: &[HostResult], elapsed_ms: u64) -> FleetSummary {
-    let mut statuses = std::collections::BTreeMap::new();
-    for s in Status::ALL {
-        statuses.insert(s.as_str(), results.iter().filter(|r| r.status == s).count());
-    }
-    let mut verdicts = std::collections::BTreeMap::new();
-    for v in [Verdict::Healthy, Verdict::Warnings, Verdict::Failures] {
-        verdicts.insert(
-            verdict_name(v),
-            results.iter().filter(|r| r.verdict() == Some(v)).count(),
-        );
-    }
+    summary_of(&aggregate::Tally::of(results), elapsed_ms)
+}
+
+pub fn summary_of(t: &aggregate::Tally, elapsed_ms: u64) -> FleetSummary {
+    let statuses = Status::ALL
+        .iter()
+        .map(|s| (s.as_str(), t.status_count(*s)))
+        .collect();
+    let verdicts = [Verdict::Healthy, Verdict::Warnings, Verdict::Failures]
+        .iter()
+        .map(|v| (verdict_name(*v), t.verdict_count(*v)))
+        .collect();
     FleetSummary {
-        hosts: results.len(),
+        hosts: t.hosts(),
         statuses,
         verdicts,
         elapsed_ms,
@@ -77,10 +78,10 @@ impl<W: std::io::Write> JsonStream<W> {
         Ok(())
     }
 
-    /// The closing parts, from every host's result (their reports are not needed).
+    /// The closing parts, from the tally of every host.
     pub fn finish(
         mut self,
-        results: &[HostResult],
+        tally: &aggregate::Tally,
         elapsed_ms: u64,
         drift: &[Drift],
         exit_code: i32,
@@ -92,8 +93,8 @@ impl<W: std::io::Write> JsonStream<W> {
             ))
         }
         let mut tail = String::from(if self.hosts == 0 { "]" } else { "\n  ]" });
-        tail.push_str(&field("summary", &summary(results, elapsed_ms))?);
-        tail.push_str(&field("groups", &aggregate::groups(results))?);
+        tail.push_str(&field("summary", &summary_of(tally, elapsed_ms))?);
+        tail.push_str(&field("groups", &tally.groups())?);
         tail.push_str(&field("drift", &drift)?);
         tail.push_str(&format!(",\n  \"exit_code\": {exit_code}\n}}\n"));
         self.out.write_all(tail.as_bytes())?;
@@ -111,12 +112,8 @@ pub fn write_json(
     for r in results {
         s.host(r)?;
     }
-    s.finish(
-        results,
-        elapsed_ms,
-        &aggregate::drift(results),
-        super::exit_code(results),
-    )?;
+    let tally = aggregate::Tally::of(results);
+    s.finish(&tally, elapsed_ms, &tally.drift(), tally.exit_code())?;
     Ok(())
 }
 

@@ -149,26 +149,18 @@ pub fn result(host: String, c: Classified, elapsed_ms: u64, keep_report: bool) -
     }
 }
 
-/// Reads every file in order; `on_result` sees each host with its report (when
-/// `keep_reports`), and what comes back holds no report unless `retain_reports`.
+/// Reads every file in order, handing each host's result to `on_result` (with its report
+/// when `keep_reports`); nothing is kept here.
 pub fn run(
     files: &[ReportFile],
     max_bytes: u64,
     names: Names,
     keep_reports: bool,
-    retain_reports: bool,
-    on_result: &mut dyn FnMut(&HostResult),
-) -> Vec<HostResult> {
-    let mut out = Vec::with_capacity(files.len());
+    on_result: &mut dyn FnMut(HostResult),
+) {
     for f in files {
-        let mut r = read_one(f, max_bytes, names, keep_reports);
-        on_result(&r);
-        if !retain_reports {
-            r.report = None;
-        }
-        out.push(r);
+        on_result(read_one(f, max_bytes, names, keep_reports));
     }
-    out
 }
 
 /// The known-good node's summary, from its saved report (`--golden REPORT`).
@@ -194,6 +186,12 @@ pub fn golden(path: &Path, max_bytes: u64) -> Result<HostSummary, FleetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn collect(files: &[ReportFile], max: u64, names: Names, keep: bool) -> Vec<HostResult> {
+        let mut out = Vec::new();
+        run(files, max, names, keep, &mut |r| out.push(r));
+        out
+    }
 
     fn fixture(name: &str) -> Vec<u8> {
         std::fs::read(
@@ -234,7 +232,7 @@ mod tests {
             hosts,
             ["node01", "node02", "node03", "node04", "node05", "node06", "node08"]
         );
-        let results = run(&list, 4096, Names::File, true, true, &mut |_| {});
+        let results = collect(&list, 4096, Names::File, true);
         let got: Vec<(&str, Status)> = results
             .iter()
             .map(|r| (r.host.as_str(), r.status))
@@ -253,12 +251,15 @@ mod tests {
             ]
         );
         assert_eq!(results[4].detail.as_deref(), Some("the file is empty"));
-        let results = run(&list, 1 << 24, Names::File, true, false, &mut |r| {
+        let results = collect(&list, 1 << 24, Names::File, true);
+        for r in &results {
             assert_eq!(r.report.is_some(), r.status == Status::Ok);
-        });
+        }
         assert_eq!(results[0].status, Status::Ok);
         assert_eq!(results[0].exit_code, 0);
-        assert!(results[0].report.is_none(), "not retained");
+        assert!(collect(&list, 1 << 24, Names::File, false)[0]
+            .report
+            .is_none());
         assert_eq!(results[1].status, Status::BadOutput);
         assert!(results[1].detail.as_deref().unwrap().contains("truncated"));
         assert!(results
@@ -272,7 +273,7 @@ mod tests {
         std::fs::write(dir.path().join("job-1234-0.json"), fixture("no_gpu.json")).unwrap();
         std::fs::write(dir.path().join("job-1234-1.json"), b"{").unwrap();
         let list = list(dir.path()).unwrap();
-        let r = run(&list, 1 << 24, Names::Report, false, false, &mut |_| {});
+        let r = collect(&list, 1 << 24, Names::Report, false);
         assert_eq!(r[0].host, "ci-runner");
         assert_eq!(r[1].host, "job-1234-1");
     }
