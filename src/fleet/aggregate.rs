@@ -570,6 +570,23 @@ mod tests {
     }
 
     #[test]
+    fn the_tally_does_not_depend_on_the_order_hosts_come_in() {
+        let mut reversed = fleet();
+        reversed.reverse();
+        let mut t = Tally::default();
+        for r in &reversed {
+            t.add(r);
+        }
+        assert_eq!(t.groups(), groups(&fleet()));
+        assert_eq!(t.drift(), drift(&fleet()));
+        assert_eq!(t.hosts(), 36);
+        assert_eq!(t.status_count(Status::Unreachable), 2);
+        assert_eq!(t.verdict_count(Verdict::Healthy), 31);
+        assert_eq!(t.exit_code(), 2);
+        assert_eq!(Tally::default().exit_code(), 3);
+    }
+
+    #[test]
     fn counts_per_status() {
         assert_eq!(
             status_counts(&fleet()),

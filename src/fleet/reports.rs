@@ -52,8 +52,10 @@ pub fn list(dir: &Path) -> Result<Vec<ReportFile>, FleetError> {
         if name.starts_with('.') {
             continue;
         }
-        // Follows symbolic links: a link to a report is a report.
-        if std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
+        // Follows symbolic links: a link to a report is a report. Folders, FIFOs, sockets
+        // and devices are not reports (and a FIFO would block the read); a link to nothing
+        // is kept, to end as `error`.
+        if std::fs::metadata(entry.path()).is_ok_and(|m| !m.is_file()) {
             continue;
         }
         let stem = name.strip_suffix(".json").unwrap_or(&name);
@@ -226,11 +228,13 @@ mod tests {
             std::fs::write(dir.path().join(name), bytes).unwrap();
         }
         std::fs::create_dir(dir.path().join("sub")).unwrap();
+        nix::unistd::mkfifo(&dir.path().join("fifo.json"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        std::os::unix::fs::symlink("/nonexistent/x.json", dir.path().join("node09.json")).unwrap();
         let list = list(dir.path()).unwrap();
         let hosts: Vec<&str> = list.iter().map(|f| f.host.as_str()).collect();
         assert_eq!(
             hosts,
-            ["node01", "node02", "node03", "node04", "node05", "node06", "node08"]
+            ["node01", "node02", "node03", "node04", "node05", "node06", "node08", "node09"]
         );
         let results = collect(&list, 4096, Names::File, true);
         let got: Vec<(&str, Status)> = results
@@ -248,6 +252,7 @@ mod tests {
                 ("node05", Status::BadOutput),
                 ("node06", Status::BadOutput),
                 ("node08", Status::BadOutput),
+                ("node09", Status::Error),
             ]
         );
         assert_eq!(results[4].detail.as_deref(), Some("the file is empty"));
