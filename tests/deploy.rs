@@ -310,3 +310,27 @@ fn the_prolog_fails_a_gpu_job_on_a_broken_node_and_skips_cpu_jobs() {
     .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn the_manifests_run_the_binary_where_the_image_puts_it() {
+    let dockerfile = std::fs::read_to_string(root().join("deploy/Dockerfile")).unwrap();
+    assert!(dockerfile.contains("COPY --from=build /out/gpu-doctor /usr/local/bin/gpu-doctor"));
+    assert!(dockerfile.contains("cargo build --release --locked"));
+    for m in manifests() {
+        let text = std::fs::read_to_string(&m).unwrap();
+        for line in text
+            .lines()
+            .filter(|l| l.contains("gpu-doctor --") && !l.trim_start().starts_with('#'))
+        {
+            assert!(
+                line.contains("/usr/local/bin/gpu-doctor") || line.contains("/opt/gpu-doctor/"),
+                "{}: {line}",
+                m.display()
+            );
+        }
+    }
+    // The labels container writes where NFD's local source reads.
+    let ds = std::fs::read_to_string(root().join("deploy/k8s/daemonset.yaml")).unwrap();
+    assert!(ds.contains("--labels /etc/kubernetes/node-feature-discovery/features.d/gpu-doctor"));
+    assert!(ds.contains("path: /etc/kubernetes/node-feature-discovery/features.d\n"));
+}
