@@ -32,6 +32,10 @@ fi
 export GPU_DOCTOR_TEST_VENVS="${GPU_DOCTOR_TEST_VENVS:-$HOME/.cache/gpu-doctor/test-venvs}"
 scripts/prepare-test-venvs.sh
 
+# kubernetes-validate (PyPI) in a cached venv for the manifests in deploy/k8s/, which
+# tests/deploy.rs validates again, with deliberately broken copies that must fail.
+scripts/validate-k8s.sh
+
 cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked --all-targets

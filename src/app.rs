@@ -85,7 +85,12 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
         }
         None => host,
     };
-    if crate::tui::wanted(cli, host) && !cli.slurm && !cli.npd && cli.prometheus.is_none() {
+    if crate::tui::wanted(cli, host)
+        && !cli.slurm
+        && !cli.npd
+        && cli.prometheus.is_none()
+        && cli.labels.is_none()
+    {
         return Ok(crate::tui::run(cli, host, selection));
     }
     let started = std::time::Instant::now();
@@ -95,6 +100,21 @@ fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
     }
     if let Some(path) = &cli.prometheus {
         let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
+        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if let Some(path) = &cli.labels {
+        let text = report::labels::feature_file(
+            &report::labels::labels(&report),
+            std::time::SystemTime::now(),
+            report::labels::DEFAULT_TTL,
+        );
+        if path.as_os_str() == "-" {
+            print(&text);
+            return Ok(report.exit_code);
+        }
         report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
             path: path.display().to_string(),
             source,

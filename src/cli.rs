@@ -101,6 +101,10 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", global = true)]
     pub prometheus: Option<PathBuf>,
 
+    /// Also write Kubernetes node labels (GPU Feature Discovery's nvidia.com/* names and the verdict) to FILE as a Node Feature Discovery feature file, atomically; '-' prints them instead of the report.
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
+
     /// Slurm HealthCheckProgram mode: silent when the node can run work, else one line with the reason and a non-zero exit.
     #[arg(long, conflicts_with_all = ["json", "plain"])]
     pub slurm: bool,

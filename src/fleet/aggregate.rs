@@ -38,9 +38,38 @@ struct GroupKey {
 
 /// The groups, worst first, then largest first.
 pub fn groups(results: &[HostResult]) -> Vec<Group> {
-    let mut by_key: HashMap<GroupKey, Vec<&str>> = HashMap::new();
-    let mut order: Vec<GroupKey> = Vec::new();
-    for r in results {
+    Tally::of(results).groups()
+}
+
+/// What the groups, the drift, the counts and the exit code need of each host, gathered
+/// host by host: its name once, its group and its value of each drift attribute as small
+/// numbers (the values themselves once per distinct value). So a streamed fleet keeps
+/// tens of bytes per host, not the host's result.
+#[derive(Debug, Default)]
+pub struct Tally {
+    hosts: Vec<Box<str>>,
+    /// Group keys in first-seen order, each with its verdict and its hosts.
+    groups: Vec<(GroupKey, Option<Verdict>, Vec<u32>)>,
+    group_index: HashMap<GroupKey, usize>,
+    /// Per drift attribute: each value with the hosts that have it (hosts that answered).
+    values: Vec<BTreeMap<String, Vec<u32>>>,
+    statuses: BTreeMap<Status, usize>,
+    verdicts: BTreeMap<u8, usize>,
+    exit_code: Option<i32>,
+}
+
+impl Tally {
+    pub fn of(results: &[HostResult]) -> Tally {
+        let mut t = Tally::default();
+        for r in results {
+            t.add(r);
+        }
+        t
+    }
+
+    pub fn add(&mut self, r: &HostResult) {
+        let i = u32::try_from(self.hosts.len()).unwrap_or(u32::MAX);
+        self.hosts.push(r.host.as_str().into());
         let key = GroupKey {
             exit_code: r.exit_code,
             status: r.status,
@@ -57,39 +86,142 @@ pub fn groups(results: &[HostResult]) -> Vec<Group> {
                 _ => None,
             },
         };
-        let entry = by_key.entry(key.clone()).or_default();
-        if entry.is_empty() {
-            order.push(key);
-        }
-        entry.push(&r.host);
-    }
-    let mut out: Vec<Group> = order
-        .into_iter()
-        .map(|k| {
-            let hosts = by_key.remove(&k).unwrap_or_default();
-            let verdict = results
-                .iter()
-                .find(|r| hosts.first() == Some(&r.host.as_str()))
-                .and_then(HostResult::verdict);
-            Group {
-                count: hosts.len(),
-                hosts: fold(&hosts),
-                status: k.status,
-                verdict,
-                problems: k.problems,
-                detail: k.detail,
-                exit_code: k.exit_code,
+        match self.group_index.get(&key) {
+            Some(&g) => self.groups[g].2.push(i),
+            None => {
+                self.group_index.insert(key.clone(), self.groups.len());
+                self.groups.push((key, r.verdict(), vec![i]));
             }
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.exit_code
-            .cmp(&a.exit_code)
-            .then(a.status.cmp(&b.status))
-            .then(b.count.cmp(&a.count))
-            .then(a.hosts.cmp(&b.hosts))
-    });
-    out
+        }
+        if self.values.is_empty() {
+            self.values = vec![BTreeMap::new(); DRIFT_ATTRIBUTES.len()];
+        }
+        if let Some(s) = &r.summary {
+            for (name, values) in DRIFT_ATTRIBUTES.iter().zip(self.values.iter_mut()) {
+                let v = attribute(s, name);
+                match values.get_mut(&v) {
+                    Some(hosts) => hosts.push(i),
+                    None => {
+                        values.insert(v, vec![i]);
+                    }
+                }
+            }
+        }
+        *self.statuses.entry(r.status).or_default() += 1;
+        if let Some(v) = r.verdict() {
+            *self.verdicts.entry(v as u8).or_default() += 1;
+        }
+        self.exit_code = Some(self.exit_code.map_or(r.exit_code, |c| c.max(r.exit_code)));
+    }
+
+    pub fn hosts(&self) -> usize {
+        self.hosts.len()
+    }
+
+    pub fn status_count(&self, s: Status) -> usize {
+        self.statuses.get(&s).copied().unwrap_or(0)
+    }
+
+    pub fn verdict_count(&self, v: Verdict) -> usize {
+        self.verdicts.get(&(v as u8)).copied().unwrap_or(0)
+    }
+
+    /// The worst host's exit code; 3 when there were no hosts.
+    pub fn exit_code(&self) -> i32 {
+        self.exit_code.unwrap_or(crate::report::exit::NO_VERDICT)
+    }
+
+    fn names(&self, idx: &[u32]) -> Vec<&str> {
+        idx.iter()
+            .filter_map(|&i| self.hosts.get(i as usize).map(|h| &**h))
+            .collect()
+    }
+
+    /// The groups, worst first, then largest first.
+    pub fn groups(&self) -> Vec<Group> {
+        let mut out: Vec<Group> = self
+            .groups
+            .iter()
+            .map(|(k, verdict, idx)| Group {
+                count: idx.len(),
+                hosts: fold(&self.names(idx)),
+                status: k.status,
+                verdict: *verdict,
+                problems: k.problems.clone(),
+                detail: k.detail.clone(),
+                exit_code: k.exit_code,
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.exit_code
+                .cmp(&a.exit_code)
+                .then(a.status.cmp(&b.status))
+                .then(b.count.cmp(&a.count))
+                .then(a.hosts.cmp(&b.hosts))
+        });
+        out
+    }
+
+    /// For each attribute on which the hosts that answered do not all agree: the
+    /// majority value and the hosts that differ.
+    pub fn drift(&self) -> Vec<Drift> {
+        let mut out = Vec::new();
+        for (&name, by_value) in DRIFT_ATTRIBUTES.iter().zip(&self.values) {
+            if by_value.len() < 2 {
+                continue;
+            }
+            let mut values: Vec<(&String, &Vec<u32>)> = by_value.iter().collect();
+            // Most common first; ties by value, so the output is stable.
+            values.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+            let mut it = values.into_iter();
+            let Some((majority, hosts)) = it.next() else {
+                continue;
+            };
+            out.push(Drift {
+                attribute: name,
+                reference: "majority",
+                majority: majority.clone(),
+                majority_count: hosts.len(),
+                outliers: it.map(|(v, idx)| self.outlier(v, idx)).collect(),
+            });
+        }
+        out
+    }
+
+    /// For each attribute on which some host that answered differs from the known-good
+    /// node's report: that node's value (in `majority`, with the hosts that share it) and
+    /// the hosts that differ, most common value first.
+    pub fn drift_from_golden(&self, golden: &super::HostSummary) -> Vec<Drift> {
+        let mut out = Vec::new();
+        for (&name, by_value) in DRIFT_ATTRIBUTES.iter().zip(&self.values) {
+            let want = attribute(golden, name);
+            let mut values: Vec<(&String, &Vec<u32>)> =
+                by_value.iter().filter(|(v, _)| **v != want).collect();
+            if values.is_empty() {
+                continue;
+            }
+            values.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+            out.push(Drift {
+                attribute: name,
+                reference: "golden",
+                majority_count: by_value.get(&want).map_or(0, Vec::len),
+                majority: want,
+                outliers: values
+                    .into_iter()
+                    .map(|(v, idx)| self.outlier(v, idx))
+                    .collect(),
+            });
+        }
+        out
+    }
+
+    fn outlier(&self, value: &str, idx: &[u32]) -> Outlier {
+        Outlier {
+            value: value.to_string(),
+            count: idx.len(),
+            hosts: fold(&self.names(idx)),
+        }
+    }
 }
 
 /// A message with the host name taken out, so the same error on two hosts groups.
@@ -212,6 +344,9 @@ fn split_number(h: &str) -> Option<(&str, &str, &str)> {
 pub struct Drift {
     /// `driver`, `cuda`, `toolkit`, `torch`, `matrix`, `gpu_model`, `gpu_count`, `gpu_doctor`.
     pub attribute: &'static str,
+    /// What the hosts are compared with: `majority`, or `golden` (`--golden REPORT`: the
+    /// known-good node's value, which `majority` then holds).
+    pub reference: &'static str,
     pub majority: String,
     pub majority_count: usize,
     /// The other values, each with its hosts (folded), most common first.
@@ -261,40 +396,12 @@ fn attribute(s: &super::HostSummary, name: &str) -> String {
 /// For each attribute on which the hosts that answered do not all agree: the majority
 /// value and the hosts that differ.
 pub fn drift(results: &[HostResult]) -> Vec<Drift> {
-    let answered: Vec<(&str, &super::HostSummary)> = results
-        .iter()
-        .filter_map(|r| r.summary.as_ref().map(|s| (r.host.as_str(), s)))
-        .collect();
-    let mut out = Vec::new();
-    for &name in DRIFT_ATTRIBUTES {
-        let mut by_value: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-        for (host, s) in &answered {
-            by_value.entry(attribute(s, name)).or_default().push(host);
-        }
-        if by_value.len() < 2 {
-            continue;
-        }
-        let mut values: Vec<(String, Vec<&str>)> = by_value.into_iter().collect();
-        // Most common first; ties by value, so the output is stable.
-        values.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-        let mut it = values.into_iter();
-        let Some((majority, hosts)) = it.next() else {
-            continue;
-        };
-        out.push(Drift {
-            attribute: name,
-            majority,
-            majority_count: hosts.len(),
-            outliers: it
-                .map(|(value, hosts)| Outlier {
-                    value,
-                    count: hosts.len(),
-                    hosts: fold(&hosts),
-                })
-                .collect(),
-        });
-    }
-    out
+    Tally::of(results).drift()
+}
+
+/// Drift from a known-good node's report (`--golden`) instead of from the majority.
+pub fn drift_from_golden(results: &[HostResult], golden: &super::HostSummary) -> Vec<Drift> {
+    Tally::of(results).drift_from_golden(golden)
 }
 
 /// Counts per status, in the order of [`Status::ALL`] (zeros left out).
@@ -442,6 +549,41 @@ mod tests {
         assert_eq!(d[1].outliers[0].value, "7");
         // A uniform fleet has no drift.
         assert!(drift(&fleet()[..5]).is_empty());
+    }
+
+    #[test]
+    fn drift_from_a_golden_node() {
+        // The golden node runs the driver only node07 has: the other 31 answering hosts drift.
+        let golden = summary("535.104.05", 8, &[]);
+        let d = drift_from_golden(&fleet(), &golden);
+        let attrs: Vec<&str> = d.iter().map(|d| d.attribute).collect();
+        assert_eq!(attrs, ["driver", "gpu_count"]);
+        assert_eq!(d[0].reference, "golden");
+        assert_eq!(d[0].majority, "535.104.05");
+        assert_eq!(d[0].majority_count, 1);
+        assert_eq!(d[0].outliers.len(), 1);
+        assert_eq!(d[0].outliers[0].hosts, "node[01-06,08-32]");
+        assert_eq!(d[0].outliers[0].count, 31);
+        assert_eq!(d[1].outliers[0].hosts, "node32");
+        // Hosts that did not answer are not compared; a fleet equal to its golden node has none.
+        assert!(drift_from_golden(&fleet()[..5], &summary("550.54.15", 8, &[])).is_empty());
+    }
+
+    #[test]
+    fn the_tally_does_not_depend_on_the_order_hosts_come_in() {
+        let mut reversed = fleet();
+        reversed.reverse();
+        let mut t = Tally::default();
+        for r in &reversed {
+            t.add(r);
+        }
+        assert_eq!(t.groups(), groups(&fleet()));
+        assert_eq!(t.drift(), drift(&fleet()));
+        assert_eq!(t.hosts(), 36);
+        assert_eq!(t.status_count(Status::Unreachable), 2);
+        assert_eq!(t.verdict_count(Verdict::Healthy), 31);
+        assert_eq!(t.exit_code(), 2);
+        assert_eq!(Tally::default().exit_code(), 3);
     }
 
     #[test]

@@ -1,10 +1,17 @@
-//! `gpu-doctor fleet ...` wired to the command line: read the hosts, run them, show the
-//! fleet (table UI on a terminal, else `--plain` / `--json`), write `--prometheus`.
+//! `gpu-doctor fleet ...` wired to the command line: read the hosts (or the saved reports
+//! of `--reports DIR`), run them, show the fleet (table UI on a terminal, else `--plain` /
+//! `--json`), write `--prometheus`.
+//!
+//! `--json` is written host by host as results come (in input order), each report
+//! dropped once written, so memory does not grow with the reports (`--prometheus` needs
+//! every report at the end and keeps them).
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
-use super::{render, FleetArgs, FleetOptions};
+use super::render::JsonStream;
+use super::{aggregate, render, reports, FleetArgs, FleetOptions, HostResult, HostSummary};
 use crate::cli::Cli;
 use crate::host::Host;
 use crate::report::exit;
@@ -12,23 +19,144 @@ use crate::report::exit;
 /// The environment variable naming the ssh program (default `ssh` on PATH).
 pub const SSH_ENV: &str = "GPU_DOCTOR_SSH";
 
+type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+
+/// Where host results go as they come: the JSON stream in input order (results that
+/// finish early wait in `pending`), and the progress line.
+struct Sink {
+    /// Every host so far, for the groups, drift and counts (in whatever order they come).
+    tally: aggregate::Tally,
+    json: Option<JsonStream<Stdout>>,
+    pending: BTreeMap<usize, HostResult>,
+    next: usize,
+    error: Option<std::io::Error>,
+    progress: bool,
+    done: usize,
+    total: usize,
+}
+
+impl Sink {
+    fn new(cli: &Cli, total: usize) -> Sink {
+        let mut error = None;
+        let json = cli.json.then(|| {
+            JsonStream::start(std::io::BufWriter::new(std::io::stdout().lock()))
+                .map_err(|e| error = Some(e))
+                .ok()
+        });
+        Sink {
+            tally: aggregate::Tally::default(),
+            json: json.flatten(),
+            pending: BTreeMap::new(),
+            next: 0,
+            error,
+            progress: std::io::stderr().is_terminal() && !cli.json,
+            done: 0,
+            total,
+        }
+    }
+
+    fn push(&mut self, i: usize, r: &HostResult) {
+        self.tally.add(r);
+        self.done += 1;
+        if self.progress {
+            let _ = write!(
+                std::io::stderr(),
+                "\r\x1b[K{}/{} hosts · last: {} {}",
+                self.done,
+                self.total,
+                r.host,
+                render::result_word(r)
+            );
+        }
+        if self.json.is_none() {
+            return;
+        }
+        if i != self.next {
+            self.pending.insert(i, r.clone());
+            return;
+        }
+        self.write(r);
+        self.next += 1;
+        while let Some(p) = self.pending.remove(&self.next) {
+            self.write(&p);
+            self.next += 1;
+        }
+    }
+
+    /// Writes what never came through `push` (a host whose worker stopped).
+    fn drain(&mut self, results: &[HostResult]) {
+        if self.json.is_none() {
+            return;
+        }
+        while let Some(r) = results.get(self.next) {
+            let r = self.pending.remove(&self.next).unwrap_or_else(|| r.clone());
+            self.write(&r);
+            self.next += 1;
+        }
+    }
+
+    fn write(&mut self, r: &HostResult) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(s) = &mut self.json {
+            if let Err(e) = s.host(r) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
 pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
-    let fail = |e: &dyn std::fmt::Display| {
-        let _ = writeln!(std::io::stderr(), "gpu-doctor fleet: {e}");
-        exit::NO_VERDICT
-    };
     if let Err(e) = super::check_args(args) {
         return fail(&e);
+    }
+    let golden = match &args.golden {
+        Some(path) => match reports::golden(path, args.max_output) {
+            Ok(s) => Some(s),
+            Err(e) => return fail(&e),
+        },
+        None => None,
+    };
+    if let Some(dir) = &args.reports {
+        let files = match reports::list(dir) {
+            Ok(f) => f,
+            Err(e) => return fail(&e),
+        };
+        let start = Instant::now();
+        let mut sink = Sink::new(cli, files.len());
+        // `--json` alone keeps nothing per host but the tally; the table and the metrics
+        // need every host's result (the metrics its report too).
+        let keep = !cli.json || cli.prometheus.is_some();
+        let mut results = Vec::new();
+        reports::run(
+            &files,
+            args.max_output,
+            args.names,
+            cli.json || cli.prometheus.is_some(),
+            &mut |mut r| {
+                let i = sink.done;
+                sink.push(i, &r);
+                if keep {
+                    if cli.prometheus.is_none() {
+                        r.report = None;
+                    }
+                    results.push(r);
+                }
+            },
+        );
+        return finish(cli, sink, &results, start, golden.as_ref());
     }
     let targets = match super::targets(args) {
         Ok(t) => t,
         Err(e) => return fail(&e),
     };
     let mut opts = FleetOptions::from_args(args, host.var(SSH_ENV));
-    if super::tui::wanted(cli, host) && cli.prometheus.is_none() {
+    if super::tui::wanted(cli, host) && cli.prometheus.is_none() && golden.is_none() {
         return super::tui::run(&targets, &opts, cli, host);
     }
     opts.keep_reports = cli.json || cli.prometheus.is_some();
+    opts.retain_reports = cli.prometheus.is_some();
     // Ctrl-C, SIGTERM, SIGHUP: end the ssh children too (each runs in its own process
     // group, so the terminal's signal does not reach them), then stop.
     let running = opts.ssh.running.clone();
@@ -47,27 +175,42 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
         });
     }
     let start = Instant::now();
-    let total = targets.len();
-    let progress = std::io::stderr().is_terminal() && !cli.json;
-    let mut done = 0usize;
-    let results = super::run(&targets, &opts, &mut |_, r| {
-        done += 1;
-        if progress {
-            let _ = write!(
-                std::io::stderr(),
-                "\r\x1b[K{done}/{total} hosts · last: {} {}",
-                r.host,
-                render::result_word(r)
-            );
-        }
-    });
-    if progress {
+    let mut sink = Sink::new(cli, targets.len());
+    let results = super::run(&targets, &opts, &mut |i, r| sink.push(i, r));
+    // Every host, those whose worker stopped before reporting included.
+    sink.tally = aggregate::Tally::of(&results);
+    finish(cli, sink, &results, start, golden.as_ref())
+}
+
+fn fail(e: &dyn std::fmt::Display) -> i32 {
+    let _ = writeln!(std::io::stderr(), "gpu-doctor fleet: {e}");
+    exit::NO_VERDICT
+}
+
+/// Drift, exit code, `--prometheus`, and the end of the output.
+fn finish(
+    cli: &Cli,
+    mut sink: Sink,
+    results: &[HostResult],
+    start: Instant,
+    golden: Option<&HostSummary>,
+) -> i32 {
+    sink.drain(results);
+    let tally = std::mem::take(&mut sink.tally);
+    if sink.progress {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let elapsed_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let code = super::exit_code(&results);
+    let drift = match golden {
+        Some(g) => tally.drift_from_golden(g),
+        None => tally.drift(),
+    };
+    let mut code = tally.exit_code();
+    if golden.is_some() && !drift.is_empty() {
+        code = code.max(exit::WARNINGS);
+    }
     if let Some(path) = &cli.prometheus {
-        let text = crate::report::prometheus::fleet(&results);
+        let text = crate::report::prometheus::fleet(results);
         if let Err(e) = crate::report::prometheus::write_atomic(path, &text) {
             return fail(&format!(
                 "could not write metrics to {}: {e}",
@@ -75,15 +218,19 @@ pub fn run(args: &FleetArgs, cli: &Cli, host: &Host) -> i32 {
             ));
         }
     }
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    // The JSON document is written as it is encoded: the reports are not copied into one
-    // big string first.
-    let written = if cli.json {
-        render::write_json(&mut stdout, &results, elapsed_ms)
-    } else {
-        stdout.write_all(render::plain(&results, elapsed_ms).as_bytes())
+    let written = match (sink.error, sink.json) {
+        (Some(e), _) => Err(e),
+        (None, Some(stream)) => stream
+            .finish(&tally, elapsed_ms, &drift, code)
+            .and_then(|mut out| out.flush()),
+        (None, None) => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            stdout
+                .write_all(render::plain_with(results, elapsed_ms, &drift, code).as_bytes())
+                .and_then(|()| stdout.flush())
+        }
     };
-    match written.and_then(|()| stdout.flush()) {
+    match written {
         Ok(()) => code,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
         Err(e) => fail(&format!("could not write output: {e}")),

@@ -17,6 +17,7 @@ pub mod classify;
 pub mod cmd;
 pub mod inventory;
 pub mod render;
+pub mod reports;
 pub mod ssh;
 pub mod tui;
 
@@ -78,6 +79,18 @@ pub struct FleetArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_OUTPUT_BYTES)]
     pub max_output: u64,
 
+    /// Read saved reports from DIR instead of running ssh: one file per host, as `srun gpu-doctor --json > DIR/%N.json`, pdsh, Ansible or a Kubernetes Job write them.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["hosts", "hosts_file", "push"])]
+    pub reports: Option<PathBuf>,
+
+    /// With --reports: name each host by its file (less `.json`) or by the host name in its report.
+    #[arg(long, value_enum, value_name = "FROM", default_value_t = reports::Names::File, requires = "reports")]
+    pub names: reports::Names,
+
+    /// Compare every host with this known-good node's saved report instead of with the majority; any drift makes the exit code at least 1.
+    #[arg(long, value_name = "REPORT")]
+    pub golden: Option<PathBuf>,
+
     /// Arguments for the remote gpu-doctor after `--json` (after `--`, e.g. -- --expect-gpus 8).
     #[arg(last = true, value_name = "ARGS")]
     pub remote_args: Vec<String>,
@@ -86,7 +99,9 @@ pub struct FleetArgs {
 pub const FLEET_HELP: &str = "\
 Statuses: ok, unreachable, auth_failed, host_key_mismatch, timeout, not_installed,
 incompatible, bad_output, error. Exit code: the worst host (0 ok, 1 warnings, 2 failures or any
-host not ok, 3 bad arguments). ssh runs with BatchMode=yes; GPU_DOCTOR_SSH names another ssh.";
+host not ok, 3 bad arguments). ssh runs with BatchMode=yes; GPU_DOCTOR_SSH names another ssh.
+With --reports DIR, each saved file gets the status an ssh host printing it would (an empty,
+truncated or foreign file is bad_output, an older schema incompatible).";
 
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -299,6 +314,9 @@ pub struct FleetOptions {
     /// Keep each host's whole report (for `--json`, `--prometheus` and the UI); without it
     /// only the summary is kept, so memory stays small with thousands of hosts.
     pub keep_reports: bool,
+    /// Keep the reports in the results [`run`] returns, after `on_result` has seen them;
+    /// without it `--json` streams each report as it comes and memory stays flat.
+    pub retain_reports: bool,
 }
 
 impl FleetOptions {
@@ -319,6 +337,7 @@ impl FleetOptions {
             jobs: usize::try_from(args.jobs).unwrap_or(1).max(1),
             push: args.push,
             keep_reports: true,
+            retain_reports: true,
         }
     }
 }
@@ -431,8 +450,11 @@ fn run_pool(
     }
     drop(tx);
     let mut slots: Vec<Option<HostResult>> = vec![None; targets.len()];
-    for (i, r) in rx {
+    for (i, mut r) in rx {
         on_result(i, &r);
+        if !opts.retain_reports {
+            r.report = None;
+        }
         if let Some(s) = slots.get_mut(i) {
             *s = Some(r);
         }
@@ -520,6 +542,12 @@ pub enum FleetError {
     NoHosts,
     #[error("{0} hosts is more than the {max} a run takes", max = inventory::MAX_HOSTS)]
     TooMany(usize),
+    #[error(
+        "no report files in {0} (one file per host, e.g. srun gpu-doctor --json > {0}/%N.json)"
+    )]
+    NoReports(String),
+    #[error("the golden report {0} is not a usable report ({1})")]
+    Golden(String, String),
     #[error("ssh option {0:?} starts with '-'; give it as KEY=VALUE")]
     BadSshOption(String),
     #[error("ssh option {0:?} runs a local command; set it in an ssh_config file (--ssh-config FILE) instead")]

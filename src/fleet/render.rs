@@ -2,24 +2,13 @@
 
 use serde::Serialize;
 
-use super::aggregate::{self, Drift, Group};
+use super::aggregate::{self, Drift};
 use super::{HostResult, Status};
 use crate::report::Verdict;
 
 /// Version of the fleet JSON document (each host's `report` carries its own
 /// `schema_version`).
 pub const FLEET_SCHEMA_VERSION: u32 = 1;
-
-#[derive(Debug, Serialize)]
-pub struct FleetDoc<'a> {
-    pub fleet_schema_version: u32,
-    pub tool: crate::report::Tool,
-    pub summary: FleetSummary,
-    pub hosts: &'a [HostResult],
-    pub groups: Vec<Group>,
-    pub drift: Vec<Drift>,
-    pub exit_code: i32,
-}
 
 #[derive(Debug, Serialize)]
 pub struct FleetSummary {
@@ -31,45 +20,101 @@ pub struct FleetSummary {
     pub elapsed_ms: u64,
 }
 
-pub fn doc(results: &[HostResult], elapsed_ms: u64) -> FleetDoc<'_> {
-    let mut statuses = std::collections::BTreeMap::new();
-    for s in Status::ALL {
-        statuses.insert(s.as_str(), results.iter().filter(|r| r.status == s).count());
-    }
-    let mut verdicts = std::collections::BTreeMap::new();
-    for v in [Verdict::Healthy, Verdict::Warnings, Verdict::Failures] {
-        verdicts.insert(
-            verdict_name(v),
-            results.iter().filter(|r| r.verdict() == Some(v)).count(),
-        );
-    }
-    FleetDoc {
-        fleet_schema_version: FLEET_SCHEMA_VERSION,
-        tool: crate::report::Tool {
-            name: env!("CARGO_PKG_NAME").into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
-        summary: FleetSummary {
-            hosts: results.len(),
-            statuses,
-            verdicts,
-            elapsed_ms,
-        },
-        hosts: results,
-        groups: aggregate::groups(results),
-        drift: aggregate::drift(results),
-        exit_code: super::exit_code(results),
+pub fn summary(results: &[HostResult], elapsed_ms: u64) -> FleetSummary {
+    summary_of(&aggregate::Tally::of(results), elapsed_ms)
+}
+
+pub fn summary_of(t: &aggregate::Tally, elapsed_ms: u64) -> FleetSummary {
+    let statuses = Status::ALL
+        .iter()
+        .map(|s| (s.as_str(), t.status_count(*s)))
+        .collect();
+    let verdicts = [Verdict::Healthy, Verdict::Warnings, Verdict::Failures]
+        .iter()
+        .map(|v| (verdict_name(*v), t.verdict_count(*v)))
+        .collect();
+    FleetSummary {
+        hosts: t.hosts(),
+        statuses,
+        verdicts,
+        elapsed_ms,
     }
 }
 
-/// The JSON document, encoded straight into `out`.
+/// The fleet JSON document, written host by host as results come: the header, each
+/// host (with its whole report) as soon as it is known, then the summary, groups, drift
+/// and exit code, which need every host but only their small summaries. So the document
+/// never sits whole in memory, however many hosts there are.
+///
+/// ```text
+/// {"fleet_schema_version": 1, "tool": {…}, "hosts": [ {…}, {…}, … ],
+///  "summary": {…}, "groups": […], "drift": […], "exit_code": N}
+/// ```
+pub struct JsonStream<W: std::io::Write> {
+    out: W,
+    hosts: usize,
+}
+
+impl<W: std::io::Write> JsonStream<W> {
+    pub fn start(mut out: W) -> std::io::Result<JsonStream<W>> {
+        let tool = crate::report::Tool {
+            name: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        };
+        write!(
+            out,
+            "{{\n  \"fleet_schema_version\": {FLEET_SCHEMA_VERSION},\n  \"tool\": {},\n  \"hosts\": [",
+            crate::report::safe_json::to_string(&tool)?
+        )?;
+        Ok(JsonStream { out, hosts: 0 })
+    }
+
+    /// One host, with its report when it carries one.
+    pub fn host(&mut self, r: &HostResult) -> std::io::Result<()> {
+        self.out
+            .write_all(if self.hosts == 0 { b"\n" } else { b",\n" })?;
+        crate::report::safe_json::to_writer_pretty(&mut self.out, r)?;
+        self.hosts += 1;
+        Ok(())
+    }
+
+    /// The closing parts, from the tally of every host.
+    pub fn finish(
+        mut self,
+        tally: &aggregate::Tally,
+        elapsed_ms: u64,
+        drift: &[Drift],
+        exit_code: i32,
+    ) -> std::io::Result<W> {
+        fn field(name: &str, v: &impl Serialize) -> std::io::Result<String> {
+            Ok(format!(
+                ",\n  \"{name}\": {}",
+                crate::report::safe_json::to_string_pretty(v)?
+            ))
+        }
+        let mut tail = String::from(if self.hosts == 0 { "]" } else { "\n  ]" });
+        tail.push_str(&field("summary", &summary_of(tally, elapsed_ms))?);
+        tail.push_str(&field("groups", &tally.groups())?);
+        tail.push_str(&field("drift", &drift)?);
+        tail.push_str(&format!(",\n  \"exit_code\": {exit_code}\n}}\n"));
+        self.out.write_all(tail.as_bytes())?;
+        Ok(self.out)
+    }
+}
+
+/// The JSON document of a finished fleet (majority drift), encoded straight into `out`.
 pub fn write_json(
     out: &mut impl std::io::Write,
     results: &[HostResult],
     elapsed_ms: u64,
 ) -> std::io::Result<()> {
-    crate::report::safe_json::to_writer_pretty(&mut *out, &doc(results, elapsed_ms))?;
-    out.write_all(b"\n")
+    let mut s = JsonStream::start(&mut *out)?;
+    for r in results {
+        s.host(r)?;
+    }
+    let tally = aggregate::Tally::of(results);
+    s.finish(&tally, elapsed_ms, &tally.drift(), tally.exit_code())?;
+    Ok(())
 }
 
 pub fn verdict_name(v: Verdict) -> &'static str {
@@ -126,6 +171,16 @@ pub const COLUMNS: [&str; 9] = [
 
 /// The plain text: one line per host, then the groups, the drift and a summary line.
 pub fn plain(results: &[HostResult], elapsed_ms: u64) -> String {
+    plain_with(
+        results,
+        elapsed_ms,
+        &aggregate::drift(results),
+        super::exit_code(results),
+    )
+}
+
+/// [`plain`] with the drift and exit code given (drift from a golden report).
+pub fn plain_with(results: &[HostResult], elapsed_ms: u64, drift: &[Drift], code: i32) -> String {
     let mut out = String::new();
     let rows: Vec<[String; 9]> = results.iter().map(row).collect();
     let mut widths = COLUMNS.map(|c| c.chars().count());
@@ -177,12 +232,20 @@ pub fn plain(results: &[HostResult], elapsed_ms: u64) -> String {
         );
         out.push('\n');
     }
-    let drift = aggregate::drift(results);
     if !drift.is_empty() {
-        out.push_str("\nDrift (hosts that differ from the majority)\n");
-        for d in &drift {
+        if drift.iter().any(|d| d.reference == "golden") {
+            out.push_str("\nDrift (hosts that differ from the golden report)\n");
+        } else {
+            out.push_str("\nDrift (hosts that differ from the majority)\n");
+        }
+        for d in drift {
+            let golden = if d.reference == "golden" {
+                " (golden)"
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "  {}: {} on {} host(s)\n",
+                "  {}: {}{golden} on {} host(s)\n",
                 d.attribute, d.majority, d.majority_count
             ));
             for o in &d.outliers {
@@ -199,7 +262,7 @@ pub fn plain(results: &[HostResult], elapsed_ms: u64) -> String {
         results.len(),
         counts.join(", "),
         elapsed_ms as f64 / 1000.0,
-        super::exit_code(results)
+        code
     ));
     out
 }

@@ -2,6 +2,7 @@
 //! renderings.
 
 pub mod finding;
+pub mod labels;
 pub mod npd;
 pub mod prometheus;
 pub mod safe_json;
