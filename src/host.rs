@@ -250,7 +250,12 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
             source,
         })?;
     let (status, timed_out) = match waited {
-        Some(status) => (status, false),
+        Some(status) => {
+            // Helpers the program forked (a driver's daemon) may outlive it holding the
+            // pipes: its process group goes with it.
+            kill_group(child.id());
+            (status, false)
+        }
         None => {
             kill_group(child.id());
             let _ = child.kill();
@@ -261,9 +266,13 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
         }
     };
     // A grandchild that keeps the pipe open would block the readers: the group kill above
-    // ended it on time-out; on normal exit readers end when the pipe closes.
-    let stdout = stdout.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+    // ended those in the group; one that left the group is not waited for.
+    let stdout = stdout
+        .and_then(|h| join_reader(h, READER_GRACE))
+        .unwrap_or_default();
+    let stderr = stderr
+        .and_then(|h| join_reader(h, READER_GRACE))
+        .unwrap_or_default();
     use std::os::unix::process::ExitStatusExt;
     Ok(CommandOutput {
         status: status.code(),
@@ -273,6 +282,22 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
         stderr,
         elapsed: start.elapsed(),
     })
+}
+
+/// How long pipe readers may take to finish after the program ended.
+const READER_GRACE: Duration = Duration::from_secs(1);
+
+/// Joins a reader thread, waiting at most `limit` (a pipe held open by a process that
+/// left the group must not hold the doctor).
+fn join_reader<T>(handle: std::thread::JoinHandle<T>, limit: Duration) -> Option<T> {
+    let until = Instant::now() + limit;
+    while !handle.is_finished() {
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    handle.join().ok()
 }
 
 fn spawn_reader<R: Read + Send + 'static>(mut reader: R) -> std::thread::JoinHandle<String> {
