@@ -1168,6 +1168,150 @@ impl CublasLt {
     }
 }
 
+/// NVML calls that nvml-wrapper makes with the wrong struct size or not at all: the
+/// compute-process lists (drivers 535.43.02–535.86.05 write a 32-byte
+/// `nvmlProcessInfo_t` from `nvmlDeviceGetComputeRunningProcesses_v3`, every other
+/// driver 24 bytes; before R510 only `_v2` and the 16-byte v1 exist) and the v1 memory
+/// info of drivers without `nvmlDeviceGetMemoryInfo_v2`.
+pub mod nvml_raw {
+    use std::ffi::c_uint;
+
+    /// `nvmlReturn_t` values used here.
+    pub const NVML_SUCCESS: u32 = 0;
+    pub const NVML_ERROR_INSUFFICIENT_SIZE: u32 = 7;
+    /// `NVML_VALUE_NOT_AVAILABLE` in a process's used memory.
+    const VALUE_NOT_AVAILABLE: u64 = u64::MAX;
+
+    /// Which entry point, with the size of the struct it writes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ProcessCall {
+        /// `nvmlDeviceGetComputeRunningProcesses_v3`; 24 or 32 bytes per entry.
+        V3 { stride: usize },
+        /// `nvmlDeviceGetComputeRunningProcesses_v2` (R470): 24 bytes.
+        V2,
+        /// `nvmlDeviceGetComputeRunningProcesses`: 16 bytes.
+        V1,
+    }
+
+    impl ProcessCall {
+        pub fn name(self) -> &'static str {
+            match self {
+                ProcessCall::V3 { .. } => "nvmlDeviceGetComputeRunningProcesses_v3",
+                ProcessCall::V2 => "nvmlDeviceGetComputeRunningProcesses_v2",
+                ProcessCall::V1 => "nvmlDeviceGetComputeRunningProcesses",
+            }
+        }
+
+        fn stride(self) -> usize {
+            match self {
+                ProcessCall::V3 { stride } => stride,
+                ProcessCall::V2 => 24,
+                ProcessCall::V1 => 16,
+            }
+        }
+    }
+
+    /// The struct size `_v3` writes on this driver version ("535.54.03").
+    pub fn v3_stride(driver_version: &str) -> usize {
+        let parts: Vec<u32> = driver_version
+            .trim()
+            .split('.')
+            .map(|p| p.parse().unwrap_or(0))
+            .collect();
+        let v = (
+            parts.first().copied().unwrap_or(0),
+            parts.get(1).copied().unwrap_or(0),
+            parts.get(2).copied().unwrap_or(0),
+        );
+        if ((535, 43, 2)..=(535, 86, 5)).contains(&v) {
+            32
+        } else {
+            24
+        }
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum ProcessError {
+        /// The library lacks the entry point.
+        Missing,
+        /// The call returned this `nvmlReturn_t`.
+        Code(u32),
+        /// The driver reported more processes than `max`.
+        TooMany(u32),
+    }
+
+    /// (pid, used bytes when known) of each compute process, at most `max` of them.
+    pub fn compute_processes(
+        device: &nvml_wrapper::Device<'_>,
+        call: ProcessCall,
+        max: u32,
+    ) -> Result<Vec<(u32, Option<u64>)>, ProcessError> {
+        let lib = device.nvml().lib();
+        // SAFETY: the handle is only passed to NVML calls on this device's library.
+        let handle = unsafe { device.handle() };
+        type F = unsafe extern "C" fn(*mut std::ffi::c_void, *mut c_uint, *mut u64) -> u32;
+        // SAFETY: the three entry points share this C signature (device handle, count in
+        // and out, entry buffer), returning nvmlReturn_t.
+        let f = unsafe { lib.__library.get::<F>(call.name().as_bytes()) }
+            .map_err(|_| ProcessError::Missing)?;
+        let raw = |count: &mut c_uint, buf: *mut u64| -> u32 {
+            // SAFETY: `buf` is NULL with `*count` 0, or holds `*count` entries of the size
+            // `call` writes (whole u64 words, so aligned for every layout); the handle is
+            // this library's.
+            unsafe { f(handle.cast(), count, buf) }
+        };
+        let mut count: c_uint = 0;
+        match raw(&mut count, std::ptr::null_mut()) {
+            NVML_SUCCESS => return Ok(Vec::new()),
+            NVML_ERROR_INSUFFICIENT_SIZE => {}
+            rc => return Err(ProcessError::Code(rc)),
+        }
+        if count > max {
+            return Err(ProcessError::TooMany(count));
+        }
+        // Room for processes that start between the two calls.
+        let room = count.saturating_add(8);
+        let words = call.stride() / 8;
+        let mut buf = vec![0u64; room as usize * words];
+        let mut count = room;
+        match raw(&mut count, buf.as_mut_ptr()) {
+            NVML_SUCCESS => {}
+            rc => return Err(ProcessError::Code(rc)),
+        }
+        let n = (count.min(room)) as usize;
+        Ok(buf
+            .chunks_exact(words)
+            .take(n)
+            .map(|e| {
+                // pid is the first 32-bit field (little-endian low half of word 0);
+                // usedGpuMemory the u64 at offset 8 in every layout.
+                let pid = (e[0] & 0xffff_ffff) as u32;
+                let used = (e[1] != VALUE_NOT_AVAILABLE).then_some(e[1]);
+                (pid, used)
+            })
+            .collect())
+    }
+
+    /// `nvmlDeviceGetMemoryInfo` (v1): (total, free, used) bytes.
+    pub fn memory_info_v1(
+        device: &nvml_wrapper::Device<'_>,
+    ) -> Result<(u64, u64, u64), ProcessError> {
+        let lib = device.nvml().lib();
+        type F = unsafe extern "C" fn(*mut std::ffi::c_void, *mut u64) -> u32;
+        // SAFETY: nvmlDeviceGetMemoryInfo(nvmlDevice_t, nvmlMemory_t *) from nvml.h.
+        let f = unsafe { lib.__library.get::<F>(b"nvmlDeviceGetMemoryInfo") }
+            .map_err(|_| ProcessError::Missing)?;
+        let mut words = [0u64; 3];
+        // SAFETY: nvmlMemory_t is { total, free, used: unsigned long long }; the handle
+        // is this library's.
+        let rc = unsafe { f(device.handle().cast(), words.as_mut_ptr()) };
+        if rc != NVML_SUCCESS {
+            return Err(ProcessError::Code(rc));
+        }
+        Ok((words[0], words[1], words[2]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1175,6 +1319,18 @@ mod tests {
     #[test]
     fn the_driver_soname_is_tried_before_the_unversioned_name() {
         assert_eq!(CUDA_LIBRARY_NAMES, ["libcuda.so.1", "libcuda.so"]);
+    }
+
+    #[test]
+    fn the_535_process_struct_is_32_bytes_only_on_its_drivers() {
+        assert_eq!(nvml_raw::v3_stride("535.43.02"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.54.03"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.86.05"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.86.10"), 24);
+        assert_eq!(nvml_raw::v3_stride("535.43.01"), 24);
+        assert_eq!(nvml_raw::v3_stride("535.104.05"), 24);
+        assert_eq!(nvml_raw::v3_stride("550.54.15"), 24);
+        assert_eq!(nvml_raw::v3_stride("garbage"), 24);
     }
 
     #[test]

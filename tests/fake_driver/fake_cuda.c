@@ -23,6 +23,7 @@
  *                                nothing
  *   FAKE_CUDA_MAX_GRID="X,Y,Z"   grid limits (default 2147483647,65535,65535)
  *   FAKE_CUDA_USED=BYTES         memory other processes hold on every GPU
+ *   FAKE_CUDA_COUNT=N            cuDeviceGetCount reports N (a corrupt answer)
  * Faults
  *   FAKE_CUDA_GRID_ERROR=N       code of a launch past the grid limits (default 1,
  *                                CUDA_ERROR_INVALID_VALUE)
@@ -323,7 +324,7 @@ CUresult cuDriverGetVersion(int *version) {
 CUresult cuDeviceGetCount(int *count) {
     if (!count) return CUDA_ERROR_INVALID_VALUE;
     if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
-    *count = visible_count;
+    *count = env_str("FAKE_CUDA_COUNT") ? env_int("FAKE_CUDA_COUNT", 0) : visible_count;
     return CUDA_SUCCESS;
 }
 
