@@ -389,3 +389,41 @@ fn the_worker_round_trip_is_quick() {
     eprintln!("gpu-doctor --json with fake driver: {elapsed:?}");
     assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
 }
+
+/// Pinned memory comes from the driver uninitialised (the fake fills it with 0xCD): no
+/// slice of it may exist before it is written. Runs the library's wrappers directly, in a
+/// child of this test binary whose loader path holds the fake libcuda.
+#[test]
+fn pinned_memory_is_zeroed_before_any_slice_of_it_exists() {
+    const CHILD: &str = "GPU_DOCTOR_TEST_PINNED_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        use gpu_doctor::probes::kernels;
+        let driver = kernels::load_cuda().unwrap();
+        assert_eq!(driver.loaded_name, "libcuda.so.1");
+        assert_eq!(driver.init().unwrap(), 0);
+        let ctx = driver.primary_context(driver.device(0).unwrap()).unwrap();
+        let mem = ctx.alloc_pinned(4096).unwrap();
+        assert!(
+            mem.as_slice().iter().all(|b| *b == 0),
+            "pinned memory not zeroed"
+        );
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "pinned_memory_is_zeroed_before_any_slice_of_it_exists",
+            "--test-threads",
+            "1",
+        ])
+        .env(CHILD, "1")
+        .env("LD_LIBRARY_PATH", &fake_driver::fake_driver().current)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

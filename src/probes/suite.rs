@@ -1195,6 +1195,28 @@ mod tests {
     }
 
     #[test]
+    fn sticky_codes_end_the_worker_and_others_do_not() {
+        let failed = |call: &str, code: i64| ProbeOutcome::Failed {
+            reason: String::new(),
+            code: Some(ProbeCode {
+                call: call.to_string(),
+                name: String::new(),
+                code,
+            }),
+            measurements: Vec::new(),
+            notes: Vec::new(),
+        };
+        for code in [700, 702, 714, 719, 999, 214] {
+            assert_eq!(sticky_code(&failed("cuCtxSynchronize", code)), Some(code));
+        }
+        for code in [1, 2, 101, 218, 701, 720] {
+            assert_eq!(sticky_code(&failed("cuLaunchKernel", code)), None, "{code}");
+        }
+        // cuBLAS statuses share numbers with nothing sticky.
+        assert_eq!(sticky_code(&failed("cublasLtMatmul", 700)), None);
+    }
+
+    #[test]
     fn bandwidth_arithmetic() {
         assert!((gbps(1_000_000_000, 2, 1.0) - 2.0).abs() < 1e-9);
         assert_eq!(gbps(10, 1, 0.0), 0.0);

@@ -658,6 +658,7 @@ static int procs_of(unsigned int index, struct fake_proc *out, int max) {
     return n;
 }
 
+#ifndef FAKE_OLD_DRIVER
 static int version_between(const char *v, const char *lo, const char *hi) {
     unsigned a[3] = {0}, l[3] = {0}, h[3] = {0};
     sscanf(v, "%u.%u.%u", &a[0], &a[1], &a[2]);
@@ -667,6 +668,7 @@ static int version_between(const char *v, const char *lo, const char *hi) {
     return x >= l[0] * 1000000ULL + l[1] * 1000ULL + l[2] &&
            x <= h[0] * 1000000ULL + h[1] * 1000ULL + h[2];
 }
+#endif
 
 /* Writes the list with `stride` bytes per entry: pid (u32), usedGpuMemory (u64 at 8),
  * then gpuInstanceId, computeInstanceId (u32 at 16, 20) when stride >= 24, and
