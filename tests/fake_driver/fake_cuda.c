@@ -592,7 +592,6 @@ static void drain(int stream, unsigned long upto) {
             if (o->blocking) blocking_after = 1;
         }
     }
-    /* A blocking target stream also waits for earlier legacy work. */
     size_t kept = 0;
     for (size_t k = 0; k < queued; k++) {
         if (needed[k]) run_op(&queue[k]);
@@ -607,14 +606,8 @@ static void drain_all(void) {
     queued = 0;
 }
 
-static void drain_stream(struct stream *s) {
-    if (s && !(s->flags & 1)) {
-        /* a blocking stream: mark legacy as ordering before it */
-        drain(s->id, ~0UL);
-        return;
-    }
-    drain(s ? s->id : 0, ~0UL);
-}
+/* A blocking stream's work already waits for earlier legacy work (see drain). */
+static void drain_stream(struct stream *s) { drain(s ? s->id : 0, ~0UL); }
 
 /* For libraries (the fake cuBLASLt): run fn(arg) on `stream` in order with its work. */
 int fake_cuda_enqueue_host(void *stream, void (*fn)(void *), void *arg) {
