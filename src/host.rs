@@ -277,7 +277,12 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<CommandO
             source,
         })?;
     let (status, timed_out) = match waited {
-        Some(status) => (status, false),
+        Some(status) => {
+            // Helpers the program forked (a driver's daemon) may outlive it holding the
+            // pipes: its process group goes with it.
+            kill_group(child.id());
+            (status, false)
+        }
         None => {
             kill_group(child.id());
             let _ = child.kill();

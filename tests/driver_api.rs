@@ -87,7 +87,8 @@ fn healthy_machine_with_two_gpus() {
     );
 
     let cuda = known(&api["cuda"], "cuda");
-    assert_eq!(cuda["library"], "libcuda.so");
+    // The driver's soname first (a stub libcuda.so earlier on the path answers 34).
+    assert_eq!(cuda["library"], "libcuda.so.1");
     assert_eq!(cuda["init"]["name"], "CUDA_SUCCESS");
     assert_eq!(cuda["init"]["code"], 0);
     assert_eq!(*known(&cuda["driver_version"], "cuda driver"), "12.4");
@@ -231,12 +232,100 @@ fn entry_points_missing_from_an_older_driver_are_unsupported() {
         "{nvml:#}"
     );
     let d = &known(&nvml["devices"], "devices")[0];
-    assert_eq!(d["memory_total_bytes"]["state"], "unsupported", "{d:#}");
-    assert!(d["memory_total_bytes"]["why"]
+    // Before R510: no nvmlDeviceGetMemoryInfo_v2 and no _v3 process list; the older
+    // calls answer instead.
+    assert_eq!(
+        *known(&d["memory_total_bytes"], "memory"),
+        85520809984u64,
+        "{d:#}"
+    );
+    assert_eq!(*known(&d["memory_used_bytes"], "used"), 0);
+    assert_eq!(*known(&d["compute_capability"], "cc"), "9.0");
+}
+
+#[test]
+fn a_pre_r510_driver_still_lists_processes_through_the_older_calls() {
+    let (api, _) = driver_api(
+        Some(&fake_driver::fake_driver().old),
+        &[
+            ("FAKE_NVML_GPUS", H100),
+            ("FAKE_NVML_DRIVER_VERSION", "470.239.06"),
+            ("FAKE_NVML_GPU0_PROCS", "4242:1073741824:python;77:-:"),
+        ],
+    );
+    let nvml = known(&api["nvml"], "nvml");
+    let d = &known(&nvml["devices"], "devices")[0];
+    let procs = known(&d["processes"], "processes");
+    assert_eq!(procs[0]["pid"], 4242, "{procs:#}");
+    assert_eq!(procs[0]["used_memory_bytes"], 1073741824u64);
+    assert_eq!(procs[1]["pid"], 77);
+    assert!(
+        procs[1].get("used_memory_bytes").is_none_or(Value::is_null),
+        "{procs:#}"
+    );
+}
+
+#[test]
+fn the_535_43_to_535_86_process_struct_is_read_with_its_own_size() {
+    // Those drivers write 32-byte entries from the _v3 call; read as 24-byte ones the
+    // second process's pid is garbage.
+    for version in ["535.54.03", "535.104.05"] {
+        let api = fake(&[
+            ("FAKE_NVML_GPUS", H100),
+            ("FAKE_NVML_DRIVER_VERSION", version),
+            (
+                "FAKE_NVML_GPU0_PROCS",
+                "4242:1073741824:python;4343:2147483648:torchrun;4444:-:",
+            ),
+        ]);
+        let nvml = known(&api["nvml"], "nvml");
+        let d = &known(&nvml["devices"], "devices")[0];
+        let procs = known(&d["processes"], "processes");
+        let pids: Vec<u64> = procs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["pid"].as_u64().unwrap())
+            .collect();
+        assert_eq!(pids, [4242, 4343, 4444], "{version}: {procs:#}");
+        assert_eq!(procs[1]["used_memory_bytes"], 2147483648u64, "{version}");
+    }
+}
+
+#[test]
+fn absurd_counts_from_the_driver_are_refused_not_allocated() {
+    let (api, took) = driver_api(
+        Some(&fake_driver::fake_driver().current),
+        &[
+            ("FAKE_NVML_GPUS", H100),
+            ("FAKE_NVML_COUNT", "4294967295"),
+            ("FAKE_CUDA_COUNT", "2147483647"),
+        ],
+    );
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let nvml = known(&api["nvml"], "nvml");
+    assert_eq!(nvml["devices"]["state"], "failed", "{nvml:#}");
+    assert!(nvml["devices"]["error"]
         .as_str()
         .unwrap()
-        .contains("nvmlDeviceGetMemoryInfo_v2"));
-    assert_eq!(*known(&d["compute_capability"], "cc"), "9.0");
+        .contains("4294967295"));
+    let cuda = known(&api["cuda"], "cuda");
+    assert_eq!(cuda["devices"]["state"], "failed", "{cuda:#}");
+
+    let api = fake(&[
+        ("FAKE_NVML_GPUS", H100),
+        ("FAKE_NVML_MAX_MIG", "4294967295"),
+        ("FAKE_NVML_GPU0_MIG", "1,1"),
+        ("FAKE_NVML_GPU0_PROC_COUNT", "100000000"),
+    ]);
+    let nvml = known(&api["nvml"], "nvml");
+    let d = &known(&nvml["devices"], "devices")[0];
+    assert_eq!(d["mig"]["state"], "failed", "{d:#}");
+    assert_eq!(d["processes"]["state"], "failed", "{d:#}");
+    assert!(d["processes"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("100000000"));
 }
 
 #[test]
@@ -299,4 +388,42 @@ fn the_worker_round_trip_is_quick() {
     let (_, elapsed) = driver_api(Some(dir), &[("FAKE_NVML_GPUS", H100)]);
     eprintln!("gpu-doctor --json with fake driver: {elapsed:?}");
     assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+}
+
+/// Pinned memory comes from the driver uninitialised (the fake fills it with 0xCD): no
+/// slice of it may exist before it is written. Runs the library's wrappers directly, in a
+/// child of this test binary whose loader path holds the fake libcuda.
+#[test]
+fn pinned_memory_is_zeroed_before_any_slice_of_it_exists() {
+    const CHILD: &str = "GPU_DOCTOR_TEST_PINNED_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        use gpu_doctor::probes::kernels;
+        let driver = kernels::load_cuda().unwrap();
+        assert_eq!(driver.loaded_name, "libcuda.so.1");
+        assert_eq!(driver.init().unwrap(), 0);
+        let ctx = driver.primary_context(driver.device(0).unwrap()).unwrap();
+        let mem = ctx.alloc_pinned(4096).unwrap();
+        assert!(
+            mem.as_slice().iter().all(|b| *b == 0),
+            "pinned memory not zeroed"
+        );
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "pinned_memory_is_zeroed_before_any_slice_of_it_exists",
+            "--test-threads",
+            "1",
+        ])
+        .env(CHILD, "1")
+        .env("LD_LIBRARY_PATH", &fake_driver::fake_driver().current)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -606,3 +606,321 @@ fn a_gpu_that_hangs_on_context_creation_costs_one_time_limit_not_seven() {
     assert_eq!(severity(&r.report, "probe.launch"), "fail");
     assert_eq!(r.code, 2);
 }
+
+// ---- a fake as strict as a driver (issue 13) -------------------------------------------
+
+fn notes(r: &serde_json::Value, probe: &str) -> String {
+    result(r, probe, 0)["outcome"]["notes"].to_string()
+}
+
+#[test]
+fn work_queued_on_the_legacy_stream_is_waited_for_before_a_non_blocking_stream_reads_it() {
+    // The fake runs legacy-stream work (a memset, the tail of a pageable upload) only when
+    // something waits for it; a non-blocking stream does not.
+    let r = run(&gpu_node(), H100, &[], &["--probes", "graph,cublaslt"]);
+    for id in ["probe.graph", "probe.cublaslt"] {
+        assert_eq!(
+            severity(&r.report, id),
+            "pass",
+            "{:#}",
+            finding(&r.report, id)
+        );
+    }
+}
+
+#[test]
+fn a_sticky_error_ends_the_worker_and_the_rest_run_in_a_fresh_one() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_STICKY_KERNEL", "add_one")],
+        &[],
+    );
+    let graph = result(&r.report, "graph", 0);
+    assert_eq!(graph["outcome"]["status"], "failed", "{graph:#}");
+    assert_eq!(graph["outcome"]["code"]["code"], 700, "{graph:#}");
+    for id in ["probe.bandwidth", "probe.oom", "probe.launch"] {
+        assert_eq!(
+            severity(&r.report, id),
+            "pass",
+            "{:#}",
+            finding(&r.report, id)
+        );
+    }
+}
+
+#[test]
+fn the_grid_probe_stays_within_its_time_budget_on_a_slow_gpu() {
+    // 1 µs per block: the 2^31-1 block launch alone would take 36 minutes.
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_BLOCK_NS", "1000")],
+        &["--probes", "grid_limit", "--probe-timeout", "20s"],
+    );
+    assert_eq!(
+        severity(&r.report, "probe.grid_limit"),
+        "pass",
+        "{:#}",
+        finding(&r.report, "probe.grid_limit")
+    );
+    assert!(notes(&r.report, "grid_limit").contains("was not run"));
+    assert!(r.took < Duration::from_secs(15), "{:?}", r.took);
+}
+
+#[test]
+fn the_grid_probe_reads_the_watchdog_and_stays_under_it() {
+    // 10 ns per block: the full launch takes 21 s and the watchdog kills kernels at 2 s.
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_BLOCK_NS", "10"), ("FAKE_CUDA_WATCHDOG", "1")],
+        &["--probes", "grid_limit", "--probe-timeout", "20s"],
+    );
+    let f = finding(&r.report, "probe.grid_limit");
+    assert_eq!(f["severity"], "pass", "{f:#}");
+    assert!(notes(&r.report, "grid_limit").contains("watchdog"));
+}
+
+#[test]
+fn the_driver_soname_is_loaded_before_a_stub_libcuda_so() {
+    let dir = fake_driver::fake_driver().with_stub.display().to_string();
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("GPU_DOCTOR_DRIVER_LIB_DIR", dir.as_str())],
+        &["--probes", "launch"],
+    );
+    let cuda = &r.report["facts"]["driver_api"]["cuda"]["value"];
+    assert_eq!(cuda["library"], "libcuda.so.1", "{cuda:#}");
+    assert_eq!(cuda["init"]["code"], 0);
+    assert_eq!(severity(&r.report, "probe.launch"), "pass");
+}
+
+#[test]
+fn a_jit_failure_carries_the_compilers_message() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[
+            ("FAKE_CUDA_JIT_ERROR", "218"),
+            (
+                "FAKE_CUDA_JIT_LOG",
+                "ptxas application ptx input, line 9; error   : Unknown modifier '.foo'",
+            ),
+        ],
+        &["--probes", "launch"],
+    );
+    let f = finding(&r.report, "probe.launch");
+    assert_eq!(f["severity"], "fail");
+    assert!(f.to_string().contains("Unknown modifier '.foo'"), "{f:#}");
+    assert!(f.to_string().contains("cuModuleLoadDataEx"), "{f:#}");
+}
+
+#[test]
+fn graphs_fall_back_to_cu_graph_instantiate_v2_on_an_older_driver() {
+    let old = fake_driver::fake_driver().old.display().to_string();
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("GPU_DOCTOR_DRIVER_LIB_DIR", old.as_str())],
+        &["--probes", "graph"],
+    );
+    assert_eq!(
+        severity(&r.report, "probe.graph"),
+        "pass",
+        "{:#}",
+        finding(&r.report, "probe.graph")
+    );
+    assert!(notes(&r.report, "graph").contains("cuGraphInstantiate_v2"));
+}
+
+#[test]
+fn fp8_is_not_asked_of_a_cublaslt_that_predates_it() {
+    // cuBLASLt 11.10 (CUDA 11.7) does not know the FP8 types: it refuses the layout with
+    // INVALID_VALUE, not NOT_SUPPORTED.
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUBLASLT_VERSION", "111000")],
+        &["--probes", "cublaslt"],
+    );
+    let f = finding(&r.report, "probe.cublaslt");
+    assert_eq!(f["severity"], "pass", "{f:#}");
+    assert!(notes(&r.report, "cublaslt").contains("predates FP8"));
+}
+
+#[test]
+fn a_cuda_13_cublaslt_on_an_older_driver_is_named_and_the_next_library_runs() {
+    let root = gpu_node();
+    root.file(
+        "usr/local/cuda-13.0/version.json",
+        r#"{"cuda": {"name": "CUDA SDK", "version": "13.0.1"}}"#,
+    );
+    let lib = root.path("usr/local/cuda-13.0/lib64/libcublasLt.so.13");
+    std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+    std::fs::copy(
+        fake_driver::fake_driver()
+            .current
+            .join("cublas/libcublasLt.so.12"),
+        &lib,
+    )
+    .unwrap();
+    let r = run(&root, H100, &[], &["--probes", "cublaslt"]);
+    let f = finding(&r.report, "probe.cublaslt");
+    assert_eq!(f["severity"], "pass", "{f:#}");
+    let n = notes(&r.report, "cublaslt");
+    assert!(n.contains("the driver is too old for this library"), "{n}");
+    assert!(n.contains("cuBLASLt 12.4.3"), "{n}");
+}
+
+#[test]
+fn device_copies_are_timed_on_the_gpu_and_judged_against_its_memory_bandwidth() {
+    let healthy = run(&gpu_node(), H100, &[], &["--probes", "bandwidth"]);
+    assert_eq!(severity(&healthy.report, "probe.bandwidth"), "pass");
+    let d2d = result(&healthy.report, "bandwidth", 0)["outcome"]["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "device_to_device_gbps")
+        .unwrap()["value"]
+        .as_f64()
+        .unwrap();
+    // The fake's GPU clock: 3000 GB/s.
+    assert!((d2d - 3000.0).abs() < 30.0, "{d2d}");
+    let slow = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_MEMORY_GBPS", "200")],
+        &["--probes", "bandwidth"],
+    );
+    let f = finding(&slow.report, "probe.bandwidth");
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    assert!(f["summary"].as_str().unwrap().contains("device-to-device"));
+}
+
+#[test]
+fn the_oom_probe_holds_alone_and_on_a_shared_gpu() {
+    // Alone: the first module of the context reserves memory for good.
+    let alone = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_MODULE_BYTES", "209715200")],
+        &["--probes", "oom"],
+    );
+    let f = finding(&alone.report, "probe.oom");
+    assert_eq!(f["severity"], "pass", "{f:#}");
+    // Shared (--force): another process allocates 100 MiB between every look.
+    let shared = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_USED_STEP", "104857600")],
+        &["--probes", "oom", "--force"],
+    );
+    let f = finding(&shared.report, "probe.oom");
+    assert_eq!(f["severity"], "pass", "{f:#}");
+    assert!(notes(&shared.report, "oom").contains("other processes use this GPU"));
+}
+
+#[test]
+fn a_libcuda_missing_one_entry_point_is_one_finding_not_one_per_probe_and_gpu() {
+    let dir = fake_driver::fake_driver()
+        .missing_symbol
+        .display()
+        .to_string();
+    let gpus = format!("{H100};{A4000}");
+    let r = run(
+        &gpu_node(),
+        &gpus,
+        &[("GPU_DOCTOR_DRIVER_LIB_DIR", dir.as_str())],
+        &[],
+    );
+    let ids: Vec<&str> = r.report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "fail")
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["driver.entry_point_missing"],
+        "{:#}",
+        r.report["findings"]
+    );
+    let f = finding(&r.report, "driver.entry_point_missing");
+    let s = f["summary"].as_str().unwrap();
+    assert!(
+        s.contains("cuCtxSetCurrent") && s.contains("7 probes on 2 GPUs"),
+        "{s}"
+    );
+    assert!(!f.to_string().contains("gpu-reset"), "{f:#}");
+}
+
+#[test]
+fn megabytes_of_driver_chatter_on_stdout_hide_no_answer() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_STDOUT_BYTES", "2097152")],
+        &["--probes", "launch"],
+    );
+    assert_eq!(
+        r.report["facts"]["driver_api"]["cuda"]["value"]["init"]["code"],
+        0
+    );
+    assert_eq!(severity(&r.report, "driver.cuda_init_failed"), "pass");
+    assert_eq!(severity(&r.report, "probe.launch"), "pass");
+}
+
+#[test]
+fn a_driver_helper_that_keeps_the_pipes_open_does_not_hold_the_doctor() {
+    let root = gpu_node();
+    let pidfile = root.path("pids");
+    let r = run(
+        &root,
+        H100,
+        &[
+            ("FAKE_CUDA_FORK_CHILD", "1"),
+            ("FAKE_CUDA_PIDFILE", pidfile.to_str().unwrap()),
+        ],
+        &["--probes", "launch", "--probe-timeout", "20s"],
+    );
+    assert_eq!(severity(&r.report, "probe.launch"), "pass");
+    assert!(r.took < Duration::from_secs(15), "{:?}", r.took);
+    std::thread::sleep(Duration::from_millis(300));
+    let pids: Vec<i32> = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(pids.len() >= 4, "{pids:?}");
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} still runs");
+    }
+}
+
+#[test]
+fn mig_instances_are_named_mig_and_selected_by_their_uuid() {
+    let mig = "NVIDIA A100-SXM4-40GB MIG 1g.5gb,8.0,5100273664,00000000:01:00.0,MIG-7f3e0000-1111-2222-3333-444455556666,GPU-0a1b2c3d-1111-2222-3333-444455556666";
+    let root = gpu_node();
+    let mut cmd = root.command();
+    cmd.env(
+        "GPU_DOCTOR_DRIVER_LIB_DIR",
+        &fake_driver::fake_driver().current,
+    )
+    .env("FAKE_NVML_GPUS", H100)
+    .env("FAKE_CUDA_GPUS", format!("{mig};{A4000}"))
+    .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
+    .args(["--probes", "launch", "--gpus", "MIG-7f3e"]);
+    let (_, r) = json_report(&mut cmd);
+    let dev = &r["facts"]["driver_api"]["cuda"]["value"]["devices"]["value"][0];
+    assert_eq!(
+        dev["uuid"]["value"], "MIG-7f3e0000-1111-2222-3333-444455556666",
+        "{dev:#}"
+    );
+    let ran = probe_results(&r);
+    assert_eq!(ran.len(), 1, "{ran:#?}");
+    assert_eq!(ran[0]["cuda_ordinal"], 0);
+    assert_eq!(ran[0]["outcome"]["status"], "passed");
+}

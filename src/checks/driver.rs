@@ -861,6 +861,36 @@ fn wrong_node_kind(mode: &str) -> Option<&'static str> {
     }
 }
 
+/// driver.stub_library: the toolkit's stub libcuda.so is the first libcuda.so on the
+/// loader's path (a program loading the unversioned name gets error 34).
+pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
+    let f = ctx.facts;
+    let Some(stub) = f.driver_libs.cuda_stub.as_deref() else {
+        return Vec::new();
+    };
+    let folder = std::path::Path::new(stub)
+        .parent()
+        .map_or_else(|| stub.to_string(), |p| p.display().to_string());
+    let real = f.driver_libs.cuda_soname.as_deref();
+    let mut finding = Finding::new(
+        "driver.stub_library",
+        Severity::Warn,
+        format!("the CUDA toolkit's stub libcuda.so is on the library path before the driver's ({stub})"),
+    )
+    .details(format!(
+        "The stub exists only to link against; every call into it fails with CUDA_ERROR_STUB_LIBRARY (34). PyTorch and the CUDA runtime load libcuda.so.1{} and work, but tools that load the unversioned libcuda.so (cudarc-based programs, some JIT compilers and launchers) get the stub and report that CUDA is unavailable.",
+        real.map_or(String::new(), |r| format!(" ({r})"))
+    ))
+    .evidence("driver_libs.cuda_stub", stub);
+    if let Some(r) = real {
+        finding = finding.evidence("driver_libs.cuda_soname", r);
+    }
+    vec![finding.fix_owned(
+        format!("Take {folder} out of LD_LIBRARY_PATH (and out of /etc/ld.so.conf.d, then run ldconfig); link against the stub at build time only (-L{folder})."),
+        vec!["echo $LD_LIBRARY_PATH".to_string(), "grep -rn stubs /etc/ld.so.conf /etc/ld.so.conf.d/".to_string()],
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1051,6 +1081,7 @@ mod tests {
             ],
             nvml_soname: Some(format!("{dir}/libnvidia-ml.so.535.183.01")),
             cuda_soname: Some(format!("{dir}/libcuda.so.535.183.01")),
+            cuda_stub: None,
         };
         // What a real upgrade without a reboot looks like: the driver refuses too.
         f.driver_api.nvml = Fact::missing("worker not reached");

@@ -137,6 +137,16 @@ pub const ALL: &[Check] = &[
         driver::device_nodes
     ),
     check!(
+        "driver.stub_library",
+        "no stub libcuda.so comes before the driver's",
+        driver::stub_library
+    ),
+    check!(
+        "driver.entry_point_missing",
+        "libcuda has every entry point the probes call",
+        probe::entry_point_missing
+    ),
+    check!(
         "driver.too_old_for_toolkit",
         "the driver is new enough for each CUDA toolkit",
         compat::too_old_for_toolkit

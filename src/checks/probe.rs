@@ -2,11 +2,15 @@
 
 use super::Ctx;
 use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+use crate::probes::suite::MISSING_ENTRY_POINT;
 use crate::report::finding::{Finding, Scope, Severity};
 
 /// Pinned host↔device copies below this share of the PCIe link's payload rate are
 /// reported (healthy links reach 75–90%).
 const BANDWIDTH_WARN_FRACTION: f64 = 0.5;
+/// Device-to-device copies below this share of the GPU's published memory bandwidth are
+/// reported (healthy GPUs reach 70–90%; MIG slices are not matched to a matrix GPU).
+const DEVICE_COPY_WARN_FRACTION: f64 = 0.3;
 
 pub fn launch(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Launch)
@@ -34,9 +38,71 @@ fn findings(ctx: &Ctx, kind: ProbeKind) -> Vec<Finding> {
     ctx.facts
         .probes
         .iter()
-        .filter(|r| r.probe == kind)
+        .filter(|r| r.probe == kind && missing_entry_point(r).is_none())
         .map(|r| finding(ctx, r))
         .collect()
+}
+
+/// The entry point a probe could not call, when libcuda lacks one.
+fn missing_entry_point(r: &ProbeResult) -> Option<&str> {
+    match &r.outcome {
+        ProbeOutcome::Failed { code: Some(c), .. } if c.name == MISSING_ENTRY_POINT => {
+            Some(c.call.as_str())
+        }
+        _ => None,
+    }
+}
+
+/// driver.entry_point_missing: probes that could not run because libcuda lacks an entry
+/// point are one finding about the library, not a failure of each probe on each GPU.
+pub fn entry_point_missing(ctx: &Ctx) -> Vec<Finding> {
+    let missing: Vec<(&ProbeResult, &str)> = ctx
+        .facts
+        .probes
+        .iter()
+        .filter_map(|r| missing_entry_point(r).map(|s| (r, s)))
+        .collect();
+    let Some((first, _)) = missing.first() else {
+        return Vec::new();
+    };
+    let mut symbols: Vec<&str> = missing.iter().map(|(_, s)| *s).collect();
+    symbols.sort_unstable();
+    symbols.dedup();
+    let mut probes: Vec<&str> = missing.iter().map(|(r, _)| r.probe.as_str()).collect();
+    probes.sort_unstable();
+    probes.dedup();
+    let mut gpus: Vec<u32> = missing.iter().map(|(r, _)| r.cuda_ordinal).collect();
+    gpus.dedup();
+    let library = ctx
+        .facts
+        .driver_api
+        .cuda
+        .value()
+        .map_or("libcuda", |c| c.library.as_str());
+    let reason = match &first.outcome {
+        ProbeOutcome::Failed { reason, .. } => reason.clone(),
+        _ => String::new(),
+    };
+    vec![Finding::new(
+        "driver.entry_point_missing",
+        Severity::Fail,
+        format!(
+            "{library} lacks {} the probes call ({}): {} probe{} on {} GPU{} could not run",
+            if symbols.len() == 1 { "an entry point" } else { "entry points" },
+            symbols.join(", "),
+            probes.len(),
+            if probes.len() == 1 { "" } else { "s" },
+            gpus.len(),
+            if gpus.len() == 1 { "" } else { "s" },
+        ),
+    )
+    .details("The driver library is older than its version says or is damaged (a partial copy, a mismatched container mount, a shim). CUDA programs that need the missing call fail the same way; the GPUs themselves were not tested.")
+    .evidence("probe.missing_entry_point", reason)
+    .evidence("probe.not_run", probes.join(", "))
+    .fix(
+        "Reinstall the NVIDIA driver's user-space libraries (the same version as the kernel module), and check which libcuda.so.1 the loader picks.",
+        &["ldconfig -p | grep libcuda", "nvidia-smi"],
+    )]
 }
 
 /// The GPU as a summary names it; the finding's scope already carries the nvidia-smi
@@ -83,7 +149,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
                 f = f.details(notes.join("\n"));
             }
             if r.probe == ProbeKind::Bandwidth {
-                if let Some(slow) = slow_transfer(ctx, r) {
+                if let Some(slow) = slow_transfer(ctx, r).or_else(|| slow_device_copy(ctx, r)) {
                     f = slow;
                 }
             }
@@ -183,6 +249,10 @@ fn fix_for_failure(r: &ProbeResult, code: Option<&str>) -> (String, Vec<String>)
             "cuBLASLt could not allocate its workspace: free GPU memory (stop idle processes holding it), or give cuBLAS a smaller workspace.".to_string(),
             vec!["nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv".to_string(), "export CUBLAS_WORKSPACE_CONFIG=:4096:8".to_string()],
         ),
+        (ProbeKind::Cublaslt, Some("CUBLAS_STATUS_NOT_INITIALIZED")) => (
+            "This cuBLASLt needs a newer driver than the one installed: update the driver to a branch that supports the library's CUDA major, or use a PyTorch build for an older CUDA.".to_string(),
+            vec!["gpu-doctor matrix show --torch latest".to_string()],
+        ),
         (ProbeKind::Cublaslt, Some("CUBLAS_STATUS_NOT_SUPPORTED" | "CUBLAS_STATUS_ARCH_MISMATCH")) => (
             "This cuBLASLt has no kernel for this GPU and precision: install a PyTorch / CUDA build whose cuBLAS supports the GPU.".to_string(),
             vec!["gpu-doctor matrix show --torch latest".to_string()],
@@ -213,6 +283,30 @@ pub fn pcie_lane_gbps(generation: u32) -> Option<f64> {
         6 => 7.563,
         _ => return None,
     })
+}
+
+/// The bandwidth probe's result as a warning when device copies run far below the GPU's
+/// published memory bandwidth (matrix `bandwidth_gbs`).
+fn slow_device_copy(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
+    let name = r.gpu_name.as_deref()?;
+    let peak = ctx.matrix.gpu_by_name(name)?.bandwidth_gbs?;
+    let d2d = measurement(r, "device_to_device_gbps")?;
+    if d2d >= DEVICE_COPY_WARN_FRACTION * peak {
+        return None;
+    }
+    Some(
+        Finding::new(
+            "probe.bandwidth",
+            Severity::Warn,
+            format!(
+                "{}: device-to-device copies reach {d2d:.0} GB/s, under {:.0}% of the {name}'s {peak:.0} GB/s memory bandwidth",
+                gpu_label(r),
+                DEVICE_COPY_WARN_FRACTION * 100.0
+            ),
+        )
+        .details("Measured with CUDA events over 20 copies after a warm-up. A GPU far below its memory bandwidth is throttled (power, temperature, clocks locked low), shared with other work, or a smaller variant than its name says.")
+        .fix("Look at clocks, throttle reasons and other processes on the GPU.", &["nvidia-smi -q -d CLOCK,PERFORMANCE", "nvidia-smi"]),
+    )
 }
 
 /// The bandwidth probe's result as a warning when copies run far below the link.

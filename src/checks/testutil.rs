@@ -97,6 +97,7 @@ pub fn healthy() -> Facts {
             ],
             nvml_soname: Some(format!("{libdir}/libnvidia-ml.so.{DRIVER}")),
             cuda_soname: Some(format!("{libdir}/libcuda.so.{DRIVER}")),
+            cuda_stub: None,
         },
         driver_api: DriverApiFacts {
             nvml: Fact::known(NvmlFacts {

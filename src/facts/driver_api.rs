@@ -4,11 +4,12 @@
 //!
 //! NVML and CUDA each get their own worker, run side by side: a crash or hang in one
 //! must not hide what the other saw, and the wall time is the slower of the two.
-//! The worker answers with one versioned JSON document on its last stdout line
-//! (libraries may print their own lines before it).
+//! The worker answers with one versioned JSON document on its last stdout line, written
+//! to its own descriptor (a duplicate of the stdout pipe taken before any library loads;
+//! the process's stdout then goes to stderr), so a library's chatter, however long,
+//! cannot hide the answer.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -468,11 +469,18 @@ fn failed<T>(error: impl Into<String>, command: &str, stderr: &str) -> Fact<T> {
 // The worker side.
 
 /// Body of the hidden worker subcommand; returns the process exit code.
+static ANSWER: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+
+/// Most CUDA devices or NVML GPUs described: a driver reporting more (2^32-1 from a
+/// corrupt answer) must not make the worker loop or allocate without bound.
+pub const MAX_DEVICES: u32 = 256;
+
 pub fn worker_main() -> i32 {
     // The worker runs in its own process group (so a time-out can kill it whole), which
     // also keeps Ctrl-C from reaching it: die with the parent instead of lingering in a
     // hung driver call.
     let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    let _ = ANSWER.set(crate::probes::protocol::answer_channel());
     let args: Vec<OsString> = std::env::args_os().skip(2).collect();
     let Some(part) = args.first().and_then(|a| a.to_str()).and_then(Part::parse) else {
         eprintln!("usage: gpu-doctor {WORKER_SUBCOMMAND} nvml|cuda [{NVML_LIB_ARG} PATH]");
@@ -508,10 +516,10 @@ fn emit(report: &WorkerReport) -> i32 {
             return 1;
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    match writeln!(stdout, "\n{text}").and_then(|()| stdout.flush()) {
-        Ok(()) => 0,
-        Err(_) => 1,
+    if crate::probes::protocol::write_answer(ANSWER.get().and_then(Option::as_ref), &text) {
+        0
+    } else {
+        1
     }
 }
 
@@ -679,6 +687,9 @@ fn describe_nvml_system(nvml: &Nvml, library: String) -> NvmlFacts {
 
 fn nvml_devices(nvml: &Nvml) -> Fact<Vec<NvmlDevice>> {
     match nvml.device_count() {
+        Ok(count) if count > MAX_DEVICES => Fact::failed(format!(
+            "nvmlDeviceGetCount_v2 reported {count} GPUs, more than any machine has (at most {MAX_DEVICES} are described): the driver's answer is corrupt"
+        )),
         Ok(count) => Fact::known(
             (0..count)
                 .map(|i| crate::facts::nvml_device::gather(nvml, i))
@@ -847,6 +858,9 @@ fn cuda_facts() -> Fact<CudaFacts> {
         ))
     };
     let devices = match &device_count {
+        Fact::Known { value } if *value > MAX_DEVICES => Fact::failed(format!(
+            "cuDeviceGetCount reported {value} devices, more than any machine has (at most {MAX_DEVICES} are described): the driver's answer is corrupt"
+        )),
         Fact::Known { value } => {
             Fact::known((0..*value).map(|i| cuda_device(&driver, i)).collect())
         }
@@ -919,7 +933,13 @@ fn cuda_device(driver: &kernels::CudaDriver, ordinal: u32) -> CudaDevice {
             driver,
             dev.clone()
                 .and_then(|d| driver.device_uuid(d))
-                .map(|u| format_uuid(&u)),
+                .map(|(u, mig)| {
+                    if mig {
+                        format_mig_uuid(&u)
+                    } else {
+                        format_uuid(&u)
+                    }
+                }),
         ),
         sm_count: attr_u32(attr::MULTIPROCESSOR_COUNT),
         max_threads_per_block: attr_u32(attr::MAX_THREADS_PER_BLOCK),
@@ -953,6 +973,12 @@ pub fn format_uuid(bytes: &[u8; 16]) -> String {
         &hex[16..20],
         &hex[20..32]
     )
+}
+
+/// A MIG instance's UUID as `nvidia-smi -L` and CUDA_VISIBLE_DEVICES write it: "MIG-"
+/// and 8-4-4-4-12 hex digits.
+pub fn format_mig_uuid(bytes: &[u8; 16]) -> String {
+    format!("MIG-{}", &format_uuid(bytes)[4..])
 }
 
 fn cuda_driver_version(driver: &kernels::CudaDriver) -> Fact<String> {
@@ -1137,6 +1163,7 @@ mod tests {
             }],
             nvml_soname: None,
             cuda_soname: None,
+            cuda_stub: None,
         };
         let why = skip_reason(&host, &libs, Part::Cuda).unwrap();
         assert!(why.starts_with("libcuda.so.1 not found"), "{why}");

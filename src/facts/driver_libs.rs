@@ -56,6 +56,12 @@ pub struct DriverLibFacts {
     pub nvml_soname: Option<String>,
     /// Where `libcuda.so.1` resolves, if found.
     pub cuda_soname: Option<String>,
+    /// A link-time stub `libcuda.so` (the CUDA toolkit's `lib64/stubs/libcuda.so`) that is
+    /// the first `libcuda.so` in the loader's folders: a program that loads libcuda by
+    /// its unversioned name gets CUDA_ERROR_STUB_LIBRARY (34) while PyTorch, which loads
+    /// `libcuda.so.1`, works.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_stub: Option<String>,
 }
 
 impl DriverLibFacts {
@@ -90,7 +96,19 @@ pub fn gather(host: &Host) -> DriverLibFacts {
     let loader_dirs: Vec<&SearchDir> = dirs.iter().filter(|d| d.on_loader_path).collect();
     facts.nvml_soname = resolve_soname(host, &loader_dirs, NVML_SONAME);
     facts.cuda_soname = resolve_soname(host, &loader_dirs, CUDA_SONAME);
+    facts.cuda_stub = resolve_soname(host, &loader_dirs, CUDA_UNVERSIONED).filter(|p| is_stub(p));
     facts
+}
+
+/// The development name of libcuda, which some loaders try first.
+pub const CUDA_UNVERSIONED: &str = "libcuda.so";
+
+/// A driver's `libcuda.so` links to its versioned file (`libcuda.so.550.54.15`); the
+/// toolkit's stub is a plain file of that name, in a `stubs` folder.
+fn is_stub(resolved: &str) -> bool {
+    let path = Path::new(resolved);
+    path.file_name().is_some_and(|n| n == CUDA_UNVERSIONED)
+        || path.components().any(|c| c.as_os_str() == "stubs")
 }
 
 /// Existing folders in loader order, each once (a merged-/usr `/lib` is `/usr/lib`).
@@ -571,6 +589,32 @@ mod tests {
             facts.cuda_soname.as_deref(),
             Some("/opt/b/libcuda.so.550.54.15")
         );
+    }
+
+    #[test]
+    fn a_stub_libcuda_first_on_the_path_is_found() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let ma = multiarch();
+        touch(root, &format!("{ma}/libcuda.so.550.54.15"));
+        link(root, "libcuda.so.550.54.15", &format!("{ma}/libcuda.so.1"));
+        link(root, "libcuda.so.1", &format!("{ma}/libcuda.so"));
+        touch(root, "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
+        let host = Host::fixture(root, &[]);
+        assert_eq!(gather(&host).cuda_stub, None, "the driver's own libcuda.so");
+        let host = Host::fixture(
+            root,
+            &[("LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64/stubs")],
+        );
+        let f = gather(&host);
+        assert_eq!(
+            f.cuda_stub
+                .as_deref()
+                .map(|p| p.ends_with("/stubs/libcuda.so")),
+            Some(true),
+            "{f:?}"
+        );
+        assert!(f.cuda_soname.unwrap().ends_with("libcuda.so.550.54.15"));
     }
 
     #[test]

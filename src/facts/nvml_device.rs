@@ -12,7 +12,7 @@ use nvml_wrapper::bitmasks::device::ThrottleReasons;
 use nvml_wrapper::enum_wrappers::device::{
     ComputeMode, EccCounter, MemoryError, RetirementCause, TemperatureSensor,
 };
-use nvml_wrapper::enums::device::{SampleValue, UsedGpuMemory};
+use nvml_wrapper::enums::device::SampleValue;
 use nvml_wrapper::error::NvmlError;
 use nvml_wrapper::structs::device::FieldId;
 use nvml_wrapper::{Device, Nvml};
@@ -21,6 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::fact::Fact;
 use crate::facts::driver_api::{nvml_error_fact, NvmlDevice};
+use crate::probes::kernels::nvml_raw;
+
+const NVML_NOT_SUPPORTED: u32 = 3;
 
 /// The default of a health field absent from a saved report written before it existed,
 /// so `--from` still loads old reports (and says why the value is absent).
@@ -229,7 +232,7 @@ pub fn gather(nvml: &Nvml, index: u32) -> NvmlDevice {
             device.cuda_compute_capability()
         })
         .map(|c| format!("{}.{}", c.major, c.minor));
-    let memory = calls.call("nvmlDeviceGetMemoryInfo_v2", || device.memory_info());
+    let memory = memory_info(&mut calls, &device);
     let persistence_mode = calls.call("nvmlDeviceGetPersistenceMode", || {
         device.is_in_persistent_mode()
     });
@@ -254,31 +257,24 @@ pub fn gather(nvml: &Nvml, index: u32) -> NvmlDevice {
         device.enforced_power_limit()
     });
     let vbios = calls.call("nvmlDeviceGetVbiosVersion", || device.vbios_version());
-    let processes = calls
-        .call("nvmlDeviceGetComputeRunningProcesses_v3", || {
-            device.running_compute_processes()
-        })
-        .map(|list| {
-            list.into_iter()
-                .map(|p| GpuProcess {
-                    pid: p.pid,
-                    name: process_name(nvml, p.pid),
-                    used_memory_bytes: match p.used_gpu_memory {
-                        UsedGpuMemory::Used(bytes) => Some(bytes),
-                        UsedGpuMemory::Unavailable => None,
-                    },
-                })
-                .collect()
-        });
+    let processes = compute_processes(nvml, &device).map(|list| {
+        list.into_iter()
+            .map(|(pid, used)| GpuProcess {
+                pid,
+                name: process_name(nvml, pid),
+                used_memory_bytes: used,
+            })
+            .collect()
+    });
     NvmlDevice {
         index,
         name,
         uuid,
         pci_bus_id,
         compute_capability,
-        memory_total_bytes: memory.as_ref().map(|m| m.total),
-        memory_used_bytes: memory.as_ref().map(|m| m.used),
-        memory_free_bytes: memory.map(|m| m.free),
+        memory_total_bytes: memory.as_ref().map(|m| m.0),
+        memory_used_bytes: memory.as_ref().map(|m| m.2),
+        memory_free_bytes: memory.map(|m| m.1),
         persistence_mode,
         mig,
         compute_mode,
@@ -334,6 +330,65 @@ pub fn compute_mode_name(mode: &ComputeMode) -> &'static str {
     }
 }
 
+/// Most compute processes listed per GPU; a driver reporting more (10^8 from a corrupt
+/// answer) gets a failed fact, not a buffer of gigabytes.
+pub const MAX_PROCESSES: u32 = 4096;
+/// Most MIG device slots walked; real GPUs have at most 7 (A100/H100) or 8.
+pub const MAX_MIG_SLOTS: u32 = 64;
+
+/// (total, free, used) from `nvmlDeviceGetMemoryInfo_v2`, else (drivers before R510)
+/// the v1 call.
+fn memory_info(calls: &mut Calls, device: &Device<'_>) -> Fact<(u64, u64, u64)> {
+    let v2 = calls.call("nvmlDeviceGetMemoryInfo_v2", || device.memory_info());
+    match v2 {
+        Fact::Known { value } => Fact::known((value.total, value.free, value.used)),
+        Fact::Unsupported { why } if calls.lost_at.is_none() => {
+            match nvml_raw::memory_info_v1(device) {
+                Ok(m) => Fact::known(m),
+                Err(_) => Fact::unsupported(why),
+            }
+        }
+        other => absent(other.map(|_| ())),
+    }
+}
+
+/// The compute processes, read with the struct size this driver writes (the 535.43.02–
+/// 535.86.05 `_v3` is 32 bytes, where nvml-wrapper assumes 24), falling back to the
+/// `_v2` and v1 calls of drivers before R510; bounded by `MAX_PROCESSES`.
+fn compute_processes(nvml: &Nvml, device: &Device<'_>) -> Fact<Vec<(u32, Option<u64>)>> {
+    use nvml_raw::{ProcessCall, ProcessError};
+    let stride = nvml
+        .sys_driver_version()
+        .map_or(24, |v| nvml_raw::v3_stride(&v));
+    let mut last = String::new();
+    for call in [ProcessCall::V3 { stride }, ProcessCall::V2, ProcessCall::V1] {
+        match nvml_raw::compute_processes(device, call, MAX_PROCESSES) {
+            Ok(list) => return Fact::known(list),
+            Err(ProcessError::Missing) => {
+                last = format!("{} is not in this NVML", call.name());
+            }
+            Err(ProcessError::Code(code)) if code == NVML_NOT_SUPPORTED => {
+                last = format!("{}: {}", call.name(), describe(code));
+            }
+            Err(ProcessError::Code(code)) => {
+                return Fact::failed(format!("{}: {}", call.name(), describe(code)));
+            }
+            Err(ProcessError::TooMany(n)) => {
+                return Fact::failed(format!(
+                    "{} reported {n} processes, more than the {MAX_PROCESSES} a GPU can hold: the driver's answer is corrupt",
+                    call.name()
+                ));
+            }
+        }
+    }
+    Fact::unsupported(last)
+}
+
+fn describe(code: u32) -> String {
+    let rc = crate::facts::driver_api::nvml_return_code(code);
+    format!("{} ({})", rc.name, rc.code)
+}
+
 fn mig_state(calls: &mut Calls, device: &Device<'_>) -> Fact<MigState> {
     let mode = match calls.step("nvmlDeviceGetMigMode", || device.mig_mode()) {
         Ok(mode) => mode,
@@ -345,6 +400,11 @@ fn mig_state(calls: &mut Calls, device: &Device<'_>) -> Fact<MigState> {
         let slots = match calls.step("nvmlDeviceGetMaxMigDeviceCount", || {
             device.mig_device_count()
         }) {
+            Ok(n) if n > MAX_MIG_SLOTS => {
+                return Fact::failed(format!(
+                    "nvmlDeviceGetMaxMigDeviceCount reported {n} MIG devices, more than any GPU has: the driver's answer is corrupt"
+                ))
+            }
             Ok(n) => n,
             Err(why) => return absent(why),
         };

@@ -1,13 +1,17 @@
-//! The only module allowed `unsafe`: calls into the CUDA driver through cudarc.
+//! The only module allowed `unsafe`: calls into the CUDA driver (libcuda) and cuBLASLt.
 //!
 //! Everything here runs in the driver worker process, never in the doctor itself: a
-//! broken driver may crash or hang, and cudarc panics when libcuda cannot be loaded.
+//! broken driver may crash or hang.
 //!
-//! The entry points are called through signatures that return a plain `i32`, not
-//! cudarc's `CUresult`: that is a Rust enum, and a driver newer (or stranger) than the
-//! bindings can return a code outside it, which would be undefined behaviour the moment
-//! the value is produced. The symbols come from cudarc's own loaded library handle, so
-//! later cudarc work in this process talks to the same libcuda.
+//! The entry points are called through signatures that return a plain `i32`, not a Rust
+//! enum of `CUresult`s: a driver newer (or stranger) than any bindings can return a code
+//! outside such an enum, which would be undefined behaviour the moment the value is
+//! produced.
+//!
+//! libcuda is loaded as `libcuda.so.1` first (the driver's soname, what the CUDA runtime
+//! and PyTorch load), and only then as `libcuda.so`: the toolkit's `stubs/libcuda.so`
+//! on the search path answers every call with CUDA_ERROR_STUB_LIBRARY (34), while the
+//! runtime never sees it (cudarc tries the names the other way round).
 #![allow(unsafe_code)]
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -62,38 +66,43 @@ pub mod attr {
     pub const MAX_GRID_DIM_Z: i32 = 7;
     pub const MAX_SHARED_MEMORY_PER_BLOCK: i32 = 8;
     pub const MULTIPROCESSOR_COUNT: i32 = 16;
+    /// `CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT`: a run-time limit on kernels (the display
+    /// watchdog); a kernel past it dies with CUDA_ERROR_LAUNCH_TIMEOUT (702).
+    pub const KERNEL_EXEC_TIMEOUT: i32 = 17;
     pub const COMPUTE_CAPABILITY_MAJOR: i32 = 75;
     pub const COMPUTE_CAPABILITY_MINOR: i32 = 76;
     pub const MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: i32 = 81;
     pub const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: i32 = 97;
 }
 
-/// libcuda as cudarc loaded it.
+/// The loaded libcuda, for the life of the process.
 pub struct CudaDriver {
     lib: &'static libloading::Library,
-    /// The name that loaded, in cudarc's search order (e.g. "libcuda.so").
+    /// The name that loaded (e.g. "libcuda.so.1").
     pub loaded_name: String,
 }
 
-/// Loads libcuda the way cudarc does, without its panic when nothing loads.
-/// `Err` lists every name tried and the loader's last complaint.
+/// The names libcuda is loaded by, in order: the driver's soname first.
+pub const CUDA_LIBRARY_NAMES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
+
+/// `CUDA_ERROR_STUB_LIBRARY`: the toolkit's link-time stub answered, not a driver.
+pub const CUDA_ERROR_STUB_LIBRARY: i32 = 34;
+
+/// Loads libcuda (`CUDA_LIBRARY_NAMES` in order). `Err` lists every name tried and the
+/// loader's last complaint.
 pub fn load_cuda() -> Result<CudaDriver, String> {
-    let mut candidates = cudarc::get_lib_name_candidates("cuda");
-    dedup_keep_order(&mut candidates);
     let mut last_error = String::new();
-    for name in &candidates {
-        // SAFETY: loading runs the library's initialisers; this is the worker process,
+    for name in CUDA_LIBRARY_NAMES {
+        // SAFETY: loading runs the library's initialisers; this is a worker process,
         // whose whole purpose is to survive or die on exactly that.
-        match unsafe { libloading::Library::new(name.as_str()) } {
-            Ok(probe) => {
-                // SAFETY: a candidate loaded, so cudarc's identical search cannot panic;
-                // it keeps its handle for the life of the process. The probe is held
-                // until then so the library is not unloaded and loaded again.
-                let lib = unsafe { cudarc::driver::sys::culib() };
-                drop(probe);
+        match unsafe { libloading::Library::new(name) } {
+            Ok(lib) => {
+                // Kept for the life of the process: driver threads must never see it
+                // unloaded.
+                let lib: &'static libloading::Library = Box::leak(Box::new(lib));
                 return Ok(CudaDriver {
                     lib,
-                    loaded_name: name.clone(),
+                    loaded_name: name.to_string(),
                 });
             }
             Err(e) => last_error = error_chain(&e),
@@ -101,7 +110,7 @@ pub fn load_cuda() -> Result<CudaDriver, String> {
     }
     Err(format!(
         "none of {} loaded (last error: {last_error})",
-        candidates.join(", ")
+        CUDA_LIBRARY_NAMES.join(", ")
     ))
 }
 
@@ -114,11 +123,6 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
-}
-
-fn dedup_keep_order(names: &mut Vec<String>) {
-    let mut seen = std::collections::BTreeSet::new();
-    names.retain(|n| seen.insert(n.clone()));
 }
 
 impl CudaDriver {
@@ -214,18 +218,26 @@ impl CudaDriver {
         Ok(c_buf_to_string(&buf))
     }
 
-    /// The 16 UUID bytes (`cuDeviceGetUuid_v2`, which names MIG instances, else the
-    /// older `cuDeviceGetUuid`).
-    pub fn device_uuid(&self, dev: Device) -> CuResult<[u8; 16]> {
+    /// The 16 UUID bytes and whether they name a MIG instance. Under MIG,
+    /// `cuDeviceGetUuid_v2` (CUDA 11.4+) returns the instance's UUID and the older
+    /// `cuDeviceGetUuid` its parent GPU's: they differ exactly on a MIG instance.
+    pub fn device_uuid(&self, dev: Device) -> CuResult<([u8; 16], bool)> {
         type F = unsafe extern "C" fn(*mut [u8; 16], c_int) -> c_int;
-        let (f, call) = match self.symbol::<F>("cuDeviceGetUuid_v2") {
-            Ok(f) => (f, "cuDeviceGetUuid_v2"),
-            Err(_) => (self.symbol::<F>("cuDeviceGetUuid")?, "cuDeviceGetUuid"),
+        let get = |name: &'static str| -> CuResult<[u8; 16]> {
+            let f = self.symbol::<F>(name)?;
+            let mut uuid = [0u8; 16];
+            // SAFETY: CUuuid is `struct { char bytes[16]; }`; out-pointer to a live local.
+            check(name, unsafe { f(&mut uuid, dev.0) })?;
+            Ok(uuid)
         };
-        let mut uuid = [0u8; 16];
-        // SAFETY: CUuuid is `struct { char bytes[16]; }`; out-pointer to a live local.
-        check(call, unsafe { f(&mut uuid, dev.0) })?;
-        Ok(uuid)
+        match get("cuDeviceGetUuid_v2") {
+            Ok(v2) => {
+                let mig = get("cuDeviceGetUuid").is_ok_and(|v1| v1 != v2);
+                Ok((v2, mig))
+            }
+            Err(CuError::MissingSymbol(_)) => Ok((get("cuDeviceGetUuid")?, false)),
+            Err(e) => Err(e),
+        }
     }
 
     /// Retains the device's primary context (the one the runtime API and PyTorch use) and
@@ -240,7 +252,11 @@ impl CudaDriver {
         check("cuDevicePrimaryCtxRetain", unsafe {
             retain(&mut ctx, dev.0)
         })?;
-        let context = Context { driver: self, dev };
+        let context = Context {
+            driver: self,
+            dev,
+            jit_log: std::cell::RefCell::new(String::new()),
+        };
         // SAFETY: `ctx` was just returned by the driver.
         check("cuCtxSetCurrent", unsafe { set_current(ctx) })?;
         Ok(context)
@@ -288,6 +304,8 @@ fn c_buf_to_string(buf: &[c_char]) -> String {
 pub struct Context<'d> {
     driver: &'d CudaDriver,
     dev: Device,
+    /// The JIT's error log of the last failed module load.
+    jit_log: std::cell::RefCell<String>,
 }
 
 /// One argument of a kernel launch, by value.
@@ -327,18 +345,68 @@ impl<'d> Context<'d> {
         Ok((free as u64, total as u64))
     }
 
-    /// `cuModuleLoadData` on PTX text (JIT-compiled by the driver).
+    /// `cuModuleLoadDataEx` on PTX text (JIT-compiled by the driver), with an error-log
+    /// buffer: on failure the compiler's message is kept (`jit_log`).
     pub fn load_ptx(&self, ptx: &str) -> CuResult<Module<'_>> {
-        type F = unsafe extern "C" fn(*mut *mut c_void, *const c_void) -> c_int;
-        let f = self.sym::<F>("cuModuleLoadData")?;
+        type F = unsafe extern "C" fn(
+            *mut *mut c_void,
+            *const c_void,
+            c_uint,
+            *mut c_int,
+            *mut *mut c_void,
+        ) -> c_int;
+        /// `CU_JIT_ERROR_LOG_BUFFER`, `CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES` (cuda.h).
+        const ERROR_LOG_BUFFER: c_int = 5;
+        const ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+        const LOG_BYTES: usize = 8192;
+        let f = self.sym::<F>("cuModuleLoadDataEx")?;
         let mut image = ptx.as_bytes().to_vec();
         image.push(0);
+        let mut log = vec![0u8; LOG_BYTES];
+        let mut options = [ERROR_LOG_BUFFER, ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut values: [*mut c_void; 2] = [log.as_mut_ptr().cast(), LOG_BYTES as *mut c_void];
         let mut module: *mut c_void = std::ptr::null_mut();
-        // SAFETY: the image is NUL-terminated PTX text that outlives the call.
-        check("cuModuleLoadData", unsafe {
-            f(&mut module, image.as_ptr().cast())
-        })?;
+        // SAFETY: the image is NUL-terminated PTX text that outlives the call; the log
+        // buffer holds LOG_BYTES bytes, its size passed by value in the pointer slot as
+        // cuda.h specifies.
+        let rc = unsafe {
+            f(
+                &mut module,
+                image.as_ptr().cast(),
+                2,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if rc != 0 {
+            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
+            *self.jit_log.borrow_mut() = String::from_utf8_lossy(&log[..end]).trim().to_string();
+        }
+        check("cuModuleLoadDataEx", rc)?;
         Ok(Module { ctx: self, module })
+    }
+
+    /// The JIT compiler's message from the last failed `load_ptx` (empty if none).
+    pub fn jit_log(&self) -> String {
+        self.jit_log.borrow().clone()
+    }
+
+    /// Whether kernels on this device run under a time limit (the display watchdog).
+    pub fn has_watchdog(&self) -> CuResult<bool> {
+        Ok(self
+            .driver
+            .device_attribute(self.dev, attr::KERNEL_EXEC_TIMEOUT)?
+            != 0)
+    }
+
+    /// `cuEventCreate` (default flags: timing enabled).
+    pub fn event(&self) -> CuResult<Event<'_>> {
+        type F = unsafe extern "C" fn(*mut *mut c_void, c_uint) -> c_int;
+        let f = self.sym::<F>("cuEventCreate")?;
+        let mut event: *mut c_void = std::ptr::null_mut();
+        // SAFETY: out-pointer to a live local.
+        check("cuEventCreate", unsafe { f(&mut event, 0) })?;
+        Ok(Event { ctx: self, event })
     }
 
     /// `cuMemAlloc_v2`.
@@ -368,6 +436,10 @@ impl<'d> Context<'d> {
                 code: 2,
             });
         }
+        // The driver hands out uninitialised memory: zero it before any slice of it
+        // exists (a `&[u8]` over uninitialised bytes is undefined behaviour).
+        // SAFETY: the driver returned `bytes` writable bytes at `ptr`.
+        unsafe { std::ptr::write_bytes(ptr.cast::<u8>(), 0, bytes) };
         Ok(PinnedMemory {
             ctx: self,
             ptr: ptr.cast(),
@@ -375,7 +447,9 @@ impl<'d> Context<'d> {
         })
     }
 
-    /// Copies host bytes to device memory (synchronous).
+    /// `cuMemcpyHtoD_v2`. From pageable memory it returns once the bytes are staged; the
+    /// copy lands later on the legacy stream: other streams must wait for it
+    /// (`synchronize`). From pinned memory it is synchronous.
     pub fn copy_to_device(&self, dst: &DeviceMemory<'_>, src: &[u8]) -> CuResult<()> {
         type F = unsafe extern "C" fn(u64, *const c_void, usize) -> c_int;
         let f = self.sym::<F>("cuMemcpyHtoD_v2")?;
@@ -386,7 +460,8 @@ impl<'d> Context<'d> {
         })
     }
 
-    /// Copies device memory into host bytes (synchronous).
+    /// Copies device memory into host bytes; returns once the copy is complete, after the
+    /// legacy stream's earlier work (not after a non-blocking stream's).
     pub fn copy_to_host(&self, dst: &mut [u8], src: &DeviceMemory<'_>) -> CuResult<()> {
         type F = unsafe extern "C" fn(*mut c_void, u64, usize) -> c_int;
         let f = self.sym::<F>("cuMemcpyDtoH_v2")?;
@@ -397,7 +472,7 @@ impl<'d> Context<'d> {
         })
     }
 
-    /// `cuMemcpyDtoD_v2` of `min(len)` bytes.
+    /// `cuMemcpyDtoD_v2` of `min(len)` bytes: queued on the legacy stream, not waited for.
     pub fn copy_device_to_device(
         &self,
         dst: &DeviceMemory<'_>,
@@ -411,7 +486,7 @@ impl<'d> Context<'d> {
         })
     }
 
-    /// `cuMemsetD32_v2`: fills `count` 32-bit words.
+    /// `cuMemsetD32_v2`: fills the words; asynchronous (queued on the legacy stream).
     pub fn memset_u32(&self, dst: &DeviceMemory<'_>, value: u32) -> CuResult<()> {
         type F = unsafe extern "C" fn(u64, c_uint, usize) -> c_int;
         let f = self.sym::<F>("cuMemsetD32_v2")?;
@@ -481,7 +556,18 @@ impl<'d> Context<'d> {
         check("cuLaunchKernel", rc)
     }
 
+    /// Copies pinned host memory to the device (synchronous with respect to the host).
+    pub fn copy_pinned_to_device(
+        &self,
+        dst: &DeviceMemory<'_>,
+        src: &PinnedMemory<'_>,
+    ) -> CuResult<()> {
+        self.copy_to_device(dst, src.as_slice())
+    }
+
     /// `cuStreamCreate` (non-blocking, so capture does not involve the legacy stream).
+    /// Such a stream orders after nothing on the legacy stream: work queued there
+    /// (memsets, pageable uploads) must be waited for with `synchronize` first.
     pub fn stream(&self) -> CuResult<Stream<'_>> {
         type F = unsafe extern "C" fn(*mut *mut c_void, c_uint) -> c_int;
         let f = self.sym::<F>("cuStreamCreate")?;
@@ -656,19 +742,53 @@ pub struct Graph<'c> {
 }
 
 impl<'c> Graph<'c> {
-    /// `cuGraphInstantiateWithFlags` (CUDA 11.4+).
-    pub fn instantiate(&self) -> CuResult<GraphExec<'c>> {
-        type F = unsafe extern "C" fn(*mut *mut c_void, *mut c_void, u64) -> c_int;
-        let f = self.ctx.sym::<F>("cuGraphInstantiateWithFlags")?;
+    /// `cuGraphInstantiateWithFlags` (CUDA 11.4+), else `cuGraphInstantiate_v2` (CUDA
+    /// 11.0–12.x); the name of the call used comes back with the executable graph.
+    pub fn instantiate(&self) -> CuResult<(GraphExec<'c>, &'static str)> {
+        type WithFlags = unsafe extern "C" fn(*mut *mut c_void, *mut c_void, u64) -> c_int;
+        type V2 = unsafe extern "C" fn(
+            *mut *mut c_void,
+            *mut c_void,
+            *mut *mut c_void,
+            *mut c_char,
+            usize,
+        ) -> c_int;
         let mut exec: *mut c_void = std::ptr::null_mut();
-        // SAFETY: a captured graph; out-pointer to a live local.
-        check("cuGraphInstantiateWithFlags", unsafe {
-            f(&mut exec, self.graph, 0)
-        })?;
-        Ok(GraphExec {
-            ctx: self.ctx,
-            exec,
-        })
+        let call = match self.ctx.sym::<WithFlags>("cuGraphInstantiateWithFlags") {
+            Ok(f) => {
+                // SAFETY: a captured graph; out-pointer to a live local.
+                check("cuGraphInstantiateWithFlags", unsafe {
+                    f(&mut exec, self.graph, 0)
+                })?;
+                "cuGraphInstantiateWithFlags"
+            }
+            Err(CuError::MissingSymbol(first)) => {
+                let f = self.ctx.sym::<V2>("cuGraphInstantiate_v2").map_err(|e| {
+                    CuError::MissingSymbol(format!("{first}; {}", missing_text(&e)))
+                })?;
+                let mut error_node: *mut c_void = std::ptr::null_mut();
+                let mut log = [0 as c_char; 512];
+                // SAFETY: out-pointers to live locals; the log buffer's length is passed.
+                check("cuGraphInstantiate_v2", unsafe {
+                    f(
+                        &mut exec,
+                        self.graph,
+                        &mut error_node,
+                        log.as_mut_ptr(),
+                        log.len(),
+                    )
+                })?;
+                "cuGraphInstantiate_v2"
+            }
+            Err(e) => return Err(e),
+        };
+        Ok((
+            GraphExec {
+                ctx: self.ctx,
+                exec,
+            },
+            call,
+        ))
     }
 }
 
@@ -678,6 +798,59 @@ impl Drop for Graph<'_> {
         if let Ok(f) = self.ctx.sym::<F>("cuGraphDestroy") {
             // SAFETY: from `end_capture`, destroyed once.
             unsafe { f(self.graph) };
+        }
+    }
+}
+
+fn missing_text(e: &CuError) -> String {
+    match e {
+        CuError::MissingSymbol(s) => s.clone(),
+        CuError::Code { call, code } => format!("{call} returned {code}"),
+    }
+}
+
+/// A CUDA event, for timing work on the GPU itself.
+pub struct Event<'c> {
+    ctx: &'c Context<'c>,
+    event: *mut c_void,
+}
+
+impl Event<'_> {
+    /// `cuEventRecord` on the legacy stream (`None`) or a stream.
+    pub fn record(&self, stream: Option<&Stream<'_>>) -> CuResult<()> {
+        type F = unsafe extern "C" fn(*mut c_void, *mut c_void) -> c_int;
+        let f = self.ctx.sym::<F>("cuEventRecord")?;
+        let stream = stream.map_or(std::ptr::null_mut(), |s| s.stream);
+        // SAFETY: a live event and stream.
+        check("cuEventRecord", unsafe { f(self.event, stream) })
+    }
+
+    pub fn synchronize(&self) -> CuResult<()> {
+        type F = unsafe extern "C" fn(*mut c_void) -> c_int;
+        let f = self.ctx.sym::<F>("cuEventSynchronize")?;
+        // SAFETY: a live event.
+        check("cuEventSynchronize", unsafe { f(self.event) })
+    }
+
+    /// Milliseconds from `self` to `end`, both completed (`cuEventElapsedTime`).
+    pub fn elapsed_ms(&self, end: &Event<'_>) -> CuResult<f32> {
+        type F = unsafe extern "C" fn(*mut f32, *mut c_void, *mut c_void) -> c_int;
+        let f = self.ctx.sym::<F>("cuEventElapsedTime")?;
+        let mut ms: f32 = 0.0;
+        // SAFETY: out-pointer to a live local; two live events.
+        check("cuEventElapsedTime", unsafe {
+            f(&mut ms, self.event, end.event)
+        })?;
+        Ok(ms)
+    }
+}
+
+impl Drop for Event<'_> {
+    fn drop(&mut self) {
+        type F = unsafe extern "C" fn(*mut c_void) -> c_int;
+        if let Ok(f) = self.ctx.sym::<F>("cuEventDestroy_v2") {
+            // SAFETY: created by `event`, destroyed once.
+            unsafe { f(self.event) };
         }
     }
 }
@@ -719,6 +892,8 @@ pub mod lt {
     pub const CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES: i32 = 1;
     /// `cublasStatus_t` returned when the heuristic offers no algorithm.
     pub const CUBLAS_STATUS_NOT_SUPPORTED: i32 = 15;
+    /// What `cublasLtCreate` returns when the driver is too old for the library.
+    pub const CUBLAS_STATUS_NOT_INITIALIZED: i32 = 1;
 }
 
 /// `cublasLtMatmulHeuristicResult_t` (cublasLt.h, unchanged since CUDA 10.1).
@@ -993,15 +1168,169 @@ impl CublasLt {
     }
 }
 
+/// NVML calls that nvml-wrapper makes with the wrong struct size or not at all: the
+/// compute-process lists (drivers 535.43.02–535.86.05 write a 32-byte
+/// `nvmlProcessInfo_t` from `nvmlDeviceGetComputeRunningProcesses_v3`, every other
+/// driver 24 bytes; before R510 only `_v2` and the 16-byte v1 exist) and the v1 memory
+/// info of drivers without `nvmlDeviceGetMemoryInfo_v2`.
+pub mod nvml_raw {
+    use std::ffi::c_uint;
+
+    /// `nvmlReturn_t` values used here.
+    pub const NVML_SUCCESS: u32 = 0;
+    pub const NVML_ERROR_INSUFFICIENT_SIZE: u32 = 7;
+    /// `NVML_VALUE_NOT_AVAILABLE` in a process's used memory.
+    const VALUE_NOT_AVAILABLE: u64 = u64::MAX;
+
+    /// Which entry point, with the size of the struct it writes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ProcessCall {
+        /// `nvmlDeviceGetComputeRunningProcesses_v3`; 24 or 32 bytes per entry.
+        V3 { stride: usize },
+        /// `nvmlDeviceGetComputeRunningProcesses_v2` (R470): 24 bytes.
+        V2,
+        /// `nvmlDeviceGetComputeRunningProcesses`: 16 bytes.
+        V1,
+    }
+
+    impl ProcessCall {
+        pub fn name(self) -> &'static str {
+            match self {
+                ProcessCall::V3 { .. } => "nvmlDeviceGetComputeRunningProcesses_v3",
+                ProcessCall::V2 => "nvmlDeviceGetComputeRunningProcesses_v2",
+                ProcessCall::V1 => "nvmlDeviceGetComputeRunningProcesses",
+            }
+        }
+
+        fn stride(self) -> usize {
+            match self {
+                ProcessCall::V3 { stride } => stride,
+                ProcessCall::V2 => 24,
+                ProcessCall::V1 => 16,
+            }
+        }
+    }
+
+    /// The struct size `_v3` writes on this driver version ("535.54.03").
+    pub fn v3_stride(driver_version: &str) -> usize {
+        let parts: Vec<u32> = driver_version
+            .trim()
+            .split('.')
+            .map(|p| p.parse().unwrap_or(0))
+            .collect();
+        let v = (
+            parts.first().copied().unwrap_or(0),
+            parts.get(1).copied().unwrap_or(0),
+            parts.get(2).copied().unwrap_or(0),
+        );
+        if ((535, 43, 2)..=(535, 86, 5)).contains(&v) {
+            32
+        } else {
+            24
+        }
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum ProcessError {
+        /// The library lacks the entry point.
+        Missing,
+        /// The call returned this `nvmlReturn_t`.
+        Code(u32),
+        /// The driver reported more processes than `max`.
+        TooMany(u32),
+    }
+
+    /// (pid, used bytes when known) of each compute process, at most `max` of them.
+    pub fn compute_processes(
+        device: &nvml_wrapper::Device<'_>,
+        call: ProcessCall,
+        max: u32,
+    ) -> Result<Vec<(u32, Option<u64>)>, ProcessError> {
+        let lib = device.nvml().lib();
+        // SAFETY: the handle is only passed to NVML calls on this device's library.
+        let handle = unsafe { device.handle() };
+        type F = unsafe extern "C" fn(*mut std::ffi::c_void, *mut c_uint, *mut u64) -> u32;
+        // SAFETY: the three entry points share this C signature (device handle, count in
+        // and out, entry buffer), returning nvmlReturn_t.
+        let f = unsafe { lib.__library.get::<F>(call.name().as_bytes()) }
+            .map_err(|_| ProcessError::Missing)?;
+        let raw = |count: &mut c_uint, buf: *mut u64| -> u32 {
+            // SAFETY: `buf` is NULL with `*count` 0, or holds `*count` entries of the size
+            // `call` writes (whole u64 words, so aligned for every layout); the handle is
+            // this library's.
+            unsafe { f(handle.cast(), count, buf) }
+        };
+        let mut count: c_uint = 0;
+        match raw(&mut count, std::ptr::null_mut()) {
+            NVML_SUCCESS => return Ok(Vec::new()),
+            NVML_ERROR_INSUFFICIENT_SIZE => {}
+            rc => return Err(ProcessError::Code(rc)),
+        }
+        if count > max {
+            return Err(ProcessError::TooMany(count));
+        }
+        // Room for processes that start between the two calls.
+        let room = count.saturating_add(8);
+        let words = call.stride() / 8;
+        let mut buf = vec![0u64; room as usize * words];
+        let mut count = room;
+        match raw(&mut count, buf.as_mut_ptr()) {
+            NVML_SUCCESS => {}
+            rc => return Err(ProcessError::Code(rc)),
+        }
+        let n = (count.min(room)) as usize;
+        Ok(buf
+            .chunks_exact(words)
+            .take(n)
+            .map(|e| {
+                // pid is the first 32-bit field (little-endian low half of word 0);
+                // usedGpuMemory the u64 at offset 8 in every layout.
+                let pid = (e[0] & 0xffff_ffff) as u32;
+                let used = (e[1] != VALUE_NOT_AVAILABLE).then_some(e[1]);
+                (pid, used)
+            })
+            .collect())
+    }
+
+    /// `nvmlDeviceGetMemoryInfo` (v1): (total, free, used) bytes.
+    pub fn memory_info_v1(
+        device: &nvml_wrapper::Device<'_>,
+    ) -> Result<(u64, u64, u64), ProcessError> {
+        let lib = device.nvml().lib();
+        type F = unsafe extern "C" fn(*mut std::ffi::c_void, *mut u64) -> u32;
+        // SAFETY: nvmlDeviceGetMemoryInfo(nvmlDevice_t, nvmlMemory_t *) from nvml.h.
+        let f = unsafe { lib.__library.get::<F>(b"nvmlDeviceGetMemoryInfo") }
+            .map_err(|_| ProcessError::Missing)?;
+        let mut words = [0u64; 3];
+        // SAFETY: nvmlMemory_t is { total, free, used: unsigned long long }; the handle
+        // is this library's.
+        let rc = unsafe { f(device.handle().cast(), words.as_mut_ptr()) };
+        if rc != NVML_SUCCESS {
+            return Err(ProcessError::Code(rc));
+        }
+        Ok((words[0], words[1], words[2]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn candidate_names_are_listed_once_in_order() {
-        let mut names: Vec<String> = ["a", "b", "a", "c", "b"].map(String::from).into();
-        dedup_keep_order(&mut names);
-        assert_eq!(names, ["a", "b", "c"]);
+    fn the_driver_soname_is_tried_before_the_unversioned_name() {
+        assert_eq!(CUDA_LIBRARY_NAMES, ["libcuda.so.1", "libcuda.so"]);
+    }
+
+    #[test]
+    fn the_535_process_struct_is_32_bytes_only_on_its_drivers() {
+        assert_eq!(nvml_raw::v3_stride("535.43.02"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.54.03"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.86.05"), 32);
+        assert_eq!(nvml_raw::v3_stride("535.86.10"), 24);
+        assert_eq!(nvml_raw::v3_stride("535.43.01"), 24);
+        assert_eq!(nvml_raw::v3_stride("535.104.05"), 24);
+        assert_eq!(nvml_raw::v3_stride("550.54.15"), 24);
+        assert_eq!(nvml_raw::v3_stride("garbage"), 24);
     }
 
     #[test]

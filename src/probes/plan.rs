@@ -135,13 +135,15 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
     plan
 }
 
-/// `--gpus` entries: an nvidia-smi index, or a prefix of the GPU's UUID.
+/// `--gpus` entries: an nvidia-smi index, or a prefix of the GPU's UUID ("GPU-…") or of
+/// a MIG instance's ("MIG-…", as CUDA names the instance).
 fn selected(wanted: &[String], index: u32, uuid: Option<&str>) -> bool {
     wanted.is_empty()
         || wanted.iter().any(|w| {
             let w = w.trim();
             w.parse::<u32>().is_ok_and(|i| i == index)
-                || (w.starts_with("GPU-") && uuid.is_some_and(|u| u.starts_with(w)))
+                || ((w.starts_with("GPU-") || w.starts_with("MIG-"))
+                    && uuid.is_some_and(|u| u.starts_with(w)))
         })
 }
 
@@ -180,17 +182,21 @@ pub fn busy_reason(facts: &Facts, nvml_index: Option<u32>) -> Option<String> {
             ))
         }
         Some(_) => None,
-        None => dev
-            .memory_used_bytes
-            .value()
-            .filter(|used| **used > UNEXPLAINED_USED_BYTES)
-            .map(|used| {
-                format!(
-                    "{} MiB of its memory are in use and NVML cannot list the processes ({})",
-                    used >> 20,
-                    dev.processes.reason().unwrap_or("unknown")
-                )
-            }),
+        // Without a process list (drivers before R510 answer Unsupported), "cannot tell"
+        // counts as busy: only memory known to be nearly free lets the probe run.
+        None => match dev.memory_used_bytes.value() {
+            Some(used) if *used <= UNEXPLAINED_USED_BYTES => None,
+            Some(used) => Some(format!(
+                "{} MiB of its memory are in use and NVML cannot list the processes ({})",
+                used >> 20,
+                dev.processes.reason().unwrap_or("unknown")
+            )),
+            None => Some(format!(
+                "NVML can tell neither which processes use this GPU ({}) nor how much of its memory is in use ({}), so it may be busy",
+                dev.processes.reason().unwrap_or("unknown"),
+                dev.memory_used_bytes.reason().unwrap_or("unknown")
+            )),
+        },
     }
 }
 
@@ -292,6 +298,18 @@ mod tests {
         assert_eq!(plan_of(&f, false).gpus[0].skipped.len(), 1);
         busy(&mut f, Fact::unsupported("not on this GPU"), 300 << 20);
         assert!(plan_of(&f, false).gpus[0].skipped.is_empty());
+        // Before R510 neither the process list nor the used memory is known: cannot
+        // tell counts as busy, unless forced.
+        busy(&mut f, Fact::unsupported("not on this GPU"), 0);
+        if let Fact::Known { value: nvml } = &mut f.driver_api.nvml {
+            if let Fact::Known { value: devs } = &mut nvml.devices {
+                devs[0].memory_used_bytes = Fact::unsupported("nvmlDeviceGetMemoryInfo_v2");
+            }
+        }
+        let p = plan_of(&f, false);
+        assert_eq!(p.gpus[0].skipped.len(), 1, "{p:?}");
+        assert!(p.gpus[0].skipped[0].1.contains("can tell neither"));
+        assert!(plan_of(&f, true).gpus[0].skipped.is_empty());
     }
 
     #[test]
@@ -302,5 +320,17 @@ mod tests {
         assert!(selected(&w, 1, None));
         assert!(!selected(&w, 2, Some("GPU-cd12")));
         assert!(selected(&w, 2, Some("GPU-ab12")));
+        // A MIG instance is chosen by its own UUID, as CUDA_VISIBLE_DEVICES names it.
+        let mig = vec!["MIG-7f".to_string()];
+        assert!(selected(
+            &mig,
+            0,
+            Some("MIG-7f3e0000-1111-2222-3333-444455556666")
+        ));
+        assert!(!selected(
+            &mig,
+            0,
+            Some("MIG-8f3e0000-1111-2222-3333-444455556666")
+        ));
     }
 }

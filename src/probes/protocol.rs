@@ -1,5 +1,10 @@
-//! The probe worker's stdout protocol: one JSON event per line, versioned, so the
-//! parent can stream progress and tell a stale or foreign binary from a broken driver.
+//! The probe worker's protocol: one JSON event per line, versioned, so the parent can
+//! stream progress and tell a stale or foreign binary from a broken driver.
+//!
+//! Workers answer on their own file descriptor (`answer_channel`): the stdout pipe
+//! the parent gave them, duplicated before any library is loaded, while the process's
+//! stdout is pointed at stderr. Whatever a driver prints (a megabyte of chatter
+//! included) lands in the bounded stderr tail and cannot hide or corrupt the answer.
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +40,33 @@ impl Event {
             Event::Ready { protocol }
             | Event::Started { protocol, .. }
             | Event::Finished { protocol, .. } => *protocol,
+        }
+    }
+}
+
+/// Exit status of a probe worker that stopped after a sticky driver error (the context
+/// is unusable until the process ends): the runner starts a fresh worker for the rest.
+pub const STICKY_EXIT: i32 = 75;
+
+/// Takes the worker's answer channel: a duplicate of stdout, after which fd 1 is
+/// stderr, so library output never reaches the parent's answer pipe. `None` if the
+/// descriptors cannot be rearranged (the answer then goes to stdout, as before).
+pub fn answer_channel() -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    let answer = nix::unistd::dup(std::io::stdout().as_fd()).ok()?;
+    nix::unistd::dup2_stdout(std::io::stderr().as_fd()).ok()?;
+    Some(std::fs::File::from(answer))
+}
+
+/// Writes one line to the answer channel (or stdout), flushed; a leading newline keeps
+/// it on its own line. `false` when it could not be written.
+pub fn write_answer(channel: Option<&std::fs::File>, text: &str) -> bool {
+    use std::io::Write;
+    match channel {
+        Some(mut f) => writeln!(f, "\n{text}").and_then(|()| f.flush()).is_ok(),
+        None => {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "\n{text}").and_then(|()| out.flush()).is_ok()
         }
     }
 }

@@ -18,6 +18,24 @@ use crate::host::{kill_group, tail_lines, Host};
 const STDERR_CAP_BYTES: usize = 64 * 1024;
 /// A longer stdout line is library noise, not an event: it is skipped, not buffered.
 const MAX_LINE_BYTES: u64 = 1 << 20;
+/// How often the supervisor looks at the worker while waiting for its events.
+const POLL: Duration = Duration::from_millis(100);
+/// After the worker exits, how long its pipes may stay open (a forked helper of the
+/// driver holding them) before its process group is killed and the pipes abandoned.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+
+/// Joins a pipe reader, waiting at most `limit`: a process outside the worker's group
+/// may hold the pipe open for ever, and must not hold the doctor.
+pub fn join_with_deadline<T>(handle: std::thread::JoinHandle<T>, limit: Duration) -> Option<T> {
+    let until = Instant::now() + limit;
+    while !handle.is_finished() {
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    handle.join().ok()
+}
 
 /// The next line, at most `MAX_LINE_BYTES` of it kept; `None` at the end of the output.
 fn read_line_bounded(reader: &mut impl BufRead) -> Option<String> {
@@ -246,8 +264,9 @@ fn run_worker(
     // GPU's, not one probe's, and would only repeat in every fresh worker.
     let mut opened = false;
     let mut deadline = Instant::now() + plan.timeout;
+    let mut exited_at: Option<Instant> = None;
     let ended = loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
+        let wait = deadline.saturating_duration_since(Instant::now()).min(POLL);
         match rx.recv_timeout(wait) {
             Ok(line) => match parse_line(&line) {
                 None => {}
@@ -279,17 +298,36 @@ fn run_worker(
                     deadline = Instant::now() + plan.timeout;
                 }
             },
-            Err(mpsc::RecvTimeoutError::Timeout) => break End::TimedOut,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if Instant::now() >= deadline {
+                    break End::TimedOut;
+                }
+                // The worker is gone but something it started holds the pipe.
+                match exited_at {
+                    Some(t) if t.elapsed() >= PIPE_GRACE => break End::Eof,
+                    Some(_) => {}
+                    None => {
+                        if matches!(child.try_wait(), Ok(Some(_))) {
+                            exited_at = Some(Instant::now());
+                        }
+                    }
+                }
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => break End::Eof,
         }
     };
-    if !matches!(ended, End::Eof) {
-        kill_group(child.id());
-        let _ = child.kill();
+    if matches!(ended, End::Eof) {
+        // The answer pipe closed: the worker is exiting. Give it a moment.
+        use wait_timeout::ChildExt;
+        let _ = child.wait_timeout(PIPE_GRACE);
     }
+    // Whatever is left of the worker's process group (the worker on a time-out, helpers a
+    // driver forked) goes with it.
+    kill_group(child.id());
+    let _ = child.kill();
     let status = child.wait().ok();
     let stderr_tail = stderr
-        .and_then(|h| h.join().ok())
+        .and_then(|h| join_with_deadline(h, PIPE_GRACE))
         .map(|s| tail_lines(&s, 12))
         .unwrap_or_default();
     let (blamed, elapsed) = match current {
@@ -355,6 +393,11 @@ fn run_worker(
                 );
             }
         }
+        // Stopped on purpose after a sticky error, between probes: the next worker runs
+        // the rest.
+        End::Eof
+            if current.is_none()
+                && status.and_then(|s| s.code()) == Some(super::protocol::STICKY_EXIT) => {}
         End::Eof => {
             if let Some(p) = blamed {
                 use std::os::unix::process::ExitStatusExt;

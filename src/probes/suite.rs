@@ -22,6 +22,15 @@ const LAUNCH_ELEMENTS: u32 = 1 << 20;
 /// never matter on a busy node.
 const BANDWIDTH_BYTES: usize = 64 << 20;
 const BANDWIDTH_REPEATS: u32 = 5;
+/// Device-to-device copies timed with CUDA events after a warm-up copy.
+const DEVICE_COPY_REPEATS: u32 = 20;
+/// The grid probe's launch at the x limit (2^31-1 blocks) may take this long; past it a
+/// measured smaller launch stands in (slow GPUs, small MIG slices, MPS, time-slicing).
+const GRID_TIME_BUDGET_S: f64 = 2.0;
+/// With the display watchdog on, no launch may come near its limit (seconds on Linux).
+const GRID_WATCHDOG_BUDGET_S: f64 = 0.5;
+/// Blocks per SM in the grid probe's timing launch.
+const GRID_CALIBRATION_BLOCKS_PER_SM: u32 = 2048;
 /// The OOM probe holds at most this much (or an eighth of free memory, if less).
 const OOM_HOLD_MAX_BYTES: u64 = 1 << 30;
 /// Free memory may differ by this much after the OOM probe (the driver's own pools).
@@ -29,6 +38,8 @@ const OOM_FREE_TOLERANCE_BYTES: u64 = 64 << 20;
 /// cuBLASLt workspace offered (PyTorch's default on Hopper is 32 MiB).
 const CUBLASLT_WORKSPACE_BYTES: usize = 32 << 20;
 const MATMUL_SIZE: u64 = 64;
+/// `cublasLtGetVersion` of the first release with FP8 matmuls (cuBLAS 11.11, CUDA 11.8).
+const CUBLASLT_FP8_VERSION: usize = 111100;
 const GRAPH_LAUNCHES: u32 = 3;
 const GRAPH_REPLAYS: u32 = 10;
 
@@ -42,6 +53,28 @@ pub struct Gpu<'d> {
     pub cublaslt: Vec<PathBuf>,
 }
 
+/// `ProbeCode::name` for an entry point the library lacks (no call was made).
+pub const MISSING_ENTRY_POINT: &str = "MISSING_ENTRY_POINT";
+
+/// Codes after which the context is unusable until the process ends (cuda.h: "the
+/// process is left in an inconsistent state and any further CUDA work will return the
+/// same error"): later probes need a fresh worker.
+pub fn is_sticky(code: i64) -> bool {
+    matches!(code, 214 | 700 | 702 | 709 | 710 | 714..=719 | 999)
+}
+
+/// The driver code a probe ended on, when it poisons the context.
+pub fn sticky_code(outcome: &ProbeOutcome) -> Option<i64> {
+    match outcome {
+        ProbeOutcome::Failed { code: Some(c), .. }
+            if !c.call.starts_with("cublas") && is_sticky(c.code) =>
+        {
+            Some(c.code)
+        }
+        _ => None,
+    }
+}
+
 /// Runs one probe. Every driver error becomes a `Failed` outcome with its code.
 pub fn run(gpu: &Gpu<'_>, probe: ProbeKind) -> ProbeOutcome {
     let result = match probe {
@@ -53,7 +86,21 @@ pub fn run(gpu: &Gpu<'_>, probe: ProbeKind) -> ProbeOutcome {
         ProbeKind::Bandwidth => bandwidth(gpu),
         ProbeKind::Oom => oom(gpu),
     };
-    result.unwrap_or_else(|e| failed_call(gpu.driver, &e, "a driver call failed"))
+    let mut outcome =
+        result.unwrap_or_else(|e| failed_call(gpu.driver, &e, "a driver call failed"));
+    // The JIT's own message says why PTX did not compile.
+    if let ProbeOutcome::Failed {
+        code: Some(c),
+        notes,
+        ..
+    } = &mut outcome
+    {
+        let log = gpu.ctx.jit_log();
+        if c.call == "cuModuleLoadDataEx" && !log.is_empty() {
+            notes.push(format!("JIT error log: {log}"));
+        }
+    }
+    outcome
 }
 
 type ProbeRun = Result<ProbeOutcome, CuError>;
@@ -106,12 +153,31 @@ fn failed_call(driver: &CudaDriver, e: &CuError, context: &str) -> ProbeOutcome 
                 notes: Vec::new(),
             }
         }
-        CuError::MissingSymbol(s) => ProbeOutcome::Failed {
-            reason: format!("{context}: the library lacks an entry point ({s})"),
-            code: None,
-            measurements: Vec::new(),
-            notes: Vec::new(),
-        },
+        CuError::MissingSymbol(s) => missing_entry_point(driver, s),
+    }
+}
+
+/// A probe that could not run because libcuda lacks an entry point: one fact about the
+/// library (reported once, as driver.entry_point_missing), not about the GPU.
+pub fn missing_entry_point(driver: &CudaDriver, detail: &str) -> ProbeOutcome {
+    let symbol = detail
+        .split(':')
+        .next()
+        .unwrap_or(detail)
+        .trim()
+        .to_string();
+    ProbeOutcome::Failed {
+        reason: format!(
+            "{} lacks the entry point {symbol} ({detail})",
+            driver.loaded_name
+        ),
+        code: Some(ProbeCode {
+            call: symbol,
+            name: MISSING_ENTRY_POINT.to_string(),
+            code: -1,
+        }),
+        measurements: Vec::new(),
+        notes: Vec::new(),
     }
 }
 
@@ -202,6 +268,98 @@ fn launch(gpu: &Gpu<'_>) -> ProbeRun {
     })
 }
 
+/// Launches `count_blocks` on `grid`, waits, and returns (blocks counted, ms on the GPU).
+fn count_launch(
+    ctx: &Context<'_>,
+    f: &kernels::Function<'_>,
+    counters: &DeviceMemory<'_>,
+    grid: [u32; 3],
+) -> Result<(u64, f64), CuError> {
+    ctx.memset_u32(counters, 0)?;
+    let start = ctx.event()?;
+    let end = ctx.event()?;
+    start.record(None)?;
+    ctx.launch(
+        f,
+        LaunchShape {
+            grid,
+            block: [1, 1, 1],
+        },
+        &[KernelArg::Ptr(counters.ptr())],
+        None,
+    )?;
+    end.record(None)?;
+    ctx.synchronize()?;
+    let ms = f64::from(start.elapsed_ms(&end)?);
+    let mut host = vec![0u8; 256 * 4];
+    ctx.copy_to_host(&mut host, counters)?;
+    Ok((words(&host).map(u64::from).sum(), ms))
+}
+
+/// The x launch at the limit, within the time budget: a timing launch of a few blocks
+/// per SM first; the whole limit only when it would finish in budget, else the largest
+/// launch that does (noted). Returns the blocks launched and verified.
+fn grid_x_launch(
+    gpu: &Gpu<'_>,
+    f: &kernels::Function<'_>,
+    counters: &DeviceMemory<'_>,
+    limit: u32,
+    m: &mut Vec<Measurement>,
+    notes: &mut Vec<String>,
+) -> Result<Result<u32, String>, CuError> {
+    use kernels::attr;
+    let ctx = &gpu.ctx;
+    let sms = u32::try_from(
+        gpu.driver
+            .device_attribute(gpu.device, attr::MULTIPROCESSOR_COUNT)?,
+    )
+    .unwrap_or(1)
+    .max(1);
+    let watchdog = ctx.has_watchdog()?;
+    let budget_s = if watchdog {
+        notes.push("kernels on this GPU run under a time limit (CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, a display watchdog): no launch was allowed near it; long kernels here die with CUDA_ERROR_LAUNCH_TIMEOUT".to_string());
+        GRID_WATCHDOG_BUDGET_S
+    } else {
+        GRID_TIME_BUDGET_S
+    };
+    let calibration = limit.min(sms.saturating_mul(GRID_CALIBRATION_BLOCKS_PER_SM));
+    let (ran, ms) = count_launch(ctx, f, counters, [calibration, 1, 1])?;
+    if ran != u64::from(calibration) {
+        return Ok(Err(format!(
+            "a launch of {calibration} blocks on x ran {ran} blocks"
+        )));
+    }
+    let ns_per_block = (ms * 1e6 / f64::from(calibration)).max(0.0);
+    m.push(Measurement::new("ns_per_block", ns_per_block, "ns"));
+    let estimate_s = ns_per_block * f64::from(limit) / 1e9;
+    let blocks = if estimate_s <= budget_s || calibration == limit {
+        limit
+    } else {
+        let fit = (budget_s * 1e9 / ns_per_block.max(1e-3)).floor();
+        let fit = if fit >= f64::from(limit) {
+            limit
+        } else {
+            (fit as u32).max(calibration)
+        };
+        notes.push(format!(
+            "the launch of all {limit} blocks on x was not run: at {ns_per_block:.2} ns per block it would take about {estimate_s:.1} s here; {fit} blocks were launched instead (x limit, {sms} SMs)"
+        ));
+        fit
+    };
+    if blocks == calibration {
+        m.push(Measurement::new("at_limit_x_ms", ms, "ms"));
+        return Ok(Ok(blocks));
+    }
+    let (ran, ms) = count_launch(ctx, f, counters, [blocks, 1, 1])?;
+    m.push(Measurement::new("at_limit_x_ms", ms, "ms"));
+    if ran != u64::from(blocks) {
+        return Ok(Err(format!(
+            "a launch of {blocks} blocks on x ran {ran} blocks"
+        )));
+    }
+    Ok(Ok(blocks))
+}
+
 fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
     use kernels::attr;
     let ctx = &gpu.ctx;
@@ -222,6 +380,7 @@ fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
         Measurement::new("max_grid_z", f64::from(limits[2]), "blocks"),
     ];
     let mut notes = Vec::new();
+    let mut ran_x = limits[0];
     for (axis, name) in ["x", "y", "z"].into_iter().enumerate() {
         let limit = limits[axis];
         if limit == 0 {
@@ -231,32 +390,21 @@ fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
             ));
         }
         let mut grid = [1u32; 3];
-        grid[axis] = limit;
-        ctx.memset_u32(&counters, 0)?;
-        let t = Instant::now();
-        ctx.launch(
-            &f,
-            LaunchShape {
-                grid,
-                block: [1, 1, 1],
-            },
-            &[KernelArg::Ptr(counters.ptr())],
-            None,
-        )?;
-        ctx.synchronize()?;
-        m.push(Measurement::new(
-            &format!("at_limit_{name}_ms"),
-            ms_since(t),
-            "ms",
-        ));
-        let mut host = vec![0u8; 256 * 4];
-        ctx.copy_to_host(&mut host, &counters)?;
-        let ran: u64 = words(&host).map(u64::from).sum();
-        if ran != u64::from(limit) {
-            return Ok(failed(
-                format!("a launch of {limit} blocks on {name} ran {ran} blocks"),
-                m,
-            ));
+        if axis == 0 {
+            match grid_x_launch(gpu, &f, &counters, limit, &mut m, &mut notes)? {
+                Ok(blocks) => ran_x = blocks,
+                Err(why) => return Ok(failed(why, m)),
+            }
+        } else {
+            grid[axis] = limit;
+            let (ran, ms) = count_launch(ctx, &f, &counters, grid)?;
+            m.push(Measurement::new(&format!("at_limit_{name}_ms"), ms, "ms"));
+            if ran != u64::from(limit) {
+                return Ok(failed(
+                    format!("a launch of {limit} blocks on {name} ran {ran} blocks"),
+                    m,
+                ));
+            }
         }
         let Some(past) = limit.checked_add(1) else {
             continue;
@@ -297,10 +445,15 @@ fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
         "attention kernels that map batch·heads (·h·w) onto grid y or z fail with 'invalid configuration argument' once that product exceeds {}; chunk the batch",
         limits[1].min(limits[2])
     ));
+    let x = if ran_x == limits[0] {
+        limits[0].to_string()
+    } else {
+        format!("{ran_x} (of {})", limits[0])
+    };
     Ok(ProbeOutcome::Passed {
         summary: format!(
-            "grids of {} × {} × {} blocks ran completely; one block more was refused cleanly",
-            limits[0], limits[1], limits[2]
+            "grids of {x} × {} × {} blocks ran completely; one block more was refused cleanly",
+            limits[1], limits[2]
         ),
         measurements: m,
         notes,
@@ -370,6 +523,9 @@ fn graph(gpu: &Gpu<'_>) -> ProbeRun {
     let f = module.function("add_one")?;
     let buf = ctx.alloc(n as usize * 4)?;
     ctx.memset_u32(&buf, 0)?;
+    // The memset is queued on the legacy stream, which the non-blocking stream below does
+    // not wait for.
+    ctx.synchronize()?;
     let stream = ctx.stream()?;
     stream.begin_capture()?;
     let shape = LaunchShape {
@@ -385,7 +541,17 @@ fn graph(gpu: &Gpu<'_>) -> ProbeRun {
         }
     }
     let captured = stream.end_capture()?;
-    let exec = captured.instantiate()?;
+    let (exec, instantiated_by) = match captured.instantiate() {
+        Ok(x) => x,
+        Err(CuError::MissingSymbol(s)) => {
+            return Ok(ProbeOutcome::Skipped {
+                why: format!(
+                    "this driver can capture but not instantiate a graph: it has neither cuGraphInstantiateWithFlags (CUDA 11.4) nor cuGraphInstantiate_v2 ({s})"
+                ),
+            })
+        }
+        Err(e) => return Err(e),
+    };
     let t = Instant::now();
     for _ in 0..GRAPH_REPLAYS {
         exec.launch(&stream)?;
@@ -411,7 +577,7 @@ fn graph(gpu: &Gpu<'_>) -> ProbeRun {
             "captured {GRAPH_LAUNCHES} dependent launches, replayed the graph {GRAPH_REPLAYS} times; results correct"
         ),
         measurements: m,
-        notes: Vec::new(),
+        notes: vec![format!("instantiated with {instantiated_by}")],
     })
 }
 
@@ -446,13 +612,20 @@ fn bandwidth(gpu: &Gpu<'_>) -> ProbeRun {
         ctx.copy_to_device(&a, host.as_slice())?;
     }
     let h2d = gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
-    let t = Instant::now();
-    for _ in 0..BANDWIDTH_REPEATS {
+    // Device copies are queued, not waited for: timed on the GPU by events, after a
+    // warm-up copy.
+    ctx.copy_device_to_device(&b, &a)?;
+    let start = ctx.event()?;
+    let end = ctx.event()?;
+    start.record(None)?;
+    for _ in 0..DEVICE_COPY_REPEATS {
         ctx.copy_device_to_device(&b, &a)?;
     }
-    ctx.synchronize()?;
+    end.record(None)?;
+    end.synchronize()?;
+    let d2d_ms = f64::from(start.elapsed_ms(&end)?);
     // A device copy reads and writes every byte (the convention of CUDA's bandwidthTest).
-    let d2d = 2.0 * gbps(bytes, BANDWIDTH_REPEATS, t.elapsed().as_secs_f64());
+    let d2d = 2.0 * gbps(bytes, DEVICE_COPY_REPEATS, d2d_ms / 1e3);
     let t = Instant::now();
     for _ in 0..BANDWIDTH_REPEATS {
         ctx.copy_to_host(host.as_mut_slice(), &b)?;
@@ -485,6 +658,15 @@ fn bandwidth(gpu: &Gpu<'_>) -> ProbeRun {
 
 fn oom(gpu: &Gpu<'_>) -> ProbeRun {
     let ctx = &gpu.ctx;
+    // The first module and kernel of a context reserve memory for good (lazy loading,
+    // local memory): paid before free memory is measured, or a probe that runs alone
+    // would count them as a leak.
+    if let Err(why) = fill_and_verify(ctx, 1024)? {
+        return Ok(failed(
+            format!("before the out-of-memory test a normal kernel computed wrong results: {why}"),
+            Vec::new(),
+        ));
+    }
     let (free_before, total) = ctx.mem_info()?;
     let hold_bytes = (free_before / 8).min(OOM_HOLD_MAX_BYTES);
     let mut notes = Vec::new();
@@ -538,13 +720,30 @@ fn oom(gpu: &Gpu<'_>) -> ProbeRun {
             m,
         ));
     }
-    let (free_after, _) = ctx.mem_info()?;
+    let (mut free_after, _) = ctx.mem_info()?;
+    if free_before.saturating_sub(free_after) > OOM_FREE_TOLERANCE_BYTES {
+        // The driver may give memory back a moment late: look once more.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        free_after = ctx.mem_info()?.0;
+    }
     m.push(Measurement::new(
         "free_after_mib",
         (free_after >> 20) as f64,
         "MiB",
     ));
-    if free_before.abs_diff(free_after) > OOM_FREE_TOLERANCE_BYTES {
+    let fell = free_before.saturating_sub(free_after);
+    // What this probe failed to give back shows as about what it held; on a shared GPU
+    // other processes move free memory by other amounts, in both directions.
+    let ours = hold_bytes > OOM_FREE_TOLERANCE_BYTES
+        && fell.abs_diff(hold_bytes) <= OOM_FREE_TOLERANCE_BYTES;
+    if fell > OOM_FREE_TOLERANCE_BYTES && !ours {
+        notes.push(format!(
+            "free memory changed by {} MiB while the probe ran, not by the {} MiB it held: other processes use this GPU, so whether the probe's memory returned cannot be told from free memory alone",
+            fell >> 20,
+            hold_bytes >> 20
+        ));
+    }
+    if fell > OOM_FREE_TOLERANCE_BYTES && ours {
         return Ok(ProbeOutcome::Failed {
             reason: format!(
                 "free memory did not return: {} MiB before, {} MiB after freeing everything",
@@ -736,6 +935,12 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
         .driver
         .device_attribute(gpu.device, attr::COMPUTE_CAPABILITY_MINOR)?;
     let precisions = Precision::for_cc(major, minor);
+    // The CUDA major the driver supports (e.g. 12 for 12040).
+    let driver_cuda_major = match gpu.driver.driver_version() {
+        Ok((0, v)) => Some(v / 1000),
+        _ => None,
+    };
+    let mut too_new: Vec<ProbeCode> = Vec::new();
     let mut notes = Vec::new();
     let mut measurements = Vec::new();
     let mut verified: Vec<&str> = Vec::new();
@@ -757,7 +962,17 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
             version / 100 % 100,
             version % 100
         ));
+        let lib_major = i32::try_from(version / 10000).unwrap_or(i32::MAX);
         for p in &precisions {
+            if *p == Precision::Fp8E4m3 && version < CUBLASLT_FP8_VERSION {
+                // Older releases do not know the FP8 types and refuse them with
+                // INVALID_VALUE or ARCH_MISMATCH rather than NOT_SUPPORTED.
+                notes.push(format!(
+                    "{}: this cuBLASLt predates FP8 (E4M3) matmuls (cuBLAS 11.11, CUDA 11.8): FP8 not tried",
+                    path.display()
+                ));
+                continue;
+            }
             let t = Instant::now();
             match matmul_check(gpu, &lib, *p)? {
                 Ok(()) => {
@@ -787,6 +1002,22 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
                         code.call
                     ));
                 }
+                Err(ProbeOutcome::Failed {
+                    code: Some(code), ..
+                }) if code.call == "cublasLtCreate"
+                    && code.code == i64::from(lt::CUBLAS_STATUS_NOT_INITIALIZED)
+                    && driver_cuda_major.is_some_and(|d| d < lib_major) =>
+                {
+                    notes.push(format!(
+                        "{}: cuBLASLt for CUDA {lib_major} does not start on this driver (CUDA {}): cublasLtCreate returned {} ({}); the driver is too old for this library",
+                        path.display(),
+                        driver_cuda_major.unwrap_or(0),
+                        code.name,
+                        code.code
+                    ));
+                    too_new.push(code);
+                    break;
+                }
                 Err(outcome) => {
                     let mut outcome = outcome;
                     if let ProbeOutcome::Failed {
@@ -806,6 +1037,19 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
         }
     }
     let names = verified;
+    if names.is_empty() {
+        if let Some(code) = too_new.into_iter().next() {
+            return Ok(ProbeOutcome::Failed {
+                reason: format!(
+                    "every cuBLASLt found needs a newer driver than this one (CUDA {})",
+                    driver_cuda_major.unwrap_or(0)
+                ),
+                code: Some(code),
+                measurements,
+                notes,
+            });
+        }
+    }
     Ok(ProbeOutcome::Passed {
         summary: format!(
             "cuBLASLt heuristic and {}×{}×{} matmuls in {} correct",
@@ -833,6 +1077,9 @@ fn matmul_check(
     let d = ctx.alloc(expected.len() * out_size)?;
     let (free, _) = ctx.mem_info()?;
     let workspace = ctx.alloc(CUBLASLT_WORKSPACE_BYTES)?;
+    // The uploads are pageable copies: their last bytes land on the legacy stream, which
+    // the non-blocking stream the matmul runs on does not wait for.
+    ctx.synchronize()?;
     let stream = ctx.stream()?;
     let spec = MatmulSpec {
         input_type,
@@ -945,6 +1192,28 @@ mod tests {
         assert_eq!(cublas_status_name(3), "CUBLAS_STATUS_ALLOC_FAILED");
         assert_eq!(cublas_status_name(15), "CUBLAS_STATUS_NOT_SUPPORTED");
         assert_eq!(cublas_status_name(99), "CUBLAS_STATUS_UNRECOGNIZED");
+    }
+
+    #[test]
+    fn sticky_codes_end_the_worker_and_others_do_not() {
+        let failed = |call: &str, code: i64| ProbeOutcome::Failed {
+            reason: String::new(),
+            code: Some(ProbeCode {
+                call: call.to_string(),
+                name: String::new(),
+                code,
+            }),
+            measurements: Vec::new(),
+            notes: Vec::new(),
+        };
+        for code in [700, 702, 714, 719, 999, 214] {
+            assert_eq!(sticky_code(&failed("cuCtxSynchronize", code)), Some(code));
+        }
+        for code in [1, 2, 101, 218, 701, 720] {
+            assert_eq!(sticky_code(&failed("cuLaunchKernel", code)), None, "{code}");
+        }
+        // cuBLAS statuses share numbers with nothing sticky.
+        assert_eq!(sticky_code(&failed("cublasLtMatmul", 700)), None);
     }
 
     #[test]

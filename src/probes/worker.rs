@@ -3,13 +3,14 @@
 //! It lives in its own process group (the parent kills the group on a time-out) and
 //! dies with the parent.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use super::kernels;
 use super::outcome::{ProbeKind, ProbeOutcome};
-use super::protocol::{Event, PROBE_PROTOCOL, WORKER_SUBCOMMAND};
+use super::protocol::{
+    answer_channel, write_answer, Event, PROBE_PROTOCOL, STICKY_EXIT, WORKER_SUBCOMMAND,
+};
 use super::suite;
 
 /// Parsed worker arguments.
@@ -68,18 +69,17 @@ impl WorkerArgs {
     }
 }
 
-fn emit(event: &Event) {
+fn emit(channel: Option<&std::fs::File>, event: &Event) {
     if let Ok(text) = serde_json::to_string(event) {
-        let mut out = std::io::stdout().lock();
-        // A leading newline keeps the event on its own line after library chatter.
-        let _ = writeln!(out, "\n{text}");
-        let _ = out.flush();
+        write_answer(channel, &text);
     }
 }
 
 /// Body of the hidden subcommand; returns the exit code.
 pub fn worker_main(args: &[String]) -> i32 {
     let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    let channel = answer_channel();
+    let emit = |event: &Event| emit(channel.as_ref(), event);
     let args = match WorkerArgs::parse(args) {
         Ok(a) => a,
         Err(why) => {
@@ -87,21 +87,24 @@ pub fn worker_main(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let fail_all = |reason: String| {
+    let settle_all = |outcome: ProbeOutcome| {
         for probe in &args.probes {
             emit(&Event::Finished {
                 protocol: PROBE_PROTOCOL,
                 probe: *probe,
                 elapsed_ms: 0,
-                outcome: ProbeOutcome::Failed {
-                    reason: reason.clone(),
-                    code: None,
-                    measurements: Vec::new(),
-                    notes: Vec::new(),
-                },
+                outcome: outcome.clone(),
             });
         }
         0
+    };
+    let fail_all = |reason: String| {
+        settle_all(ProbeOutcome::Failed {
+            reason,
+            code: None,
+            measurements: Vec::new(),
+            notes: Vec::new(),
+        })
     };
     let driver = match kernels::load_cuda() {
         Ok(d) => d,
@@ -113,7 +116,9 @@ pub fn worker_main(args: &[String]) -> i32 {
             let c = suite::probe_code(&driver, "cuInit", code);
             return fail_all(format!("cuInit returned {} ({})", c.name, c.code));
         }
-        Err(kernels::CallError::MissingSymbol(s)) => return fail_all(s),
+        Err(kernels::CallError::MissingSymbol(s)) => {
+            return settle_all(suite::missing_entry_point(&driver, &s))
+        }
     }
     let opened = driver
         .device(args.ordinal)
@@ -127,7 +132,9 @@ pub fn worker_main(args: &[String]) -> i32 {
                 args.ordinal, c.name, c.code
             ));
         }
-        Err(kernels::CuError::MissingSymbol(s)) => return fail_all(s),
+        Err(kernels::CuError::MissingSymbol(s)) => {
+            return settle_all(suite::missing_entry_point(&driver, &s))
+        }
     };
     emit(&Event::Ready {
         protocol: PROBE_PROTOCOL,
@@ -146,12 +153,18 @@ pub fn worker_main(args: &[String]) -> i32 {
         });
         let t = Instant::now();
         let outcome = suite::run(&gpu, *probe);
+        let sticky = suite::sticky_code(&outcome);
         emit(&Event::Finished {
             protocol: PROBE_PROTOCOL,
             probe: *probe,
             elapsed_ms: u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX),
             outcome,
         });
+        if sticky.is_some() {
+            // The context is poisoned until this process ends: every later probe would
+            // fail with the same code. A fresh worker runs the rest.
+            return STICKY_EXIT;
+        }
     }
     0
 }

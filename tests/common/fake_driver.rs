@@ -15,8 +15,14 @@ pub struct FakeDriver {
     /// Every entry point present.
     pub current: PathBuf,
     /// Built with FAKE_OLD_DRIVER: lacks nvmlDeviceGetMemoryInfo_v2,
-    /// nvmlSystemGetCudaDriverVersion_v2 and nvmlDeviceGetFieldValues (row remapper).
+    /// nvmlSystemGetCudaDriverVersion_v2 and nvmlDeviceGetFieldValues (row remapper), and
+    /// a CUDA 11.2 libcuda (no cuGraphInstantiateWithFlags, no cuDeviceGetUuid_v2).
     pub old: PathBuf,
+    /// Every library current, but libcuda lacks one entry point (cuCtxSetCurrent).
+    pub missing_symbol: PathBuf,
+    /// The current libraries, plus the toolkit's stub as `libcuda.so` (a plain file, not a
+    /// link to libcuda.so.1): what a loader trying `libcuda.so` first gets.
+    pub with_stub: PathBuf,
 }
 
 pub fn fake_driver() -> &'static FakeDriver {
@@ -25,9 +31,20 @@ pub fn fake_driver() -> &'static FakeDriver {
         let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
         remove_stale(tmp);
         let base = tmp.join(format!("fake_driver-{}", std::process::id()));
+        let with_stub = build(&base.join("with_stub"), &[]);
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_driver");
+        std::fs::remove_file(with_stub.join("libcuda.so")).unwrap();
+        // The real stub's soname is libcuda.so.1, like the driver's.
+        compile(
+            &src.join("fake_cuda.c"),
+            &with_stub.join("libcuda.so"),
+            &["-DFAKE_STUB", "-Wl,-soname,libcuda.so.1"],
+        );
         FakeDriver {
             current: build(&base.join("current"), &[]),
             old: build(&base.join("old"), &["-DFAKE_OLD_DRIVER"]),
+            missing_symbol: build(&base.join("missing_symbol"), &["-DFAKE_MISSING_SYMBOL"]),
+            with_stub,
         }
     })
 }
@@ -72,6 +89,11 @@ fn build(dir: &Path, defines: &[&str]) -> PathBuf {
 
 fn compile(source: &Path, out: &Path, defines: &[&str]) {
     let soname = out.file_name().unwrap().to_str().unwrap();
+    let soname_flag = if defines.iter().any(|d| d.starts_with("-Wl,-soname,")) {
+        Vec::new()
+    } else {
+        vec![format!("-Wl,-soname,{soname}")]
+    };
     let compilers = match std::env::var("CC") {
         Ok(cc) => vec![cc],
         Err(_) => vec!["cc".to_string(), "gcc".to_string()],
@@ -80,11 +102,12 @@ fn compile(source: &Path, out: &Path, defines: &[&str]) {
         let status = Command::new(cc)
             .args(["-shared", "-fPIC", "-O1", "-Wall"])
             .args(defines)
-            .arg(format!("-Wl,-soname,{soname}"))
+            .args(&soname_flag)
             .arg("-o")
             .arg(out)
             .arg(source)
             .arg("-lm")
+            .arg("-ldl")
             .status();
         match status {
             Ok(s) => {

@@ -1,14 +1,23 @@
 /* A fake libcublasLt.so for gpu-doctor's tests: the entry points the cublaslt probe
  * calls, with cublasLt.h's signatures. Device memory of the fake libcuda is host
  * memory, so the matmul really runs here, on the CPU, in the element types asked for.
- *   FAKE_CUBLASLT_VERSION=N     cublasLtGetVersion (default 120403)
+ *   FAKE_CUBLASLT_VERSION=N     cublasLtGetVersion (default 120403, or 130100 when the
+ *                               file is a libcublasLt.so.13, as the soname says)
  *   FAKE_CUBLASLT_HEURISTIC=N   cublasLtMatmulAlgoGetHeuristic returns status N
  *                               (3 = CUBLAS_STATUS_ALLOC_FAILED)
  *   FAKE_CUBLASLT_NO_ALGO=1     the heuristic returns no algorithm
  *   FAKE_CUBLASLT_WORKSPACE=B   workspace the chosen algorithm asks for (default 0)
  *   FAKE_CUBLASLT_WRONG=1       the matmul computes a wrong element
  *   FAKE_CUBLASLT_NO_FP8=1      no algorithm for FP8 (E4M3) inputs, as in cuBLASLt
- *                               releases older than the GPU's FP8 support */
+ *                               releases older than the GPU's FP8 support
+ * Like the real library: a release older than 11.11 (CUDA 11.8) does not know the FP8
+ * type and refuses its layout with CUBLAS_STATUS_INVALID_VALUE (7); cublasLtCreate
+ * answers CUBLAS_STATUS_NOT_INITIALIZED (1) when the driver (cuDriverGetVersion of the
+ * loaded libcuda) is older than the library's CUDA major; and cublasLtMatmul only
+ * enqueues the work on its stream (through the fake libcuda), so it reads A and B when
+ * the stream gets there, not when it is called. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,10 +42,27 @@ typedef struct {
     int reserved[4];
 } heuristic_t;
 
-size_t cublasLtGetVersion(void) { return (size_t)env_int("FAKE_CUBLASLT_VERSION", 120403); }
+size_t cublasLtGetVersion(void) {
+    Dl_info self;
+    int fallback = 120403;
+    if (dladdr((void *)cublasLtGetVersion, &self) && self.dli_fname &&
+        strstr(self.dli_fname, "libcublasLt.so.13"))
+        fallback = 130100;
+    return (size_t)env_int("FAKE_CUBLASLT_VERSION", fallback);
+}
+
+static void *libcuda(const char *symbol) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
+    return lib ? dlsym(lib, symbol) : NULL;
+}
 
 cublasStatus_t cublasLtCreate(void **handle) {
     if (!handle) return INVALID_VALUE;
+    int (*driver_version)(int *) = (int (*)(int *))libcuda("cuDriverGetVersion");
+    int v = 0;
+    if (driver_version && driver_version(&v) == 0 &&
+        v / 1000 < (int)(cublasLtGetVersion() / 10000))
+        return 1; /* CUBLAS_STATUS_NOT_INITIALIZED */
     *handle = malloc(1);
     return OK;
 }
@@ -59,6 +85,7 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(void *d, int attr, const void *buf
 
 cublasStatus_t cublasLtMatrixLayoutCreate(void **l, int type, uint64_t rows, uint64_t cols, int64_t ld) {
     if (!l) return INVALID_VALUE;
+    if (type == 28 && cublasLtGetVersion() < 111100) return INVALID_VALUE;
     struct layout *x = calloc(1, sizeof *x);
     x->type = type;
     x->rows = rows;
@@ -129,24 +156,52 @@ static void store(int type, void *base, uint64_t i, float v) {
     }
 }
 
+struct matmul {
+    struct desc x;
+    struct layout a, b, d;
+    const void *A, *B;
+    void *D;
+    float alpha;
+};
+
+static void run_matmul(void *arg) {
+    struct matmul *m = arg;
+    uint64_t rows = m->d.rows, n = m->d.cols, k = m->b.rows;
+    for (uint64_t j = 0; j < n; j++)
+        for (uint64_t i = 0; i < rows; i++) {
+            float sum = 0;
+            for (uint64_t kk = 0; kk < k; kk++) {
+                uint64_t ai = m->x.transa ? kk + i * (uint64_t)m->a.ld : i + kk * (uint64_t)m->a.ld;
+                sum += load(m->a.type, m->A, ai) * load(m->b.type, m->B, kk + j * (uint64_t)m->b.ld);
+            }
+            store(m->d.type, m->D, i + j * (uint64_t)m->d.ld, m->alpha * sum);
+        }
+    if (env_int("FAKE_CUBLASLT_WRONG", 0)) store(m->d.type, m->D, 0, 1234.0f);
+    free(m);
+}
+
 cublasStatus_t cublasLtMatmul(void *h, void *desc, const void *alpha, const void *A, void *Ad,
                               const void *B, void *Bd, const void *beta, const void *C, void *Cd,
                               void *D, void *Dd, const void *algo, void *ws, size_t wss, void *stream) {
-    (void)h; (void)beta; (void)C; (void)Cd; (void)algo; (void)ws; (void)wss; (void)stream;
+    (void)h; (void)beta; (void)C; (void)Cd; (void)algo; (void)ws; (void)wss;
     struct desc *x = desc;
     struct layout *a = Ad, *b = Bd, *d = Dd;
     if (!x || !a || !b || !d || !A || !B || !D || !alpha) return INVALID_VALUE;
-    float al = *(const float *)alpha;
-    uint64_t m = d->rows, n = d->cols, k = b->rows;
-    for (uint64_t j = 0; j < n; j++)
-        for (uint64_t i = 0; i < m; i++) {
-            float sum = 0;
-            for (uint64_t kk = 0; kk < k; kk++) {
-                uint64_t ai = x->transa ? kk + i * (uint64_t)a->ld : i + kk * (uint64_t)a->ld;
-                sum += load(a->type, A, ai) * load(b->type, B, kk + j * (uint64_t)b->ld);
-            }
-            store(d->type, D, i + j * (uint64_t)d->ld, al * sum);
-        }
-    if (env_int("FAKE_CUBLASLT_WRONG", 0)) store(d->type, D, 0, 1234.0f);
-    return OK;
+    struct matmul *m = malloc(sizeof *m);
+    if (!m) return 3;
+    m->x = *x;
+    m->a = *a;
+    m->b = *b;
+    m->d = *d;
+    m->A = A;
+    m->B = B;
+    m->D = D;
+    m->alpha = *(const float *)alpha;
+    int (*enqueue)(void *, void (*)(void *), void *) =
+        (int (*)(void *, void (*)(void *), void *))libcuda("fake_cuda_enqueue_host");
+    if (!enqueue) {
+        run_matmul(m);
+        return OK;
+    }
+    return enqueue(stream, run_matmul, m) ? 13 /* EXECUTION_FAILED */ : OK;
 }

@@ -41,9 +41,16 @@
  *                               CALL, e.g. nvmlDeviceGetEccMode) every call on it returns
  *                               NVML_ERROR_GPU_IS_LOST (15); calls on MIG devices count
  *                               for their GPU
- * Built with -DFAKE_OLD_DRIVER it lacks nvmlDeviceGetMemoryInfo_v2,
- * nvmlSystemGetCudaDriverVersion_v2 and nvmlDeviceGetFieldValues (the row remapper
- * fields), as drivers older than those entry points do. */
+ *   _PROC_COUNT=N               the process calls report N processes and never have room
+ *                               (a corrupt answer)
+ *   FAKE_NVML_COUNT=N            nvmlDeviceGetCount_v2 reports N (a corrupt answer)
+ *   FAKE_NVML_MAX_MIG=N          nvmlDeviceGetMaxMigDeviceCount reports N
+ * nvmlDeviceGetComputeRunningProcesses_v3 writes the 32-byte struct of drivers
+ * 535.43.02 to 535.86.05 (with usedGpuCcProtectedMemory) when FAKE_NVML_DRIVER_VERSION is
+ * one of them, the 24-byte one otherwise.
+ * Built with -DFAKE_OLD_DRIVER it is an R470 driver: it lacks nvmlDeviceGetMemoryInfo_v2,
+ * nvmlSystemGetCudaDriverVersion_v2, nvmlDeviceGetFieldValues (the row remapper fields)
+ * and nvmlDeviceGetComputeRunningProcesses_v3 (it has _v2 and the v1 call). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +300,9 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     if (!count) return NVML_ERROR_INVALID_ARGUMENT;
     /* FAKE_NVML_COUNT_ERROR=N: the count fails with nvmlReturn_t N (e.g. 999, UNKNOWN). */
     if (env_int("FAKE_NVML_COUNT_ERROR", 0)) return (nvmlReturn_t)env_int("FAKE_NVML_COUNT_ERROR", 0);
-    *count = device_count;
+    *count = env_str("FAKE_NVML_COUNT", "")[0]
+                 ? (unsigned int)strtoul(env_str("FAKE_NVML_COUNT", ""), NULL, 10)
+                 : device_count;
     return NVML_SUCCESS;
 }
 
@@ -421,7 +430,9 @@ nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *c
     if (!count) return NVML_ERROR_INVALID_ARGUMENT;
     nvmlReturn_t rc = field(device, "MIG", "0,0", v, 2);
     if (rc != NVML_SUCCESS) return rc;
-    *count = MAX_MIG;
+    *count = env_str("FAKE_NVML_MAX_MIG", "")[0]
+                 ? (unsigned int)strtoul(env_str("FAKE_NVML_MAX_MIG", ""), NULL, 10)
+                 : MAX_MIG;
     return NVML_SUCCESS;
 }
 
@@ -650,12 +661,31 @@ static int procs_of(unsigned int index, struct fake_proc *out, int max) {
     return n;
 }
 
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device,
-                                                     unsigned int *infoCount,
-                                                     nvmlProcessInfo_t *infos) {
+#ifndef FAKE_OLD_DRIVER
+static int version_between(const char *v, const char *lo, const char *hi) {
+    unsigned a[3] = {0}, l[3] = {0}, h[3] = {0};
+    sscanf(v, "%u.%u.%u", &a[0], &a[1], &a[2]);
+    sscanf(lo, "%u.%u.%u", &l[0], &l[1], &l[2]);
+    sscanf(hi, "%u.%u.%u", &h[0], &h[1], &h[2]);
+    unsigned long long x = a[0] * 1000000ULL + a[1] * 1000ULL + a[2];
+    return x >= l[0] * 1000000ULL + l[1] * 1000ULL + l[2] &&
+           x <= h[0] * 1000000ULL + h[1] * 1000ULL + h[2];
+}
+#endif
+
+/* Writes the list with `stride` bytes per entry: pid (u32), usedGpuMemory (u64 at 8),
+ * then gpuInstanceId, computeInstanceId (u32 at 16, 20) when stride >= 24, and
+ * usedGpuCcProtectedMemory (u64 at 24) when 32. */
+static nvmlReturn_t processes(nvmlDevice_t device, unsigned int *infoCount, void *infos,
+                              size_t stride) {
     ENTER(device);
     struct fake_proc procs[MAX_PROCS];
     if (!infoCount) return NVML_ERROR_INVALID_ARGUMENT;
+    const char *forced = gpu_env(dev(device)->index, "PROC_COUNT", "");
+    if (*forced) {
+        *infoCount = (unsigned int)strtoul(forced, NULL, 10);
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
     int n = procs_of(dev(device)->index, procs, MAX_PROCS);
     if (n < 0) return NVML_ERROR_NOT_SUPPORTED;
     if (*infoCount < (unsigned int)n || (!infos && n > 0)) {
@@ -663,13 +693,34 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device,
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
     for (int i = 0; i < n; i++) {
-        infos[i].pid = procs[i].pid;
-        infos[i].usedGpuMemory = procs[i].used;
-        infos[i].gpuInstanceId = 0xFFFFFFFF;
-        infos[i].computeInstanceId = 0xFFFFFFFF;
+        unsigned char *e = (unsigned char *)infos + (size_t)i * stride;
+        memset(e, 0, stride);
+        memcpy(e, &procs[i].pid, 4);
+        memcpy(e + 8, &procs[i].used, 8);
+        if (stride >= 24) memset(e + 16, 0xff, 8);
     }
     *infoCount = (unsigned int)n;
     return NVML_SUCCESS;
+}
+
+#ifndef FAKE_OLD_DRIVER
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device,
+                                                     unsigned int *infoCount,
+                                                     nvmlProcessInfo_t *infos) {
+    const char *v = env_str("FAKE_NVML_DRIVER_VERSION", "550.54.15");
+    return processes(device, infoCount, infos,
+                     version_between(v, "535.43.02", "535.86.05") ? 32 : 24);
+}
+#endif
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device,
+                                                     unsigned int *infoCount, void *infos) {
+    return processes(device, infoCount, infos, 24);
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device, unsigned int *infoCount,
+                                                  void *infos) {
+    return processes(device, infoCount, infos, 16);
 }
 
 nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name, unsigned int length) {

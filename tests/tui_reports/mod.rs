@@ -254,6 +254,7 @@ fn node_facts(
                 "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}"
             )),
             cuda_soname: Some(format!("/usr/lib/x86_64-linux-gnu/libcuda.so.{driver}")),
+            cuda_stub: None,
         },
         driver_api: DriverApiFacts {
             nvml: Fact::known(NvmlFacts {
