@@ -3,6 +3,7 @@
 //! that one list.
 
 pub mod arch;
+pub mod closure;
 pub mod compat;
 pub mod driver;
 pub mod env;
