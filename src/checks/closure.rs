@@ -36,7 +36,7 @@ pub enum Change {
     Torch {
         env: usize,
         version: String,
-        variant: TorchVariant,
+        variant: Box<TorchVariant>,
     },
     /// Point CUDA_HOME (and PATH) at a toolkit root.
     CudaHome { root: String },
@@ -201,7 +201,7 @@ pub fn apply(facts: &Facts, change: &Change) -> Facts {
     f
 }
 
-fn failures(facts: &Facts, ctx: &Ctx) -> BTreeSet<(String, String)> {
+fn failures(facts: &Facts, ctx: &Ctx) -> FailureSet {
     let (findings, _) = evaluate(facts, ctx.matrix, ctx.opts, &Selection::default());
     findings
         .into_iter()
@@ -241,13 +241,16 @@ pub fn check(ctx: &Ctx, id: &str, scope: &Scope, change: &Change) -> Result<(), 
     Ok(())
 }
 
+/// Failures by (finding id, scope as JSON).
+type FailureSet = BTreeSet<(String, String)>;
+
 thread_local! {
     /// The failures of the last facts judged as "before" (one report asks for many fixes).
-    static BEFORE: std::cell::RefCell<Option<(Facts, BTreeSet<(String, String)>)>> =
+    static BEFORE: std::cell::RefCell<Option<(Facts, FailureSet)>> =
         const { std::cell::RefCell::new(None) };
 }
 
-fn before_failures(ctx: &Ctx) -> BTreeSet<(String, String)> {
+fn before_failures(ctx: &Ctx) -> FailureSet {
     let hit = BEFORE.with(|b| {
         b.borrow()
             .as_ref()
@@ -495,7 +498,7 @@ mod tests {
             out.push(Change::Torch {
                 env: 0,
                 version,
-                variant: var.clone(),
+                variant: Box::new(var.clone()),
             });
         }
         // driver branch pins

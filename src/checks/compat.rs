@@ -217,7 +217,7 @@ pub fn driver_fix(
         .filter(|b| matches!(b.kind, BranchKind::Production | BranchKind::Lts))
         .filter(|b| !ctx.matrix.branch_past_eol(b))
         .collect();
-    supported.sort_by(|a, b| b.branch.cmp(&a.branch));
+    supported.sort_by_key(|b| std::cmp::Reverse(b.branch));
     for b in supported {
         let version = match needed {
             Some(n) if n.major() == u64::from(b.branch) => Some(n.to_string()),
@@ -297,7 +297,7 @@ pub fn torch_advice(
         let change = super::closure::Change::Torch {
             env: idx,
             version,
-            variant: var.clone(),
+            variant: Box::new(var.clone()),
         };
         if super::closure::closes(ctx, id, scope, &change) {
             return Some(if force {
@@ -346,7 +346,7 @@ pub fn torch_advice_for_cuda(
             let change = super::closure::Change::Torch {
                 env: idx,
                 version,
-                variant: var.clone(),
+                variant: Box::new(var.clone()),
             };
             super::closure::closes(ctx, id, scope, &change).then_some(cmd)
         })
