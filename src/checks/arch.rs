@@ -138,7 +138,6 @@ fn torch_coverage<'a>(
 }
 
 pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
-    let driver = view::driver_version(ctx.facts);
     let mut out = Vec::new();
     for (u, g, targets, from, c) in torch_coverage(ctx) {
         let id = "torch.arch_unsupported";
@@ -181,7 +180,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
             Coverage::None => {
                 let advice = u
                     .torch
-                    .and_then(|(env, t)| torch_advice(ctx, env, t, driver.as_ref()));
+                    .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
                 let mut f = Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details(format!(

@@ -62,78 +62,322 @@ pub fn toolkits<'a>(ctx: &Ctx<'a>) -> Vec<CudaUser<'a>> {
         .collect()
 }
 
-/// The branch to install for a needed driver version: the oldest production or LTS
-/// branch at or above it that is not past end of life (as of the matrix date), else the
-/// needed version's own branch.
-pub fn recommended_branch(ctx: &Ctx, needed: &str) -> u64 {
-    let floor = DottedVersion::parse(needed).map_or(0, |v| v.major());
-    let today = crate::matrix::validate::parse_date(&ctx.matrix.manifest.version);
-    ctx.matrix
+/// A fix that installs a driver: runnable commands for the detected distribution, or
+/// (inside a container, in WSL, on a distribution without known packages) what to do and
+/// where, without commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverFix {
+    pub branch: u32,
+    /// The release named ("580.65.06"), a real one from the matrix.
+    pub version: Option<String>,
+    pub text: String,
+    pub commands: Vec<String>,
+}
+
+/// Whether every GPU present can run the open kernel modules (Turing and newer).
+fn open_flavour_possible(ctx: &Ctx) -> bool {
+    view::gpu_ccs(ctx.facts, ctx.matrix)
+        .iter()
+        .all(|g| (g.major, g.minor) >= (7, 5))
+}
+
+fn rhel_major(ctx: &Ctx) -> Option<u32> {
+    ctx.facts
+        .system
+        .os_version
+        .value()
+        .and_then(|v| v.split('.').next()?.parse().ok())
+}
+
+/// What installs driver branch `branch` here: (text, commands).
+pub fn driver_install(
+    ctx: &Ctx,
+    branch: u32,
+    version: Option<&str>,
+    open: bool,
+) -> (String, Vec<String>) {
+    let b = ctx
+        .matrix
         .drivers
         .branch
         .iter()
-        .filter(|b| u64::from(b.branch) >= floor)
-        .filter(|b| {
-            matches!(
-                b.kind,
-                crate::matrix::schema::BranchKind::Production
-                    | crate::matrix::schema::BranchKind::Lts
-            )
+        .find(|x| x.branch == branch);
+    let kind = b
+        .and_then(|b| serde_json::to_value(b.kind).ok())
+        .and_then(|v| {
+            v.as_str()
+                .map(|s| s.replace('_', " ").replace("lts", "LTS"))
         })
-        .filter(|b| {
-            match (
-                b.eol
-                    .as_deref()
-                    .and_then(crate::matrix::validate::parse_date),
-                today,
-            ) {
-                (Some(eol), Some(t)) => eol >= t,
-                _ => true,
-            }
-        })
-        .map(|b| u64::from(b.branch))
-        .min()
-        .unwrap_or(floor)
-}
-
-fn driver_upgrade_commands(ctx: &Ctx, needed: &str) -> Vec<String> {
-    let branch = recommended_branch(ctx, needed);
+        .unwrap_or_default();
+    let until = b
+        .and_then(|b| b.eol.as_deref())
+        .map_or(String::new(), |e| format!(", supported until {e}"));
+    let what = format!(
+        "NVIDIA driver branch R{branch} ({}{kind}{until})",
+        version.map_or(String::new(), |v| format!("{v} or newer, "))
+    );
+    let flavour = if open {
+        "open kernel modules"
+    } else {
+        "proprietary kernel modules (this GPU predates the open ones)"
+    };
+    if let Some(c) = view::in_container(ctx.facts) {
+        return (
+            format!(
+                "On the host, not in this {c} container: install {what}, then restart the container. A container \
+                 uses the host's kernel module; nothing installed inside it changes the driver."
+            ),
+            Vec::new(),
+        );
+    }
+    if ctx.facts.system.wsl {
+        return (
+            format!(
+                "In Windows, not inside WSL: install NVIDIA's Windows driver of {what}. WSL2 uses the Windows \
+                 driver through /usr/lib/wsl/lib; do not install a Linux driver inside WSL."
+            ),
+            Vec::new(),
+        );
+    }
+    let pkg_open = if open { "nvidia-open" } else { "cuda-drivers" };
     match view::os_family(ctx.facts) {
-        view::OsFamily::Ubuntu => vec![
-            format!("sudo apt install nvidia-driver-{branch}-open"),
-            "sudo reboot".into(),
-        ],
-        view::OsFamily::Rhel | view::OsFamily::Fedora => {
-            vec!["sudo dnf upgrade 'nvidia-*'".into(), "sudo reboot".into()]
-        }
-        _ => vec![format!(
-            "# install NVIDIA driver {needed} or newer, then reboot"
-        )],
+        view::OsFamily::Ubuntu | view::OsFamily::Debian => (
+            format!(
+                "Install {what} with the {flavour} from NVIDIA's CUDA repository (cuda-keyring): pin the branch, \
+                 install, reboot."
+            ),
+            vec![
+                format!("sudo apt install nvidia-driver-pinning-{branch}"),
+                format!("sudo apt install {pkg_open}"),
+                "sudo reboot".into(),
+            ],
+        ),
+        view::OsFamily::Rhel if rhel_major(ctx).is_none_or(|m| m < 10) => (
+            format!(
+                "Install {what} with the {flavour} from NVIDIA's CUDA repository: select the branch's module \
+                 stream, install, reboot."
+            ),
+            vec![
+                format!(
+                    "sudo dnf module enable nvidia-driver:{branch}-{}",
+                    if open { "open" } else { "dkms" }
+                ),
+                format!("sudo dnf install {pkg_open}"),
+                "sudo reboot".into(),
+            ],
+        ),
+        view::OsFamily::Rhel | view::OsFamily::Fedora => (
+            format!(
+                "Install {what} with the {flavour} from NVIDIA's CUDA repository: lock the branch, install, reboot."
+            ),
+            vec![
+                format!("sudo dnf versionlock add '*nvidia*{branch}*'"),
+                format!("sudo dnf install {pkg_open}"),
+                "sudo reboot".into(),
+            ],
+        ),
+        _ => (
+            format!(
+                "Install {what} with the {flavour}: from your distribution's NVIDIA packages of that branch or \
+                 NVIDIA's driver installation guide for this distribution, then reboot."
+            ),
+            Vec::new(),
+        ),
     }
 }
 
-/// The torch build to install instead, as a command, when one fits this machine.
+/// The driver to install for finding `id` at `scope`, proven by the fix closure: the
+/// user's own branch when a newer release of it is what is needed, else the newest
+/// supported (production or LTS, not past end of life) branch whose release closes the
+/// finding without a new failure. `needed`: the lowest driver the finding asks for.
+pub fn driver_fix(
+    ctx: &Ctx,
+    id: &str,
+    scope: &Scope,
+    needed: Option<&DottedVersion>,
+) -> Option<DriverFix> {
+    use crate::matrix::schema::BranchKind;
+    let current = view::driver_version(ctx.facts);
+    let open = open_flavour_possible(ctx);
+    let mut candidates: Vec<(u32, Option<String>)> = Vec::new();
+    if let (Some(cur), Some(need)) = (&current, needed) {
+        if cur.major() == need.major() {
+            if let Some(b) = ctx.matrix.branch(cur) {
+                if !ctx.matrix.branch_past_eol(b) {
+                    candidates.push((b.branch, Some(need.to_string())));
+                }
+            }
+        }
+    }
+    let mut supported: Vec<_> = ctx
+        .matrix
+        .drivers
+        .branch
+        .iter()
+        .filter(|b| matches!(b.kind, BranchKind::Production | BranchKind::Lts))
+        .filter(|b| !ctx.matrix.branch_past_eol(b))
+        .collect();
+    supported.sort_by_key(|b| std::cmp::Reverse(b.branch));
+    for b in supported {
+        let version = match needed {
+            Some(n) if n.major() == u64::from(b.branch) => Some(n.to_string()),
+            _ => ctx.matrix.branch_release(b.branch),
+        };
+        let Some(version) = version else { continue };
+        if needed.is_some_and(|n| DottedVersion::parse(&version).is_none_or(|v| v < *n)) {
+            continue;
+        }
+        if !candidates.iter().any(|(br, _)| *br == b.branch) {
+            candidates.push((b.branch, Some(version)));
+        }
+    }
+    for (branch, version) in candidates {
+        let Some(version) = version else { continue };
+        let max_cuda = ctx
+            .matrix
+            .drivers
+            .branch
+            .iter()
+            .find(|b| b.branch == branch)
+            .map(|b| b.max_cuda.clone())
+            .unwrap_or_default();
+        let change = super::closure::Change::Driver {
+            version: version.clone(),
+            max_cuda,
+            open,
+        };
+        if super::closure::closes(ctx, id, scope, &change) {
+            let (text, commands) = driver_install(ctx, branch, Some(&version), open);
+            return Some(DriverFix {
+                branch,
+                version: Some(version),
+                text,
+                commands,
+            });
+        }
+    }
+    None
+}
+
+/// Index of an environment in the facts (by identity).
+fn env_index(ctx: &Ctx, env: &PythonEnv) -> Option<usize> {
+    ctx.facts.python.iter().position(|e| std::ptr::eq(e, env))
+}
+
+/// The torch build to install instead, as a pip command, proven by the fix closure to
+/// close finding `id` at `scope`: the user's own series first, then the newest that works.
 pub fn torch_advice(
     ctx: &Ctx,
     env: &PythonEnv,
     t: &TorchBuild,
-    driver: Option<&DottedVersion>,
+    id: &str,
+    scope: &Scope,
 ) -> Option<String> {
+    let idx = env_index(ctx, env)?;
     let ccs: Vec<(u32, u32)> = view::gpu_ccs(ctx.facts, ctx.matrix)
         .iter()
         .map(|g| (g.major, g.minor))
         .collect();
-    let (rel, var) = ctx.matrix.recommend_torch(
+    let driver = view::driver_version(ctx.facts);
+    let candidates = ctx.matrix.torch_candidates(
         &ccs,
-        driver,
+        driver.as_ref(),
         t.version.value().map(String::as_str),
         platform_of(&ctx.facts.system.arch),
-    )?;
-    Some(install_command(
-        env.interpreter.as_deref().unwrap_or("python3"),
-        rel,
-        var,
-    ))
+    );
+    let force = t.cuda.value().is_some_and(Option::is_none);
+    for (rel, var) in candidates {
+        let cmd = install_command(env.interpreter.as_deref().unwrap_or("python3"), rel, var);
+        let version = cmd
+            .split("torch==")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or(&rel.version)
+            .to_string();
+        let change = super::closure::Change::Torch {
+            env: idx,
+            version,
+            variant: Box::new(var.clone()),
+        };
+        if super::closure::closes(ctx, id, scope, &change) {
+            return Some(if force {
+                cmd.replace(" -m pip install ", " -m pip install --force-reinstall ")
+            } else {
+                cmd
+            });
+        }
+    }
+    None
+}
+
+/// A torch build of the same release series (else any) for CUDA `cuda` (major.minor), proven
+/// by the fix closure.
+pub fn torch_advice_for_cuda(
+    ctx: &Ctx,
+    env: &PythonEnv,
+    t: &TorchBuild,
+    id: &str,
+    scope: &Scope,
+    cuda: &DottedVersion,
+) -> Option<String> {
+    let idx = env_index(ctx, env)?;
+    let ccs: Vec<(u32, u32)> = view::gpu_ccs(ctx.facts, ctx.matrix)
+        .iter()
+        .map(|g| (g.major, g.minor))
+        .collect();
+    let driver = view::driver_version(ctx.facts);
+    ctx.matrix
+        .torch_candidates(
+            &ccs,
+            driver.as_ref(),
+            t.version.value().map(String::as_str),
+            platform_of(&ctx.facts.system.arch),
+        )
+        .into_iter()
+        .filter(|(_, var)| DottedVersion::parse(&var.cuda).is_some_and(|c| c.same_prefix(cuda, 2)))
+        .find_map(|(rel, var)| {
+            let cmd = install_command(env.interpreter.as_deref().unwrap_or("python3"), rel, var);
+            let version = cmd
+                .split("torch==")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .to_string();
+            let change = super::closure::Change::Torch {
+                env: idx,
+                version,
+                variant: Box::new(var.clone()),
+            };
+            super::closure::closes(ctx, id, scope, &change).then_some(cmd)
+        })
+}
+
+/// A driver fix and a torch alternative as one fix: runnable commands for the first,
+/// the other named in the text.
+fn driver_or_torch(
+    headline: String,
+    driver: Option<DriverFix>,
+    torch: Option<String>,
+) -> (String, Vec<String>) {
+    match (driver, torch) {
+        (Some(d), Some(t)) if !d.commands.is_empty() => (
+            format!("{headline} {} Or keep the driver and install a PyTorch build it runs: `{t}`.", d.text),
+            d.commands,
+        ),
+        (Some(d), Some(t)) => (
+            format!("{headline} Install a PyTorch build this driver runs (below), or: {}", d.text),
+            vec![t],
+        ),
+        (Some(d), None) => (format!("{headline} {}", d.text), d.commands),
+        (None, Some(t)) => (
+            format!("{headline} No supported driver branch fixes this without breaking something else; install a PyTorch build this driver runs."),
+            vec![t],
+        ),
+        (None, None) => (
+            format!("{headline} No supported driver branch or published PyTorch build in the matrix fixes this without breaking something else."),
+            Vec::new(),
+        ),
+    }
 }
 
 pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
@@ -155,14 +399,16 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                 );
             }
             DriverFit::TooOld { needed } => {
-                let mut commands = driver_upgrade_commands(ctx, &needed);
-                if let Some((env, t)) = u.torch {
-                    if let Some(cmd) = torch_advice(ctx, env, t, Some(&driver)) {
-                        commands
-                            .push("# or keep the driver and install a build it supports:".into());
-                        commands.push(cmd);
-                    }
-                }
+                let need = DottedVersion::parse(&needed);
+                let dfix = driver_fix(ctx, id, &u.scope, need.as_ref());
+                let tfix = u
+                    .torch
+                    .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
+                let (text, commands) = driver_or_torch(
+                    format!("Driver {needed} or newer runs CUDA {}.", u.cuda),
+                    dfix,
+                    tfix,
+                );
                 out.push(
                     Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
                         .scope(u.scope)
@@ -175,7 +421,7 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                         ))
                         .evidence("driver", driver.to_string())
                         .evidence("torch.cuda", &u.cuda)
-                        .fix_owned(format!("Install driver {needed} or newer, or a PyTorch build for an older CUDA."), commands),
+                        .fix_owned(text, commands),
                 );
             }
             DriverFit::Unknown => {}
@@ -193,6 +439,11 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
         let id = "driver.too_old_for_toolkit";
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::TooOld { needed } => {
+                let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
+                let (fix_text, fix_commands) = match dfix {
+                    Some(d) => (format!("Driver {needed} or newer runs this toolkit. {} Or use a toolkit of an older CUDA.", d.text), d.commands),
+                    None => (format!("Use a toolkit of an older CUDA: no supported driver branch runs CUDA {} on these GPUs without breaking something else.", u.cuda), Vec::new()),
+                };
                 let severity = if u.active_toolkit {
                     Severity::Fail
                 } else {
@@ -203,7 +454,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
                         .scope(u.scope)
                         .details("Programs built with this toolkit fail to start their CUDA work with 'CUDA driver version is insufficient for CUDA runtime version' (cudaErrorInsufficientDriver, 35).")
                         .evidence("driver", driver.to_string())
-                        .fix_owned(format!("Install driver {needed} or newer, or use an older toolkit."), driver_upgrade_commands(ctx, &needed)),
+                        .fix_owned(fix_text, fix_commands),
                 );
             }
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
@@ -236,8 +487,18 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                 .and_then(|v| ctx.matrix.mvc(v.major()))
                 .map(|m| m.limitations.join("; "))
                 .unwrap_or_default();
+            let id = "driver.minor_version_compat";
+            let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
+            let tfix = u
+                .torch
+                .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
+            let (fix_text, fix_commands) = match (dfix, tfix) {
+                (Some(d), _) => (format!("Driver {needed} or newer lifts the limits. {}", d.text), d.commands),
+                (None, Some(t)) => (format!("No supported driver branch that runs CUDA {} also drives every GPU here; install a PyTorch build this driver runs fully.", u.cuda), vec![t]),
+                (None, None) => (format!("No supported driver branch that runs CUDA {} fully also drives every GPU here: keep the limits in mind, or use a build of an older CUDA.", u.cuda), Vec::new()),
+            };
             out.push(
-                Finding::new("driver.minor_version_compat", Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
+                Finding::new(id, Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
                     .scope(u.scope)
                     .details(format!(
                         "Driver {driver} is below {needed}, the minimum for CUDA {}, but at or above {floor}, the floor for any CUDA {major}.x. \
@@ -245,7 +506,7 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                         u.cuda
                     ))
                     .evidence("driver", driver.to_string())
-                    .fix_owned(format!("Install driver {needed} or newer to lift the limits."), driver_upgrade_commands(ctx, &needed)),
+                    .fix_owned(fix_text, fix_commands),
             );
         }
     }
@@ -283,8 +544,50 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             .and_then(|a| a.min_driver_branch)
             .is_some_and(|min| major < min);
         let name = arch.map_or("", |a| a.name.as_str());
+        // Observation beats inference: a driver that does not drive a chip does not
+        // enumerate it ('No devices were found'); when NVML lists this GPU, the driver
+        // evidently drives it, whatever the matrix says.
+        // (A copy of the facts with a fix applied carries the old enumeration, which is
+        // no observation of the new driver: there the matrix decides.)
+        if (too_old_gpu || too_new_gpu) && g.index.is_some() && !super::closure::verifying() {
+            out.push(
+                Finding::new(id, Severity::Warn, format!("The matrix says driver {driver} does not drive {} ({name}, {}), yet NVML enumerates it", g.label, g.sm()))
+                    .scope(g.scope())
+                    .details(format!(
+                        "Driver branch {} is outside the branches matrix {} lists for {name} GPUs (R{} to {}), but the driver \
+                         reported this GPU, so it does drive it: a vendor build, or a matrix entry to correct. Work on it may \
+                         still be unsupported by NVIDIA.",
+                        driver_branch_line(ctx, &driver),
+                        ctx.matrix.manifest.version,
+                        arch.and_then(|a| a.min_driver_branch).map_or("?".into(), |b| b.to_string()),
+                        arch.and_then(|a| a.last_driver_branch).map_or("the newest".into(), |b| format!("R{b}"))
+                    ))
+                    .evidence("driver", driver.to_string())
+                    .evidence("gpu.compute_capability", format!("{} (from {})", g.cc(), g.via)),
+            );
+            continue;
+        }
         if too_old_gpu {
             let last = arch.and_then(|a| a.last_driver_branch);
+            let last_branch =
+                last.and_then(|l| ctx.matrix.drivers.branch.iter().find(|b| b.branch == l));
+            let (text, commands) = match driver_fix(ctx, id, &g.scope(), None) {
+                Some(d) => (format!("Install the last branch that drives {name} GPUs. {}", d.text), d.commands),
+                None => match last_branch {
+                    Some(b) if ctx.matrix.branch_past_eol(b) => (
+                        format!(
+                            "R{} was the last branch for {name} GPUs and reached end of life in {}: no supported driver drives this GPU. \
+                             Keep R{} ({}) on this machine only if you accept an unmaintained driver, or replace the GPU.",
+                            b.branch,
+                            b.eol.as_deref().unwrap_or("?"),
+                            b.branch,
+                            ctx.matrix.branch_release(b.branch).map_or_else(|| "its last release".to_string(), |v| format!("{v} or a later {} release", b.branch))
+                        ),
+                        Vec::new(),
+                    ),
+                    _ => (format!("Install the last branch that supports {name}: R{}.", last.map_or("?".into(), |l| l.to_string())), Vec::new()),
+                },
+            };
             out.push(
                 Finding::new(id, Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
                     .scope(g.scope())
@@ -295,19 +598,21 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
                     ))
                     .evidence("driver", driver.to_string())
                     .evidence("gpu.compute_capability", g.cc())
-                    .fix_owned(
-                        format!("Install the last branch that supports {name}: R{}.", last.map_or("?".into(), |l| l.to_string())),
-                        last.map(|l| vec![format!("sudo apt install nvidia-driver-{l}   # Ubuntu; other distributions: the {l} legacy branch")]).unwrap_or_default(),
-                    ),
+                    .fix_owned(text, commands),
             );
         } else if too_new_gpu {
             let min = arch.and_then(|a| a.min_driver_branch).unwrap_or(0);
+            let (text, commands) = match driver_fix(ctx, id, &g.scope(), None) {
+                Some(d) => (d.text, d.commands),
+                None => (format!("Install a driver of branch R{min} or newer that is still supported; none in matrix {} drives this GPU without breaking something else.", ctx.matrix.manifest.version), Vec::new()),
+            };
             out.push(
                 Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
                     .scope(g.scope())
-                    .details(format!("{name} GPUs are driven from driver branch R{min}; this driver does not know the chip ('No devices were found')."))
+                    .details(format!("{name} GPUs are driven from driver branch R{min}; driver {driver} predates them and does not know the chip ('No devices were found')."))
                     .evidence("driver", driver.to_string())
-                    .fix_owned(format!("Install driver R{min} or newer."), driver_upgrade_commands(ctx, &format!("{min}.0"))),
+                    .evidence("gpu.compute_capability", g.cc())
+                    .fix_owned(text, commands),
             );
         } else if arch.is_some() {
             out.push(
@@ -358,19 +663,20 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
             );
             continue;
         }
-        let branch = view::driver_version(ctx.facts).map_or(0, |v| v.major());
-        let cmd = match view::os_family(ctx.facts) {
-            view::OsFamily::Ubuntu => format!("sudo apt install nvidia-driver-{branch}-open"),
-            view::OsFamily::Rhel | view::OsFamily::Fedora => "sudo dnf install nvidia-open".into(),
-            _ => "# install the open kernel module flavour of the same driver".into(),
-        };
+        let version = view::driver_version(ctx.facts);
+        let branch = version
+            .as_ref()
+            .and_then(|v| u32::try_from(v.major()).ok())
+            .unwrap_or(0);
+        let (text, commands) =
+            driver_install(ctx, branch, version.map(|v| v.to_string()).as_deref(), true);
         out.push(
             Finding::new(id, Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
                 .scope(g.scope())
                 .details("Blackwell and newer GPUs (and Grace Hopper) are driven only by the open kernel modules; the proprietary module logs 'requires use of the NVIDIA open kernel modules' and 'RmInitAdapter failed', and nvidia-smi finds no devices.")
                 .evidence("kernel_module.flavor", "proprietary")
                 .evidence("gpu.compute_capability", g.cc())
-                .fix_owned("Install the open flavour of the driver and reboot.", vec![cmd, "sudo reboot".into()]),
+                .fix_owned(format!("Switch to the open flavour of the same branch. {text}"), commands),
         );
     }
     out
@@ -390,13 +696,26 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
         .as_deref()
         .and_then(crate::matrix::validate::parse_date);
     match (eol, as_of) {
-        (Some(eol), Some(today)) if eol < today => vec![Finding::new(id, Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
+        (Some(eol), Some(today)) if eol < today => {
+            let eol_fix = match driver_fix(ctx, id, &Scope::Host, None) {
+                Some(d) => (format!("Move to a supported production or LTS branch. {}", d.text), d.commands),
+                None => ("No supported branch drives every GPU here without breaking something else: this is the last branch for them.".to_string(), Vec::new()),
+            };
+            vec![Finding::new(id, Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
             .details(format!("As of the matrix date ({}), NVIDIA no longer ships fixes for R{}: security and stability fixes come only in supported branches.", ctx.matrix.manifest.version, b.branch))
             .evidence("driver", driver.to_string())
-            .fix("Move to a supported production or LTS branch.", &[])],
+            .fix_owned(eol_fix.0, eol_fix.1)]
+        }
         _ => {
-            let kind = serde_json::to_value(b.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
-            vec![Finding::new(id, Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
+            let kind = serde_json::to_value(b.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                .unwrap_or_default();
+            vec![Finding::new(
+                id,
+                Severity::Pass,
+                format!("Driver branch R{} ({kind}) is supported", b.branch),
+            )]
         }
     }
 }
@@ -548,11 +867,15 @@ mod tests {
         // The branch advised is a supported one at or above the floor, not R530 (long gone).
         let cmds = &out[0].fix.as_ref().unwrap().commands;
         let branch: u64 = cmds[0]
-            .trim_start_matches("sudo apt install nvidia-driver-")
-            .trim_end_matches("-open")
+            .trim_start_matches("sudo apt install nvidia-driver-pinning-")
             .parse()
             .unwrap();
-        assert!(branch >= 530, "{cmds:?}");
+        // Volta's last branch is R580: the newer supported ones (R595, R620) drop it.
+        assert_eq!(branch, 580, "{cmds:?}");
+        assert_eq!(
+            cmds[1], "sudo apt install cuda-drivers",
+            "proprietary flavour for Volta"
+        );
         let b = matrix()
             .drivers
             .branch
@@ -565,7 +888,10 @@ mod tests {
                 .is_none_or(|e| e >= matrix().manifest.version.as_str()),
             "{b:?}"
         );
-        assert!(cmds.iter().any(|c| c.contains("--index-url")), "{cmds:?}");
+        // No torch alternative: the cu118 builds this driver runs would break extension
+        // builds against the node's CUDA 12.4 toolkit (a new toolkit.torch_mismatch failure).
+        let text = &out[0].fix.as_ref().unwrap().text;
+        assert!(!text.contains("--index-url"), "{text}");
     }
 
     #[test]
@@ -627,32 +953,73 @@ mod tests {
         }
     }
 
+    /// The driver does not enumerate a GPU it does not drive: NVML lists nothing and the
+    /// GPU is known by its PCI device id only.
+    fn unenumerated(mut f: Facts, device_id: &str) -> Facts {
+        if let Fact::Known { value } = &mut f.driver_api.nvml {
+            value.devices = Fact::known(Vec::new());
+        }
+        if let Fact::Known { value } = &mut f.pci_gpus {
+            value[0].device_id = device_id.into();
+        }
+        f
+    }
+
+    fn fix_of(out: &[Finding]) -> &crate::report::finding::Fix {
+        out[0].fix.as_ref().expect("a fix")
+    }
+
     #[test]
     fn driver_590_dropped_pascal_and_550_predates_blackwell() {
-        let f = node(
-            "NVIDIA GeForce GTX 1080",
-            "6.1",
-            "590.48.01",
-            "2.4.1+cu124",
-            "12.4",
-            TORCH_25_CU121,
+        let f = unenumerated(
+            node(
+                "NVIDIA GeForce GTX 1080",
+                "6.1",
+                "590.48.01",
+                "2.4.1+cu124",
+                "12.4",
+                TORCH_25_CU121,
+            ),
+            "1b80",
         );
         let out = run(gpu_unsupported, &f);
         assert_eq!(only(&out), Severity::Fail, "{out:#?}");
-        assert!(
-            out[0].fix.as_ref().unwrap().text.contains("R580"),
-            "{:?}",
-            out[0].fix
+        let fix = fix_of(&out);
+        assert!(fix.text.contains("R580"), "{fix:?}");
+        assert_eq!(
+            fix.commands[0],
+            "sudo apt install nvidia-driver-pinning-580"
         );
-        let g = node(
-            "NVIDIA GeForce RTX 5090",
-            "12.0",
-            "550.54.15",
-            "2.4.1+cu124",
-            "12.4",
-            TORCH_25_CU121,
+        assert_eq!(fix.commands[1], "sudo apt install cuda-drivers");
+        let g = unenumerated(
+            node(
+                "NVIDIA GeForce RTX 5090",
+                "12.0",
+                "550.54.15",
+                "2.4.1+cu124",
+                "12.4",
+                TORCH_25_CU121,
+            ),
+            "2b85",
         );
-        assert_eq!(only(&run(gpu_unsupported, &g)), Severity::Fail);
+        let out = run(gpu_unsupported, &g);
+        assert_eq!(only(&out), Severity::Fail);
+        // A real release of a supported branch, not "570.0" of an end-of-life one.
+        let fix = fix_of(&out);
+        assert!(!fix.text.contains("570.0"), "{fix:?}");
+        let branch: u32 = fix.commands[0]
+            .trim_start_matches("sudo apt install nvidia-driver-pinning-")
+            .parse()
+            .unwrap();
+        let b = matrix()
+            .drivers
+            .branch
+            .iter()
+            .find(|b| b.branch == branch)
+            .unwrap();
+        assert!(!matrix().branch_past_eol(b), "{b:?}");
+        let release = matrix().branch_release(branch).unwrap();
+        assert!(fix.text.contains(&release), "{fix:?}");
         let ok = node(
             "NVIDIA H100 80GB HBM3",
             "9.0",
@@ -662,6 +1029,91 @@ mod tests {
             TORCH_25_CU121,
         );
         assert_eq!(only(&run(gpu_unsupported, &ok)), Severity::Pass);
+    }
+
+    #[test]
+    fn drivers_that_predate_the_gpu_fail() {
+        for (name, cc, id, driver) in [
+            ("NVIDIA H100 80GB HBM3", "9.0", "2330", "470.256.02"),
+            ("NVIDIA GeForce RTX 4090", "8.9", "2684", "510.108.03"),
+        ] {
+            let f = unenumerated(
+                node(name, cc, driver, "2.4.1+cu121", "12.1", TORCH_25_CU121),
+                id,
+            );
+            let out = run(gpu_unsupported, &f);
+            assert_eq!(only(&out), Severity::Fail, "{name} on {driver}: {out:#?}");
+            assert!(out[0].summary.contains("too old for"), "{}", out[0].summary);
+        }
+    }
+
+    #[test]
+    fn an_enumerated_gpu_contradicts_the_matrix() {
+        // NVML listing the GPU is an observation: the matrix's inference only warns.
+        let f = node(
+            "NVIDIA GeForce GTX 1080",
+            "6.1",
+            "590.48.01",
+            "2.4.1+cu124",
+            "12.4",
+            TORCH_25_CU121,
+        );
+        let out = run(gpu_unsupported, &f);
+        assert_eq!(only(&out), Severity::Warn, "{out:#?}");
+        assert!(out[0].summary.contains("NVML enumerates it"));
+    }
+
+    #[test]
+    fn gtx_1080_with_cu132_on_580_keeps_the_driver() {
+        let f = node(
+            "NVIDIA GeForce GTX 1080",
+            "6.1",
+            "580.95.05",
+            "2.12.0+cu132",
+            "13.2",
+            &["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"],
+        );
+        let out: Vec<Finding> = run(minor_version_compat, &f)
+            .into_iter()
+            .filter(|x| matches!(x.scope, Scope::Python { .. }))
+            .collect();
+        assert_eq!(only(&out), Severity::Warn);
+        let fix = fix_of(&out);
+        // R590 and later dropped Pascal: no driver upgrade, a build the R580 driver runs.
+        assert!(
+            !fix.text.contains("595") && !fix.text.contains("R620"),
+            "{fix:?}"
+        );
+        assert_eq!(fix.commands.len(), 1, "{fix:?}");
+        let cmd = &fix.commands[0];
+        let cuda = index_cuda(cmd).unwrap();
+        assert!(cuda < (13, 0), "{cmd}");
+        assert!(
+            cmd.contains("torch==2.12."),
+            "the user's series first: {cmd}"
+        );
+    }
+
+    #[test]
+    fn inside_a_container_the_driver_is_the_hosts() {
+        let mut f = node(
+            "Tesla V100-SXM2-32GB",
+            "7.0",
+            "470.256.02",
+            "2.4.1+cu121",
+            "12.1",
+            TORCH_25_CU121,
+        );
+        f.system.container = Fact::known(Some("docker".into()));
+        let out = run(too_old_for_torch, &f);
+        let fix = fix_of(&out);
+        assert!(fix.text.contains("On the host"), "{fix:?}");
+        assert!(
+            fix.commands
+                .iter()
+                .all(|c| !c.contains("reboot") && !c.contains("apt") && !c.contains("dnf")),
+            "{fix:?}"
+        );
     }
 
     #[test]
@@ -678,7 +1130,20 @@ mod tests {
         f.kernel_module.flavor = Fact::known(ModuleFlavor::Proprietary);
         let out = run(open_module_required, &f);
         assert_eq!(only(&out), Severity::Fail);
-        assert!(out[0].fix.as_ref().unwrap().commands[0].contains("nvidia-driver-580-open"));
+        assert_eq!(
+            out[0].fix.as_ref().unwrap().commands,
+            vec![
+                "sudo apt install nvidia-driver-pinning-580".to_string(),
+                "sudo apt install nvidia-open".to_string(),
+                "sudo reboot".to_string()
+            ]
+        );
+        let mut c = f.clone();
+        c.system.container = Fact::known(Some("docker".into()));
+        let out = run(open_module_required, &c);
+        let fix = out[0].fix.as_ref().unwrap();
+        assert!(fix.commands.is_empty(), "{fix:?}");
+        assert!(fix.text.contains("On the host"), "{fix:?}");
         f.kernel_module.flavor = Fact::known(ModuleFlavor::Open);
         assert_eq!(only(&run(open_module_required, &f)), Severity::Pass);
         let h = node(

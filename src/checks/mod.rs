@@ -3,6 +3,8 @@
 //! that one list.
 
 pub mod arch;
+pub mod closure;
+
 pub mod budget;
 pub mod compat;
 pub mod driver;

@@ -48,17 +48,65 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         }
         return out;
     }
+    let cuda = super::compat::torch_builds(ctx)
+        .into_iter()
+        .find_map(|u| crate::version::DottedVersion::parse(&u.cuda));
+    let (text, commands) = match cuda {
+        Some(v) => {
+            let (t, c) = toolkit_install(ctx, v.major(), v.minor());
+            (format!("Only if you compile CUDA code: install the CUDA {}.{} toolkit, the CUDA of your PyTorch build. {t}", v.major(), v.minor()), c)
+        }
+        None => (
+            "Only if you compile CUDA code: install a toolkit whose CUDA matches your PyTorch build's (NVIDIA's cuda-toolkit-X-Y packages, or the nvidia-cuda-nvcc wheels).".to_string(),
+            Vec::new(),
+        ),
+    };
     vec![Finding::new(id, Severity::Info, "No CUDA toolkit installed (often fine)")
         .details(
             "No nvcc on PATH, no CUDA_HOME/CUDA_PATH and nothing in /usr/local/cuda*, /opt/cuda. PyTorch wheels bundle \
              the CUDA runtime libraries they need, so running models does not need a toolkit; compiling CUDA code \
              (custom extensions, flash-attn from source) does.",
         )
-        .fix(
-            "Only if you compile CUDA code: install a toolkit whose version matches your PyTorch build's CUDA, e.g. from \
-             NVIDIA's repository (cuda-toolkit-12-x package) or as pip wheels.",
-            &["pip install nvidia-cuda-nvcc-cu12"],
-        )]
+        .fix_owned(text, commands)]
+}
+
+/// The pip distribution of nvcc for a CUDA major: "nvidia-cuda-nvcc-cu11", "-cu12"; from
+/// CUDA 13 the wheels drop the suffix ("nvidia-cuda-nvcc"; the -cu13 names are deprecated
+/// placeholders on PyPI).
+pub fn nvcc_wheel(major: u64) -> String {
+    if major >= 13 {
+        "nvidia-cuda-nvcc".to_string()
+    } else {
+        format!("nvidia-cuda-nvcc-cu{major}")
+    }
+}
+
+/// What installs CUDA toolkit `major.minor` here: NVIDIA's cuda-toolkit-X-Y package (it
+/// installs to /usr/local/cuda-X.Y) for the distribution, else the nvcc wheel.
+pub fn toolkit_install(ctx: &Ctx, major: u64, minor: u64) -> (String, Vec<String>) {
+    use super::view::OsFamily;
+    let pkg = format!("cuda-toolkit-{major}-{minor}");
+    let root = format!("/usr/local/cuda-{major}.{minor}");
+    let tool = match super::view::os_family(ctx.facts) {
+        OsFamily::Ubuntu | OsFamily::Debian => Some("apt"),
+        OsFamily::Rhel | OsFamily::Fedora => Some("dnf"),
+        OsFamily::Suse => Some("zypper"),
+        _ => None,
+    };
+    match tool {
+        Some(tool) => (
+            format!("From NVIDIA's CUDA repository the {pkg} package installs it to {root}; point CUDA_HOME at it."),
+            vec![
+                format!("sudo {tool} install {pkg}"),
+                format!("export CUDA_HOME={root}"),
+                format!("export PATH={root}/bin:$PATH"),
+            ],
+        ),
+        None => (
+            format!("NVIDIA's {} wheel provides nvcc {major}.{minor} inside this Python environment.", nvcc_wheel(major)),
+            vec![format!("python3 -m pip install \"{}=={major}.{minor}.*\"", nvcc_wheel(major))],
+        ),
+    }
 }
 
 fn version_of(t: &crate::facts::toolkit::Toolkit) -> String {
@@ -201,6 +249,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
             );
             continue;
         };
+        let (fix_text, fix_commands) = mismatch_fix(ctx, id, &u, &cuda, &nvcc);
         out.push(
             Finding::new(id, severity, summary)
                 .scope(u.scope)
@@ -211,13 +260,87 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
                 })
                 .evidence("toolkit", format!("{} {nvcc}", tk.root))
                 .evidence("torch.cuda", &u.cuda)
-                .fix_owned(
-                    format!("Build extensions with a CUDA {} toolkit (point CUDA_HOME at one), or install the PyTorch variant for CUDA {}.{}.", u.cuda, nvcc.major(), nvcc.minor()),
-                    vec![format!("export CUDA_HOME=/usr/local/cuda-{}", u.cuda)],
-                ),
+                .fix_owned(fix_text, fix_commands),
         );
     }
     out
+}
+
+/// Build with a toolkit of the torch build's CUDA: one already installed (CUDA_HOME at its
+/// real root), else NVIDIA's package for it, else the PyTorch variant of nvcc's CUDA; each
+/// proven by the fix closure.
+fn mismatch_fix(
+    ctx: &Ctx,
+    id: &str,
+    u: &super::compat::CudaUser,
+    cuda: &crate::version::DottedVersion,
+    nvcc: &crate::version::DottedVersion,
+) -> (String, Vec<String>) {
+    use super::closure::{closes, Change};
+    let installed = ctx.facts.toolkits.toolkits.iter().find(|t| {
+        t.version
+            .value()
+            .and_then(|v| crate::version::DottedVersion::parse(v))
+            .is_some_and(|v| v.same_prefix(cuda, 2))
+    });
+    if let Some(t) = installed {
+        let change = Change::CudaHome {
+            root: t.root.clone(),
+        };
+        if closes(ctx, id, &u.scope, &change) {
+            return (
+                format!(
+                    "Build extensions with the CUDA {} toolkit already installed at {}.",
+                    u.cuda, t.root
+                ),
+                vec![
+                    format!("export CUDA_HOME={}", t.root),
+                    format!("export PATH={}/bin:$PATH", t.root),
+                ],
+            );
+        }
+    }
+    let newest_update = ctx
+        .matrix
+        .toolkits
+        .toolkit
+        .iter()
+        .filter_map(|t| crate::version::DottedVersion::parse(&t.version))
+        .filter(|v| v.same_prefix(cuda, 2))
+        .max();
+    if let Some(v) = newest_update {
+        let change = Change::Toolkit {
+            version: v.to_string(),
+        };
+        if closes(ctx, id, &u.scope, &change) {
+            let (text, commands) = toolkit_install(ctx, cuda.major(), cuda.minor());
+            return (
+                format!("Build extensions with a CUDA {} toolkit. {text}", u.cuda),
+                commands,
+            );
+        }
+    }
+    if let Some((env, t)) = u.torch {
+        if let Some(cmd) = super::compat::torch_advice_for_cuda(ctx, env, t, id, &u.scope, nvcc) {
+            return (
+                format!(
+                    "Install the PyTorch build for nvcc's CUDA {}.{}.",
+                    nvcc.major(),
+                    nvcc.minor()
+                ),
+                vec![cmd],
+            );
+        }
+    }
+    (
+        format!(
+            "Build extensions with a CUDA {} toolkit, or use a PyTorch build for CUDA {}.{}; none the matrix knows fits this machine without breaking something else.",
+            u.cuda,
+            nvcc.major(),
+            nvcc.minor()
+        ),
+        Vec::new(),
+    )
 }
 
 #[cfg(test)]

@@ -111,16 +111,28 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         } else {
             Severity::Info
         };
-        let base = t
-            .version
-            .value()
-            .and_then(|v| v.split('+').next().map(str::to_string));
-        let command = match (&base, f.system.arch.as_str()) {
-            (Some(b), "x86_64") => format!("{} install --force-reinstall \"torch=={b}\"", pip(env)),
-            _ => format!("{} install --force-reinstall torch", pip(env)),
+        let sc = scope(env);
+        let advice = if severity == Severity::Fail {
+            super::compat::torch_advice(ctx, env, t, "torch.cpu_only", &sc)
+        } else {
+            None
+        };
+        let (fix_text, commands) = match advice {
+            Some(cmd) => (
+                "Install a CUDA build with kernels for every GPU here that this driver runs (same release series where one fits; the index URL picks the CUDA variant: the default PyPI wheel is one fixed CUDA version, which may lack kernels for the GPU).".to_string(),
+                vec![cmd],
+            ),
+            None if severity == Severity::Fail => (
+                format!("No published PyTorch build in matrix {} runs on these GPUs with this driver; fix the driver first (see the driver findings), then install a CUDA build.", ctx.matrix.manifest.version),
+                Vec::new(),
+            ),
+            None => (
+                "Nothing to do on a machine without NVIDIA GPUs.".to_string(),
+                Vec::new(),
+            ),
         };
         out.push(Finding::new("torch.cpu_only", severity, format!("PyTorch {} is a CPU-only build", version(t)))
-            .scope(scope(env))
+            .scope(sc)
             .details(if severity == Severity::Fail {
                 "torch.version.cuda is None: this build has no CUDA support, so torch.cuda.is_available() is False and nothing runs on the GPUs present."
             } else {
@@ -128,10 +140,7 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
             })
             .evidence("python.torch.version", version(t))
             .evidence("python.torch.path", &t.path)
-            .fix_owned(
-                "Install a CUDA build of the same version. On Linux x86_64 the default PyPI wheel is a CUDA build; elsewhere, pick the CUDA variant's index URL on pytorch.org.",
-                vec![command],
-            ));
+            .fix_owned(fix_text, commands));
     }
     out
 }
@@ -443,9 +452,12 @@ mod tests {
         )];
         let out = run(cpu_only, &f);
         assert_eq!(only(&out), Severity::Fail);
-        assert_eq!(
-            out[0].fix.as_ref().unwrap().commands[0],
-            "/opt/venv/bin/python -m pip install --force-reinstall \"torch==2.5.1\""
+        // A CUDA build of the same series through its CUDA index, forced over the +cpu one.
+        let cmd = &out[0].fix.as_ref().unwrap().commands[0];
+        assert!(
+            cmd.starts_with("/opt/venv/bin/python -m pip install --force-reinstall torch==2.5.")
+                && cmd.contains("--index-url https://download.pytorch.org/whl/cu"),
+            "{cmd}"
         );
         let mut g = no_gpu();
         g.python = f.python.clone();

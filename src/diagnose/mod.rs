@@ -82,6 +82,7 @@ const ADVISORY: &[&str] = &[
 /// them out for the process it describes.
 const UNAVAILABILITY: &[&str] = &[
     "driver.too_old_for_torch",
+    "driver.gpu_unsupported",
     "driver.not_installed",
     "driver.module_not_loaded",
     "driver.library_mismatch",

@@ -165,9 +165,8 @@ impl Matrix {
             .find(|v| DottedVersion::parse(&v.cuda).is_some_and(|c| c.same_prefix(&cuda, 2)))
     }
 
-    /// The newest build that runs on every GPU in `ccs` with this driver: the user's own
-    /// release series first when one of its variants fits, then newer series, newest
-    /// first. `platform` is "linux_x86_64", "linux_aarch64" or "windows".
+    /// The newest build that runs on every GPU in `ccs` with this driver (the first of
+    /// [`Matrix::torch_candidates`]).
     pub fn recommend_torch(
         &self,
         ccs: &[(u32, u32)],
@@ -175,6 +174,25 @@ impl Matrix {
         current: Option<&str>,
         platform: &str,
     ) -> Option<(&TorchRelease, &TorchVariant)> {
+        self.torch_candidates(ccs, driver, current, platform)
+            .into_iter()
+            .next()
+    }
+
+    /// Every build that runs on every GPU in `ccs` with this driver, best first: the
+    /// user's own release series first when one of its variants fits, then newer series,
+    /// newest first; within a series the newest CUDA first. A build fits when its kernels
+    /// (or PTX) cover each GPU, its cuDNN supports each GPU's compute capability, and the
+    /// driver runs its CUDA, fully or (with native kernels for every GPU, no PTX JIT
+    /// needed) through minor version compatibility. `platform` is "linux_x86_64",
+    /// "linux_aarch64" or "windows".
+    pub fn torch_candidates(
+        &self,
+        ccs: &[(u32, u32)],
+        driver: Option<&DottedVersion>,
+        current: Option<&str>,
+        platform: &str,
+    ) -> Vec<(&TorchRelease, &TorchVariant)> {
         let mut releases: Vec<&TorchRelease> = self.torch.release.iter().collect();
         releases.sort_by(|a, b| {
             DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version))
@@ -183,25 +201,94 @@ impl Matrix {
         let ordered = current_rel
             .into_iter()
             .chain(releases.into_iter().filter(|r| Some(*r) != current_rel));
+        let mut out = Vec::new();
         for rel in ordered {
             let mut variants: Vec<&TorchVariant> = rel.variant.iter().collect();
             variants
                 .sort_by(|a, b| DottedVersion::parse(&b.cuda).cmp(&DottedVersion::parse(&a.cuda)));
             for var in variants {
-                let Some(list) = variant_arch_list(var, platform) else {
-                    continue;
-                };
-                let covers = ccs
-                    .iter()
-                    .all(|(maj, min)| arch_list_covers(&list, *maj, *min));
-                let driver_ok =
-                    driver.is_none_or(|d| self.driver_fit(d, &var.cuda) == DriverFit::Full);
-                if covers && driver_ok {
-                    return Some((rel, var));
+                if self.variant_runs(var, ccs, driver, platform) {
+                    out.push((rel, var));
                 }
             }
         }
-        None
+        out
+    }
+
+    /// Whether a build runs on GPUs `ccs` under `driver` (see [`Matrix::torch_candidates`]).
+    pub fn variant_runs(
+        &self,
+        var: &TorchVariant,
+        ccs: &[(u32, u32)],
+        driver: Option<&DottedVersion>,
+        platform: &str,
+    ) -> bool {
+        let Some(list) = variant_arch_list(var, platform) else {
+            return false;
+        };
+        if !ccs
+            .iter()
+            .all(|(maj, min)| arch_list_covers(&list, *maj, *min))
+        {
+            return false;
+        }
+        let native = ccs.iter().all(|(maj, min)| {
+            list.iter()
+                .any(|e| e.major == *maj && e.minor <= *min && e.suffix.is_none())
+        });
+        let cudnn_ok = var
+            .cudnn
+            .as_deref()
+            .and_then(|v| self.cudnn_release(v))
+            .is_none_or(|c| {
+                let min = DottedVersion::parse(&c.min_cc);
+                ccs.iter().all(|(maj, mi)| {
+                    min.as_ref().is_none_or(|m| {
+                        DottedVersion::parse(&format!("{maj}.{mi}")).is_some_and(|cc| cc >= *m)
+                    })
+                })
+            });
+        if !cudnn_ok {
+            return false;
+        }
+        driver.is_none_or(|d| match self.driver_fit(d, &var.cuda) {
+            DriverFit::Full => true,
+            DriverFit::MinorVersionCompat { .. } => native,
+            DriverFit::TooOld { .. } | DriverFit::Unknown => false,
+        })
+    }
+
+    /// The cuDNN minor release entry of a version ("9.10.2.21" -> the "9.10" entry).
+    pub fn cudnn_release(&self, version: &str) -> Option<&super::schema::Cudnn> {
+        let v = DottedVersion::parse(version)?;
+        self.cudnn
+            .cudnn
+            .iter()
+            .find(|c| DottedVersion::parse(&c.version).is_some_and(|cv| cv.same_prefix(&v, 2)))
+    }
+
+    /// A real release of a driver branch to name in a fix: its first release where the
+    /// matrix records one, else the lowest Table-3 driver of the branch.
+    pub fn branch_release(&self, branch: u32) -> Option<String> {
+        let b = self.drivers.branch.iter().find(|b| b.branch == branch)?;
+        if let Some(first) = &b.first_release {
+            return Some(first.clone());
+        }
+        self.toolkits
+            .toolkit
+            .iter()
+            .filter(|t| t.min_driver_linux.contains('.'))
+            .filter_map(|t| DottedVersion::parse(&t.min_driver_linux))
+            .filter(|v| v.major() == u64::from(branch))
+            .min()
+            .map(|v| v.to_string())
+    }
+
+    /// True when the branch's end of life lies before the matrix date.
+    pub fn branch_past_eol(&self, b: &DriverBranch) -> bool {
+        let today = super::validate::parse_date(&self.manifest.version);
+        let eol = b.eol.as_deref().and_then(super::validate::parse_date);
+        matches!((eol, today), (Some(e), Some(t)) if e < t)
     }
 }
 

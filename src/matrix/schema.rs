@@ -101,6 +101,9 @@ pub struct DriverBranch {
     pub eol: Option<String>,
     /// Oldest compute capability the branch drives.
     pub min_cc: String,
+    /// The branch's first Linux release ("620.70.06"), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_release: Option<String>,
     #[serde(default)]
     pub notes: Vec<String>,
     pub source: String,

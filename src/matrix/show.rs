@@ -39,6 +39,8 @@ pub struct BuildAnswer {
     /// "native" (SASS) or "ptx" (JIT-compiled at first use).
     pub kernels: &'static str,
     pub min_driver: Option<String>,
+    /// The driver it needs on this GPU, in words ("driver 570.26 or newer").
+    pub driver: String,
     pub install: String,
 }
 
@@ -74,6 +76,8 @@ pub struct DriverAnswer {
     pub max_cuda: Option<String>,
     pub kind: Option<String>,
     pub eol: Option<String>,
+    /// True when the end of life lies before the matrix date.
+    pub eol_passed: bool,
     pub min_cc: Option<String>,
     /// PyTorch variants whose CUDA this driver supports fully, newest first.
     pub torch_full: Vec<String>,
@@ -81,7 +85,15 @@ pub struct DriverAnswer {
     pub torch_minor_version_compat: Vec<String>,
 }
 
+/// The builds with kernels (or PTX) for compute capability `major.minor` that a driver of
+/// the GPU can run: within its last driver branch where it has one (fully, or with native
+/// kernels through minor version compatibility), and whose cuDNN supports the GPU.
 fn builds_for_cc(m: &Matrix, major: u32, minor: u32) -> Vec<BuildAnswer> {
+    let last = m
+        .arch(&format!("{major}.{minor}"))
+        .and_then(|a| a.last_driver_branch);
+    // A release of the last branch newer than any the matrix names: the most that branch can do.
+    let last_driver = last.and_then(|b| DottedVersion::parse(&format!("{b}.9999.99")));
     let mut releases: Vec<&TorchRelease> = m.torch.release.iter().collect();
     releases
         .sort_by(|a, b| DottedVersion::parse(&b.version).cmp(&DottedVersion::parse(&a.version)));
@@ -109,12 +121,24 @@ fn builds_for_cc(m: &Matrix, major: u32, minor: u32) -> Vec<BuildAnswer> {
                 Coverage::PtxOnly(_) => "ptx",
                 Coverage::None => continue,
             };
+            if !m.variant_runs(var, &[(major, minor)], last_driver.as_ref(), "linux_x86_64") {
+                continue;
+            }
+            let min_driver = m.min_driver_for_cuda(&var.cuda);
+            let driver = match (last, &min_driver) {
+                (Some(l), Some(d)) if d.major() > u64::from(l) => {
+                    format!("driver R{l} (its last branch) through minor version compatibility")
+                }
+                (_, Some(d)) => format!("driver {d} or newer"),
+                (_, None) => "driver ?".to_string(),
+            };
             out.push(BuildAnswer {
                 torch: rel.version.clone(),
                 variant: var.name.clone(),
                 cuda: var.cuda.clone(),
                 kernels,
-                min_driver: m.min_driver_for_cuda(&var.cuda).map(|v| v.to_string()),
+                min_driver: min_driver.map(|v| v.to_string()),
+                driver,
                 install: install_command("python3", rel, var),
             });
         }
@@ -217,6 +241,7 @@ pub fn driver(m: &Matrix, version: &str) -> Option<DriverAnswer> {
             .and_then(|b| serde_json::to_value(b.kind).ok())
             .and_then(|v| v.as_str().map(str::to_string)),
         eol: b.and_then(|b| b.eol.clone()),
+        eol_passed: b.is_some_and(|b| m.branch_past_eol(b)),
         min_cc: b.map(|b| b.min_cc.clone()),
         torch_full: full,
         torch_minor_version_compat: mvc,
@@ -252,8 +277,12 @@ pub fn gpu_text(answers: &[GpuAnswer]) -> String {
         let _ = writeln!(
             out,
             "  driver          {}{}{}",
-            a.min_driver_branch
-                .map_or("any known branch".to_string(), |b| format!("R{b} or newer")),
+            match a.min_driver_branch {
+                Some(b) => format!("R{b} or newer"),
+                None if a.segment == crate::matrix::schema::Segment::Jetson =>
+                    "the Jetson Linux (L4T) driver".to_string(),
+                None => "first branch not recorded in this matrix".to_string(),
+            },
             a.last_driver_branch
                 .map_or(String::new(), |b| format!(", up to R{b}")),
             if a.open_module_required {
@@ -270,7 +299,15 @@ pub fn gpu_text(answers: &[GpuAnswer]) -> String {
                 );
             }
             Some(newest) => {
-                let _ = writeln!(out, "  PyTorch         {} builds; newest: torch {} {} ({} kernels, driver {} or newer)", a.torch_builds.len(), newest.torch, newest.variant, newest.kernels, newest.min_driver.as_deref().unwrap_or("?"));
+                let _ = writeln!(
+                    out,
+                    "  PyTorch         {} builds; newest: torch {} {} ({} kernels, {})",
+                    a.torch_builds.len(),
+                    newest.torch,
+                    newest.variant,
+                    newest.kernels,
+                    newest.driver
+                );
                 let _ = writeln!(out, "                  {}", newest.install);
             }
         }
@@ -309,9 +346,11 @@ pub fn driver_text(a: &DriverAnswer) -> String {
             a.driver,
             a.kind.as_deref().unwrap_or("?").replace('_', " "),
             a.min_cc.as_deref().unwrap_or("?"),
-            a.eol
-                .as_ref()
-                .map_or(String::new(), |e| format!("; end of life {e}"))
+            a.eol.as_ref().map_or(String::new(), |e| if a.eol_passed {
+                format!("; end of life {e} (passed: no more fixes from NVIDIA)")
+            } else {
+                format!("; end of life {e}")
+            })
         ),
         _ => format!("Driver {}: branch not in this matrix\n", a.driver),
     };
