@@ -263,7 +263,7 @@ pub fn run_probes(
     facts: &facts::Facts,
     host: &Host,
     opts: &crate::probes::plan::ProbeOptions,
-) -> Vec<crate::probes::outcome::ProbeResult> {
+) -> Vec<crate::facts::probe::ProbeResult> {
     let plan = crate::probes::plan::plan(facts, host, opts);
     crate::probes::runner::run(host, &plan, &|_| {})
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::app::{self, AppError};
 use crate::cli::{Cli, DiffArgs};
 use crate::report::exit;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diff {
@@ -54,7 +54,7 @@ fn lenient(v: &Value) -> Option<Finding> {
         match serde_json::from_value(scope.clone()) {
             Ok(s) => f.scope = s,
             Err(_) => {
-                f.scope = crate::report::finding::Scope::Python {
+                f.scope = crate::finding::Scope::Python {
                     interpreter: scope.to_string(),
                 }
             }

@@ -7,7 +7,7 @@ use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::ArchList;
 use crate::matrix::query::{platform_of, variant_arch_list};
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use crate::version::DottedVersion;
 
 /// How a set of compiled targets serves one compute capability.
@@ -79,7 +79,7 @@ fn main_targets(a: &ArchList) -> Vec<String> {
 }
 
 /// TORCH_CUDA_ARCH_LIST entries ("8.6", "9.0+PTX") as targets.
-fn targets_from_list(list: &[crate::checks::env::ArchEntry]) -> Vec<String> {
+fn targets_from_list(list: &[crate::arch_list::ArchEntry]) -> Vec<String> {
     let mut out = Vec::new();
     for e in list {
         let suffix = e.suffix.map(String::from).unwrap_or_default();
@@ -140,7 +140,7 @@ fn torch_coverage<'a>(
 pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for (u, g, targets, from, c) in torch_coverage(ctx) {
-        let id = "torch.arch_unsupported";
+        let id = &TORCH_ARCH_UNSUPPORTED;
         // The matrix's record never overrides a failed fact about the installed file: a
         // library that could not be read (truncated, a FIFO, a link loop) is not healthy.
         let unread = u.torch.and_then(|(_, t)| match &t.arch {
@@ -149,9 +149,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
         });
         if let (Some(error), Coverage::Sass(_) | Coverage::PtxOnly(_)) = (unread, &c) {
             out.push(
-                Finding::new(
-                    id,
-                    Severity::Warn,
+                id.finding(Severity::Warn,
                     format!(
                         "{}'s libtorch_cuda.so could not be read, so its kernels for {} are not confirmed",
                         u.what, g.label
@@ -169,9 +167,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
         }
         match c {
             Coverage::Sass(t) => out.push(
-                Finding::new(
-                    id,
-                    Severity::Pass,
+                id.finding(Severity::Pass,
                     format!("{} has native kernels ({t}) for {}", u.what, g.label),
                 )
                 .scope(u.scope),
@@ -181,7 +177,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                 let advice = u
                     .torch
                     .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
-                let mut f = Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
+                let mut f = id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details(format!(
                         "The build carries {} (read from {from}); none runs on compute capability {}. CUDA work fails with \
@@ -209,7 +205,7 @@ pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
     for (u, g, _targets, _from, c) in torch_coverage(ctx) {
         if let Coverage::PtxOnly(ptx) = c {
             out.push(
-                Finding::new("torch.ptx_jit_only", Severity::Warn, format!("{} serves {} ({}) only through PTX ({ptx})", u.what, g.label, g.sm()))
+                TORCH_PTX_JIT_ONLY.finding(Severity::Warn, format!("{} serves {} ({}) only through PTX ({ptx})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details("The driver JIT-compiles the PTX at first use: the first run of each kernel is slow (minutes for all of PyTorch, cached in ~/.nv/ComputeCache), kernels may run slower than native ones, and the driver must support the PTX's ISA version.")
                     .evidence("gpu.compute_capability", g.cc())
@@ -228,16 +224,16 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
             let Some(a) = ext.arch.value() else { continue };
             let targets: Vec<String> = a.sass.iter().chain(&a.ptx).cloned().collect();
             for g in &gpus {
-                let scope = crate::report::finding::Scope::Python {
+                let scope = crate::finding::Scope::Python {
                     interpreter: env
                         .interpreter
                         .clone()
                         .unwrap_or_else(|| env.prefix.clone()),
                 };
-                let id = "ext.arch_unsupported";
+                let id = &EXT_ARCH_UNSUPPORTED;
                 match coverage(&targets, g.major, g.minor) {
                     Coverage::None => out.push(
-                        Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
+                        id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
                             .scope(scope)
                             .details(format!("{} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", ext.path, list(&targets), g.cc()))
                             .evidence("extension.arch", list(&targets))
@@ -246,7 +242,7 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                                 vec![format!("TORCH_CUDA_ARCH_LIST={} {} -m pip install --no-binary :all: --force-reinstall {}", g.cc(), env.interpreter.as_deref().unwrap_or("python3"), ext.package.replace('_', "-"))],
                             ),
                     ),
-                    _ => out.push(Finding::new(id, Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
+                    _ => out.push(id.finding(Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
                 }
             }
         }
@@ -261,32 +257,30 @@ pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
         let Some(v) = t.version.value().and_then(|v| DottedVersion::parse(v)) else {
             continue;
         };
-        let scope = crate::report::finding::Scope::Toolkit {
+        let scope = crate::finding::Scope::Toolkit {
             root: t.root.clone(),
         };
         for g in &gpus {
             let Some(arch) = ctx.matrix.arch(&g.cc()) else {
                 continue;
             };
-            let id = "toolkit.arch_unsupported";
+            let id = &TOOLKIT_ARCH_UNSUPPORTED;
             let first = DottedVersion::parse(&arch.first_toolkit);
             let last = arch.last_toolkit.as_deref().and_then(DottedVersion::parse);
             let mm = |x: &DottedVersion| (x.major(), x.minor());
             if first.as_ref().is_some_and(|f| mm(&v) < mm(f)) {
-                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} cannot compile for {} ({}): needs CUDA {} or newer", g.label, g.sm(), arch.first_toolkit))
+                out.push(id.finding(Severity::Warn, format!("nvcc {v} cannot compile for {} ({}): needs CUDA {} or newer", g.label, g.sm(), arch.first_toolkit))
                     .scope(scope.clone())
                     .details(format!("nvcc {v} rejects -arch={} ('Unsupported gpu architecture'); extensions built with it have no kernels for this GPU.", g.sm()))
                     .fix(format!("Install CUDA {} or newer to build for {}.", arch.first_toolkit, arch.name), &[]));
             } else if last.as_ref().is_some_and(|l| mm(&v) > mm(l)) {
-                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} no longer compiles for {} ({}): the last toolkit that does is CUDA {}", g.label, g.sm(), arch.last_toolkit.as_deref().unwrap_or("?")))
+                out.push(id.finding(Severity::Warn, format!("nvcc {v} no longer compiles for {} ({}): the last toolkit that does is CUDA {}", g.label, g.sm(), arch.last_toolkit.as_deref().unwrap_or("?")))
                     .scope(scope.clone())
                     .details(format!("Support for {} was removed from the toolkit; build with CUDA {} or older for this GPU.", arch.name, arch.last_toolkit.as_deref().unwrap_or("?")))
                     .fix(format!("Install CUDA {} alongside to build for this GPU.", arch.last_toolkit.as_deref().unwrap_or("?")), &[]));
             } else {
                 out.push(
-                    Finding::new(
-                        id,
-                        Severity::Pass,
+                    id.finding(Severity::Pass,
                         format!("nvcc {v} can compile for {} ({})", g.label, g.sm()),
                     )
                     .scope(scope.clone()),

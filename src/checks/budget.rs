@@ -2,15 +2,13 @@
 //! not look at.
 
 use super::Ctx;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 pub fn budget_skipped(ctx: &Ctx) -> Vec<Finding> {
     if ctx.facts.skipped.is_empty() {
         return Vec::new();
     }
-    vec![Finding::new(
-        "host.budget_skipped",
-        Severity::Info,
+    vec![HOST_BUDGET_SKIPPED.finding(Severity::Info,
         format!(
             "--budget left out {} step(s): {}",
             ctx.facts.skipped.len(),

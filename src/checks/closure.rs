@@ -19,7 +19,7 @@ use crate::facts::Facts;
 use crate::matrix::query::{platform_of, variant_arch_list};
 use crate::matrix::schema::TorchVariant;
 use crate::matrix::Matrix;
-use crate::report::finding::{Scope, Severity};
+use crate::finding::{Scope, Severity};
 
 /// One change a fix makes to the machine.
 #[derive(Debug, Clone, PartialEq)]
@@ -298,7 +298,7 @@ mod tests {
     use crate::checks::testutil::{healthy, matrix, torch as torch_build};
     use crate::checks::CheckOptions;
     use crate::facts::kernel_module::ModuleFlavor;
-    use crate::report::finding::Finding;
+    use crate::finding::Finding;
     use crate::version::DottedVersion;
 
     /// One representative product per compute capability the desktop/data-center drivers

@@ -6,7 +6,7 @@ use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
 use crate::matrix::query::{install_command, platform_of, DriverFit};
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 use crate::version::DottedVersion;
 
 /// Something that needs a CUDA version from the driver.
@@ -386,13 +386,11 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
     };
     let mut out = Vec::new();
     for u in torch_builds(ctx) {
-        let id = "driver.too_old_for_torch";
+        let id = &DRIVER_TOO_OLD_FOR_TORCH;
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    Finding::new(
-                        id,
-                        Severity::Pass,
+                    id.finding(Severity::Pass,
                         format!("Driver {driver} supports {}'s CUDA {}", u.what, u.cuda),
                     )
                     .scope(u.scope),
@@ -410,7 +408,7 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                     tfix,
                 );
                 out.push(
-                    Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
+                    id.finding(Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
                         .scope(u.scope)
                         .details(format!(
                             "A CUDA {} build needs driver {needed} or newer (or, within CUDA {}.x, the minor-version-compatibility floor, \
@@ -436,7 +434,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
     };
     let mut out = Vec::new();
     for u in toolkits(ctx) {
-        let id = "driver.too_old_for_toolkit";
+        let id = &DRIVER_TOO_OLD_FOR_TOOLKIT;
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::TooOld { needed } => {
                 let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
@@ -450,7 +448,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
                     Severity::Warn
                 };
                 out.push(
-                    Finding::new(id, severity, format!("Driver {driver} is too old for {} (needs {needed} or newer)", u.what))
+                    id.finding(severity, format!("Driver {driver} is too old for {} (needs {needed} or newer)", u.what))
                         .scope(u.scope)
                         .details("Programs built with this toolkit fail to start their CUDA work with 'CUDA driver version is insufficient for CUDA runtime version' (cudaErrorInsufficientDriver, 35).")
                         .evidence("driver", driver.to_string())
@@ -459,9 +457,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
             }
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    Finding::new(
-                        id,
-                        Severity::Pass,
+                    id.finding(Severity::Pass,
                         format!("Driver {driver} supports {}", u.what),
                     )
                     .scope(u.scope),
@@ -487,7 +483,7 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                 .and_then(|v| ctx.matrix.mvc(v.major()))
                 .map(|m| m.limitations.join("; "))
                 .unwrap_or_default();
-            let id = "driver.minor_version_compat";
+            let id = &DRIVER_MINOR_VERSION_COMPAT;
             let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
             let tfix = u
                 .torch
@@ -498,7 +494,7 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                 (None, None) => (format!("No supported driver branch that runs CUDA {} fully also drives every GPU here: keep the limits in mind, or use a build of an older CUDA.", u.cuda), Vec::new()),
             };
             out.push(
-                Finding::new(id, Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
+                id.finding(Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
                     .scope(u.scope)
                     .details(format!(
                         "Driver {driver} is below {needed}, the minimum for CUDA {}, but at or above {floor}, the floor for any CUDA {major}.x. \
@@ -532,7 +528,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let branch = ctx.matrix.branch(&driver);
     let mut out = Vec::new();
     for g in view::gpu_ccs(ctx.facts, ctx.matrix) {
-        let id = "driver.gpu_unsupported";
+        let id = &DRIVER_GPU_UNSUPPORTED;
         let arch = ctx.matrix.arch(&g.cc());
         let too_old_gpu = branch
             .and_then(|b| DottedVersion::parse(&b.min_cc))
@@ -551,7 +547,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
         // no observation of the new driver: there the matrix decides.)
         if (too_old_gpu || too_new_gpu) && g.index.is_some() && !super::closure::verifying() {
             out.push(
-                Finding::new(id, Severity::Warn, format!("The matrix says driver {driver} does not drive {} ({name}, {}), yet NVML enumerates it", g.label, g.sm()))
+                id.finding(Severity::Warn, format!("The matrix says driver {driver} does not drive {} ({name}, {}), yet NVML enumerates it", g.label, g.sm()))
                     .scope(g.scope())
                     .details(format!(
                         "Driver branch {} is outside the branches matrix {} lists for {name} GPUs (R{} to {}), but the driver \
@@ -589,7 +585,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
                 },
             };
             out.push(
-                Finding::new(id, Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
+                id.finding(Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
                     .scope(g.scope())
                     .details(format!(
                         "Driver branch {} dropped {name} GPUs; the kernel module ignores them ('supported through the NVIDIA {}.xx Legacy drivers').",
@@ -607,7 +603,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
                 None => (format!("Install a driver of branch R{min} or newer that is still supported; none in matrix {} drives this GPU without breaking something else.", ctx.matrix.manifest.version), Vec::new()),
             };
             out.push(
-                Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
+                id.finding(Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
                     .scope(g.scope())
                     .details(format!("{name} GPUs are driven from driver branch R{min}; driver {driver} predates them and does not know the chip ('No devices were found')."))
                     .evidence("driver", driver.to_string())
@@ -616,9 +612,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             );
         } else if arch.is_some() {
             out.push(
-                Finding::new(
-                    id,
-                    Severity::Pass,
+                id.finding(Severity::Pass,
                     format!("Driver {driver} supports {} ({})", g.label, g.sm()),
                 )
                 .scope(g.scope()),
@@ -651,12 +645,10 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
         if !needs_open_module(ctx, &g) {
             continue;
         }
-        let id = "driver.open_module_required";
+        let id = &DRIVER_OPEN_MODULE_REQUIRED;
         if *flavor == ModuleFlavor::Open {
             out.push(
-                Finding::new(
-                    id,
-                    Severity::Pass,
+                id.finding(Severity::Pass,
                     format!("{} runs on the open kernel modules it needs", g.label),
                 )
                 .scope(g.scope()),
@@ -671,7 +663,7 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
         let (text, commands) =
             driver_install(ctx, branch, version.map(|v| v.to_string()).as_deref(), true);
         out.push(
-            Finding::new(id, Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
+            id.finding(Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
                 .scope(g.scope())
                 .details("Blackwell and newer GPUs (and Grace Hopper) are driven only by the open kernel modules; the proprietary module logs 'requires use of the NVIDIA open kernel modules' and 'RmInitAdapter failed', and nvidia-smi finds no devices.")
                 .evidence("kernel_module.flavor", "proprietary")
@@ -689,7 +681,7 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
     let Some(b) = ctx.matrix.branch(&driver) else {
         return Vec::new();
     };
-    let id = "driver.branch_eol";
+    let id = &DRIVER_BRANCH_EOL;
     let as_of = crate::matrix::validate::parse_date(&ctx.matrix.manifest.version);
     let eol = b
         .eol
@@ -701,7 +693,7 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
                 Some(d) => (format!("Move to a supported production or LTS branch. {}", d.text), d.commands),
                 None => ("No supported branch drives every GPU here without breaking something else: this is the last branch for them.".to_string(), Vec::new()),
             };
-            vec![Finding::new(id, Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
+            vec![id.finding(Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
             .details(format!("As of the matrix date ({}), NVIDIA no longer ships fixes for R{}: security and stability fixes come only in supported branches.", ctx.matrix.manifest.version, b.branch))
             .evidence("driver", driver.to_string())
             .fix_owned(eol_fix.0, eol_fix.1)]
@@ -711,9 +703,7 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
                 .ok()
                 .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
                 .unwrap_or_default();
-            vec![Finding::new(
-                id,
-                Severity::Pass,
+            vec![id.finding(Severity::Pass,
                 format!("Driver branch R{} ({kind}) is supported", b.branch),
             )]
         }
@@ -965,7 +955,7 @@ mod tests {
         f
     }
 
-    fn fix_of(out: &[Finding]) -> &crate::report::finding::Fix {
+    fn fix_of(out: &[Finding]) -> &crate::finding::Fix {
         out[0].fix.as_ref().expect("a fix")
     }
 

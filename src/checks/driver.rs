@@ -5,7 +5,7 @@
 use super::view::{self, OsFamily};
 use super::{evidence, Ctx};
 use crate::fact::Fact;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// NVML return codes (nvml.h) the checks tell apart.
 pub mod nvml_code {
@@ -37,7 +37,7 @@ fn install_commands(facts: &crate::facts::Facts) -> (&'static str, Vec<&'static 
 
 pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.not_installed";
+    let id = &DRIVER_NOT_INSTALLED;
     let answers = evidence::driver_answers(f);
     if f.system.wsl {
         return wsl_driver(f, &answers);
@@ -47,12 +47,10 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if answers.observed_as(true) || view::module_loaded(f) || view::user_space_present(f) {
-        return vec![Finding::new(id, Severity::Pass, "NVIDIA driver installed")];
+        return vec![id.finding(Severity::Pass, "NVIDIA driver installed")];
     }
     if !view::has_gpu(f) {
-        return vec![Finding::new(
-            id,
-            Severity::Info,
+        return vec![id.finding(Severity::Info,
             "No NVIDIA driver installed (none is needed without an NVIDIA GPU)",
         )
         .evidence(
@@ -65,7 +63,7 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
         )];
     }
     let (text, commands) = install_commands(f);
-    vec![Finding::new(id, Severity::Fail, "An NVIDIA GPU is present but no NVIDIA driver is installed")
+    vec![id.finding(Severity::Fail, "An NVIDIA GPU is present but no NVIDIA driver is installed")
         .details(
             "There is no NVIDIA kernel module loaded and no user-space driver library (libnvidia-ml, libcuda) on disk. \
              Without the driver, no CUDA program or PyTorch build can use the GPU.",
@@ -78,7 +76,7 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
 /// WSL2 has no NVIDIA kernel module: the Windows driver serves the GPU through /dev/dxg
 /// and its libraries appear in /usr/lib/wsl/lib. Installing anything here is wrong.
 fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Finding> {
-    let id = "driver.not_installed";
+    let id = &DRIVER_NOT_INSTALLED;
     let wsl_libs = f
         .driver_libs
         .nvml_soname
@@ -86,20 +84,16 @@ fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Findi
         .chain(f.driver_libs.cuda_soname.iter())
         .any(|p| p.starts_with("/usr/lib/wsl/"));
     if answers.observed_as(true) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "NVIDIA driver provided by Windows (WSL2): NVML/CUDA answer through /usr/lib/wsl/lib",
         )];
     }
     if wsl_libs || view::user_space_present(f) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "WSL2: the Windows driver's libraries are in /usr/lib/wsl/lib",
         )];
     }
-    vec![Finding::new(id, Severity::Fail, "WSL2 without the Windows NVIDIA driver's libraries (/usr/lib/wsl/lib has no libcuda)")
+    vec![id.finding(Severity::Fail, "WSL2 without the Windows NVIDIA driver's libraries (/usr/lib/wsl/lib has no libcuda)")
         .details(
             "Under WSL2 the GPU driver is the Windows one: Windows places libcuda.so.1 and libnvidia-ml.so.1 in \
              /usr/lib/wsl/lib when an NVIDIA driver with WSL support is installed in Windows and the GPU is shared \
@@ -115,15 +109,13 @@ fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Findi
 
 pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.module_not_loaded";
+    let id = &DRIVER_MODULE_NOT_LOADED;
     if view::in_container(f).is_some() && !view::module_loaded(f) && !view::has_gpu(f) {
         return Vec::new();
     }
     let answers = evidence::driver_answers(f);
     if evidence::tegra(f) && !view::module_loaded(f) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "Integrated GPU driver nvgpu loaded (Jetson/L4T: no /proc/driver/nvidia there)",
         )];
     }
@@ -145,9 +137,7 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
             Some(crate::facts::kernel_module::ModuleFlavor::Proprietary) => ", proprietary",
             None => "",
         };
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("Kernel module loaded ({version}{flavor})"),
         )];
     }
@@ -160,7 +150,7 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let nvml_says = view::nvml(f)
         .filter(|n| n.init.code == nvml_code::DRIVER_NOT_LOADED)
         .map(|n| n.init.name.clone());
-    let mut finding = Finding::new(id, Severity::Fail, "The NVIDIA user-space driver is installed but its kernel module is not loaded")
+    let mut finding = id.finding(Severity::Fail, "The NVIDIA user-space driver is installed but its kernel module is not loaded")
         .details(
             "libnvidia-ml/libcuda are on disk, but /proc/driver/nvidia/version does not exist. Usual causes: DKMS did not \
              build the module for the running kernel after a kernel upgrade, Secure Boot refused the unsigned module, \
@@ -179,22 +169,18 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
 }
 
 fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Finding {
-    let id = "driver.module_not_loaded";
+    let id = &DRIVER_MODULE_NOT_LOADED;
     let decided = answers.deciding().map_or(String::new(), |c| c.said.clone());
     let who = match answers.deciding().map(|c| c.source) {
         Some("driver_api.cuda.init") => "cuInit",
         _ => "NVML",
     };
     let mut finding = if f.system.wsl {
-        Finding::new(
-            id,
-            Severity::Pass,
+        id.finding(Severity::Pass,
             "No Linux kernel module under WSL2: the Windows driver answers through /dev/dxg",
         )
     } else {
-        Finding::new(
-            id,
-            Severity::Info,
+        id.finding(Severity::Info,
             format!("{who} works although /proc/driver/nvidia is absent: WSL2 or a sandbox (gVisor, some containers) hides it"),
         )
         .details(format!(
@@ -211,7 +197,7 @@ fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::We
 
 pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.nouveau_loaded";
+    let id = &DRIVER_NOUVEAU_LOADED;
     let bound: Vec<String> = f
         .pci_gpus
         .value()
@@ -225,14 +211,14 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let loaded = f.kernel_module.is_loaded("nouveau");
     if !loaded && bound.is_empty() {
         return if f.kernel_module.loaded.is_known() && view::has_gpu(f) {
-            vec![Finding::new(id, Severity::Pass, "nouveau is not loaded")]
+            vec![id.finding(Severity::Pass, "nouveau is not loaded")]
         } else {
             Vec::new()
         };
     }
     if bound.is_empty() && evidence::driver_answers(f).observed_as(true) {
         // nouveau holds no GPU, and the NVIDIA driver answers: observation outranks the module list.
-        return vec![Finding::new(id, Severity::Info, "nouveau is loaded but drives no GPU; the NVIDIA driver answers")
+        return vec![id.finding(Severity::Info, "nouveau is loaded but drives no GPU; the NVIDIA driver answers")
             .details("The nouveau module is loaded (perhaps for another display adapter), but no NVIDIA GPU is bound to it and NVML/cuInit work.")
             .evidence("kernel_module.loaded", "nouveau")];
     }
@@ -246,7 +232,7 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
         OsFamily::Arch => "sudo mkinitcpio -P",
         _ => "sudo update-initramfs -u",
     };
-    let mut finding = Finding::new(id, severity, "The open-source nouveau driver holds the GPU")
+    let mut finding = id.finding(severity, "The open-source nouveau driver holds the GPU")
         .details(
             "nouveau is loaded, so the NVIDIA kernel module cannot bind the GPU and CUDA cannot run. It has to be \
              blacklisted and the initramfs rebuilt so it does not load at boot.",
@@ -267,7 +253,7 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
 
 pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.library_mismatch";
+    let id = &DRIVER_LIBRARY_MISMATCH;
     let nvml_mismatch =
         view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH);
     let Some(kernel) = f.kernel_module.version.value() else {
@@ -297,9 +283,7 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         if user.is_empty() {
             return Vec::new();
         }
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("Kernel module and user-space libraries are both {kernel}"),
         )];
     }
@@ -315,9 +299,7 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         _ => view::cuda(f).is_some_and(|c| c.init_ok()),
     };
     if !nvml_mismatch && differing.iter().all(|(n, _)| answered(n)) {
-        let mut finding = Finding::new(
-            id,
-            Severity::Warn,
+        let mut finding = id.finding(Severity::Warn,
             format!("Library files differ from the kernel module ({kernel}), but the driver answers: another copy is loaded"),
         )
         .details(format!(
@@ -355,9 +337,7 @@ fn mismatch_finding(
     kernel: &str,
     differing: &[(&str, String)],
 ) -> Finding {
-    let mut finding = Finding::new(
-        "driver.library_mismatch",
-        Severity::Fail,
+    let mut finding = DRIVER_LIBRARY_MISMATCH.finding(Severity::Fail,
         "Kernel module and user-space driver versions differ",
     )
     .evidence("kernel_module.version", kernel);
@@ -379,12 +359,12 @@ fn mismatch_finding(
 
 pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.nvml_failed";
+    let id = &DRIVER_NVML_FAILED;
     match &f.driver_api.nvml {
         Fact::Known { value: n } => {
             if n.init_ok() {
                 if let Some(why) = n.devices.reason().filter(|_| !n.devices.is_known()) {
-                    return vec![Finding::new(id, Severity::Fail, "NVML initialised but could not count the GPUs")
+                    return vec![id.finding(Severity::Fail, "NVML initialised but could not count the GPUs")
                         .details(format!(
                             "nvmlInit_v2 succeeded, but enumerating the GPUs failed ({why}). nvidia-smi fails the same \
                              way; what NVML cannot enumerate, no tool can watch."
@@ -398,9 +378,7 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                 }
                 let count = n.devices.value().map_or(0, Vec::len);
                 let version = n.driver_version.value().cloned().unwrap_or_default();
-                return vec![Finding::new(
-                    id,
-                    Severity::Pass,
+                return vec![id.finding(Severity::Pass,
                     format!(
                         "NVML {version} initialised; {count} GPU{}",
                         super::host::plural(count)
@@ -429,9 +407,7 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                     &["sudo dmesg | grep -iE 'nvrm|xid'", "nvidia-smi"],
                 ),
             };
-            vec![Finding::new(
-                id,
-                Severity::Fail,
+            vec![id.finding(Severity::Fail,
                 format!(
                     "NVML failed to initialise: {} ({})",
                     n.init.name, n.init.code
@@ -454,7 +430,7 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
         Fact::Failed {
             error, stderr_tail, ..
         } => {
-            let mut finding = Finding::new(id, Severity::Fail, "Querying the driver through NVML failed")
+            let mut finding = id.finding(Severity::Fail, "Querying the driver through NVML failed")
                 .details(format!(
                     "The worker that loads libnvidia-ml and libcuda did not come back cleanly: {error}. A driver that hangs \
                      or crashes here will hang or crash nvidia-smi and every CUDA program too."
@@ -501,7 +477,7 @@ fn unloadable_library<T>(
         Severity::Warn
     };
     Some(
-        Finding::new(id, severity, format!("{soname} is on disk but is not a usable driver library"))
+        id.finding(severity, format!("{soname} is on disk but is not a usable driver library"))
             .details(format!(
                 "The loader resolves {soname} to {path}, but loading it gave: {why}. Every program that loads it \
                  (nvidia-smi, PyTorch, any CUDA program) fails the same way. The file is damaged, truncated or \
@@ -518,7 +494,7 @@ fn unloadable_library<T>(
 
 pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.cuda_init_failed";
+    let id = &DRIVER_CUDA_INIT_FAILED;
     match &f.driver_api.cuda {
         Fact::Known { value: c } => {
             if c.init_ok() {
@@ -528,7 +504,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
                     .reason()
                     .filter(|_| !c.device_count.is_known())
                 {
-                    return vec![Finding::new(id, Severity::Fail, "cuInit succeeded but CUDA could not count its devices")
+                    return vec![id.finding(Severity::Fail, "cuInit succeeded but CUDA could not count its devices")
                         .details(format!(
                             "cuDeviceGetCount failed after a successful cuInit ({why}): no CUDA program can pick a GPU."
                         ))
@@ -540,9 +516,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
                         )];
                 }
                 let n = c.device_count.value().copied().unwrap_or(0);
-                return vec![Finding::new(
-                    id,
-                    Severity::Pass,
+                return vec![id.finding(Severity::Pass,
                     format!(
                         "cuInit succeeded: CUDA driver API {version}, {n} device{}",
                         super::host::plural(n as usize)
@@ -574,7 +548,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             if view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH) {
                 return Vec::new(); // the mismatch makes every driver call fail
             }
-            vec![Finding::new(id, Severity::Fail, format!("cuInit failed: {} ({})", c.init.name, c.init.code))
+            vec![id.finding(Severity::Fail, format!("cuInit failed: {} ({})", c.init.name, c.init.code))
                 .details(format!(
                     "The CUDA driver API could not initialise, so no CUDA program (and no PyTorch) can use the GPU.{}",
                     c.init.message.as_ref().map_or(String::new(), |m| format!(" The driver says: \"{m}\"."))
@@ -586,7 +560,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
         Fact::Failed {
             error, stderr_tail, ..
         } => {
-            let mut finding = Finding::new(id, Severity::Fail, "Initialising CUDA failed")
+            let mut finding = id.finding(Severity::Fail, "Initialising CUDA failed")
                 .details(format!("cuInit did not come back cleanly: {error}. A CUDA program on this machine would hang or crash the same way."))
                 .evidence("driver_api.cuda", error);
             if let Some(tail) = stderr_tail.as_ref().filter(|t| !t.is_empty()) {
@@ -612,13 +586,13 @@ fn cuinit_code(f: &crate::facts::Facts) -> Option<i64> {
 
 pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.uvm_unavailable";
+    let id = &DRIVER_UVM_UNAVAILABLE;
     let fix_cmds = [
         "sudo modprobe nvidia_uvm",
         "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm",
     ];
     if cuinit_code(f) == Some(cu_code::UNKNOWN) && f.system.wsl {
-        return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999) under WSL2")
+        return vec![id.finding(Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999) under WSL2")
             .details(
                 "WSL2 has no nvidia_uvm: CUDA goes through /dev/dxg to the Windows driver. Error 999 there usually \
                  means the Windows driver is too old for CUDA on WSL, or WSL's GPU connection is stale after \
@@ -632,7 +606,7 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
             )];
     }
     if cuinit_code(f) == Some(cu_code::UNKNOWN) {
-        return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
+        return vec![id.finding(Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
             .details(
                 "Error 999 at initialisation nearly always means the nvidia_uvm module is missing or wedged, typically after \
                  a suspend/resume cycle. Reloading nvidia_uvm (with no CUDA process running) or a reboot fixes it.",
@@ -645,9 +619,7 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if view::cuda(f).is_some_and(|c| c.init_ok()) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "nvidia_uvm works (cuInit succeeded)",
         )];
     }
@@ -657,12 +629,12 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidia-uvm"));
     if f.kernel_module.is_loaded("nvidia_uvm") || uvm_node {
-        return vec![Finding::new(id, Severity::Pass, "nvidia_uvm is loaded")];
+        return vec![id.finding(Severity::Pass, "nvidia_uvm is loaded")];
     }
     if !f.kernel_module.loaded.is_known() {
         return Vec::new();
     }
-    vec![Finding::new(id, Severity::Warn, "nvidia_uvm is not loaded and /dev/nvidia-uvm does not exist")
+    vec![id.finding(Severity::Warn, "nvidia_uvm is not loaded and /dev/nvidia-uvm does not exist")
         .details(
             "CUDA needs nvidia_uvm. The setuid helper nvidia-modprobe normally loads it on first use; where that helper is \
              missing (minimal images) or not allowed, CUDA fails with 'unknown error' (999).",
@@ -681,7 +653,7 @@ pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .cloned()
         .unwrap_or_else(|| "the driver's".into());
-    vec![Finding::new("driver.fabric_manager", Severity::Fail, "CUDA reports 'system not yet initialized' (802): the NVSwitch fabric is not ready")
+    vec![DRIVER_FABRIC_MANAGER.finding(Severity::Fail, "CUDA reports 'system not yet initialized' (802): the NVSwitch fabric is not ready")
         .details(format!(
             "On NVSwitch systems (HGX/DGX 8-GPU boards) CUDA cannot start until the NVIDIA Fabric Manager has set up the \
              fabric. Fabric Manager must be installed, running, and exactly the driver's version ({version})."
@@ -695,7 +667,7 @@ pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
 
 pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.compat_package_mismatch";
+    let id = &DRIVER_COMPAT_PACKAGE_MISMATCH;
     let compat_version = view::cuda_soname_is_compat(f)
         .then(|| view::soname_version(f, f.driver_libs.cuda_soname.as_ref()))
         .flatten();
@@ -703,7 +675,7 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
     if code != Some(cu_code::SYSTEM_DRIVER_MISMATCH) {
         if let (Some(cv), Some(k)) = (&compat_version, f.kernel_module.version.value()) {
             if code.is_none() {
-                return vec![Finding::new(id, Severity::Warn, format!("libcuda.so.1 resolves to a cuda-compat library ({cv}) on a {k} kernel module"))
+                return vec![id.finding(Severity::Warn, format!("libcuda.so.1 resolves to a cuda-compat library ({cv}) on a {k} kernel module"))
                     .details("A forward-compatibility libcuda is loaded instead of the driver's own. It only works on supported datacenter GPUs with a matching kernel module branch.")
                     .evidence("driver_libs.cuda_soname", f.driver_libs.cuda_soname.clone().unwrap_or_default())
                     .fix("Remove the cuda-compat folder from LD_LIBRARY_PATH unless forward compatibility is intended.", &["echo $LD_LIBRARY_PATH"])];
@@ -722,7 +694,7 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .cloned()
         .unwrap_or_else(|| "unknown".into());
-    vec![Finding::new(id, Severity::Fail, "CUDA reports a driver mismatch (803): the libcuda in use does not match the kernel module")
+    vec![id.finding(Severity::Fail, "CUDA reports a driver mismatch (803): the libcuda in use does not match the kernel module")
         .details(format!(
             "cuInit returned CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: the libcuda being loaded ({loaded}{}) and the kernel module \
              ({kernel}) are from incompatible releases. This is usually a stale cuda-compat package or a second driver's \
@@ -744,7 +716,7 @@ pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
     if cuinit_code(f) != Some(cu_code::COMPAT_NOT_SUPPORTED_ON_DEVICE) {
         return Vec::new();
     }
-    vec![Finding::new("driver.forward_compat_unsupported", Severity::Fail, "CUDA forward compatibility is not supported on this GPU (804)")
+    vec![DRIVER_FORWARD_COMPAT_UNSUPPORTED.finding(Severity::Fail, "CUDA forward compatibility is not supported on this GPU (804)")
         .details(
             "cuInit returned CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: a cuda-compat libcuda is loaded, but forward \
              compatibility works only on datacenter GPUs (and a few Jetson/workstation products), not GeForce.",
@@ -760,7 +732,7 @@ pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
 
 pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.device_nodes";
+    let id = &DRIVER_DEVICE_NODES;
     let Some(nodes) = f.kernel_module.device_nodes.value() else {
         return Vec::new();
     };
@@ -771,9 +743,7 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
         .filter_map(|n| wrong_node_kind(&n.mode).map(|k| (n, k)))
         .collect();
     if !wrong.is_empty() {
-        let mut finding = Finding::new(
-            id,
-            Severity::Fail,
+        let mut finding = id.finding(Severity::Fail,
             format!(
                 "{} is {}, not a character device",
                 wrong[0].0.path, wrong[0].1
@@ -808,7 +778,7 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let denied: Vec<&crate::facts::kernel_module::DeviceNode> =
         nodes.iter().filter(|n| !n.accessible).collect();
     if !denied.is_empty() {
-        let mut finding = Finding::new(id, Severity::Fail, format!("{} NVIDIA device node{} not accessible to this user", denied.len(), super::host::plural(denied.len())))
+        let mut finding = id.finding(Severity::Fail, format!("{} NVIDIA device node{} not accessible to this user", denied.len(), super::host::plural(denied.len())))
             .details("CUDA and NVML open these nodes read-write; without access every CUDA call fails with 'no CUDA-capable device' or NVML 'Insufficient Permissions'.");
         for n in &denied {
             finding = finding.evidence(
@@ -832,16 +802,14 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
         (None, None) => counts.pci.unwrap_or(0),
     };
     if !has_ctl || gpu_nodes < expected {
-        return vec![Finding::new(id, Severity::Warn, format!(
+        return vec![id.finding(Severity::Warn, format!(
             "Device nodes incomplete: {}{gpu_nodes} of {expected} /dev/nvidiaN",
             if has_ctl { "" } else { "no /dev/nvidiactl, " }
         ))
         .details("The nodes are normally created by nvidia-modprobe or udev when CUDA first starts; missing nodes that stay missing make CUDA see fewer GPUs.")
         .fix("Create the nodes (as root) and check the udev rules of the driver package.", &["sudo nvidia-modprobe -c=0 -u", "ls -l /dev/nvidia*"])];
     }
-    vec![Finding::new(
-        id,
-        Severity::Pass,
+    vec![id.finding(Severity::Pass,
         format!(
             "{gpu_nodes} GPU device node{} and /dev/nvidiactl accessible",
             super::host::plural(gpu_nodes)
@@ -872,9 +840,7 @@ pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
         .parent()
         .map_or_else(|| stub.to_string(), |p| p.display().to_string());
     let real = f.driver_libs.cuda_soname.as_deref();
-    let mut finding = Finding::new(
-        "driver.stub_library",
-        Severity::Warn,
+    let mut finding = DRIVER_STUB_LIBRARY.finding(Severity::Warn,
         format!("the CUDA toolkit's stub libcuda.so is on the library path before the driver's ({stub})"),
     )
     .details(format!(

@@ -3,7 +3,7 @@
 use super::view;
 use super::Ctx;
 use crate::facts::Facts;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// What CUDA makes of one CUDA_VISIBLE_DEVICES entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
     } else {
         ""
     };
-    vec![Finding::new("env.visible_devices_empty", Severity::Warn, format!("CUDA_VISIBLE_DEVICES={value:?} hides every GPU"))
+    vec![ENV_VISIBLE_DEVICES_EMPTY.finding(Severity::Warn, format!("CUDA_VISIBLE_DEVICES={value:?} hides every GPU"))
         .details(format!(
             "With this value CUDA enumerates no device{slurm}: torch.cuda.is_available() is False and CUDA programs fail \
              with 'no CUDA-capable device is detected', although the GPUs are fine."
@@ -110,11 +110,9 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     };
     let entries = parse_visible_devices(value);
-    let id = "env.visible_devices_invalid";
+    let id = &ENV_VISIBLE_DEVICES_INVALID;
     match first_unusable(f, &entries) {
-        None => vec![Finding::new(
-            id,
-            Severity::Pass,
+        None => vec![id.finding(Severity::Pass,
             format!(
                 "CUDA_VISIBLE_DEVICES={value:?} names {} usable device{}",
                 entries.len(),
@@ -126,7 +124,7 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
             let raw: Vec<&str> = value.split(',').map(str::trim).collect();
             let bad = raw.get(i).copied().unwrap_or("");
             let kept = raw[..i].join(",");
-            vec![Finding::new(id, Severity::Warn, format!("CUDA_VISIBLE_DEVICES entry {bad:?} matches no GPU; CUDA ignores it and everything after it"))
+            vec![id.finding(Severity::Warn, format!("CUDA_VISIBLE_DEVICES entry {bad:?} matches no GPU; CUDA ignores it and everything after it"))
                 .details(format!(
                     "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so only {kept:?} is visible. \
                      This machine has {} GPU(s).",
@@ -148,11 +146,9 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
     if devices.len() < 2 {
         return Vec::new();
     }
-    let id = "env.device_order";
+    let id = &ENV_DEVICE_ORDER;
     if view::env(f, "CUDA_DEVICE_ORDER").map(str::trim) == Some("PCI_BUS_ID") {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "CUDA_DEVICE_ORDER=PCI_BUS_ID: CUDA numbers the GPUs as nvidia-smi does",
         )];
     }
@@ -161,9 +157,7 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if indices.windows(2).all(|w| w[0] < w[1]) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             "CUDA's device order matches nvidia-smi's on this machine",
         )];
     }
@@ -191,7 +185,7 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
             format!(" CUDA_VISIBLE_DEVICES={v:?} uses indices, which CUDA reads in its own order.")
         })
         .unwrap_or_default();
-    vec![Finding::new(id, Severity::Warn, "CUDA numbers the GPUs differently from nvidia-smi (CUDA_DEVICE_ORDER is not PCI_BUS_ID)")
+    vec![id.finding(Severity::Warn, "CUDA numbers the GPUs differently from nvidia-smi (CUDA_DEVICE_ORDER is not PCI_BUS_ID)")
         .details(format!(
             "CUDA's default order is fastest first; nvidia-smi's is by PCI bus id. {}.{cvd} A job told to use GPU 0 runs on another GPU than nvidia-smi's GPU 0.",
             mapping.join(", ")
@@ -207,7 +201,7 @@ pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
     if v.trim() != "1" {
         return Vec::new();
     }
-    vec![Finding::new("env.launch_blocking", Severity::Warn, "CUDA_LAUNCH_BLOCKING=1 is set: every kernel launch waits for the GPU")
+    vec![ENV_LAUNCH_BLOCKING.finding(Severity::Warn, "CUDA_LAUNCH_BLOCKING=1 is set: every kernel launch waits for the GPU")
         .details("Synchronous launches are a debugging aid (exact error locations); left on, they make training and inference several times slower.")
         .evidence("env.CUDA_LAUNCH_BLOCKING", v)
         .fix("Unset it outside debugging sessions.", &["unset CUDA_LAUNCH_BLOCKING"])]
@@ -321,9 +315,9 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
             continue;
         };
         let p = check_alloc_conf(value);
-        let id = "env.alloc_conf_invalid";
+        let id = &ENV_ALLOC_CONF_INVALID;
         if !p.errors.is_empty() {
-            out.push(Finding::new(id, Severity::Fail, format!("{name} is invalid: {}", p.errors[0]))
+            out.push(id.finding(Severity::Fail, format!("{name} is invalid: {}", p.errors[0]))
                 .details(format!(
                     "PyTorch parses {name} when CUDA memory is first allocated and raises a RuntimeError for a bad value, \
                      so every CUDA job fails at its first tensor. Problems: {}.",
@@ -332,14 +326,12 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
                 .evidence(&format!("env.{name}"), value)
                 .fix("Correct the value (keys and True/False are case-sensitive), e.g. expandable_segments:True.", &[]));
         } else if !p.unknown.is_empty() {
-            out.push(Finding::new(id, Severity::Warn, format!("{name} has option(s) gpu-doctor does not know: {}", p.unknown.join(", ")))
+            out.push(id.finding(Severity::Warn, format!("{name} has option(s) gpu-doctor does not know: {}", p.unknown.join(", ")))
                 .details("PyTorch raises 'Unrecognized CachingAllocator option' for keys its version does not know, failing the first CUDA allocation. Check the spelling against the PyTorch version in use.")
                 .evidence(&format!("env.{name}"), value)
                 .fix("Remove or correct the unknown keys.", &[]));
         } else {
-            out.push(Finding::new(
-                id,
-                Severity::Pass,
+            out.push(id.finding(Severity::Pass,
                 format!("{name}={value} is valid"),
             ));
         }
@@ -401,13 +393,11 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let Some(value) = view::env(f, "TORCH_CUDA_ARCH_LIST") else {
         return Vec::new();
     };
-    let id = "env.arch_list_mismatch";
+    let id = &ENV_ARCH_LIST_MISMATCH;
     let entries = match parse_arch_list(value) {
         Ok(e) => e,
         Err(tok) => {
-            return vec![Finding::new(
-                id,
-                Severity::Info,
+            return vec![id.finding(Severity::Info,
                 format!(
                     "TORCH_CUDA_ARCH_LIST entry {tok:?} is not a compute capability; not checked"
                 ),
@@ -427,13 +417,11 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if missing.is_empty() {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("TORCH_CUDA_ARCH_LIST={value} covers every GPU"),
         )];
     }
-    vec![Finding::new(id, Severity::Warn, format!("TORCH_CUDA_ARCH_LIST={value} leaves out {}", missing.join(", ")))
+    vec![id.finding(Severity::Warn, format!("TORCH_CUDA_ARCH_LIST={value} leaves out {}", missing.join(", ")))
         .details("Extensions built now (pip install of flash-attn, custom ops) get no kernels for these GPUs and fail with 'no kernel image is available for execution on the device'.")
         .evidence("env.TORCH_CUDA_ARCH_LIST", value)
         .fix("Add the missing compute capabilities (or unset the variable to build for the GPUs present).", &["unset TORCH_CUDA_ARCH_LIST"])]

@@ -14,7 +14,7 @@
 use super::driver::nvml_code;
 use super::view;
 use crate::facts::Facts;
-use crate::report::finding::{Finding, Fix};
+use crate::finding::{Finding, Fix};
 
 /// How a claim was learnt. `Observed` outranks `Inferred`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -374,7 +374,7 @@ mod tests {
 
     #[test]
     fn fixes_move_to_the_host_or_windows() {
-        let finding = Finding::new("driver.x", crate::report::finding::Severity::Fail, "x")
+        let finding = DRIVER_X.finding(crate::finding::Severity::Fail, "x")
             .fix("Load it.", &["sudo modprobe nvidia", "ls -l /dev/nvidia*"]);
         assert_eq!(place_fix(&healthy(), finding.clone()), finding);
         let mut f = healthy();

@@ -19,7 +19,7 @@ use crate::fact::Fact;
 use crate::facts::driver_api::NvmlDevice;
 use crate::facts::nvml_device::GpuProcess;
 use crate::matrix::schema::Segment;
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 
 /// Dynamic page retirement stops at 64 retired pages per GPU (NVIDIA, "GPU memory error
 /// management": "a maximum of 64 retirements for the frame buffer").
@@ -78,9 +78,7 @@ fn gib(bytes: u64) -> String {
 fn all_clear(id: &str, findings: Vec<Finding>, checked: usize, summary: &str) -> Vec<Finding> {
     if findings.is_empty() && checked > 0 {
         let gpus = if checked == 1 { "GPU" } else { "GPUs" };
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("{summary} ({checked} {gpus})"),
         )];
     }
@@ -98,7 +96,7 @@ fn lspci_address(bus: &str) -> String {
 }
 
 pub fn lost(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.lost";
+    let id = &GPU_LOST;
     let devices = view::nvml_devices(ctx.facts);
     let mut findings = Vec::new();
     for d in devices.iter().filter(|d| d.lost) {
@@ -127,9 +125,7 @@ pub fn lost(ctx: &Ctx) -> Vec<Finding> {
             })
             .unwrap_or_else(|| "NVML_ERROR_GPU_IS_LOST".to_string());
         findings.push(
-            Finding::new(
-                id,
-                Severity::Fail,
+            id.finding(Severity::Fail,
                 format!("{} is lost: NVML says it fell off the bus", label(d)),
             )
             .scope(scope(d))
@@ -158,7 +154,7 @@ pub fn lost(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.ecc_errors";
+    let id = &GPU_ECC_ERRORS;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -177,7 +173,7 @@ pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
             format!("sudo nvidia-smi --gpu-reset -i {idx}"),
         ];
         let base = |sev: Severity, summary: String, details: &str| {
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(details)
                 .evidence(&path(d, "ecc.volatile_uncorrected"), vol_unc)
@@ -252,7 +248,7 @@ pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn retired_pages(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.retired_pages";
+    let id = &GPU_RETIRED_PAGES;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -265,7 +261,7 @@ pub fn retired_pages(ctx: &Ctx) -> Vec<Finding> {
         let show = format!("nvidia-smi -q -d PAGE_RETIREMENT -i {idx}");
         let reset = format!("sudo nvidia-smi --gpu-reset -i {idx}");
         let finding = |sev: Severity, summary: String, details: String| {
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(details)
                 .evidence(&path(d, "retired_pages.single_bit_ecc"), r.single_bit_ecc)
@@ -354,7 +350,7 @@ pub fn retired_pages(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn row_remap(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.row_remap";
+    let id = &GPU_ROW_REMAP;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -365,7 +361,7 @@ pub fn row_remap(ctx: &Ctx) -> Vec<Finding> {
         let idx = d.index;
         let show = format!("nvidia-smi -q -d ROW_REMAPPER -i {idx}");
         let finding = |sev: Severity, summary: String, details: &str| {
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(details)
                 .evidence(&path(d, "row_remap.failed"), r.failed)
@@ -407,7 +403,7 @@ pub fn row_remap(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn pcie_degraded(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.pcie_degraded";
+    let id = &GPU_PCIE_DEGRADED;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -428,7 +424,7 @@ pub fn pcie_degraded(ctx: &Ctx) -> Vec<Finding> {
         let now = format!("Gen{} x{}", link.current_gen, link.current_width);
         let max = format!("Gen{} x{}", link.max_gen, link.max_width);
         let finding = |sev: Severity, summary: String, details: String| {
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(details)
                 .evidence(&path(d, "pcie_link"), format!("{now} (max {max})"))
@@ -516,7 +512,7 @@ pub fn pcie_degraded(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.throttled";
+    let id = &GPU_THROTTLED;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -558,9 +554,7 @@ pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
             _ => "unknown".to_string(),
         };
         findings.push(
-            Finding::new(
-                id,
-                Severity::Warn,
+            id.finding(Severity::Warn,
                 format!("{} clocks are held down: {}", label(d), serious.join(", ")),
             )
             .scope(scope(d))
@@ -586,7 +580,7 @@ pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.mig_enabled";
+    let id = &GPU_MIG_ENABLED;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -596,9 +590,7 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
         let state = |on: bool| if on { "on" } else { "off" };
         if mig.current_enabled != mig.pending_enabled {
             findings.push(
-                Finding::new(
-                    id,
-                    Severity::Warn,
+                id.finding(Severity::Warn,
                     format!(
                         "{} MIG mode is {} but set to turn {}: a GPU reset is needed",
                         label(d),
@@ -629,9 +621,7 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
             .collect();
         if mig.instances.is_empty() {
             findings.push(
-                Finding::new(
-                    id,
-                    Severity::Warn,
+                id.finding(Severity::Warn,
                     format!(
                         "{} has MIG on but no MIG instances: CUDA sees no device on it",
                         label(d)
@@ -671,9 +661,7 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
                 )
             })
             .collect();
-        let mut finding = Finding::new(
-            id,
-            Severity::Info,
+        let mut finding = id.finding(Severity::Info,
             format!(
                 "{} is partitioned with MIG: {} instance{}",
                 label(d),
@@ -709,7 +697,7 @@ fn describe_process(p: &GpuProcess) -> String {
 }
 
 pub fn busy(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.busy";
+    let id = &GPU_BUSY;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -729,9 +717,7 @@ pub fn busy(ctx: &Ctx) -> Vec<Finding> {
             if let (Some(total), Some(used)) = (total, used) {
                 if total > 0 && used.saturating_mul(100) / total > BUSY_MEMORY_WARN_PERCENT {
                     findings.push(
-                        Finding::new(
-                            id,
-                            Severity::Info,
+                        id.finding(Severity::Info,
                             format!(
                                 "{} has {} of {} memory in use by processes not visible here",
                                 label(d),
@@ -781,7 +767,7 @@ pub fn busy(ctx: &Ctx) -> Vec<Finding> {
             summary.push_str(&format!(" holding {}", gib(held)));
         }
         findings.push(
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(format!("Compute processes: {}. {why}", listing.join(", ")))
                 .evidence(&path(d, "processes"), listing.join(", "))
@@ -800,7 +786,7 @@ pub fn busy(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn compute_mode_restricted(ctx: &Ctx) -> Vec<Finding> {
-    let id = "gpu.compute_mode_restricted";
+    let id = &GPU_COMPUTE_MODE_RESTRICTED;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -812,7 +798,7 @@ pub fn compute_mode_restricted(ctx: &Ctx) -> Vec<Finding> {
         let reset = vec![format!("sudo nvidia-smi -i {idx} -c DEFAULT")];
         let procs = d.processes.value().map_or(0, Vec::len);
         let finding = |sev: Severity, summary: String, details: &str| {
-            Finding::new(id, sev, summary)
+            id.finding(sev, summary)
                 .scope(scope(d))
                 .details(details)
                 .evidence(&path(d, "compute_mode"), mode)
@@ -871,7 +857,7 @@ pub fn compute_mode_restricted(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn persistence_off(ctx: &Ctx) -> Vec<Finding> {
-    let id = "driver.persistence_off";
+    let id = &DRIVER_PERSISTENCE_OFF;
     let mut findings = Vec::new();
     let mut checked = 0;
     for d in healthy_devices(ctx) {
@@ -889,9 +875,7 @@ pub fn persistence_off(ctx: &Ctx) -> Vec<Finding> {
         checked += 1;
         if !on {
             findings.push(
-                Finding::new(
-                    id,
-                    Severity::Warn,
+                id.finding(Severity::Warn,
                     format!("{} runs without persistence mode", label(d)),
                 )
                 .scope(scope(d))

@@ -3,7 +3,7 @@
 
 use super::view;
 use super::{evidence, Ctx};
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// NCCL and DataLoader workers exchange tensors through /dev/shm; Docker's default is
 /// 64 MiB, and NVIDIA's container guides start from `--shm-size=1g`.
@@ -11,12 +11,10 @@ pub const SHM_MIN_BYTES: u64 = 1024 * 1024 * 1024;
 
 pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.no_nvidia_gpu";
+    let id = &HOST_NO_NVIDIA_GPU;
     if view::has_gpu(f) {
         let n = view::gpus_seen(f);
-        let mut finding = Finding::new(
-            id,
-            Severity::Pass,
+        let mut finding = id.finding(Severity::Pass,
             format!("{n} NVIDIA GPU{} present", plural(n)),
         );
         if let Some(pci) = f.pci_gpus.value() {
@@ -47,7 +45,7 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
             other.reason().unwrap_or("unknown")
         ),
     };
-    vec![Finding::new(id, Severity::Fail, "No NVIDIA GPU on this machine")
+    vec![id.finding(Severity::Fail, "No NVIDIA GPU on this machine")
         .details(format!(
             "{pci_note}: no kernel module reports one, NVML lists none and there are no /dev/nvidiaN nodes. \
              CUDA work cannot run here."
@@ -63,7 +61,7 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
 
 pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.container_no_gpu";
+    let id = &HOST_CONTAINER_NO_GPU;
     let Some(runtime) = view::in_container(f) else {
         return Vec::new();
     };
@@ -74,9 +72,7 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidiactl"));
     if (nodes > 0 && has_ctl) || evidence::driver_answers(f).observed_as(true) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!(
                 "{runtime} container sees {nodes} GPU device node{}",
                 plural(nodes)
@@ -103,7 +99,7 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
                  plain runc, not the NVIDIA runtime (--runtime=nvidia, --gpus) or a CDI device."
             )
         });
-    let mut finding = Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
+    let mut finding = id.finding(Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
         .details(format!(
             "{why}: no /dev/nvidiactl or /dev/nvidiaN nodes exist here, so CUDA cannot open a device. The NVIDIA \
              Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs.{asked}"
@@ -132,15 +128,13 @@ fn container_fix_text(runtime: &str) -> &'static str {
 
 pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.shm_small";
+    let id = &HOST_SHM_SMALL;
     let Some(&bytes) = f.system.shm_bytes.value() else {
         return Vec::new();
     };
     let mib = bytes / (1024 * 1024);
     if bytes >= SHM_MIN_BYTES {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("/dev/shm is {}", human_bytes(bytes)),
         )];
     }
@@ -154,7 +148,7 @@ pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     } else {
         &["sudo mount -o remount,size=16G /dev/shm"]
     };
-    vec![Finding::new(id, severity, format!("/dev/shm is only {mib} MiB"))
+    vec![id.finding(severity, format!("/dev/shm is only {mib} MiB"))
         .details(
             "NCCL keeps its intra-node buffers in /dev/shm and PyTorch DataLoader workers pass batches through it; \
              at this size multi-GPU jobs fail with NCCL 'unhandled system error' and workers die with \
@@ -173,12 +167,10 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
     let Some(expected) = ctx.opts.expect_gpus else {
         return Vec::new();
     };
-    let id = "host.expected_gpus";
+    let id = &HOST_EXPECTED_GPUS;
     let usable = view::usable_gpus(ctx.facts);
     if usable >= expected {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!(
                 "{usable} usable GPU{} (expected {expected})",
                 plural(usable as usize)
@@ -186,7 +178,7 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
         )];
     }
     let seen = view::gpus_seen(ctx.facts);
-    vec![Finding::new(id, Severity::Fail, format!("{usable} usable GPU{}, expected {expected}", plural(usable as usize)))
+    vec![id.finding(Severity::Fail, format!("{usable} usable GPU{}, expected {expected}", plural(usable as usize)))
         .details(format!(
             "CUDA can use {usable} GPU(s); {seen} are visible to the hardware or driver. Fewer usable GPUs than \
              expected means a lost GPU, a driver problem, or CUDA_VISIBLE_DEVICES hiding devices; the other findings say which."
@@ -204,7 +196,7 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
 pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
     use crate::facts::driver_api::PciAddress;
     let f = ctx.facts;
-    let id = "gpu.missing";
+    let id = &GPU_MISSING;
     let counts = evidence::gpu_counts(f);
     if counts.nvml.is_none() && counts.cuda.is_none() {
         return Vec::new(); // nothing observed: the driver checks say why
@@ -299,9 +291,9 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
                 plural(n)
             ),
         };
-        return vec![Finding::new(id, Severity::Pass, summary).evidence("gpu_counts", seen)];
+        return vec![id.finding(Severity::Pass, summary).evidence("gpu_counts", seen)];
     }
-    let mut finding = Finding::new(id, Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
+    let mut finding = id.finding(Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
         .details(
             "The driver's own enumerations (NVML, CUDA) and the PCI bus should list the same GPUs. A GPU that one \
              of them does not see has usually fallen off the bus, failed to initialise (Xid 79, RmInitAdapter \

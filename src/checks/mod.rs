@@ -22,7 +22,7 @@ pub mod xid;
 
 use crate::facts::Facts;
 use crate::matrix::Matrix;
-use crate::report::finding::Finding;
+use crate::finding::Finding;
 
 /// Options that change what the checks demand.
 #[derive(Debug, Clone, Default)]
@@ -425,7 +425,7 @@ impl Selection {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::report::finding::Severity;
+    use crate::finding::Severity;
 
     #[test]
     fn every_check_emits_only_its_own_id() {

@@ -1,9 +1,9 @@
 //! probe.*: what the smoke probes found, one finding per GPU and probe.
 
 use super::Ctx;
-use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+use crate::facts::probe::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
 use crate::probes::suite::MISSING_ENTRY_POINT;
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 
 /// Pinned host↔device copies below this share of the PCIe link's payload rate are
 /// reported (healthy links reach 75–90%).
@@ -83,9 +83,7 @@ pub fn entry_point_missing(ctx: &Ctx) -> Vec<Finding> {
         ProbeOutcome::Failed { reason, .. } => reason.clone(),
         _ => String::new(),
     };
-    vec![Finding::new(
-        "driver.entry_point_missing",
-        Severity::Fail,
+    vec![DRIVER_ENTRY_POINT_MISSING.finding(Severity::Fail,
         format!(
             "{library} lacks {} the probes call ({}): {} probe{} on {} GPU{} could not run",
             if symbols.len() == 1 { "an entry point" } else { "entry points" },
@@ -144,7 +142,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
     };
     let base = match &r.outcome {
         ProbeOutcome::Passed { summary, notes, .. } => {
-            let mut f = Finding::new(id, Severity::Pass, format!("{gpu}: {summary}"));
+            let mut f = id.finding(Severity::Pass, format!("{gpu}: {summary}"));
             if !notes.is_empty() {
                 f = f.details(notes.join("\n"));
             }
@@ -161,9 +159,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             notes,
             ..
         } => {
-            let mut f = Finding::new(
-                id,
-                Severity::Fail,
+            let mut f = id.finding(Severity::Fail,
                 format!("{gpu}: the {} probe failed: {reason}", r.probe.as_str()),
             );
             if !notes.is_empty() {
@@ -188,7 +184,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
                 (None, Some(c)) => format!("exited with status {c} without a result"),
                 (None, None) => "ended without a result".to_string(),
             };
-            let mut f = Finding::new(id, Severity::Fail, format!("{gpu}: the {} probe's worker crashed ({how})", r.probe.as_str()))
+            let mut f = id.finding(Severity::Fail, format!("{gpu}: the {} probe's worker crashed ({how})", r.probe.as_str()))
                 .details("The driver or a library died inside a small smoke kernel. CUDA work on this GPU is likely to crash the same way.");
             if !stderr_tail.trim().is_empty() {
                 f = f.evidence("probe.stderr_tail", stderr_tail.trim());
@@ -202,7 +198,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             after_ms,
             stderr_tail,
         } => {
-            let mut f = Finding::new(id, Severity::Fail, format!("{gpu}: the {} probe hung and was killed after {:.1} s", r.probe.as_str(), *after_ms as f64 / 1e3))
+            let mut f = id.finding(Severity::Fail, format!("{gpu}: the {} probe hung and was killed after {:.1} s", r.probe.as_str(), *after_ms as f64 / 1e3))
                 .details("A small smoke kernel did not finish within the time limit (--probe-timeout); its worker's process group was killed. A GPU or driver that hangs here will hang real jobs.");
             if !stderr_tail.trim().is_empty() {
                 f = f.evidence("probe.stderr_tail", stderr_tail.trim());
@@ -213,9 +209,7 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             )
         }
         ProbeOutcome::Skipped { why } => {
-            let mut f = Finding::new(
-                id,
-                Severity::Info,
+            let mut f = id.finding(Severity::Info,
                 format!("{gpu}: the {} probe did not run: {why}", r.probe.as_str()),
             );
             if r.probe == ProbeKind::Oom {
@@ -295,9 +289,7 @@ fn slow_device_copy(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
         return None;
     }
     Some(
-        Finding::new(
-            "probe.bandwidth",
-            Severity::Warn,
+        PROBE_BANDWIDTH.finding(Severity::Warn,
             format!(
                 "{}: device-to-device copies reach {d2d:.0} GB/s, under {:.0}% of the {name}'s {peak:.0} GB/s memory bandwidth",
                 gpu_label(r),
@@ -320,9 +312,7 @@ fn slow_transfer(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
         return None;
     }
     Some(
-        Finding::new(
-            "probe.bandwidth",
-            Severity::Warn,
+        PROBE_BANDWIDTH.finding(Severity::Warn,
             format!(
                 "{}: pinned copies reach {worst:.1} GB/s, under {:.0}% of the PCIe Gen{generation} x{width} link's {link:.1} GB/s",
                 gpu_label(r),
@@ -338,7 +328,7 @@ fn slow_transfer(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
 mod tests {
     use super::*;
     use crate::checks::testutil::{healthy, matrix, run};
-    use crate::probes::outcome::ProbeCode;
+    use crate::facts::probe::ProbeCode;
 
     fn result(probe: ProbeKind, outcome: ProbeOutcome) -> ProbeResult {
         ProbeResult {

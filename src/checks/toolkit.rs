@@ -2,20 +2,18 @@
 //! /usr/local/cuda agree on one. (Version judgements need the matrix.)
 
 use super::Ctx;
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
-    let id = "toolkit.not_found";
+    let id = &TOOLKIT_NOT_FOUND;
     if let Some(first) = tk.toolkits.first() {
         let versions: Vec<String> = tk
             .toolkits
             .iter()
             .map(|t| format!("{} ({})", version_of(t), t.root))
             .collect();
-        let mut out = vec![Finding::new(
-            id,
-            Severity::Pass,
+        let mut out = vec![id.finding(Severity::Pass,
             format!("CUDA toolkit {}", versions.join(", ")),
         )
         .scope(Scope::Toolkit {
@@ -25,9 +23,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         // a healthy one.
         for t in &tk.toolkits {
             if let crate::fact::Fact::Failed { error, command, .. } = &t.version {
-                let mut f = Finding::new(
-                    id,
-                    Severity::Warn,
+                let mut f = id.finding(Severity::Warn,
                     format!("The CUDA toolkit at {} could not be read: {error}", t.root),
                 )
                 .scope(Scope::Toolkit {
@@ -61,7 +57,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
             Vec::new(),
         ),
     };
-    vec![Finding::new(id, Severity::Info, "No CUDA toolkit installed (often fine)")
+    vec![id.finding(Severity::Info, "No CUDA toolkit installed (often fine)")
         .details(
             "No nvcc on PATH, no CUDA_HOME/CUDA_PATH and nothing in /usr/local/cuda*, /opt/cuda. PyTorch wheels bundle \
              the CUDA runtime libraries they need, so running models does not need a toolkit; compiling CUDA code \
@@ -121,7 +117,7 @@ pub fn multiple(ctx: &Ctx) -> Vec<Finding> {
     if tk.toolkits.len() < 2 {
         return Vec::new();
     }
-    let mut finding = Finding::new("toolkit.multiple", Severity::Info, format!("{} CUDA toolkits installed", tk.toolkits.len()))
+    let mut finding = TOOLKIT_MULTIPLE.finding(Severity::Info, format!("{} CUDA toolkits installed", tk.toolkits.len()))
         .details("Several toolkits are fine as long as builds use the intended one: nvcc on PATH compiles, CUDA_HOME is what PyTorch's extension builder uses, and /usr/local/cuda is the default for most build systems.");
     for t in &tk.toolkits {
         finding = finding.evidence(
@@ -153,16 +149,14 @@ fn pointers(tk: &crate::facts::toolkit::ToolkitFacts) -> Vec<(&'static str, &str
 
 pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
-    let id = "toolkit.path_inconsistent";
+    let id = &TOOLKIT_PATH_INCONSISTENT;
     let ptrs = pointers(tk);
     if ptrs.is_empty() {
         return Vec::new();
     }
     let first = ptrs[0].1;
     if ptrs.iter().all(|(_, r)| *r == first) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!(
                 "{} point to {first}",
                 ptrs.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(", ")
@@ -181,7 +175,7 @@ pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
         ),
         (None, None) => ("Make the toolkit pointers agree.".to_string(), Vec::new()),
     };
-    let mut finding = Finding::new(id, Severity::Warn, "nvcc on PATH, CUDA_HOME and /usr/local/cuda name different toolkits")
+    let mut finding = id.finding(Severity::Warn, "nvcc on PATH, CUDA_HOME and /usr/local/cuda name different toolkits")
         .details(format!(
             "{}. Extension builds (torch.utils.cpp_extension uses CUDA_HOME, else nvcc's location) then mix headers and \
              libraries of one toolkit with the compiler of another, which fails at build or import time.",
@@ -221,7 +215,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
         let Some(cuda) = DottedVersion::parse(&u.cuda) else {
             continue;
         };
-        let id = "toolkit.torch_mismatch";
+        let id = &TOOLKIT_TORCH_MISMATCH;
         let (severity, summary) = if nvcc.major() != cuda.major() {
             (
                 Severity::Fail,
@@ -240,9 +234,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
             )
         } else {
             out.push(
-                Finding::new(
-                    id,
-                    Severity::Pass,
+                id.finding(Severity::Pass,
                     format!("nvcc {nvcc} matches {}'s CUDA {}", u.what, u.cuda),
                 )
                 .scope(u.scope),
@@ -251,7 +243,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
         };
         let (fix_text, fix_commands) = mismatch_fix(ctx, id, &u, &cuda, &nvcc);
         out.push(
-            Finding::new(id, severity, summary)
+            id.finding(severity, summary)
                 .scope(u.scope)
                 .details(if severity == Severity::Fail {
                     "Building a CUDA extension (pip install of flash-attn, apex, a custom op) stops with 'The detected CUDA version mismatches the version that was used to compile PyTorch'."

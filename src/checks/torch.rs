@@ -3,7 +3,7 @@
 use super::view;
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 use crate::version::DottedVersion;
 
 fn scope(env: &PythonEnv) -> Scope {
@@ -35,7 +35,7 @@ fn version(t: &TorchBuild) -> String {
 
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let envs = &ctx.facts.python;
-    let id = "torch.not_found";
+    let id = &TORCH_NOT_FOUND;
     let with_torch: Vec<&PythonEnv> = envs.iter().filter(|e| !e.torch.is_empty()).collect();
     if !with_torch.is_empty() {
         let builds: Vec<String> = with_torch
@@ -50,9 +50,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
                 })
             })
             .collect();
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
+        return vec![id.finding(Severity::Pass,
             format!("PyTorch {}", builds.join(", ")),
         )];
     }
@@ -68,7 +66,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .find_map(|e| e.interpreter.as_deref())
         .unwrap_or("python3");
-    vec![Finding::new(id, Severity::Info, "No PyTorch found in the Python environments looked at")
+    vec![id.finding(Severity::Info, "No PyTorch found in the Python environments looked at")
         .details(if looked.is_empty() {
             "No Python interpreter was found (PATH, VIRTUAL_ENV, CONDA_PREFIX, --python). Point gpu-doctor at one with --python PATH.".to_string()
         } else {
@@ -84,9 +82,7 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         let Some(t) = active(env) else { continue };
         let Some(cuda) = t.cuda.value() else { continue };
         if cuda.is_some() || t.hip.is_some() {
-            let mut pass = Finding::new(
-                "torch.cpu_only",
-                Severity::Pass,
+            let mut pass = TORCH_CPU_ONLY.finding(Severity::Pass,
                 format!(
                     "PyTorch {} is a CUDA {} build",
                     version(t),
@@ -131,7 +127,7 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
                 Vec::new(),
             ),
         };
-        out.push(Finding::new("torch.cpu_only", severity, format!("PyTorch {} is a CPU-only build", version(t)))
+        out.push(TORCH_CPU_ONLY.finding(severity, format!("PyTorch {} is a CPU-only build", version(t)))
             .scope(sc)
             .details(if severity == Severity::Fail {
                 "torch.version.cuda is None: this build has no CUDA support, so torch.cuda.is_available() is False and nothing runs on the GPUs present."
@@ -152,7 +148,7 @@ pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
             continue;
         }
         let winner = &env.torch[0];
-        let mut finding = Finding::new("torch.multiple_installs", Severity::Warn, format!("{} PyTorch installs reachable; `import torch` loads {}", env.torch.len(), version(winner)))
+        let mut finding = TORCH_MULTIPLE_INSTALLS.finding(Severity::Warn, format!("{} PyTorch installs reachable; `import torch` loads {}", env.torch.len(), version(winner)))
             .scope(scope(env))
             .details(format!(
                 "The first on sys.path wins ({}); the others are shadowed, and pip may upgrade or uninstall a different one \
@@ -207,13 +203,11 @@ pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
                 }
             }
         }
-        let id = "torch.libs_shadowed";
+        let id = &TORCH_LIBS_SHADOWED;
         if shadowed.is_empty() {
             if !env.nvidia_wheels.is_empty() {
                 out.push(
-                    Finding::new(
-                        id,
-                        Severity::Pass,
+                    id.finding(Severity::Pass,
                         "The CUDA libraries of PyTorch's wheels are not shadowed",
                     )
                     .scope(scope(env)),
@@ -230,7 +224,7 @@ pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
             d.dedup();
             d
         };
-        let mut finding = Finding::new(id, Severity::Warn, format!("LD_LIBRARY_PATH shadows {} CUDA librar{} PyTorch ships", shadowed.len(), if shadowed.len() == 1 { "y" } else { "ies" }))
+        let mut finding = id.finding(Severity::Warn, format!("LD_LIBRARY_PATH shadows {} CUDA librar{} PyTorch ships", shadowed.len(), if shadowed.len() == 1 { "y" } else { "ies" }))
             .scope(scope(env))
             .details(
                 "The dynamic loader searches LD_LIBRARY_PATH before the RUNPATH PyTorch uses to find its nvidia-* wheels, so \
@@ -311,12 +305,10 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
                 }
             }
         }
-        let id = "torch.wheel_deps_mismatch";
+        let id = &TORCH_WHEEL_DEPS_MISMATCH;
         if missing.is_empty() && wrong.is_empty() {
             out.push(
-                Finding::new(
-                    id,
-                    Severity::Pass,
+                id.finding(Severity::Pass,
                     format!(
                         "All {} nvidia-* wheels PyTorch {} requires are installed",
                         t.requires.len(),
@@ -332,7 +324,7 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
         } else {
             Severity::Fail
         };
-        let mut finding = Finding::new(id, severity, format!(
+        let mut finding = id.finding(severity, format!(
             "PyTorch {}'s nvidia-* wheels: {} missing, {} at another version",
             version(t),
             missing.len(),
@@ -364,7 +356,7 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
 /// `--deep`: what torch itself says, set against what the machine offers.
 pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "torch.cuda_unavailable";
+    let id = &TORCH_CUDA_UNAVAILABLE;
     let mut out = Vec::new();
     for env in &f.python {
         let Some(deep) = &env.deep else { continue };
@@ -375,9 +367,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
                 }
                 if d.cuda_available {
                     out.push(
-                        Finding::new(
-                            id,
-                            Severity::Pass,
+                        id.finding(Severity::Pass,
                             format!(
                                 "torch.cuda.is_available() is True ({} device{})",
                                 d.device_count,
@@ -394,7 +384,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
                 } else {
                     Severity::Info
                 };
-                let mut finding = Finding::new(id, severity, "torch.cuda.is_available() is False")
+                let mut finding = id.finding(severity, "torch.cuda.is_available() is False")
                     .scope(scope(env))
                     .details(format!(
                         "Asked directly, this interpreter's torch cannot use CUDA{}. The other findings name the cause \
@@ -410,7 +400,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
             crate::fact::Fact::Failed {
                 error, stderr_tail, ..
             } => {
-                let mut finding = Finding::new(id, Severity::Fail, "Asking torch about CUDA failed")
+                let mut finding = id.finding(Severity::Fail, "Asking torch about CUDA failed")
                     .scope(scope(env))
                     .details(format!("Running the interpreter to import torch and query CUDA did not come back cleanly: {error}. Jobs will fail the same way."))
                     .evidence("python.deep", error);

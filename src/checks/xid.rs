@@ -13,7 +13,7 @@ use super::{view, Ctx};
 use crate::fact::Fact;
 use crate::facts::kernel_log::{pci_key, KernelLogFacts, SxidEvent, XidEvent};
 use crate::matrix::schema::XidEntry;
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 
 const ID: &str = "gpu.xid";
 const CATALOGUE_URL: &str = "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html";

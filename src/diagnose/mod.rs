@@ -25,7 +25,7 @@ use crate::facts::toolkit::{Toolkit, ToolkitFacts};
 use crate::facts::Facts;
 use crate::host::Host;
 use crate::matrix::Matrix;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use crate::report::{text, Report};
 use collect_env::CollectEnv;
 
@@ -397,7 +397,7 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
 /// Info findings for what the paste lacks, naming the fact and how to get it.
 fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
-    let scope = crate::report::finding::Scope::Python {
+    let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
     };
     if ce.rocm.is_none() && ce.driver.is_none() {
@@ -493,7 +493,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 /// packages whose wheels do not support the GPUs listed.
 fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
-    let scope = crate::report::finding::Scope::Python {
+    let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
     };
     if ce.torch.is_none() && ce.keys_seen.iter().any(|k| k == "torch") {
@@ -525,7 +525,7 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
         for (i, name) in ce.gpus.iter().enumerate() {
             let Some(cc) = matrix
                 .gpu_by_name(name)
-                .and_then(|g| crate::checks::view::parse_cc(&g.cc))
+                .and_then(|g| crate::arch_list::parse_cc(&g.cc))
             else {
                 continue;
             };
@@ -746,9 +746,9 @@ pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError>
         })?;
     }
     if !cli.json && !cli.plain && tui_wanted(host) {
-        let request = crate::tui::worker::Request {
+        let request = crate::pipeline::Request {
             ready: Some(Box::new(d.report.clone())),
-            ..crate::tui::worker::Request::default()
+            ..crate::pipeline::Request::default()
         };
         return Ok(crate::tui::runtime::run(crate::tui::runtime::Options {
             request,

@@ -28,7 +28,7 @@ use crate::facts::nvml_device::{
     not_in_report, EccState, GpuProcess, MigState, PcieLink, RetiredPages, RowRemap,
 };
 use crate::host::{run_with_timeout, signal_name, tail_lines, CommandOutput, Host, RunError};
-use crate::probes::kernels;
+use crate::cuda_ffi as kernels;
 use crate::version::cuda_version_from_int;
 
 /// The hidden subcommand that runs the worker.

@@ -40,7 +40,7 @@ pub struct Facts {
     pub ld_library_path_libs: Vec<env::LdPathLib>,
     /// Smoke-probe results, one per GPU and probe (empty with --no-probes or no GPU).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub probes: Vec<crate::probes::outcome::ProbeResult>,
+    pub probes: Vec<crate::facts::probe::ProbeResult>,
     /// Xid and SXid events from the kernel log (this boot, or `--since`).
     #[serde(
         default = "kernel_log::not_gathered",

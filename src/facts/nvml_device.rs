@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fact::Fact;
 use crate::facts::driver_api::{nvml_error_fact, NvmlDevice};
-use crate::probes::kernels::nvml_raw;
+use crate::cuda_ffi::nvml_raw;
 
 const NVML_NOT_SUPPORTED: u32 = 3;
 

@@ -21,7 +21,7 @@ use super::inventory::Target;
 use super::{aggregate, render, FleetOptions, HostResult, Status};
 use crate::cli::{Cli, ColorChoice};
 use crate::host::Host;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::{exit, Verdict};
 use crate::tui::widgets::theme::{spinner, Theme};
 use crate::tui::{self, msg::Cmd, msg::Msg};
@@ -703,7 +703,7 @@ mod tests {
         let report = crate::report::Report::new(
             crate::matrix::bundled(),
             facts,
-            vec![crate::report::finding::Finding::new(
+            vec![crate::finding::Finding::new(
                 "driver.library_mismatch",
                 Severity::Fail,
                 "\x1b[2J\x1b]0;pwned\x07cleared\r\n",

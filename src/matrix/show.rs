@@ -155,7 +155,7 @@ pub fn gpu(m: &Matrix, query: &str) -> Vec<GpuAnswer> {
         .into_iter()
         .map(|g| {
             let arch = m.arch(&g.cc);
-            let (major, minor) = crate::checks::view::parse_cc(&g.cc).unwrap_or((0, 0));
+            let (major, minor) = crate::arch_list::parse_cc(&g.cc).unwrap_or((0, 0));
             let toolkits = match arch {
                 Some(a) => match &a.last_toolkit {
                     Some(last) => format!("CUDA {} to {last}", a.first_toolkit),

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::outcome::{ProbeKind, ProbeOutcome, ProbeResult};
+use crate::facts::probe::{ProbeKind, ProbeOutcome, ProbeResult};
 use super::plan::{Plan, PlannedGpu};
 use super::protocol::{parse_line, Event};
 use super::worker::WorkerArgs;

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::kernels::{
+use crate::cuda_ffi::{
     self, lt, Context, CuError, CublasLt, CudaDriver, Device, DeviceMemory, KernelArg, LaunchShape,
     MatmulSpec,
 };
-use super::outcome::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
+use crate::facts::probe::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
 use crate::facts::driver_api::cuda_result_name;
 
 /// The probe kernels (PTX ISA 6.0, sm_50), JIT-compiled by the driver.

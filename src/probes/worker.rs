@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::kernels;
-use super::outcome::{ProbeKind, ProbeOutcome};
+use crate::cuda_ffi as kernels;
+use crate::facts::probe::{ProbeKind, ProbeOutcome};
 use super::protocol::{
     answer_channel, write_answer, Event, PROBE_PROTOCOL, STICKY_EXIT, WORKER_SUBCOMMAND,
 };

@@ -92,7 +92,7 @@ pub fn labels(r: &Report) -> Vec<(String, String)> {
     let top = r
         .findings
         .iter()
-        .filter(|x| x.severity >= super::finding::Severity::Warn)
+        .filter(|x| x.severity >= crate::finding::Severity::Warn)
         .max_by_key(|x| x.severity);
     if let Some(t) = top {
         add(&format!("{VERDICT_PREFIX}top-finding"), t.id.clone());

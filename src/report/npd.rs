@@ -7,7 +7,7 @@
 //! kubernetes/node-problem-detector. So: one line, at most [`MAX_CHARS`], the first
 //! failure's id first so that the cut never loses what the problem is.
 
-use super::finding::Severity;
+use crate::finding::Severity;
 use super::Report;
 
 /// node-problem-detector's default `max_output_length`.
@@ -51,7 +51,7 @@ pub fn outcome(r: &Report) -> (String, i32) {
                 String::new()
             };
             let scope = match &first.scope {
-                super::finding::Scope::Host => String::new(),
+                crate::finding::Scope::Host => String::new(),
                 s => format!(" {s}"),
             };
             // The id and the count first: they must survive the cut.
@@ -83,7 +83,7 @@ fn clip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::finding::{Finding, Scope};
+    use crate::finding::{Finding, Scope};
 
     fn report(findings: Vec<Finding>) -> Report {
         Report::new(

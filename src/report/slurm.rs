@@ -2,7 +2,7 @@
 //! exit 0 when the node can run work (warnings included); otherwise one line with the
 //! reason, fit for `scontrol update ... state=drain reason=...`, and a non-zero exit.
 
-use super::finding::Severity;
+use crate::finding::Severity;
 use super::{exit, Report};
 
 /// The longest reason printed (Slurm keeps node reasons short).
@@ -57,7 +57,7 @@ fn clip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::finding::Finding;
+    use crate::finding::Finding;
 
     fn report(findings: Vec<Finding>) -> Report {
         Report::new(

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use super::{Report, Verdict};
 use crate::checks::view;
 use crate::facts::Facts;
@@ -356,7 +356,7 @@ fn torch_line(f: &Facts) -> String {
 
 fn finding(out: &mut String, f: &Finding, verbose: bool, p: &Paint) {
     let scope = match f.scope {
-        super::finding::Scope::Host => String::new(),
+        crate::finding::Scope::Host => String::new(),
         ref s => format!(" [{s}]"),
     };
     let _ = writeln!(

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::msg::ProbeState;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use crate::report::Report;
 
 /// The panes, in Tab order.
@@ -266,7 +266,7 @@ pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
     let needle = filter.to_lowercase();
     let matches = |f: &Finding| {
         let scope = match f.scope {
-            crate::report::finding::Scope::Host => String::new(),
+            crate::finding::Scope::Host => String::new(),
             ref s => s.to_string(),
         };
         needle.is_empty()

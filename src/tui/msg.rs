@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::app::ProbePlan;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::Report;
 
 #[derive(Debug, Clone)]

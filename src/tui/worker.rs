@@ -12,10 +12,10 @@ use crate::checks::{self, CheckOptions, Selection};
 use crate::cli::Cli;
 use crate::facts::{self, GatherOptions};
 use crate::host::Host;
-use crate::probes::outcome::ProbeOutcome;
+use crate::facts::probe::ProbeOutcome;
 use crate::probes::plan::{Plan, ProbeOptions};
 use crate::probes::runner::ProbeEvent;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::{self, Report};
 
 /// Everything one run needs, owned, so it can move to the worker thread.
@@ -83,7 +83,7 @@ pub fn build(
 /// Runs the checks over the facts (again, once the probes have results).
 fn judge(req: &Request, host: &Host, facts: facts::Facts) -> Result<Report, String> {
     let matrix =
-        crate::app::choose_matrix(req.matrix_dir.as_deref(), host).map_err(|e| e.to_string())?;
+        crate::pipeline::choose_matrix(req.matrix_dir.as_deref(), host).map_err(|e| e.to_string())?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
     Ok(Report::new(matrix.info(), facts, findings, errors))
 }
@@ -221,9 +221,9 @@ mod tests {
         let report = Report::new(
             crate::matrix::bundled(),
             crate::checks::testutil::no_gpu(),
-            vec![crate::report::finding::Finding::new(
+            vec![crate::finding::Finding::new(
                 "torch.cpu_only",
-                crate::report::finding::Severity::Fail,
+                crate::finding::Severity::Fail,
                 "from a paste",
             )],
             Vec::new(),
