@@ -48,7 +48,16 @@ pub fn run(cli: &Cli, host: &Host) -> i32 {
 
 fn run_inner(cli: &Cli, host: &Host) -> Result<i32, AppError> {
     match cli.command {
-        Some(Command::Checks) => return Ok(print(&list_checks())),
+        Some(Command::Checks(ref args)) => {
+            let out = if args.markdown {
+                checks::catalogue::markdown()
+            } else if cli.json {
+                format!("{}\n", checks::catalogue::json())
+            } else {
+                checks::catalogue::text()
+            };
+            return Ok(print(&out));
+        }
         Some(Command::Schema) => {
             return Ok(print(&format!(
                 "{}\n",
@@ -201,14 +210,6 @@ fn selection(cli: &Cli) -> Result<Selection, AppError> {
         only: cli.only.clone(),
         skip: cli.skip.clone(),
     })
-}
-
-fn list_checks() -> String {
-    let width = checks::ALL.iter().map(|c| c.id.len()).max().unwrap_or(0);
-    checks::ALL
-        .iter()
-        .map(|c| format!("{:<width$}  {}\n", c.id, c.title))
-        .collect()
 }
 
 /// Writes the JSON report next to its destination and renames it into place, so a

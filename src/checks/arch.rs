@@ -2,6 +2,7 @@
 //! the GPUs present? Answered from the fatbin facts where they were read, else from the
 //! matrix's record of the build.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::compat::{torch_advice, torch_builds};
 use super::view::{self, GpuCc};
 use super::Ctx;
@@ -137,15 +138,28 @@ fn torch_coverage<'a>(
     out
 }
 
+pub const TORCH_ARCH_UNSUPPORTED: Check = Check {
+    id: "torch.arch_unsupported",
+    name: "torch.gpu_arch",
+    area: Area::Torch,
+    title: "each PyTorch build has kernels for every GPU",
+    failing: "a GPU's compute capability has no kernels in the build (\"no kernel image is available\"); the fix is the `pip install torch==X --index-url …/cuNNN` that works here",
+    why: "Without kernels for the GPU's compute capability every CUDA op fails ('no kernel image').",
+    next_step: "Install the PyTorch build the finding names.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_libs", "driver_api", "matrix"],
+    not_in_paste: None,
+    run: torch_arch_unsupported,
+};
+
 pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let driver = view::driver_version(ctx.facts);
     let mut out = Vec::new();
     for (u, g, targets, from, c) in torch_coverage(ctx) {
-        let id = "torch.arch_unsupported";
+        let id = &TORCH_ARCH_UNSUPPORTED;
         match c {
             Coverage::Sass(t) => out.push(
-                Finding::new(
-                    id,
+                id.finding(
                     Severity::Pass,
                     format!("{} has native kernels ({t}) for {}", u.what, g.label),
                 )
@@ -156,7 +170,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                 let advice = u
                     .torch
                     .and_then(|(env, t)| torch_advice(ctx, env, t, driver.as_ref()));
-                let mut f = Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
+                let mut f = id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details(format!(
                         "The build carries {} (read from {from}); none runs on compute capability {}. CUDA work fails with \
@@ -179,12 +193,29 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_PTX_JIT_ONLY: Check = Check {
+    id: "torch.ptx_jit_only",
+    name: "torch.native_kernels",
+    area: Area::Torch,
+    title: "no GPU depends on PTX JIT",
+    failing: "a GPU is served only by JIT-compiling PTX",
+    why: "PTX JIT makes the first run slow and needs a driver new enough for the PTX.",
+    next_step: "Install a PyTorch build with native kernels for the GPU.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "driver_api", "matrix"],
+    not_in_paste: Some(PasteGap {
+        what: "the build's PTX targets",
+        how: "`python -c 'import torch; print(torch.cuda.get_arch_list())'`",
+    }),
+    run: torch_ptx_jit_only,
+};
+
 pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for (u, g, _targets, _from, c) in torch_coverage(ctx) {
         if let Coverage::PtxOnly(ptx) = c {
             out.push(
-                Finding::new("torch.ptx_jit_only", Severity::Warn, format!("{} serves {} ({}) only through PTX ({ptx})", u.what, g.label, g.sm()))
+                TORCH_PTX_JIT_ONLY.finding(Severity::Warn, format!("{} serves {} ({}) only through PTX ({ptx})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details("The driver JIT-compiles the PTX at first use: the first run of each kernel is slow (minutes for all of PyTorch, cached in ~/.nv/ComputeCache), kernels may run slower than native ones, and the driver must support the PTX's ISA version.")
                     .evidence("gpu.compute_capability", g.cc())
@@ -194,6 +225,23 @@ pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
     }
     out
 }
+
+pub const EXT_ARCH_UNSUPPORTED: Check = Check {
+    id: "ext.arch_unsupported",
+    name: "ext.gpu_arch",
+    area: Area::Ext,
+    title: "each CUDA extension has kernels for every GPU",
+    failing: "a CUDA extension module (flash-attn, xformers, ...) has no kernels for a GPU present",
+    why: "An extension without kernels for the GPU fails the first time it is called.",
+    next_step: "Install or build the extension for the GPU's compute capability.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "python", "matrix"],
+    not_in_paste: Some(PasteGap {
+        what: "the CUDA extensions' compiled architectures",
+        how: "`gpu-doctor` on the machine (it reads each extension's fatbin)",
+    }),
+    run: ext_arch_unsupported,
+};
 
 pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
@@ -209,10 +257,10 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                         .clone()
                         .unwrap_or_else(|| env.prefix.clone()),
                 };
-                let id = "ext.arch_unsupported";
+                let id = &EXT_ARCH_UNSUPPORTED;
                 match coverage(&targets, g.major, g.minor) {
                     Coverage::None => out.push(
-                        Finding::new(id, Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
+                        id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
                             .scope(scope)
                             .details(format!("{} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", ext.path, list(&targets), g.cc()))
                             .evidence("extension.arch", list(&targets))
@@ -221,13 +269,27 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                                 vec![format!("TORCH_CUDA_ARCH_LIST={} {} -m pip install --no-binary :all: --force-reinstall {}", g.cc(), env.interpreter.as_deref().unwrap_or("python3"), ext.package.replace('_', "-"))],
                             ),
                     ),
-                    _ => out.push(Finding::new(id, Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
+                    _ => out.push(id.finding(Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
                 }
             }
         }
     }
     out
 }
+
+pub const TOOLKIT_ARCH_UNSUPPORTED: Check = Check {
+    id: "toolkit.arch_unsupported",
+    name: "toolkit.gpu_arch",
+    area: Area::Toolkit,
+    title: "each toolkit can compile for the GPUs present",
+    failing: "a toolkit's nvcc cannot compile for a GPU present (too old for it, or dropped it)",
+    why: "nvcc cannot build kernels for a GPU it does not know or has dropped.",
+    next_step: "Install a toolkit release that supports the GPU.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "toolkits", "matrix"],
+    not_in_paste: None,
+    run: toolkit_arch_unsupported,
+};
 
 pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
@@ -243,24 +305,23 @@ pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
             let Some(arch) = ctx.matrix.arch(&g.cc()) else {
                 continue;
             };
-            let id = "toolkit.arch_unsupported";
+            let id = &TOOLKIT_ARCH_UNSUPPORTED;
             let first = DottedVersion::parse(&arch.first_toolkit);
             let last = arch.last_toolkit.as_deref().and_then(DottedVersion::parse);
             let mm = |x: &DottedVersion| (x.major(), x.minor());
             if first.as_ref().is_some_and(|f| mm(&v) < mm(f)) {
-                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} cannot compile for {} ({}): needs CUDA {} or newer", g.label, g.sm(), arch.first_toolkit))
+                out.push(id.finding(Severity::Warn, format!("nvcc {v} cannot compile for {} ({}): needs CUDA {} or newer", g.label, g.sm(), arch.first_toolkit))
                     .scope(scope.clone())
                     .details(format!("nvcc {v} rejects -arch={} ('Unsupported gpu architecture'); extensions built with it have no kernels for this GPU.", g.sm()))
                     .fix(format!("Install CUDA {} or newer to build for {}.", arch.first_toolkit, arch.name), &[]));
             } else if last.as_ref().is_some_and(|l| mm(&v) > mm(l)) {
-                out.push(Finding::new(id, Severity::Warn, format!("nvcc {v} no longer compiles for {} ({}): the last toolkit that does is CUDA {}", g.label, g.sm(), arch.last_toolkit.as_deref().unwrap_or("?")))
+                out.push(id.finding(Severity::Warn, format!("nvcc {v} no longer compiles for {} ({}): the last toolkit that does is CUDA {}", g.label, g.sm(), arch.last_toolkit.as_deref().unwrap_or("?")))
                     .scope(scope.clone())
                     .details(format!("Support for {} was removed from the toolkit; build with CUDA {} or older for this GPU.", arch.name, arch.last_toolkit.as_deref().unwrap_or("?")))
                     .fix(format!("Install CUDA {} alongside to build for this GPU.", arch.last_toolkit.as_deref().unwrap_or("?")), &[]));
             } else {
                 out.push(
-                    Finding::new(
-                        id,
+                    id.finding(
                         Severity::Pass,
                         format!("nvcc {v} can compile for {} ({})", g.label, g.sm()),
                     )

@@ -2,6 +2,7 @@
 //! the toolkits and PyTorch builds were built with, does it drive these GPUs, is its
 //! kernel module the right flavour, is its branch still supported.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
@@ -136,18 +137,31 @@ pub fn torch_advice(
     ))
 }
 
+pub const DRIVER_TOO_OLD_FOR_TORCH: Check = Check {
+    id: "driver.too_old_for_torch",
+    name: "driver.torch_support",
+    area: Area::Driver,
+    title: "the driver is new enough for each PyTorch build's CUDA",
+    failing: "a PyTorch build's CUDA needs a newer driver; the fix names the driver and the build that would work",
+    why: "A PyTorch build's CUDA runtime refuses a driver older than it needs.",
+    next_step: "Upgrade the driver, or install the PyTorch build the finding names.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_libs", "driver_api", "python", "matrix"],
+    not_in_paste: None,
+    run: too_old_for_torch,
+};
+
 pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for u in torch_builds(ctx) {
-        let id = "driver.too_old_for_torch";
+        let id = &DRIVER_TOO_OLD_FOR_TORCH;
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    Finding::new(
-                        id,
+                    id.finding(
                         Severity::Pass,
                         format!("Driver {driver} supports {}'s CUDA {}", u.what, u.cuda),
                     )
@@ -164,7 +178,7 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                     }
                 }
                 out.push(
-                    Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
+                    id.finding(Severity::Fail, format!("Driver {driver} is too old for {} (CUDA {} needs {needed} or newer)", u.what, u.cuda))
                         .scope(u.scope)
                         .details(format!(
                             "A CUDA {} build needs driver {needed} or newer (or, within CUDA {}.x, the minor-version-compatibility floor, \
@@ -184,13 +198,34 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const DRIVER_TOO_OLD_FOR_TOOLKIT: Check = Check {
+    id: "driver.too_old_for_toolkit",
+    name: "driver.toolkit_support",
+    area: Area::Driver,
+    title: "the driver is new enough for each CUDA toolkit",
+    failing: "an installed CUDA toolkit needs a newer driver (fail for the toolkit builds use)",
+    why: "Programs built with a toolkit need a driver at least as new as its CUDA release.",
+    next_step: "Upgrade the driver, or use a toolkit the driver supports.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "toolkits",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: too_old_for_toolkit,
+};
+
 pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for u in toolkits(ctx) {
-        let id = "driver.too_old_for_toolkit";
+        let id = &DRIVER_TOO_OLD_FOR_TOOLKIT;
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::TooOld { needed } => {
                 let severity = if u.active_toolkit {
@@ -199,7 +234,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
                     Severity::Warn
                 };
                 out.push(
-                    Finding::new(id, severity, format!("Driver {driver} is too old for {} (needs {needed} or newer)", u.what))
+                    id.finding(severity, format!("Driver {driver} is too old for {} (needs {needed} or newer)", u.what))
                         .scope(u.scope)
                         .details("Programs built with this toolkit fail to start their CUDA work with 'CUDA driver version is insufficient for CUDA runtime version' (cudaErrorInsufficientDriver, 35).")
                         .evidence("driver", driver.to_string())
@@ -208,8 +243,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
             }
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    Finding::new(
-                        id,
+                    id.finding(
                         Severity::Pass,
                         format!("Driver {driver} supports {}", u.what),
                     )
@@ -221,6 +255,29 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
     }
     out
 }
+
+pub const DRIVER_MINOR_VERSION_COMPAT: Check = Check {
+    id: "driver.minor_version_compat",
+    name: "driver.minor_version_compat",
+    area: Area::Driver,
+    title: "nothing depends on CUDA minor version compatibility",
+    failing:
+        "works only through CUDA minor version compatibility (PTX JIT and newer APIs unavailable)",
+    why: "Minor version compatibility runs the build but not PTX JIT and some newer APIs.",
+    next_step: "Upgrade the driver to the CUDA release's own minimum.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "toolkits",
+        "python",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: minor_version_compat,
+};
 
 pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
@@ -237,7 +294,7 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                 .map(|m| m.limitations.join("; "))
                 .unwrap_or_default();
             out.push(
-                Finding::new("driver.minor_version_compat", Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
+                DRIVER_MINOR_VERSION_COMPAT.finding(Severity::Warn, format!("{} (CUDA {}) runs on driver {driver} only through minor version compatibility", u.what, u.cuda))
                     .scope(u.scope)
                     .details(format!(
                         "Driver {driver} is below {needed}, the minimum for CUDA {}, but at or above {floor}, the floor for any CUDA {major}.x. \
@@ -263,6 +320,27 @@ fn driver_branch_line(ctx: &Ctx, driver: &DottedVersion) -> String {
     }
 }
 
+pub const DRIVER_GPU_UNSUPPORTED: Check = Check {
+    id: "driver.gpu_unsupported",
+    name: "driver.gpu_support",
+    area: Area::Driver,
+    title: "the driver branch drives every GPU present",
+    failing: "the driver branch does not drive a GPU present (dropped it, or too old for it)",
+    why: "A driver branch drives only the GPUs of its support list; others are invisible to CUDA.",
+    next_step: "Install a driver branch that supports the GPU.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: gpu_unsupported,
+};
+
 pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
@@ -271,7 +349,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let branch = ctx.matrix.branch(&driver);
     let mut out = Vec::new();
     for g in view::gpu_ccs(ctx.facts, ctx.matrix) {
-        let id = "driver.gpu_unsupported";
+        let id = &DRIVER_GPU_UNSUPPORTED;
         let arch = ctx.matrix.arch(&g.cc());
         let too_old_gpu = branch
             .and_then(|b| DottedVersion::parse(&b.min_cc))
@@ -286,7 +364,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
         if too_old_gpu {
             let last = arch.and_then(|a| a.last_driver_branch);
             out.push(
-                Finding::new(id, Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
+                id.finding(Severity::Fail, format!("Driver {driver} no longer supports {} ({name}, {})", g.label, g.sm()))
                     .scope(g.scope())
                     .details(format!(
                         "Driver branch {} dropped {name} GPUs; the kernel module ignores them ('supported through the NVIDIA {}.xx Legacy drivers').",
@@ -303,7 +381,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
         } else if too_new_gpu {
             let min = arch.and_then(|a| a.min_driver_branch).unwrap_or(0);
             out.push(
-                Finding::new(id, Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
+                id.finding(Severity::Fail, format!("Driver {driver} is too old for {} ({name}, {}; needs R{min} or newer)", g.label, g.sm()))
                     .scope(g.scope())
                     .details(format!("{name} GPUs are driven from driver branch R{min}; this driver does not know the chip ('No devices were found')."))
                     .evidence("driver", driver.to_string())
@@ -311,8 +389,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             );
         } else if arch.is_some() {
             out.push(
-                Finding::new(
-                    id,
+                id.finding(
                     Severity::Pass,
                     format!("Driver {driver} supports {} ({})", g.label, g.sm()),
                 )
@@ -336,6 +413,30 @@ fn needs_open_module(ctx: &Ctx, g: &GpuCc) -> bool {
     })
 }
 
+pub const DRIVER_OPEN_MODULE_REQUIRED: Check = Check {
+    id: "driver.open_module_required",
+    name: "driver.module_flavour",
+    area: Area::Driver,
+    title: "GPUs that need the open kernel modules have them",
+    failing: "a GPU that needs the open kernel modules runs the proprietary ones",
+    why: "Blackwell and newer GPUs run only with the open kernel modules.",
+    next_step: "Install the open kernel module flavour of the same driver.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "matrix",
+    ],
+    not_in_paste: Some(PasteGap {
+        what: "the kernel module's flavour (open or proprietary)",
+        how: "`modinfo nvidia | grep -i license`",
+    }),
+    run: open_module_required,
+};
+
 pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
     use crate::facts::kernel_module::ModuleFlavor;
     let Some(flavor) = ctx.facts.kernel_module.flavor.value() else {
@@ -346,11 +447,10 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
         if !needs_open_module(ctx, &g) {
             continue;
         }
-        let id = "driver.open_module_required";
+        let id = &DRIVER_OPEN_MODULE_REQUIRED;
         if *flavor == ModuleFlavor::Open {
             out.push(
-                Finding::new(
-                    id,
+                id.finding(
                     Severity::Pass,
                     format!("{} runs on the open kernel modules it needs", g.label),
                 )
@@ -365,7 +465,7 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
             _ => "# install the open kernel module flavour of the same driver".into(),
         };
         out.push(
-            Finding::new(id, Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
+            id.finding(Severity::Fail, format!("{} needs the open kernel modules, but the proprietary ones are loaded", g.label))
                 .scope(g.scope())
                 .details("Blackwell and newer GPUs (and Grace Hopper) are driven only by the open kernel modules; the proprietary module logs 'requires use of the NVIDIA open kernel modules' and 'RmInitAdapter failed', and nvidia-smi finds no devices.")
                 .evidence("kernel_module.flavor", "proprietary")
@@ -376,6 +476,20 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const DRIVER_BRANCH_EOL: Check = Check {
+    id: "driver.branch_eol",
+    name: "driver.branch_support",
+    area: Area::Driver,
+    title: "the driver branch is still supported",
+    failing: "the driver branch is past end of life (as of the matrix date)",
+    why: "A branch past end of life gets no security or bug fixes.",
+    next_step: "Plan an upgrade to a supported branch.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_libs", "driver_api", "matrix"],
+    not_in_paste: None,
+    run: branch_eol,
+};
+
 pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
@@ -383,20 +497,20 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
     let Some(b) = ctx.matrix.branch(&driver) else {
         return Vec::new();
     };
-    let id = "driver.branch_eol";
+    let id = &DRIVER_BRANCH_EOL;
     let as_of = crate::matrix::validate::parse_date(&ctx.matrix.manifest.version);
     let eol = b
         .eol
         .as_deref()
         .and_then(crate::matrix::validate::parse_date);
     match (eol, as_of) {
-        (Some(eol), Some(today)) if eol < today => vec![Finding::new(id, Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
+        (Some(eol), Some(today)) if eol < today => vec![id.finding(Severity::Warn, format!("Driver branch R{} reached end of life ({})", b.branch, b.eol.as_deref().unwrap_or("")))
             .details(format!("As of the matrix date ({}), NVIDIA no longer ships fixes for R{}: security and stability fixes come only in supported branches.", ctx.matrix.manifest.version, b.branch))
             .evidence("driver", driver.to_string())
             .fix("Move to a supported production or LTS branch.", &[])],
         _ => {
             let kind = serde_json::to_value(b.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
-            vec![Finding::new(id, Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
+            vec![id.finding(Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
         }
     }
 }

@@ -2,6 +2,7 @@
 //! nodes. The most specific cause wins: a library mismatch is not also reported as a
 //! generic NVML failure.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, OsFamily};
 use super::Ctx;
 use crate::fact::Fact;
@@ -35,33 +36,53 @@ fn install_commands(facts: &crate::facts::Facts) -> (&'static str, Vec<&'static 
     }
 }
 
+pub const DRIVER_NOT_INSTALLED: Check = Check {
+    id: "driver.not_installed",
+    name: "driver.installed",
+    area: Area::Driver,
+    title: "an NVIDIA driver is installed",
+    failing: "a GPU but no kernel module and no user-space driver",
+    why: "Without the driver, no CUDA program or PyTorch build can use the GPU.",
+    next_step: "Install the driver for this distribution, then reboot.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+    ],
+    not_in_paste: None,
+    run: not_installed,
+};
+
 pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.not_installed";
+    let id = &DRIVER_NOT_INSTALLED;
     if view::in_container(f).is_some() && !view::user_space_present(f) && view::has_gpu(f) {
         // Inside a container the driver comes from the host: host.container_no_gpu covers it.
         return Vec::new();
     }
     if view::module_loaded(f) || view::user_space_present(f) {
-        return vec![Finding::new(id, Severity::Pass, "NVIDIA driver installed")];
+        return vec![id.finding(Severity::Pass, "NVIDIA driver installed")];
     }
     if !view::has_gpu(f) {
-        return vec![Finding::new(
-            id,
-            Severity::Info,
-            "No NVIDIA driver installed (none is needed without an NVIDIA GPU)",
-        )
-        .evidence(
-            "kernel_module.version",
-            f.kernel_module.version.reason().unwrap_or("-"),
-        )
-        .evidence(
-            "driver_libs.files",
-            "no libnvidia-ml.so.* or libcuda.so.* found",
-        )];
+        return vec![id
+            .finding(
+                Severity::Info,
+                "No NVIDIA driver installed (none is needed without an NVIDIA GPU)",
+            )
+            .evidence(
+                "kernel_module.version",
+                f.kernel_module.version.reason().unwrap_or("-"),
+            )
+            .evidence(
+                "driver_libs.files",
+                "no libnvidia-ml.so.* or libcuda.so.* found",
+            )];
     }
     let (text, commands) = install_commands(f);
-    vec![Finding::new(id, Severity::Fail, "An NVIDIA GPU is present but no NVIDIA driver is installed")
+    vec![id.finding(Severity::Fail, "An NVIDIA GPU is present but no NVIDIA driver is installed")
         .details(
             "There is no NVIDIA kernel module loaded and no user-space driver library (libnvidia-ml, libcuda) on disk. \
              Without the driver, no CUDA program or PyTorch build can use the GPU.",
@@ -71,9 +92,32 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
         .fix(text, &commands)]
 }
 
+pub const DRIVER_MODULE_NOT_LOADED: Check = Check {
+    id: "driver.module_not_loaded",
+    name: "driver.kernel_module",
+    area: Area::Driver,
+    title: "the NVIDIA kernel module is loaded",
+    failing: "user-space driver installed, kernel module not loaded (DKMS, Secure Boot)",
+    why: "The user-space libraries cannot reach the GPU without the kernel module.",
+    next_step: "Rebuild or sign the module (DKMS, Secure Boot) and load it.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+    ],
+    not_in_paste: Some(PasteGap {
+        what: "the kernel module's state",
+        how: "`cat /proc/driver/nvidia/version` and `lsmod | grep nvidia`",
+    }),
+    run: module_not_loaded,
+};
+
 pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.module_not_loaded";
+    let id = &DRIVER_MODULE_NOT_LOADED;
     if view::in_container(f).is_some() && !view::module_loaded(f) && !view::has_gpu(f) {
         return Vec::new();
     }
@@ -88,8 +132,7 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
             Some(crate::facts::kernel_module::ModuleFlavor::Proprietary) => ", proprietary",
             None => "",
         };
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!("Kernel module loaded ({version}{flavor})"),
         )];
@@ -103,7 +146,7 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let nvml_says = view::nvml(f)
         .filter(|n| n.init.code == nvml_code::DRIVER_NOT_LOADED)
         .map(|n| n.init.name.clone());
-    let mut finding = Finding::new(id, Severity::Fail, "The NVIDIA user-space driver is installed but its kernel module is not loaded")
+    let mut finding = id.finding(Severity::Fail, "The NVIDIA user-space driver is installed but its kernel module is not loaded")
         .details(
             "libnvidia-ml/libcuda are on disk, but /proc/driver/nvidia/version does not exist. Usual causes: DKMS did not \
              build the module for the running kernel after a kernel upgrade, Secure Boot refused the unsigned module, \
@@ -121,9 +164,26 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
+pub const DRIVER_NOUVEAU_LOADED: Check = Check {
+    id: "driver.nouveau_loaded",
+    name: "driver.nouveau",
+    area: Area::Driver,
+    title: "nouveau does not hold the GPU",
+    failing: "nouveau holds the GPU",
+    why: "While nouveau holds the GPU the NVIDIA module cannot bind to it.",
+    next_step: "Blacklist nouveau, rebuild the initramfs and reboot.",
+    action: Action::Reboot,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "the loaded kernel modules",
+        how: "`lsmod | grep nouveau`",
+    }),
+    run: nouveau_loaded,
+};
+
 pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.nouveau_loaded";
+    let id = &DRIVER_NOUVEAU_LOADED;
     let bound: Vec<String> = f
         .pci_gpus
         .value()
@@ -137,7 +197,7 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let loaded = f.kernel_module.is_loaded("nouveau");
     if !loaded && bound.is_empty() {
         return if f.kernel_module.loaded.is_known() && view::has_gpu(f) {
-            vec![Finding::new(id, Severity::Pass, "nouveau is not loaded")]
+            vec![id.finding(Severity::Pass, "nouveau is not loaded")]
         } else {
             Vec::new()
         };
@@ -152,7 +212,7 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
         OsFamily::Arch => "sudo mkinitcpio -P",
         _ => "sudo update-initramfs -u",
     };
-    let mut finding = Finding::new(id, severity, "The open-source nouveau driver holds the GPU")
+    let mut finding = id.finding(severity, "The open-source nouveau driver holds the GPU")
         .details(
             "nouveau is loaded, so the NVIDIA kernel module cannot bind the GPU and CUDA cannot run. It has to be \
              blacklisted and the initramfs rebuilt so it does not load at boot.",
@@ -171,9 +231,23 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
+pub const DRIVER_LIBRARY_MISMATCH: Check = Check {
+    id: "driver.library_mismatch",
+    name: "driver.library_version",
+    area: Area::Driver,
+    title: "kernel module and user-space libraries are one release",
+    failing: "kernel module version differs from `libnvidia-ml.so.1`/`libcuda.so.1`, or NVML says so",
+    why: "NVML and CUDA refuse to work when the kernel module and the libraries are different releases.",
+    next_step: "Reboot (or unload and reload the NVIDIA modules) so the module matches the libraries.",
+    action: Action::Reboot,
+    reads: &["kernel_module", "driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "the kernel module's and the libraries' versions", how: "`cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*`" }),
+    run: library_mismatch,
+};
+
 pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.library_mismatch";
+    let id = &DRIVER_LIBRARY_MISMATCH;
     let nvml_mismatch =
         view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH);
     let Some(kernel) = f.kernel_module.version.value() else {
@@ -203,8 +277,7 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         if user.is_empty() {
             return Vec::new();
         }
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!("Kernel module and user-space libraries are both {kernel}"),
         )];
@@ -230,12 +303,12 @@ fn mismatch_finding(
     kernel: &str,
     differing: &[(&str, String)],
 ) -> Finding {
-    let mut finding = Finding::new(
-        "driver.library_mismatch",
-        Severity::Fail,
-        "Kernel module and user-space driver versions differ",
-    )
-    .evidence("kernel_module.version", kernel);
+    let mut finding = DRIVER_LIBRARY_MISMATCH
+        .finding(
+            Severity::Fail,
+            "Kernel module and user-space driver versions differ",
+        )
+        .evidence("kernel_module.version", kernel);
     for (name, v) in differing {
         finding = finding.evidence("driver_libs", format!("{name} -> {v}"));
     }
@@ -252,16 +325,29 @@ fn mismatch_finding(
     )
 }
 
+pub const DRIVER_NVML_FAILED: Check = Check {
+    id: "driver.nvml_failed",
+    name: "driver.nvml_init",
+    area: Area::Driver,
+    title: "NVML initialises",
+    failing: "`nvmlInit` failed for another reason (decoded), or hung/crashed",
+    why: "Without NVML nothing can list the GPUs or read their health.",
+    next_step: "Act on the decoded NVML error in the finding.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: None,
+    run: nvml_failed,
+};
+
 pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.nvml_failed";
+    let id = &DRIVER_NVML_FAILED;
     match &f.driver_api.nvml {
         Fact::Known { value: n } => {
             if n.init_ok() {
                 let count = n.devices.value().map_or(0, Vec::len);
                 let version = n.driver_version.value().cloned().unwrap_or_default();
-                return vec![Finding::new(
-                    id,
+                return vec![id.finding(
                     Severity::Pass,
                     format!(
                         "NVML {version} initialised; {count} GPU{}",
@@ -291,32 +377,32 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                     &["sudo dmesg | grep -iE 'nvrm|xid'", "nvidia-smi"],
                 ),
             };
-            vec![Finding::new(
-                id,
-                Severity::Fail,
-                format!(
-                    "NVML failed to initialise: {} ({})",
-                    n.init.name, n.init.code
-                ),
-            )
-            .details(format!(
-                "{why}{}",
-                n.init
-                    .message
-                    .as_ref()
-                    .map_or(String::new(), |m| format!(" NVML says: \"{m}\"."))
-            ))
-            .evidence(
-                "driver_api.nvml.init",
-                format!("{} ({})", n.init.name, n.init.code),
-            )
-            .evidence("driver_api.nvml.library", &n.library)
-            .fix(fix, commands)]
+            vec![id
+                .finding(
+                    Severity::Fail,
+                    format!(
+                        "NVML failed to initialise: {} ({})",
+                        n.init.name, n.init.code
+                    ),
+                )
+                .details(format!(
+                    "{why}{}",
+                    n.init
+                        .message
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(" NVML says: \"{m}\"."))
+                ))
+                .evidence(
+                    "driver_api.nvml.init",
+                    format!("{} ({})", n.init.name, n.init.code),
+                )
+                .evidence("driver_api.nvml.library", &n.library)
+                .fix(fix, commands)]
         }
         Fact::Failed {
             error, stderr_tail, ..
         } => {
-            let mut finding = Finding::new(id, Severity::Fail, "Querying the driver through NVML failed")
+            let mut finding = id.finding(Severity::Fail, "Querying the driver through NVML failed")
                 .details(format!(
                     "The worker that loads libnvidia-ml and libcuda did not come back cleanly: {error}. A driver that hangs \
                      or crashes here will hang or crash nvidia-smi and every CUDA program too."
@@ -334,16 +420,32 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     }
 }
 
+pub const DRIVER_CUDA_INIT_FAILED: Check = Check {
+    id: "driver.cuda_init_failed",
+    name: "driver.cuda_init",
+    area: Area::Driver,
+    title: "cuInit succeeds",
+    failing: "`cuInit` failed for a reason no more specific id covers (CUresult name and number)",
+    why: "Every CUDA program calls cuInit first; when it fails no GPU work runs.",
+    next_step: "Act on the CUresult named in the finding.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: cuda_init_failed,
+};
+
 pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.cuda_init_failed";
+    let id = &DRIVER_CUDA_INIT_FAILED;
     match &f.driver_api.cuda {
         Fact::Known { value: c } => {
             if c.init_ok() {
                 let version = c.driver_version.value().cloned().unwrap_or_default();
                 let n = c.device_count.value().copied().unwrap_or(0);
-                return vec![Finding::new(
-                    id,
+                return vec![id.finding(
                     Severity::Pass,
                     format!(
                         "cuInit succeeded: CUDA driver API {version}, {n} device{}",
@@ -369,7 +471,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
             if view::nvml(f).is_some_and(|n| n.init.code == nvml_code::LIB_RM_VERSION_MISMATCH) {
                 return Vec::new(); // the mismatch makes every driver call fail
             }
-            vec![Finding::new(id, Severity::Fail, format!("cuInit failed: {} ({})", c.init.name, c.init.code))
+            vec![id.finding(Severity::Fail, format!("cuInit failed: {} ({})", c.init.name, c.init.code))
                 .details(format!(
                     "The CUDA driver API could not initialise, so no CUDA program (and no PyTorch) can use the GPU.{}",
                     c.init.message.as_ref().map_or(String::new(), |m| format!(" The driver says: \"{m}\"."))
@@ -381,7 +483,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
         Fact::Failed {
             error, stderr_tail, ..
         } => {
-            let mut finding = Finding::new(id, Severity::Fail, "Initialising CUDA failed")
+            let mut finding = id.finding(Severity::Fail, "Initialising CUDA failed")
                 .details(format!("cuInit did not come back cleanly: {error}. A CUDA program on this machine would hang or crash the same way."))
                 .evidence("driver_api.cuda", error);
             if let Some(tail) = stderr_tail.as_ref().filter(|t| !t.is_empty()) {
@@ -397,15 +499,33 @@ fn cuinit_code(f: &crate::facts::Facts) -> Option<i64> {
     view::cuda(f).map(|c| c.init.code)
 }
 
+pub const DRIVER_UVM_UNAVAILABLE: Check = Check {
+    id: "driver.uvm_unavailable",
+    name: "driver.uvm",
+    area: Area::Driver,
+    title: "nvidia_uvm works",
+    failing: "`nvidia_uvm` missing, or `cuInit` returned 999",
+    why: "CUDA needs nvidia_uvm for unified memory; without it cuInit fails with error 999.",
+    next_step:
+        "Reload nvidia_uvm (`sudo modprobe -r nvidia_uvm && sudo modprobe nvidia_uvm`) or reboot.",
+    action: Action::Reboot,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "the nvidia_uvm module",
+        how: "`lsmod | grep nvidia_uvm; ls -l /dev/nvidia-uvm`",
+    }),
+    run: uvm_unavailable,
+};
+
 pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.uvm_unavailable";
+    let id = &DRIVER_UVM_UNAVAILABLE;
     let fix_cmds = [
         "sudo modprobe nvidia_uvm",
         "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm",
     ];
     if cuinit_code(f) == Some(cu_code::UNKNOWN) {
-        return vec![Finding::new(id, Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
+        return vec![id.finding(Severity::Fail, "cuInit failed with CUDA_ERROR_UNKNOWN (999): nvidia_uvm is broken or missing")
             .details(
                 "Error 999 at initialisation nearly always means the nvidia_uvm module is missing or wedged, typically after \
                  a suspend/resume cycle. Reloading nvidia_uvm (with no CUDA process running) or a reboot fixes it.",
@@ -418,11 +538,7 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if view::cuda(f).is_some_and(|c| c.init_ok()) {
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
-            "nvidia_uvm works (cuInit succeeded)",
-        )];
+        return vec![id.finding(Severity::Pass, "nvidia_uvm works (cuInit succeeded)")];
     }
     let uvm_node = f
         .kernel_module
@@ -430,18 +546,35 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidia-uvm"));
     if f.kernel_module.is_loaded("nvidia_uvm") || uvm_node {
-        return vec![Finding::new(id, Severity::Pass, "nvidia_uvm is loaded")];
+        return vec![id.finding(Severity::Pass, "nvidia_uvm is loaded")];
     }
     if !f.kernel_module.loaded.is_known() {
         return Vec::new();
     }
-    vec![Finding::new(id, Severity::Warn, "nvidia_uvm is not loaded and /dev/nvidia-uvm does not exist")
+    vec![id.finding(Severity::Warn, "nvidia_uvm is not loaded and /dev/nvidia-uvm does not exist")
         .details(
             "CUDA needs nvidia_uvm. The setuid helper nvidia-modprobe normally loads it on first use; where that helper is \
              missing (minimal images) or not allowed, CUDA fails with 'unknown error' (999).",
         )
         .fix("Load it now and at boot.", &["sudo modprobe nvidia_uvm", "echo nvidia_uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf"])]
 }
+
+pub const DRIVER_FABRIC_MANAGER: Check = Check {
+    id: "driver.fabric_manager",
+    name: "driver.fabric_manager",
+    area: Area::Driver,
+    title: "the NVSwitch fabric is ready (no CUDA error 802)",
+    failing: "`cuInit` returned 802 (NVSwitch fabric manager not running)",
+    why: "On NVSwitch systems CUDA waits for the fabric manager; until it runs every cuInit fails.",
+    next_step: "Install and start nvidia-fabricmanager at the driver's exact version.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: fabric_manager,
+};
 
 pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -454,7 +587,7 @@ pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .cloned()
         .unwrap_or_else(|| "the driver's".into());
-    vec![Finding::new("driver.fabric_manager", Severity::Fail, "CUDA reports 'system not yet initialized' (802): the NVSwitch fabric is not ready")
+    vec![DRIVER_FABRIC_MANAGER.finding(Severity::Fail, "CUDA reports 'system not yet initialized' (802): the NVSwitch fabric is not ready")
         .details(format!(
             "On NVSwitch systems (HGX/DGX 8-GPU boards) CUDA cannot start until the NVIDIA Fabric Manager has set up the \
              fabric. Fabric Manager must be installed, running, and exactly the driver's version ({version})."
@@ -466,9 +599,23 @@ pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const DRIVER_COMPAT_PACKAGE_MISMATCH: Check = Check {
+    id: "driver.compat_package_mismatch",
+    name: "driver.compat_package",
+    area: Area::Driver,
+    title: "the libcuda in use matches the kernel module (no CUDA error 803)",
+    failing: "`cuInit` returned 803 (a cuda-compat libcuda that does not match the module)",
+    why: "A cuda-compat libcuda must match the kernel module it runs on, or cuInit fails with 803.",
+    next_step: "Remove the cuda-compat library from the library path, or install the one that matches the module.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "cuInit's result and the libcuda in use", how: "`gpu-doctor` on the machine" }),
+    run: compat_package_mismatch,
+};
+
 pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.compat_package_mismatch";
+    let id = &DRIVER_COMPAT_PACKAGE_MISMATCH;
     let compat_version = view::cuda_soname_is_compat(f)
         .then(|| view::soname_version(f, f.driver_libs.cuda_soname.as_ref()))
         .flatten();
@@ -476,7 +623,7 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
     if code != Some(cu_code::SYSTEM_DRIVER_MISMATCH) {
         if let (Some(cv), Some(k)) = (&compat_version, f.kernel_module.version.value()) {
             if code.is_none() {
-                return vec![Finding::new(id, Severity::Warn, format!("libcuda.so.1 resolves to a cuda-compat library ({cv}) on a {k} kernel module"))
+                return vec![id.finding(Severity::Warn, format!("libcuda.so.1 resolves to a cuda-compat library ({cv}) on a {k} kernel module"))
                     .details("A forward-compatibility libcuda is loaded instead of the driver's own. It only works on supported datacenter GPUs with a matching kernel module branch.")
                     .evidence("driver_libs.cuda_soname", f.driver_libs.cuda_soname.clone().unwrap_or_default())
                     .fix("Remove the cuda-compat folder from LD_LIBRARY_PATH unless forward compatibility is intended.", &["echo $LD_LIBRARY_PATH"])];
@@ -495,7 +642,7 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .cloned()
         .unwrap_or_else(|| "unknown".into());
-    vec![Finding::new(id, Severity::Fail, "CUDA reports a driver mismatch (803): the libcuda in use does not match the kernel module")
+    vec![id.finding(Severity::Fail, "CUDA reports a driver mismatch (803): the libcuda in use does not match the kernel module")
         .details(format!(
             "cuInit returned CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: the libcuda being loaded ({loaded}{}) and the kernel module \
              ({kernel}) are from incompatible releases. This is usually a stale cuda-compat package or a second driver's \
@@ -512,12 +659,29 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const DRIVER_FORWARD_COMPAT_UNSUPPORTED: Check = Check {
+    id: "driver.forward_compat_unsupported",
+    name: "driver.forward_compat",
+    area: Area::Driver,
+    title: "forward compatibility is used only where supported (no CUDA error 804)",
+    failing: "`cuInit` returned 804 (forward compatibility on an unsupported GPU)",
+    why: "Forward compatibility works only on datacenter GPUs; elsewhere cuInit fails with 804.",
+    next_step: "Remove the cuda-compat package and upgrade the driver instead.",
+    action: Action::FixSoftware,
+    reads: &["driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: forward_compat_unsupported,
+};
+
 pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     if cuinit_code(f) != Some(cu_code::COMPAT_NOT_SUPPORTED_ON_DEVICE) {
         return Vec::new();
     }
-    vec![Finding::new("driver.forward_compat_unsupported", Severity::Fail, "CUDA forward compatibility is not supported on this GPU (804)")
+    vec![DRIVER_FORWARD_COMPAT_UNSUPPORTED.finding(Severity::Fail, "CUDA forward compatibility is not supported on this GPU (804)")
         .details(
             "cuInit returned CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: a cuda-compat libcuda is loaded, but forward \
              compatibility works only on datacenter GPUs (and a few Jetson/workstation products), not GeForce.",
@@ -531,9 +695,26 @@ pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const DRIVER_DEVICE_NODES: Check = Check {
+    id: "driver.device_nodes",
+    name: "driver.device_nodes",
+    area: Area::Driver,
+    title: "/dev/nvidia* exist and are accessible",
+    failing: "`/dev/nvidia*` missing or not accessible to the current user",
+    why: "CUDA opens /dev/nvidia*; missing or unreadable nodes hide the GPUs from this user.",
+    next_step: "Create the nodes (`nvidia-modprobe`) or add the user to the group that owns them.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "/dev/nvidia* and their permissions",
+        how: "`ls -l /dev/nvidia*`",
+    }),
+    run: device_nodes,
+};
+
 pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "driver.device_nodes";
+    let id = &DRIVER_DEVICE_NODES;
     if !view::module_loaded(f) {
         return Vec::new();
     }
@@ -546,7 +727,7 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let denied: Vec<&crate::facts::kernel_module::DeviceNode> =
         nodes.iter().filter(|n| !n.accessible).collect();
     if !denied.is_empty() {
-        let mut finding = Finding::new(id, Severity::Fail, format!("{} NVIDIA device node{} not accessible to this user", denied.len(), super::host::plural(denied.len())))
+        let mut finding = id.finding(Severity::Fail, format!("{} NVIDIA device node{} not accessible to this user", denied.len(), super::host::plural(denied.len())))
             .details("CUDA and NVML open these nodes read-write; without access every CUDA call fails with 'no CUDA-capable device' or NVML 'Insufficient Permissions'.");
         for n in &denied {
             finding = finding.evidence(
@@ -565,15 +746,14 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
         .unwrap_or(0)
         .max(view::nvml_devices(f).len());
     if !has_ctl || gpu_nodes < expected {
-        return vec![Finding::new(id, Severity::Warn, format!(
+        return vec![id.finding(Severity::Warn, format!(
             "Device nodes incomplete: {}{gpu_nodes} of {expected} /dev/nvidiaN",
             if has_ctl { "" } else { "no /dev/nvidiactl, " }
         ))
         .details("The nodes are normally created by nvidia-modprobe or udev when CUDA first starts; missing nodes that stay missing make CUDA see fewer GPUs.")
         .fix("Create the nodes (as root) and check the udev rules of the driver package.", &["sudo nvidia-modprobe -c=0 -u", "ls -l /dev/nvidia*"])];
     }
-    vec![Finding::new(
-        id,
+    vec![id.finding(
         Severity::Pass,
         format!(
             "{gpu_nodes} GPU device node{} and /dev/nvidiactl accessible",

@@ -1,5 +1,6 @@
 //! env.*: environment variables that silently change what CUDA and PyTorch do.
 
+use super::catalogue::{Action, Area, Check};
 use super::view;
 use super::Ctx;
 use crate::facts::Facts;
@@ -82,6 +83,20 @@ pub fn visible_devices_hide_all(facts: &Facts) -> bool {
         .is_some_and(|v| first_unusable(facts, &parse_visible_devices(v)) == Some(0))
 }
 
+pub const ENV_VISIBLE_DEVICES_EMPTY: Check = Check {
+    id: "env.visible_devices_empty",
+    name: "env.visible_devices_nonempty",
+    area: Area::Env,
+    title: "CUDA_VISIBLE_DEVICES does not hide every GPU",
+    failing: "`CUDA_VISIBLE_DEVICES` hides every GPU (`\"\"`, `-1`, `NoDevFiles`, ...)",
+    why: "With every GPU hidden CUDA reports no device.",
+    next_step: "Unset CUDA_VISIBLE_DEVICES or name the GPUs, then restart the program.",
+    action: Action::RestartApp,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: None,
+    run: visible_devices_empty,
+};
+
 pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
@@ -95,7 +110,7 @@ pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
     } else {
         ""
     };
-    vec![Finding::new("env.visible_devices_empty", Severity::Warn, format!("CUDA_VISIBLE_DEVICES={value:?} hides every GPU"))
+    vec![ENV_VISIBLE_DEVICES_EMPTY.finding(Severity::Warn, format!("CUDA_VISIBLE_DEVICES={value:?} hides every GPU"))
         .details(format!(
             "With this value CUDA enumerates no device{slurm}: torch.cuda.is_available() is False and CUDA programs fail \
              with 'no CUDA-capable device is detected', although the GPUs are fine."
@@ -104,16 +119,29 @@ pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
         .fix("Unset it, or list the GPUs the job should use (indices or GPU-UUIDs).", &["unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0"])]
 }
 
+pub const ENV_VISIBLE_DEVICES_INVALID: Check = Check {
+    id: "env.visible_devices_invalid",
+    name: "env.visible_devices_valid",
+    area: Area::Env,
+    title: "CUDA_VISIBLE_DEVICES names existing GPUs",
+    failing: "an entry matches no GPU (CUDA ignores it and all after it)",
+    why: "CUDA stops at the first entry that matches no GPU and hides the rest.",
+    next_step: "Name existing GPUs (indices, UUIDs or MIG UUIDs) and restart the program.",
+    action: Action::RestartApp,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: None,
+    run: visible_devices_invalid,
+};
+
 pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
         return Vec::new();
     };
     let entries = parse_visible_devices(value);
-    let id = "env.visible_devices_invalid";
+    let id = &ENV_VISIBLE_DEVICES_INVALID;
     match first_unusable(f, &entries) {
-        None => vec![Finding::new(
-            id,
+        None => vec![id.finding(
             Severity::Pass,
             format!(
                 "CUDA_VISIBLE_DEVICES={value:?} names {} usable device{}",
@@ -126,7 +154,7 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
             let raw: Vec<&str> = value.split(',').map(str::trim).collect();
             let bad = raw.get(i).copied().unwrap_or("");
             let kept = raw[..i].join(",");
-            vec![Finding::new(id, Severity::Warn, format!("CUDA_VISIBLE_DEVICES entry {bad:?} matches no GPU; CUDA ignores it and everything after it"))
+            vec![id.finding(Severity::Warn, format!("CUDA_VISIBLE_DEVICES entry {bad:?} matches no GPU; CUDA ignores it and everything after it"))
                 .details(format!(
                     "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so only {kept:?} is visible. \
                      This machine has {} GPU(s).",
@@ -138,6 +166,20 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     }
 }
 
+pub const ENV_DEVICE_ORDER: Check = Check {
+    id: "env.device_order",
+    name: "env.device_order",
+    area: Area::Env,
+    title: "CUDA numbers the GPUs as nvidia-smi does",
+    failing: "CUDA numbers the GPUs differently from nvidia-smi and `CUDA_DEVICE_ORDER` is not `PCI_BUS_ID`",
+    why: "CUDA's default order differs from nvidia-smi's: index N is another GPU in each.",
+    next_step: "Set CUDA_DEVICE_ORDER=PCI_BUS_ID and restart the program.",
+    action: Action::RestartApp,
+    reads: &["driver_api", "env"],
+    not_in_paste: None,
+    run: device_order,
+};
+
 /// CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID; nvidia-smi, NVML
 /// and most monitoring number them by PCI bus id. Where the two differ, "GPU 0" in a job
 /// is not "GPU 0" in nvidia-smi, and CUDA_VISIBLE_DEVICES indices pick other GPUs than
@@ -148,10 +190,9 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
     if devices.len() < 2 {
         return Vec::new();
     }
-    let id = "env.device_order";
+    let id = &ENV_DEVICE_ORDER;
     if view::env(f, "CUDA_DEVICE_ORDER").map(str::trim) == Some("PCI_BUS_ID") {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             "CUDA_DEVICE_ORDER=PCI_BUS_ID: CUDA numbers the GPUs as nvidia-smi does",
         )];
@@ -161,8 +202,7 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if indices.windows(2).all(|w| w[0] < w[1]) {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             "CUDA's device order matches nvidia-smi's on this machine",
         )];
@@ -191,7 +231,7 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
             format!(" CUDA_VISIBLE_DEVICES={v:?} uses indices, which CUDA reads in its own order.")
         })
         .unwrap_or_default();
-    vec![Finding::new(id, Severity::Warn, "CUDA numbers the GPUs differently from nvidia-smi (CUDA_DEVICE_ORDER is not PCI_BUS_ID)")
+    vec![id.finding(Severity::Warn, "CUDA numbers the GPUs differently from nvidia-smi (CUDA_DEVICE_ORDER is not PCI_BUS_ID)")
         .details(format!(
             "CUDA's default order is fastest first; nvidia-smi's is by PCI bus id. {}.{cvd} A job told to use GPU 0 runs on another GPU than nvidia-smi's GPU 0.",
             mapping.join(", ")
@@ -200,6 +240,20 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
         .fix("Make CUDA number GPUs by PCI bus id, as nvidia-smi does, in the job's environment (or name GPUs by UUID).", &["export CUDA_DEVICE_ORDER=PCI_BUS_ID"])]
 }
 
+pub const ENV_LAUNCH_BLOCKING: Check = Check {
+    id: "env.launch_blocking",
+    name: "env.launch_blocking",
+    area: Area::Env,
+    title: "CUDA_LAUNCH_BLOCKING is off",
+    failing: "`CUDA_LAUNCH_BLOCKING=1` left on",
+    why: "Every kernel launch waits for the GPU: everything runs much slower.",
+    next_step: "Unset CUDA_LAUNCH_BLOCKING and restart the program.",
+    action: Action::RestartApp,
+    reads: &["env"],
+    not_in_paste: None,
+    run: launch_blocking,
+};
+
 pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
     let Some(v) = view::env(ctx.facts, "CUDA_LAUNCH_BLOCKING") else {
         return Vec::new();
@@ -207,7 +261,7 @@ pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
     if v.trim() != "1" {
         return Vec::new();
     }
-    vec![Finding::new("env.launch_blocking", Severity::Warn, "CUDA_LAUNCH_BLOCKING=1 is set: every kernel launch waits for the GPU")
+    vec![ENV_LAUNCH_BLOCKING.finding(Severity::Warn, "CUDA_LAUNCH_BLOCKING=1 is set: every kernel launch waits for the GPU")
         .details("Synchronous launches are a debugging aid (exact error locations); left on, they make training and inference several times slower.")
         .evidence("env.CUDA_LAUNCH_BLOCKING", v)
         .fix("Unset it outside debugging sessions.", &["unset CUDA_LAUNCH_BLOCKING"])]
@@ -314,6 +368,20 @@ fn check_roundup(val: &str) -> Option<String> {
     }
 }
 
+pub const ENV_ALLOC_CONF_INVALID: Check = Check {
+    id: "env.alloc_conf_invalid",
+    name: "env.alloc_conf",
+    area: Area::Env,
+    title: "PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF are valid",
+    failing: "`PYTORCH_CUDA_ALLOC_CONF`/`PYTORCH_ALLOC_CONF` that PyTorch rejects (e.g. `expandable_segments:true`)",
+    why: "PyTorch refuses an allocator setting it cannot parse at the first CUDA allocation.",
+    next_step: "Fix the setting and restart the program.",
+    action: Action::RestartApp,
+    reads: &["env"],
+    not_in_paste: None,
+    run: alloc_conf_invalid,
+};
+
 pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for name in ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"] {
@@ -321,9 +389,9 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
             continue;
         };
         let p = check_alloc_conf(value);
-        let id = "env.alloc_conf_invalid";
+        let id = &ENV_ALLOC_CONF_INVALID;
         if !p.errors.is_empty() {
-            out.push(Finding::new(id, Severity::Fail, format!("{name} is invalid: {}", p.errors[0]))
+            out.push(id.finding(Severity::Fail, format!("{name} is invalid: {}", p.errors[0]))
                 .details(format!(
                     "PyTorch parses {name} when CUDA memory is first allocated and raises a RuntimeError for a bad value, \
                      so every CUDA job fails at its first tensor. Problems: {}.",
@@ -332,16 +400,12 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
                 .evidence(&format!("env.{name}"), value)
                 .fix("Correct the value (keys and True/False are case-sensitive), e.g. expandable_segments:True.", &[]));
         } else if !p.unknown.is_empty() {
-            out.push(Finding::new(id, Severity::Warn, format!("{name} has option(s) gpu-doctor does not know: {}", p.unknown.join(", ")))
+            out.push(id.finding(Severity::Warn, format!("{name} has option(s) gpu-doctor does not know: {}", p.unknown.join(", ")))
                 .details("PyTorch raises 'Unrecognized CachingAllocator option' for keys its version does not know, failing the first CUDA allocation. Check the spelling against the PyTorch version in use.")
                 .evidence(&format!("env.{name}"), value)
                 .fix("Remove or correct the unknown keys.", &[]));
         } else {
-            out.push(Finding::new(
-                id,
-                Severity::Pass,
-                format!("{name}={value} is valid"),
-            ));
+            out.push(id.finding(Severity::Pass, format!("{name}={value} is valid")));
         }
     }
     out
@@ -396,23 +460,37 @@ pub fn arch_list_covers(entries: &[ArchEntry], major: u32, minor: u32) -> bool {
     })
 }
 
+pub const ENV_ARCH_LIST_MISMATCH: Check = Check {
+    id: "env.arch_list_mismatch",
+    name: "env.arch_list",
+    area: Area::Env,
+    title: "TORCH_CUDA_ARCH_LIST covers the GPUs present",
+    failing: "`TORCH_CUDA_ARCH_LIST` leaves out a GPU present",
+    why: "Extensions built with this list have no kernels for the GPUs it leaves out.",
+    next_step: "Add the GPUs' compute capabilities to TORCH_CUDA_ARCH_LIST and rebuild.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "env", "matrix"],
+    not_in_paste: None,
+    run: arch_list_mismatch,
+};
+
 pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let Some(value) = view::env(f, "TORCH_CUDA_ARCH_LIST") else {
         return Vec::new();
     };
-    let id = "env.arch_list_mismatch";
+    let id = &ENV_ARCH_LIST_MISMATCH;
     let entries = match parse_arch_list(value) {
         Ok(e) => e,
         Err(tok) => {
-            return vec![Finding::new(
-                id,
-                Severity::Info,
-                format!(
+            return vec![id
+                .finding(
+                    Severity::Info,
+                    format!(
                     "TORCH_CUDA_ARCH_LIST entry {tok:?} is not a compute capability; not checked"
                 ),
-            )
-            .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
+                )
+                .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
         }
     };
     // Every GPU with a known compute capability: NVML's, or the matrix's by name or PCI id.
@@ -427,13 +505,12 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if missing.is_empty() {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!("TORCH_CUDA_ARCH_LIST={value} covers every GPU"),
         )];
     }
-    vec![Finding::new(id, Severity::Warn, format!("TORCH_CUDA_ARCH_LIST={value} leaves out {}", missing.join(", ")))
+    vec![id.finding(Severity::Warn, format!("TORCH_CUDA_ARCH_LIST={value} leaves out {}", missing.join(", ")))
         .details("Extensions built now (pip install of flash-attn, custom ops) get no kernels for these GPUs and fail with 'no kernel image is available for execution on the device'.")
         .evidence("env.TORCH_CUDA_ARCH_LIST", value)
         .fix("Add the missing compute capabilities (or unset the variable to build for the GPUs present).", &["unset TORCH_CUDA_ARCH_LIST"])]

@@ -1,6 +1,7 @@
 //! host.*: is there an NVIDIA GPU here at all, can this container see it, and is
 //! /dev/shm big enough for NCCL and DataLoader workers.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::Ctx;
 use crate::report::finding::{Finding, Severity};
@@ -9,13 +10,26 @@ use crate::report::finding::{Finding, Severity};
 /// 64 MiB, and NVIDIA's container guides start from `--shm-size=1g`.
 pub const SHM_MIN_BYTES: u64 = 1024 * 1024 * 1024;
 
+pub const HOST_NO_NVIDIA_GPU: Check = Check {
+    id: "host.no_nvidia_gpu",
+    name: "host.gpu_present",
+    area: Area::Host,
+    title: "an NVIDIA GPU is present",
+    failing: "no NVIDIA GPU on the PCI bus or through the driver",
+    why: "Without an NVIDIA GPU nothing CUDA can run; on a GPU node a missing GPU is a hardware or BIOS fault.",
+    next_step: "Check the GPU is seated and enabled in the BIOS (`lspci -nn | grep -i nvidia`).",
+    action: Action::InspectHardware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: None,
+    run: no_nvidia_gpu,
+};
+
 pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.no_nvidia_gpu";
+    let id = &HOST_NO_NVIDIA_GPU;
     if view::has_gpu(f) {
         let n = view::gpus_seen(f);
-        let mut finding = Finding::new(
-            id,
+        let mut finding = id.finding(
             Severity::Pass,
             format!("{n} NVIDIA GPU{} present", plural(n)),
         );
@@ -42,7 +56,7 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
             other.reason().unwrap_or("unknown")
         ),
     };
-    vec![Finding::new(id, Severity::Fail, "No NVIDIA GPU on this machine")
+    vec![id.finding(Severity::Fail, "No NVIDIA GPU on this machine")
         .details(format!(
             "{pci_note}: no kernel module reports one, NVML lists none and there are no /dev/nvidiaN nodes. \
              CUDA work cannot run here."
@@ -56,9 +70,23 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const HOST_CONTAINER_NO_GPU: Check = Check {
+    id: "host.container_no_gpu",
+    name: "host.container_gpus",
+    area: Area::Host,
+    title: "a container was started with the GPUs",
+    failing: "inside docker/podman/Kubernetes without `/dev/nvidia*` (started without `--gpus`)",
+    why: "A container sees only the GPUs its runtime hands it; started without them, CUDA finds no device.",
+    next_step: "Restart the container with the GPUs (`--gpus all`, or the CDI device) through the NVIDIA Container Toolkit.",
+    action: Action::RestartApp,
+    reads: &["system", "pci_gpus", "kernel_module"],
+    not_in_paste: Some(PasteGap { what: "whether it runs in a container, and /dev/nvidia* there", how: "`gpu-doctor` run inside the environment" }),
+    run: container_no_gpu,
+};
+
 pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.container_no_gpu";
+    let id = &HOST_CONTAINER_NO_GPU;
     let Some(runtime) = view::in_container(f) else {
         return Vec::new();
     };
@@ -69,8 +97,7 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidiactl"));
     if nodes > 0 && has_ctl {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!(
                 "{runtime} container sees {nodes} GPU device node{}",
@@ -88,7 +115,7 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     } else {
         "This container has no /dev/nvidia* device nodes and no NVIDIA driver libraries"
     };
-    vec![Finding::new(id, Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
+    vec![id.finding(Severity::Fail, format!("Inside a {runtime} container started without GPUs"))
         .details(format!(
             "{why}: no /dev/nvidiactl or /dev/nvidiaN nodes exist here, so CUDA cannot open a device. The NVIDIA \
              Container Toolkit injects the device nodes and driver libraries when the container is started with GPUs."
@@ -112,16 +139,29 @@ fn container_fix_text(runtime: &str) -> &'static str {
     }
 }
 
+pub const HOST_SHM_SMALL: Check = Check {
+    id: "host.shm_small",
+    name: "host.shm_size",
+    area: Area::Host,
+    title: "/dev/shm is large enough for NCCL and DataLoader workers",
+    failing: "`/dev/shm` under 1 GiB (NCCL, DataLoader workers)",
+    why: "NCCL and DataLoader workers share tensors through /dev/shm; a small one makes them crash with bus errors.",
+    next_step: "Restart the container with a larger /dev/shm (`--shm-size=8g` or `--ipc=host`).",
+    action: Action::RestartApp,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "the size of /dev/shm", how: "`df -h /dev/shm`" }),
+    run: shm_small,
+};
+
 pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "host.shm_small";
+    let id = &HOST_SHM_SMALL;
     let Some(&bytes) = f.system.shm_bytes.value() else {
         return Vec::new();
     };
     let mib = bytes / (1024 * 1024);
     if bytes >= SHM_MIN_BYTES {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!("/dev/shm is {}", human_bytes(bytes)),
         )];
@@ -136,7 +176,7 @@ pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     } else {
         &["sudo mount -o remount,size=16G /dev/shm"]
     };
-    vec![Finding::new(id, severity, format!("/dev/shm is only {mib} MiB"))
+    vec![id.finding(severity, format!("/dev/shm is only {mib} MiB"))
         .details(
             "NCCL keeps its intra-node buffers in /dev/shm and PyTorch DataLoader workers pass batches through it; \
              at this size multi-GPU jobs fail with NCCL 'unhandled system error' and workers die with \
@@ -150,16 +190,32 @@ pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const HOST_EXPECTED_GPUS: Check = Check {
+    id: "host.expected_gpus",
+    name: "host.gpu_count",
+    area: Area::Host,
+    title: "at least --expect-gpus GPUs are usable",
+    failing: "fewer usable GPUs than `--expect-gpus N`",
+    why: "A node with fewer usable GPUs than it should have takes jobs it cannot run.",
+    next_step: "Find the missing GPUs in the other findings; drain the node until they are back.",
+    action: Action::Drain,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "options"],
+    not_in_paste: Some(PasteGap {
+        what: "the GPUs CUDA can use",
+        how: "`gpu-doctor --expect-gpus N` on the machine",
+    }),
+    run: expected_gpus,
+};
+
 /// `--expect-gpus N`: provisioning scripts need "all N GPUs usable", not "some GPU".
 pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
     let Some(expected) = ctx.opts.expect_gpus else {
         return Vec::new();
     };
-    let id = "host.expected_gpus";
+    let id = &HOST_EXPECTED_GPUS;
     let usable = view::usable_gpus(ctx.facts);
     if usable >= expected {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!(
                 "{usable} usable GPU{} (expected {expected})",
@@ -168,7 +224,7 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
         )];
     }
     let seen = view::gpus_seen(ctx.facts);
-    vec![Finding::new(id, Severity::Fail, format!("{usable} usable GPU{}, expected {expected}", plural(usable as usize)))
+    vec![id.finding(Severity::Fail, format!("{usable} usable GPU{}, expected {expected}", plural(usable as usize)))
         .details(format!(
             "CUDA can use {usable} GPU(s); {seen} are visible to the hardware or driver. Fewer usable GPUs than \
              expected means a lost GPU, a driver problem, or CUDA_VISIBLE_DEVICES hiding devices; the other findings say which."

@@ -1,28 +1,43 @@
 //! toolkit.*: which CUDA toolkits are installed and whether PATH, CUDA_HOME and
 //! /usr/local/cuda agree on one. (Version judgements need the matrix.)
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::Ctx;
 use crate::report::finding::{Finding, Scope, Severity};
 
+pub const TOOLKIT_NOT_FOUND: Check = Check {
+    id: "toolkit.not_found",
+    name: "toolkit.installed",
+    area: Area::Toolkit,
+    title: "a CUDA toolkit is installed",
+    failing: "no CUDA toolkit (info: wheels bundle their runtime)",
+    why: "Only building CUDA code needs a toolkit; PyTorch's wheels bring their own runtime.",
+    next_step: "Install a toolkit only if something must be compiled here.",
+    action: Action::None,
+    reads: &["toolkits"],
+    not_in_paste: None,
+    run: not_found,
+};
+
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
-    let id = "toolkit.not_found";
+    let id = &TOOLKIT_NOT_FOUND;
     if let Some(first) = tk.toolkits.first() {
         let versions: Vec<String> = tk
             .toolkits
             .iter()
             .map(|t| format!("{} ({})", version_of(t), t.root))
             .collect();
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
-            format!("CUDA toolkit {}", versions.join(", ")),
-        )
-        .scope(Scope::Toolkit {
-            root: first.root.clone(),
-        })];
+        return vec![id
+            .finding(
+                Severity::Pass,
+                format!("CUDA toolkit {}", versions.join(", ")),
+            )
+            .scope(Scope::Toolkit {
+                root: first.root.clone(),
+            })];
     }
-    vec![Finding::new(id, Severity::Info, "No CUDA toolkit installed (often fine)")
+    vec![id.finding(Severity::Info, "No CUDA toolkit installed (often fine)")
         .details(
             "No nvcc on PATH, no CUDA_HOME/CUDA_PATH and nothing in /usr/local/cuda*, /opt/cuda. PyTorch wheels bundle \
              the CUDA runtime libraries they need, so running models does not need a toolkit; compiling CUDA code \
@@ -42,12 +57,29 @@ fn version_of(t: &crate::facts::toolkit::Toolkit) -> String {
         .unwrap_or_else(|| "unknown version".into())
 }
 
+pub const TOOLKIT_MULTIPLE: Check = Check {
+    id: "toolkit.multiple",
+    name: "toolkit.installs",
+    area: Area::Toolkit,
+    title: "which toolkits are installed",
+    failing: "several toolkits (info: which one each pointer uses)",
+    why: "Several toolkits are fine as long as builds use the one meant.",
+    next_step: "Check which toolkit PATH, CUDA_HOME and /usr/local/cuda name.",
+    action: Action::None,
+    reads: &["toolkits"],
+    not_in_paste: Some(PasteGap {
+        what: "every installed toolkit",
+        how: "`ls -d /usr/local/cuda-*`",
+    }),
+    run: multiple,
+};
+
 pub fn multiple(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
     if tk.toolkits.len() < 2 {
         return Vec::new();
     }
-    let mut finding = Finding::new("toolkit.multiple", Severity::Info, format!("{} CUDA toolkits installed", tk.toolkits.len()))
+    let mut finding = TOOLKIT_MULTIPLE.finding(Severity::Info, format!("{} CUDA toolkits installed", tk.toolkits.len()))
         .details("Several toolkits are fine as long as builds use the intended one: nvcc on PATH compiles, CUDA_HOME is what PyTorch's extension builder uses, and /usr/local/cuda is the default for most build systems.");
     for t in &tk.toolkits {
         finding = finding.evidence(
@@ -77,17 +109,33 @@ fn pointers(tk: &crate::facts::toolkit::ToolkitFacts) -> Vec<(&'static str, &str
     .collect()
 }
 
+pub const TOOLKIT_PATH_INCONSISTENT: Check = Check {
+    id: "toolkit.path_inconsistent",
+    name: "toolkit.paths",
+    area: Area::Toolkit,
+    title: "nvcc on PATH, CUDA_HOME and /usr/local/cuda agree",
+    failing: "`nvcc` on PATH, `CUDA_HOME` and `/usr/local/cuda` disagree",
+    why: "Builds pick up different toolkits depending on which pointer they read.",
+    next_step: "Point PATH, CUDA_HOME and /usr/local/cuda at one toolkit.",
+    action: Action::FixSoftware,
+    reads: &["toolkits"],
+    not_in_paste: Some(PasteGap {
+        what: "CUDA_HOME and /usr/local/cuda",
+        how: "`echo $CUDA_HOME; ls -l /usr/local/cuda`",
+    }),
+    run: path_inconsistent,
+};
+
 pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
-    let id = "toolkit.path_inconsistent";
+    let id = &TOOLKIT_PATH_INCONSISTENT;
     let ptrs = pointers(tk);
     if ptrs.is_empty() {
         return Vec::new();
     }
     let first = ptrs[0].1;
     if ptrs.iter().all(|(_, r)| *r == first) {
-        return vec![Finding::new(
-            id,
+        return vec![id.finding(
             Severity::Pass,
             format!(
                 "{} point to {first}",
@@ -107,7 +155,7 @@ pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
         ),
         (None, None) => ("Make the toolkit pointers agree.".to_string(), Vec::new()),
     };
-    let mut finding = Finding::new(id, Severity::Warn, "nvcc on PATH, CUDA_HOME and /usr/local/cuda name different toolkits")
+    let mut finding = id.finding(Severity::Warn, "nvcc on PATH, CUDA_HOME and /usr/local/cuda name different toolkits")
         .details(format!(
             "{}. Extension builds (torch.utils.cpp_extension uses CUDA_HOME, else nvcc's location) then mix headers and \
              libraries of one toolkit with the compiler of another, which fails at build or import time.",
@@ -132,6 +180,20 @@ fn build_toolkit(
     tk.toolkits.iter().find(|t| &t.root == root)
 }
 
+pub const TOOLKIT_TORCH_MISMATCH: Check = Check {
+    id: "toolkit.torch_mismatch",
+    name: "toolkit.torch_cuda",
+    area: Area::Toolkit,
+    title: "the toolkit extensions build with matches PyTorch's CUDA",
+    failing: "the toolkit extensions build with is another CUDA major (fail) or minor (warn) than PyTorch's",
+    why: "Extensions built with another CUDA than PyTorch's fail to build or load.",
+    next_step: "Use the toolkit of PyTorch's CUDA release for extension builds.",
+    action: Action::FixSoftware,
+    reads: &["toolkits", "python"],
+    not_in_paste: None,
+    run: torch_mismatch,
+};
+
 /// PyTorch's extension builder refuses a toolkit of another CUDA major than the build's
 /// and warns on another minor (torch.utils.cpp_extension._check_cuda_version).
 pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
@@ -147,7 +209,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
         let Some(cuda) = DottedVersion::parse(&u.cuda) else {
             continue;
         };
-        let id = "toolkit.torch_mismatch";
+        let id = &TOOLKIT_TORCH_MISMATCH;
         let (severity, summary) = if nvcc.major() != cuda.major() {
             (
                 Severity::Fail,
@@ -166,8 +228,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
             )
         } else {
             out.push(
-                Finding::new(
-                    id,
+                id.finding(
                     Severity::Pass,
                     format!("nvcc {nvcc} matches {}'s CUDA {}", u.what, u.cuda),
                 )
@@ -176,7 +237,7 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
             continue;
         };
         out.push(
-            Finding::new(id, severity, summary)
+            id.finding(severity, summary)
                 .scope(u.scope)
                 .details(if severity == Severity::Fail {
                     "Building a CUDA extension (pip install of flash-attn, apex, a custom op) stops with 'The detected CUDA version mismatches the version that was used to compile PyTorch'."

@@ -1,5 +1,6 @@
 //! torch.*: the PyTorch builds in each Python environment, read from their files.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
@@ -33,9 +34,23 @@ fn version(t: &TorchBuild) -> String {
         .unwrap_or_else(|| "unknown version".into())
 }
 
+pub const TORCH_NOT_FOUND: Check = Check {
+    id: "torch.not_found",
+    name: "torch.installed",
+    area: Area::Torch,
+    title: "PyTorch is installed",
+    failing: "no PyTorch in the environments looked at",
+    why: "Nothing to run CUDA work with in the environments looked at.",
+    next_step: "Install PyTorch (or point gpu-doctor at the right interpreter with --python).",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: None,
+    run: not_found,
+};
+
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let envs = &ctx.facts.python;
-    let id = "torch.not_found";
+    let id = &TORCH_NOT_FOUND;
     let with_torch: Vec<&PythonEnv> = envs.iter().filter(|e| !e.torch.is_empty()).collect();
     if !with_torch.is_empty() {
         let builds: Vec<String> = with_torch
@@ -50,11 +65,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
                 })
             })
             .collect();
-        return vec![Finding::new(
-            id,
-            Severity::Pass,
-            format!("PyTorch {}", builds.join(", ")),
-        )];
+        return vec![id.finding(Severity::Pass, format!("PyTorch {}", builds.join(", ")))];
     }
     let looked: Vec<String> = envs
         .iter()
@@ -68,7 +79,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .find_map(|e| e.interpreter.as_deref())
         .unwrap_or("python3");
-    vec![Finding::new(id, Severity::Info, "No PyTorch found in the Python environments looked at")
+    vec![id.finding(Severity::Info, "No PyTorch found in the Python environments looked at")
         .details(if looked.is_empty() {
             "No Python interpreter was found (PATH, VIRTUAL_ENV, CONDA_PREFIX, --python). Point gpu-doctor at one with --python PATH.".to_string()
         } else {
@@ -77,6 +88,26 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         .fix_owned("Install PyTorch into the environment you use (on Linux x86_64 the default PyPI wheel is a CUDA build).", vec![format!("{py} -m pip install torch")])]
 }
 
+pub const TORCH_CPU_ONLY: Check = Check {
+    id: "torch.cpu_only",
+    name: "torch.cuda_build",
+    area: Area::Torch,
+    title: "PyTorch is a CUDA build",
+    failing: "a CPU-only build on a machine with NVIDIA GPUs",
+    why: "A CPU-only build never uses the GPU.",
+    next_step: "Install the CUDA build of PyTorch that fits the driver.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_api",
+        "python",
+    ],
+    not_in_paste: None,
+    run: cpu_only,
+};
+
 pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let mut out = Vec::new();
@@ -84,16 +115,16 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         let Some(t) = active(env) else { continue };
         let Some(cuda) = t.cuda.value() else { continue };
         if cuda.is_some() || t.hip.is_some() {
-            let mut pass = Finding::new(
-                "torch.cpu_only",
-                Severity::Pass,
-                format!(
-                    "PyTorch {} is a CUDA {} build",
-                    version(t),
-                    cuda.as_deref().unwrap_or("?")
-                ),
-            )
-            .scope(scope(env));
+            let mut pass = TORCH_CPU_ONLY
+                .finding(
+                    Severity::Pass,
+                    format!(
+                        "PyTorch {} is a CUDA {} build",
+                        version(t),
+                        cuda.as_deref().unwrap_or("?")
+                    ),
+                )
+                .scope(scope(env));
             match &t.arch {
                 crate::fact::Fact::Known { value } => {
                     pass =
@@ -119,7 +150,7 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
             (Some(b), "x86_64") => format!("{} install --force-reinstall \"torch=={b}\"", pip(env)),
             _ => format!("{} install --force-reinstall torch", pip(env)),
         };
-        out.push(Finding::new("torch.cpu_only", severity, format!("PyTorch {} is a CPU-only build", version(t)))
+        out.push(TORCH_CPU_ONLY.finding(severity, format!("PyTorch {} is a CPU-only build", version(t)))
             .scope(scope(env))
             .details(if severity == Severity::Fail {
                 "torch.version.cuda is None: this build has no CUDA support, so torch.cuda.is_available() is False and nothing runs on the GPUs present."
@@ -136,6 +167,20 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_MULTIPLE_INSTALLS: Check = Check {
+    id: "torch.multiple_installs",
+    name: "torch.installs",
+    area: Area::Torch,
+    title: "one PyTorch per environment",
+    failing: "more than one torch reachable from one interpreter",
+    why: "Which torch `import torch` loads depends on the path order, not on what was installed last.",
+    next_step: "Uninstall the copies that should not be there.",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: Some(PasteGap { what: "every torch on the interpreter's path", how: "`python -m pip list | grep -i torch` and `python -c 'import torch; print(torch.__file__)'`" }),
+    run: multiple_installs,
+};
+
 pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &ctx.facts.python {
@@ -143,7 +188,7 @@ pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
             continue;
         }
         let winner = &env.torch[0];
-        let mut finding = Finding::new("torch.multiple_installs", Severity::Warn, format!("{} PyTorch installs reachable; `import torch` loads {}", env.torch.len(), version(winner)))
+        let mut finding = TORCH_MULTIPLE_INSTALLS.finding(Severity::Warn, format!("{} PyTorch installs reachable; `import torch` loads {}", env.torch.len(), version(winner)))
             .scope(scope(env))
             .details(format!(
                 "The first on sys.path wins ({}); the others are shadowed, and pip may upgrade or uninstall a different one \
@@ -179,6 +224,23 @@ pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_LIBS_SHADOWED: Check = Check {
+    id: "torch.libs_shadowed",
+    name: "torch.libraries",
+    area: Area::Torch,
+    title: "LD_LIBRARY_PATH does not shadow PyTorch's CUDA libraries",
+    failing: "`LD_LIBRARY_PATH` holds CUDA libraries that shadow the ones torch's wheels ship",
+    why: "Libraries from LD_LIBRARY_PATH replace the ones PyTorch was built and tested with.",
+    next_step: "Remove the CUDA library folders from LD_LIBRARY_PATH and restart the program.",
+    action: Action::RestartApp,
+    reads: &["python", "ld_library_path_libs"],
+    not_in_paste: Some(PasteGap {
+        what: "LD_LIBRARY_PATH and the CUDA libraries in it",
+        how: "`echo $LD_LIBRARY_PATH`",
+    }),
+    run: libs_shadowed,
+};
+
 pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let mut out = Vec::new();
@@ -198,12 +260,11 @@ pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
                 }
             }
         }
-        let id = "torch.libs_shadowed";
+        let id = &TORCH_LIBS_SHADOWED;
         if shadowed.is_empty() {
             if !env.nvidia_wheels.is_empty() {
                 out.push(
-                    Finding::new(
-                        id,
+                    id.finding(
                         Severity::Pass,
                         "The CUDA libraries of PyTorch's wheels are not shadowed",
                     )
@@ -221,7 +282,7 @@ pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
             d.dedup();
             d
         };
-        let mut finding = Finding::new(id, Severity::Warn, format!("LD_LIBRARY_PATH shadows {} CUDA librar{} PyTorch ships", shadowed.len(), if shadowed.len() == 1 { "y" } else { "ies" }))
+        let mut finding = id.finding(Severity::Warn, format!("LD_LIBRARY_PATH shadows {} CUDA librar{} PyTorch ships", shadowed.len(), if shadowed.len() == 1 { "y" } else { "ies" }))
             .scope(scope(env))
             .details(
                 "The dynamic loader searches LD_LIBRARY_PATH before the RUNPATH PyTorch uses to find its nvidia-* wheels, so \
@@ -274,6 +335,21 @@ fn satisfies(version: &str, specifier: &str) -> Option<bool> {
     Some(all)
 }
 
+pub const TORCH_WHEEL_DEPS_MISMATCH: Check = Check {
+    id: "torch.wheel_deps_mismatch",
+    name: "torch.wheel_deps",
+    area: Area::Torch,
+    title: "the nvidia-* wheels match the torch build",
+    failing: "nvidia-* wheels missing or at other versions than the torch wheel pins",
+    why:
+        "The torch wheel loads the nvidia-* wheels it pins; other versions break at import or run.",
+    next_step: "Reinstall torch so pip installs the nvidia-* wheels it pins.",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: None,
+    run: wheel_deps_mismatch,
+};
+
 pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &ctx.facts.python {
@@ -302,11 +378,10 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
                 }
             }
         }
-        let id = "torch.wheel_deps_mismatch";
+        let id = &TORCH_WHEEL_DEPS_MISMATCH;
         if missing.is_empty() && wrong.is_empty() {
             out.push(
-                Finding::new(
-                    id,
+                id.finding(
                     Severity::Pass,
                     format!(
                         "All {} nvidia-* wheels PyTorch {} requires are installed",
@@ -323,7 +398,7 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
         } else {
             Severity::Fail
         };
-        let mut finding = Finding::new(id, severity, format!(
+        let mut finding = id.finding(severity, format!(
             "PyTorch {}'s nvidia-* wheels: {} missing, {} at another version",
             version(t),
             missing.len(),
@@ -352,10 +427,24 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_CUDA_UNAVAILABLE: Check = Check {
+    id: "torch.cuda_unavailable",
+    name: "torch.cuda_available",
+    area: Area::Torch,
+    title: "(--deep) torch.cuda.is_available() is True",
+    failing: "(`--deep`) `torch.cuda.is_available()` is False on a machine with GPUs, or asking torch hung or crashed",
+    why: "PyTorch itself says CUDA cannot be used: every CUDA tensor fails.",
+    next_step: "Act on the cause the other findings name, or on torch's own error.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "python"],
+    not_in_paste: None,
+    run: cuda_unavailable,
+};
+
 /// `--deep`: what torch itself says, set against what the machine offers.
 pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
-    let id = "torch.cuda_unavailable";
+    let id = &TORCH_CUDA_UNAVAILABLE;
     let mut out = Vec::new();
     for env in &f.python {
         let Some(deep) = &env.deep else { continue };
@@ -366,8 +455,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
                 }
                 if d.cuda_available {
                     out.push(
-                        Finding::new(
-                            id,
+                        id.finding(
                             Severity::Pass,
                             format!(
                                 "torch.cuda.is_available() is True ({} device{})",
@@ -385,7 +473,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
                 } else {
                     Severity::Info
                 };
-                let mut finding = Finding::new(id, severity, "torch.cuda.is_available() is False")
+                let mut finding = id.finding(severity, "torch.cuda.is_available() is False")
                     .scope(scope(env))
                     .details(format!(
                         "Asked directly, this interpreter's torch cannot use CUDA{}. The other findings name the cause \
@@ -401,7 +489,7 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
             crate::fact::Fact::Failed {
                 error, stderr_tail, ..
             } => {
-                let mut finding = Finding::new(id, Severity::Fail, "Asking torch about CUDA failed")
+                let mut finding = id.finding(Severity::Fail, "Asking torch about CUDA failed")
                     .scope(scope(env))
                     .details(format!("Running the interpreter to import torch and query CUDA did not come back cleanly: {error}. Jobs will fail the same way."))
                     .evidence("python.deep", error);

@@ -37,28 +37,15 @@ fn missing(what: &str, how: &str) -> String {
     format!("not in the collect_env paste: {what}; get it with {how}")
 }
 
-/// Checks whose facts a collect_env paste never holds: (check id, the fact, how to get it).
-pub const NOT_IN_PASTE: &[(&str, &str, &str)] = &[
-    ("host.container_no_gpu", "whether it runs in a container, and /dev/nvidia* there", "`gpu-doctor` run inside the environment"),
-    ("host.shm_small", "the size of /dev/shm", "`df -h /dev/shm`"),
-    ("host.expected_gpus", "the GPUs CUDA can use", "`gpu-doctor --expect-gpus N` on the machine"),
-    ("driver.module_not_loaded", "the kernel module's state", "`cat /proc/driver/nvidia/version` and `lsmod | grep nvidia`"),
-    ("driver.nouveau_loaded", "the loaded kernel modules", "`lsmod | grep nouveau`"),
-    ("driver.library_mismatch", "the kernel module's and the libraries' versions", "`cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*`"),
-    ("driver.device_nodes", "/dev/nvidia* and their permissions", "`ls -l /dev/nvidia*`"),
-    ("driver.uvm_unavailable", "the nvidia_uvm module", "`lsmod | grep nvidia_uvm; ls -l /dev/nvidia-uvm`"),
-    ("driver.open_module_required", "the kernel module's flavour (open or proprietary)", "`modinfo nvidia | grep -i license`"),
-    ("driver.cuda_init_failed", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("driver.fabric_manager", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("driver.compat_package_mismatch", "cuInit's result and the libcuda in use", "`gpu-doctor` on the machine"),
-    ("driver.forward_compat_unsupported", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("toolkit.path_inconsistent", "CUDA_HOME and /usr/local/cuda", "`echo $CUDA_HOME; ls -l /usr/local/cuda`"),
-    ("toolkit.multiple", "every installed toolkit", "`ls -d /usr/local/cuda-*`"),
-    ("torch.multiple_installs", "every torch on the interpreter's path", "`python -m pip list | grep -i torch` and `python -c 'import torch; print(torch.__file__)'`"),
-    ("torch.libs_shadowed", "LD_LIBRARY_PATH and the CUDA libraries in it", "`echo $LD_LIBRARY_PATH`"),
-    ("torch.ptx_jit_only", "the build's PTX targets", "`python -c 'import torch; print(torch.cuda.get_arch_list())'`"),
-    ("ext.arch_unsupported", "the CUDA extensions' compiled architectures", "`gpu-doctor` on the machine (it reads each extension's fatbin)"),
-];
+/// Checks whose facts a collect_env paste never holds: (check id, the fact, how to get
+/// it), from the catalogue's `not_in_paste`, in report order.
+pub static NOT_IN_PASTE: std::sync::LazyLock<Vec<(&'static str, &'static str, &'static str)>> =
+    std::sync::LazyLock::new(|| {
+        crate::checks::ALL
+            .iter()
+            .filter_map(|c| c.not_in_paste.map(|g| (c.id, g.what, g.how)))
+            .collect()
+    });
 
 /// Findings that are symptoms of another finding's cause: named as the cause only when
 /// nothing more specific fails.
@@ -470,7 +457,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
             ),
         ),
     }
-    for (id, what, how) in NOT_IN_PASTE {
+    for (id, what, how) in NOT_IN_PASTE.iter() {
         out.push(
             Finding::new(
                 id,
