@@ -185,12 +185,7 @@ pub struct GridArgs {
     pub gpu: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GridAxis {
-    X,
-    Y,
-    Z,
-}
+pub use crate::grid::GridAxis; // moved: src/grid.rs
 
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {

@@ -30,8 +30,10 @@
 pub mod app;
 pub mod checks;
 pub mod cli;
+pub mod cmd;
 pub mod diagnose;
 pub mod diff;
+pub mod error;
 pub mod explain;
 pub mod fact;
 pub mod facts;
@@ -39,6 +41,7 @@ pub mod fleet;
 pub mod grid;
 pub mod host;
 pub mod matrix;
+pub mod pipeline;
 pub mod probes;
 pub mod report;
 pub mod tui;

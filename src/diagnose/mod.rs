@@ -11,9 +11,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::app::{self, AppError};
 use crate::checks::{self, CheckOptions, Selection};
-use crate::cli::{Cli, DiagnoseArgs};
+use crate::error::AppError;
 use crate::explain::{self, Explanation};
 use crate::fact::Fact;
 use crate::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
@@ -23,7 +22,6 @@ use crate::facts::python::{DeepTorch, PythonEnv, TorchBuild, Wheel};
 use crate::facts::system::SystemFacts;
 use crate::facts::toolkit::{Toolkit, ToolkitFacts};
 use crate::facts::Facts;
-use crate::host::Host;
 use crate::matrix::Matrix;
 use crate::report::finding::{Finding, Severity};
 use crate::report::{text, Report};
@@ -706,63 +704,9 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
     Ok(format!("{}\n", serde_json::to_string_pretty(&v)?))
 }
 
-pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
-    let paste = explain::cmd::read_text(&args.collect_env)?;
-    let log = match &args.log {
-        Some(p) => Some(explain::cmd::read_text(p)?),
-        None => None,
-    };
-    if collect_env::parse(&paste).is_empty() {
-        return Err(AppError::Input {
-            path: args.collect_env.display().to_string(),
-            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
-        });
-    }
-    let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
-    let d = diagnose(&paste, log.as_deref(), &matrix);
-    if let Some(path) = &cli.save {
-        std::fs::write(path, render_json(&d)?).map_err(|source| AppError::Save {
-            path: path.display().to_string(),
-            source,
-        })?;
-    }
-    if !cli.json && !cli.plain && tui_wanted(host) {
-        let request = crate::tui::worker::Request {
-            ready: Some(Box::new(d.report.clone())),
-            ..crate::tui::worker::Request::default()
-        };
-        return Ok(crate::tui::runtime::run(crate::tui::runtime::Options {
-            request,
-            host: host.clone(),
-            color: host.var("NO_COLOR").is_none_or(str::is_empty),
-            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
-            save_path: crate::tui::runtime::default_save_path(cli),
-            autosave: false,
-            test_panic: false,
-        }));
-    }
-    let out = if cli.json {
-        render_json(&d)?
-    } else {
-        render_text(&d, app::use_color(cli.color, host), args.verbose)
-    };
-    let code = app::print(&out);
-    Ok(if code == crate::report::exit::OK {
-        d.report.exit_code
-    } else {
-        code
-    })
-}
-
-/// The interactive view for a person at a terminal (as for the live report).
-fn tui_wanted(host: &Host) -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && host.var("TERM") != Some("dumb")
-}
-
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
 pub fn read(path: &Path) -> Result<String, AppError> {
-    explain::cmd::read_text(path)
+    crate::error::read_text(path)
 }
 
 #[cfg(test)]

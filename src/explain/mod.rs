@@ -704,6 +704,9 @@ pub fn top_cause(ex: &Explanation) -> Option<&RankedCause> {
     ex.matches.get(ex.primary?)?.causes.first()
 }
 
+/// `explain`'s exit code when the text holds no error it knows.
+pub const NOTHING_FOUND: i32 = 1;
+
 /// Causes `explain` names that no check judges: machine faults only an error message or the
 /// kernel log shows, the workload's own faults, and "none".
 pub const EXPLAIN_ONLY_IDS: &[&str] = &[

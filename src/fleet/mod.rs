@@ -15,9 +15,13 @@ pub mod aggregate;
 pub mod classify;
 pub mod cmd;
 pub mod inventory;
+pub mod prometheus;
 pub mod render;
 pub mod ssh;
 pub mod tui;
+
+/// The environment variable naming the ssh program (default `ssh` on PATH).
+pub const SSH_ENV: &str = "GPU_DOCTOR_SSH";
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

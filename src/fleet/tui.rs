@@ -19,7 +19,6 @@ use ratatui::Frame;
 
 use super::inventory::Target;
 use super::{aggregate, render, FleetOptions, HostResult, Status};
-use crate::cli::{Cli, ColorChoice};
 use crate::host::Host;
 use crate::report::finding::Severity;
 use crate::report::{exit, Verdict};
@@ -29,11 +28,9 @@ use crate::tui::{self, msg::Cmd, msg::Msg};
 const TICK: Duration = Duration::from_millis(100);
 
 /// The UI is for a person at a terminal, as for the local report.
-pub fn wanted(cli: &Cli, host: &Host) -> bool {
+pub fn wanted(host: &Host) -> bool {
     use std::io::IsTerminal;
-    !cli.json
-        && !cli.plain
-        && std::io::stdout().is_terminal()
+    std::io::stdout().is_terminal()
         && std::io::stdin().is_terminal()
         && host.var("TERM") != Some("dumb")
 }
@@ -552,12 +549,7 @@ fn summary_text(app: &FleetApp) -> Vec<Line<'static>> {
 }
 
 /// Runs the fleet under the UI; returns the exit code.
-pub fn run(targets: &[Target], opts: &FleetOptions, cli: &Cli, host: &Host) -> i32 {
-    let color = match cli.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => host.var("NO_COLOR").is_none_or(str::is_empty),
-    };
+pub fn run(targets: &[Target], opts: &FleetOptions, color: bool) -> i32 {
     let mut app = FleetApp::new(targets.iter().map(Target::label).collect(), color);
     let (tx, rx) = mpsc::channel::<FleetMsg>();
     {

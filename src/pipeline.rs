@@ -1,0 +1,184 @@
+//! The one pipeline: gather → probe → judge → report. The command line (`cmd::report`),
+//! the terminal UI's worker thread and `explain` all run it from here, so a report means
+//! the same wherever it is made.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::checks::{self, CheckOptions, Selection};
+use crate::error::AppError;
+use crate::facts::{self, Facts, GatherOptions};
+use crate::host::Host;
+use crate::matrix::Matrix;
+use crate::probes::outcome::ProbeResult;
+use crate::probes::plan::ProbeOptions;
+use crate::probes::runner::ProbeEvent;
+use crate::report::{self, Report};
+
+/// Everything one run needs, owned, so it can move to a worker thread.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// `--from FILE`: the facts of a saved report instead of this machine's.
+    pub from: Option<PathBuf>,
+    pub gather: GatherOptions,
+    pub checks: CheckOptions,
+    pub selection: Selection,
+    /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
+    pub matrix_dir: Option<PathBuf>,
+    pub probes: ProbeOptions,
+    /// A report made elsewhere (`diagnose`): shown as it is, nothing gathered.
+    pub ready: Option<Box<Report>>,
+}
+
+/// Step 1: the facts, from this machine or a saved report; `stage(i, done)` follows
+/// `facts::STEPS`. The host name is replaced here under `--redact`.
+pub fn gather(
+    req: &Request,
+    host: &Host,
+    stage: &mut dyn FnMut(usize, bool),
+) -> Result<Facts, AppError> {
+    let mut facts = match &req.from {
+        Some(path) => {
+            stage(0, false);
+            let f = report::load_facts(path)?;
+            for i in 0..facts::STEPS.len() {
+                stage(i, true);
+            }
+            f
+        }
+        None => facts::gather_with_progress(host, &req.gather, stage),
+    };
+    if req.gather.redact {
+        facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
+    }
+    Ok(facts)
+}
+
+/// Step 2: plans and runs the probes; nothing is spawned when no GPU is usable.
+pub fn probe(
+    facts: &Facts,
+    host: &Host,
+    opts: &ProbeOptions,
+    on_event: &(dyn Fn(ProbeEvent) + Sync),
+) -> Vec<ProbeResult> {
+    let plan = crate::probes::plan::plan(facts, host, opts);
+    crate::probes::runner::run(host, &plan, on_event)
+}
+
+/// Steps 3 and 4: the checks over the facts, with the matrix of the request, as a report.
+pub fn judge(req: &Request, host: &Host, facts: Facts) -> Result<Report, AppError> {
+    let matrix = choose_matrix(req.matrix_dir.as_deref(), host)?;
+    let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
+    Ok(Report::new(matrix.info(), facts, findings, errors))
+}
+
+/// The whole pipeline without a screen: gather, probe (not for a saved report), judge.
+pub fn run(req: &Request, host: &Host) -> Result<Report, AppError> {
+    if let Some(report) = &req.ready {
+        return Ok((**report).clone());
+    }
+    let mut facts = gather(req, host, &mut |_, _| {})?;
+    if req.from.is_none() {
+        facts.probes = probe(&facts, host, &req.probes, &|_| {});
+    }
+    judge(req, host, facts)
+}
+
+/// The findings `explain` refines its causes with: a saved report's facts, else this
+/// machine's (no probes), judged by every check with default options.
+pub fn findings_for_explain(
+    from: Option<&Path>,
+    matrix_dir: Option<&Path>,
+    host: &Host,
+) -> Result<Vec<crate::report::finding::Finding>, AppError> {
+    let facts = match from {
+        Some(path) => report::load_facts(path)?,
+        None => facts::gather(host, &GatherOptions::default()),
+    };
+    let matrix = choose_matrix(matrix_dir, host)?;
+    let (findings, _) = checks::evaluate(
+        &facts,
+        &matrix,
+        &CheckOptions::default(),
+        &Selection::default(),
+    );
+    Ok(findings)
+}
+
+/// `--matrix DIR` (or `GPU_DOCTOR_MATRIX`) when given, which must be valid; otherwise the
+/// newer of the bundled matrix and the one `matrix update` cached. A cached matrix that
+/// no longer validates is set aside with a message, never trusted.
+pub fn choose_matrix(dir: Option<&Path>, host: &Host) -> Result<Matrix, AppError> {
+    if let Some(dir) = dir {
+        return Matrix::from_dir(dir)
+            .map_err(|p| AppError::Matrix(dir.display().to_string(), problems_text(&p)));
+    }
+    let bundled =
+        Matrix::bundled().map_err(|p| AppError::Matrix("bundled".into(), problems_text(&p)))?;
+    let Some(cache) = crate::matrix::load::cache_dir(host.var("XDG_CACHE_HOME"), host.var("HOME"))
+    else {
+        return Ok(bundled);
+    };
+    if !cache.join("matrix.toml").is_file() {
+        return Ok(bundled);
+    }
+    match Matrix::from_dir(&cache) {
+        Ok(cached) if cached.manifest.version > bundled.manifest.version => Ok(cached),
+        Ok(_) => Ok(bundled),
+        Err(p) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: ignoring the cached matrix in {} ({} problem(s), first: {}); using the bundled one",
+                cache.display(),
+                p.len(),
+                p.first().map(ToString::to_string).unwrap_or_default()
+            );
+            Ok(bundled)
+        }
+    }
+}
+
+pub fn problems_text(problems: &[crate::matrix::Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ready_report_runs_nothing() {
+        let report = Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::no_gpu(),
+            Vec::new(),
+            Vec::new(),
+        );
+        let req = Request {
+            ready: Some(Box::new(report.clone())),
+            ..Request::default()
+        };
+        let host = Host::fixture("/nonexistent", &[]);
+        assert_eq!(run(&req, &host).unwrap(), report);
+    }
+
+    #[test]
+    fn a_saved_report_walks_every_stage_and_its_errors_name_the_file() {
+        let host = Host::fixture("/nonexistent", &[]);
+        let req = Request {
+            from: Some("/nonexistent/report.json".into()),
+            ..Request::default()
+        };
+        let mut stages = Vec::new();
+        let err = gather(&req, &host, &mut |i, done| stages.push((i, done))).unwrap_err();
+        assert!(
+            err.to_string().contains("/nonexistent/report.json"),
+            "{err}"
+        );
+        assert_eq!(stages, vec![(0, false)]);
+    }
+}
