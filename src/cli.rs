@@ -70,7 +70,7 @@ pub struct Cli {
 
     /// Run only these probes, comma-separated: launch, grid_limit, ordinal, cublaslt, graph, bandwidth, oom.
     #[arg(long, value_name = "PROBE", value_delimiter = ',', value_parser = parse_probe)]
-    pub probes: Vec<crate::probes::outcome::ProbeKind>,
+    pub probes: Vec<crate::facts::probe::ProbeKind>,
 
     /// Probe only these GPUs: nvidia-smi indices or GPU-UUID prefixes, comma-separated.
     #[arg(long, value_name = "GPU", value_delimiter = ',')]
@@ -237,9 +237,9 @@ pub enum ColorChoice {
     Never,
 }
 
-fn parse_probe(s: &str) -> Result<crate::probes::outcome::ProbeKind, String> {
-    crate::probes::outcome::ProbeKind::parse(s).ok_or_else(|| {
-        let names: Vec<&str> = crate::probes::outcome::ProbeKind::ALL
+fn parse_probe(s: &str) -> Result<crate::facts::probe::ProbeKind, String> {
+    crate::facts::probe::ProbeKind::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = crate::facts::probe::ProbeKind::ALL
             .iter()
             .map(|k| k.as_str())
             .collect();

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::AppError;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diff {
@@ -52,7 +52,7 @@ pub fn lenient(v: &Value) -> Option<Finding> {
         match serde_json::from_value(scope.clone()) {
             Ok(s) => f.scope = s,
             Err(_) => {
-                f.scope = crate::report::finding::Scope::Python {
+                f.scope = crate::finding::Scope::Python {
                     interpreter: scope.to_string(),
                 }
             }

@@ -28,15 +28,18 @@
 //! two saved reports.
 
 pub mod app;
+pub mod arch_list;
 pub mod checks;
 pub mod cli;
 pub mod cmd;
+pub mod cuda_ffi;
 pub mod diagnose;
 pub mod diff;
 pub mod error;
 pub mod explain;
 pub mod fact;
 pub mod facts;
+pub mod finding;
 pub mod fleet;
 pub mod grid;
 pub mod host;

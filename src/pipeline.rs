@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use crate::checks::{self, CheckOptions, Selection};
 use crate::error::AppError;
+use crate::facts::probe::ProbeResult;
 use crate::facts::{self, Facts, GatherOptions};
 use crate::host::Host;
 use crate::matrix::Matrix;
-use crate::probes::outcome::ProbeResult;
 use crate::probes::plan::ProbeOptions;
 use crate::probes::runner::ProbeEvent;
 use crate::report::{self, Report};
@@ -90,7 +90,7 @@ pub fn findings_for_explain(
     from: Option<&Path>,
     matrix_dir: Option<&Path>,
     host: &Host,
-) -> Result<Vec<crate::report::finding::Finding>, AppError> {
+) -> Result<Vec<crate::finding::Finding>, AppError> {
     let facts = match from {
         Some(path) => report::load_facts(path)?,
         None => facts::gather(host, &GatherOptions::default()),

@@ -7,8 +7,8 @@ use super::compat::{torch_advice, torch_builds};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::ArchList;
+use crate::finding::{Finding, Severity};
 use crate::matrix::query::{platform_of, variant_arch_list};
-use crate::report::finding::{Finding, Severity};
 use crate::version::DottedVersion;
 
 /// How a set of compiled targets serves one compute capability.
@@ -80,7 +80,7 @@ fn main_targets(a: &ArchList) -> Vec<String> {
 }
 
 /// TORCH_CUDA_ARCH_LIST entries ("8.6", "9.0+PTX") as targets.
-fn targets_from_list(list: &[crate::checks::env::ArchEntry]) -> Vec<String> {
+fn targets_from_list(list: &[crate::arch_list::ArchEntry]) -> Vec<String> {
     let mut out = Vec::new();
     for e in list {
         let suffix = e.suffix.map(String::from).unwrap_or_default();
@@ -251,7 +251,7 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
             let Some(a) = ext.arch.value() else { continue };
             let targets: Vec<String> = a.sass.iter().chain(&a.ptx).cloned().collect();
             for g in &gpus {
-                let scope = crate::report::finding::Scope::Python {
+                let scope = crate::finding::Scope::Python {
                     interpreter: env
                         .interpreter
                         .clone()
@@ -298,7 +298,7 @@ pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
         let Some(v) = t.version.value().and_then(|v| DottedVersion::parse(v)) else {
             continue;
         };
-        let scope = crate::report::finding::Scope::Toolkit {
+        let scope = crate::finding::Scope::Toolkit {
             root: t.root.clone(),
         };
         for g in &gpus {

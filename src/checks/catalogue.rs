@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// The part of the machine a check is about: the first half of its id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]

@@ -6,8 +6,8 @@ use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
+use crate::finding::{Finding, Scope, Severity};
 use crate::matrix::query::{install_command, platform_of, DriverFit};
-use crate::report::finding::{Finding, Scope, Severity};
 use crate::version::DottedVersion;
 
 /// Something that needs a CUDA version from the driver.

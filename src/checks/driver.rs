@@ -6,7 +6,7 @@ use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, OsFamily};
 use super::Ctx;
 use crate::fact::Fact;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// NVML return codes (nvml.h) the checks tell apart.
 pub mod nvml_code {

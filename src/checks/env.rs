@@ -4,7 +4,7 @@ use super::catalogue::{Action, Area, Check};
 use super::view;
 use super::Ctx;
 use crate::facts::Facts;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// What CUDA makes of one CUDA_VISIBLE_DEVICES entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -411,54 +411,7 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
-/// One TORCH_CUDA_ARCH_LIST entry, e.g. "8.6", "9.0a", "8.0+PTX".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArchEntry {
-    pub major: u32,
-    pub minor: u32,
-    /// "a" (arch-specific, runs only on exactly this CC) or "f" (family).
-    pub suffix: Option<char>,
-    pub ptx: bool,
-}
-
-/// Parses "7.0;7.5 8.0+PTX 9.0a"; `Err` carries an entry it cannot read (named
-/// architectures such as "Ampere" are left to PyTorch and not judged here).
-pub fn parse_arch_list(value: &str) -> Result<Vec<ArchEntry>, String> {
-    value
-        .split(|c: char| c == ';' || c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .map(|tok| {
-            let (cc, ptx) = match tok.strip_suffix("+PTX") {
-                Some(cc) => (cc, true),
-                None => (tok, false),
-            };
-            let (num, suffix) = match cc.chars().last() {
-                Some(c @ ('a' | 'f')) => (&cc[..cc.len() - 1], Some(c)),
-                _ => (cc, None),
-            };
-            let (maj, min) = num.split_once('.').ok_or_else(|| tok.to_string())?;
-            Ok(ArchEntry {
-                major: maj.parse().map_err(|_| tok.to_string())?,
-                minor: min.parse().map_err(|_| tok.to_string())?,
-                suffix,
-                ptx,
-            })
-        })
-        .collect()
-}
-
-/// Whether code built for `entries` runs on a GPU of compute capability major.minor:
-/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
-/// CC); PTX JIT-compiles for any equal or newer CC.
-pub fn arch_list_covers(entries: &[ArchEntry], major: u32, minor: u32) -> bool {
-    entries.iter().any(|e| {
-        let sass = match e.suffix {
-            Some('a') => e.major == major && e.minor == minor,
-            _ => e.major == major && e.minor <= minor,
-        };
-        sass || (e.ptx && (e.major, e.minor) <= (major, minor))
-    })
-}
+pub use crate::arch_list::{arch_list_covers, parse_arch_list, ArchEntry}; // moved: src/arch_list.rs
 
 pub const ENV_ARCH_LIST_MISMATCH: Check = Check {
     id: "env.arch_list_mismatch",

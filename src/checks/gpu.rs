@@ -19,8 +19,8 @@ use super::Ctx;
 use crate::fact::Fact;
 use crate::facts::driver_api::NvmlDevice;
 use crate::facts::nvml_device::GpuProcess;
+use crate::finding::{Finding, Scope, Severity};
 use crate::matrix::schema::Segment;
-use crate::report::finding::{Finding, Scope, Severity};
 
 /// Dynamic page retirement stops at 64 retired pages per GPU (NVIDIA, "GPU memory error
 /// management": "a maximum of 64 retirements for the frame buffer").

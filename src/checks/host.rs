@@ -4,7 +4,7 @@
 use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::Ctx;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 /// NCCL and DataLoader workers exchange tensors through /dev/shm; Docker's default is
 /// 64 MiB, and NVIDIA's container guides start from `--shm-size=1g`.

@@ -17,8 +17,8 @@ pub mod torch;
 pub mod view;
 
 use crate::facts::Facts;
+use crate::finding::Finding;
 use crate::matrix::Matrix;
-use crate::report::finding::Finding;
 
 pub use catalogue::{Action, Area, Check, PasteGap};
 
@@ -194,7 +194,7 @@ impl Selection {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::report::finding::Severity;
+    use crate::finding::Severity;
 
     #[test]
     fn every_check_emits_only_its_own_id() {

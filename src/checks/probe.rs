@@ -2,8 +2,8 @@
 
 use super::catalogue::{Action, Area, Check};
 use super::Ctx;
-use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::facts::probe::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+use crate::finding::{Finding, Scope, Severity};
 
 /// Pinned host↔device copies below this share of the PCIe link's payload rate are
 /// reported (healthy links reach 75–90%).
@@ -353,7 +353,7 @@ fn slow_transfer(ctx: &Ctx, r: &ProbeResult) -> Option<Finding> {
 mod tests {
     use super::*;
     use crate::checks::testutil::{healthy, matrix, run};
-    use crate::probes::outcome::ProbeCode;
+    use crate::facts::probe::ProbeCode;
 
     #[test]
     fn each_probe_reports_under_its_own_check() {

@@ -13,7 +13,7 @@ use crate::facts::python::{ArchList, PythonEnv, Requirement, TorchBuild, Wheel};
 use crate::facts::system::SystemFacts;
 use crate::facts::toolkit::{Toolkit, ToolkitFacts};
 use crate::facts::Facts;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 
 use super::{CheckOptions, Ctx};
 

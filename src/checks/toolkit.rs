@@ -3,7 +3,7 @@
 
 use super::catalogue::{Action, Area, Check, PasteGap};
 use super::Ctx;
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 
 pub const TOOLKIT_NOT_FOUND: Check = Check {
     id: "toolkit.not_found",

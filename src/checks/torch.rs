@@ -4,7 +4,7 @@ use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
-use crate::report::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Scope, Severity};
 use crate::version::DottedVersion;
 
 fn scope(env: &PythonEnv) -> Scope {

@@ -196,8 +196,8 @@ impl GpuCc {
         format!("sm_{}{}", self.major, self.minor)
     }
 
-    pub fn scope(&self) -> crate::report::finding::Scope {
-        crate::report::finding::Scope::Gpu {
+    pub fn scope(&self) -> crate::finding::Scope {
+        crate::finding::Scope::Gpu {
             index: self.index,
             pci_bus_id: self.pci_bus_id.clone(),
         }

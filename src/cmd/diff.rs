@@ -5,8 +5,8 @@ use super::Settings;
 use crate::cli::DiffArgs;
 use crate::diff;
 use crate::error::AppError;
+use crate::finding::Finding;
 use crate::report::exit;
-use crate::report::finding::Finding;
 
 pub fn run(settings: &Settings, args: &DiffArgs) -> Result<i32, AppError> {
     let a = diff::load(&args.a)?;

@@ -22,8 +22,8 @@ use crate::facts::python::{DeepTorch, PythonEnv, TorchBuild, Wheel};
 use crate::facts::system::SystemFacts;
 use crate::facts::toolkit::{Toolkit, ToolkitFacts};
 use crate::facts::Facts;
+use crate::finding::{Finding, Severity};
 use crate::matrix::Matrix;
-use crate::report::finding::{Finding, Severity};
 use crate::report::{text, Report};
 use collect_env::CollectEnv;
 
@@ -379,7 +379,7 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
 /// Info findings for what the paste lacks, naming the fact and how to get it.
 fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
-    let scope = crate::report::finding::Scope::Python {
+    let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
     };
     if ce.rocm.is_none() && ce.driver.is_none() {
@@ -475,7 +475,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 /// packages whose wheels do not support the GPUs listed.
 fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
-    let scope = crate::report::finding::Scope::Python {
+    let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
     };
     if ce.torch.is_none() && ce.keys_seen.iter().any(|k| k == "torch") {

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use rules::{Cause, Rule, RULES};
 
 /// Distinct matches kept from one text (a log can repeat one error thousands of times).

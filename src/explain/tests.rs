@@ -165,7 +165,7 @@ fn repeated_lines_are_one_match_and_distinct_xids_are_separate() {
 
 #[test]
 fn facts_confirm_or_rule_out_machine_causes() {
-    use crate::report::finding::{Finding, Severity};
+    use crate::finding::{Finding, Severity};
     let text = "RuntimeError: CUDA error: no kernel image is available for execution on the device";
     let mut ex = explain(text);
     assert_eq!(

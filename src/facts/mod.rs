@@ -2,12 +2,14 @@
 //! fails as a whole: each fact is a value or the reason it is absent.
 
 pub mod driver_api;
+pub mod driver_codes;
 pub mod driver_libs;
 pub mod env;
 pub mod fatbin;
 pub mod kernel_module;
 pub mod nvml_device;
 pub mod pci;
+pub mod probe;
 pub mod python;
 pub mod system;
 pub mod toolkit;
@@ -39,7 +41,7 @@ pub struct Facts {
     pub ld_library_path_libs: Vec<env::LdPathLib>,
     /// Smoke-probe results, one per GPU and probe (empty with --no-probes or no GPU).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub probes: Vec<crate::probes::outcome::ProbeResult>,
+    pub probes: Vec<crate::facts::probe::ProbeResult>,
 }
 
 /// What the user asked gathering to do beyond the defaults.

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::checks::view;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::{exit, Report, Verdict};
 use inventory::Target;
 use ssh::{Mode, SshOptions};
@@ -207,7 +207,7 @@ impl HostSummary {
             .collect();
         toolkits.sort();
         toolkits.dedup();
-        let problems: Vec<&crate::report::finding::Finding> = r
+        let problems: Vec<&crate::finding::Finding> = r
             .findings
             .iter()
             .filter(|x| x.severity >= Severity::Warn)
@@ -604,7 +604,7 @@ mod tests {
         let r = Report::new(
             crate::matrix::bundled(),
             crate::checks::testutil::healthy(),
-            vec![crate::report::finding::Finding::new(
+            vec![crate::finding::Finding::new(
                 "env.launch_blocking",
                 Severity::Warn,
                 "CUDA_LAUNCH_BLOCKING=1\x1b[2J",

@@ -19,8 +19,8 @@ use ratatui::Frame;
 
 use super::inventory::Target;
 use super::{aggregate, render, FleetOptions, HostResult, Status};
+use crate::finding::Severity;
 use crate::host::Host;
-use crate::report::finding::Severity;
 use crate::report::{exit, Verdict};
 use crate::tui::widgets::theme::{spinner, Theme};
 use crate::tui::{self, msg::Cmd, msg::Msg};
@@ -695,7 +695,7 @@ mod tests {
         let report = crate::report::Report::new(
             crate::matrix::bundled(),
             facts,
-            vec![crate::report::finding::Finding::new(
+            vec![crate::finding::Finding::new(
                 "driver.library_mismatch",
                 Severity::Fail,
                 "\x1b[2J\x1b]0;pwned\x07cleared\r\n",

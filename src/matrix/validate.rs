@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::load::{Problem, Texts, SCHEMA};
+use super::problem::{Problem, Texts, SCHEMA};
 use super::Matrix;
 use crate::version::DottedVersion;
 
@@ -449,7 +449,7 @@ fn torch(m: &Matrix, r: &mut Report, cuda: &BTreeSet<(u64, u64)>) {
                 var.arch_windows.as_ref(),
             ];
             for list in lists.into_iter().flatten() {
-                if let Err(tok) = crate::checks::env::parse_arch_list(&list.join(";")) {
+                if let Err(tok) = crate::arch_list::parse_arch_list(&list.join(";")) {
                     r.entry(
                         f,
                         "version",

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::outcome::ProbeKind;
+use crate::facts::probe::ProbeKind;
 use crate::facts::Facts;
 use crate::host::Host;
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::outcome::{ProbeKind, ProbeOutcome};
+use crate::facts::probe::{ProbeKind, ProbeOutcome};
 
 /// Bumped whenever `Event` changes shape.
 pub const PROBE_PROTOCOL: u32 = 1;

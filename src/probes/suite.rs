@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::kernels::{
-    self, lt, Context, CuError, CublasLt, CudaDriver, Device, DeviceMemory, KernelArg, LaunchShape,
+use crate::cuda_ffi::{
+    lt, Context, CuError, CublasLt, CudaDriver, Device, DeviceMemory, KernelArg, LaunchShape,
     MatmulSpec,
 };
-use super::outcome::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
 use crate::facts::driver_api::cuda_result_name;
+use crate::facts::probe::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
 
 /// The probe kernels (PTX ISA 6.0, sm_50), JIT-compiled by the driver.
 pub const PTX: &str = include_str!("../../assets/probes.ptx");
@@ -203,7 +203,7 @@ fn launch(gpu: &Gpu<'_>) -> ProbeRun {
 }
 
 fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
-    use kernels::attr;
+    use crate::cuda_ffi::attr;
     let ctx = &gpu.ctx;
     let mut limits = [0u32; 3];
     for (slot, a) in limits.iter_mut().zip([
@@ -723,7 +723,7 @@ pub fn matmul_case(p: Precision, size: u64) -> (Vec<u8>, Vec<u8>, Vec<f32>) {
 }
 
 fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
-    use kernels::attr;
+    use crate::cuda_ffi::attr;
     if gpu.cublaslt.is_empty() {
         return Ok(ProbeOutcome::Skipped {
             why: "no cuBLASLt to test: no PyTorch found ships one (nvidia-cublas wheel) and no CUDA toolkit has lib64/libcublasLt.so".to_string(),

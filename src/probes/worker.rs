@@ -7,10 +7,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::kernels;
-use super::outcome::{ProbeKind, ProbeOutcome};
 use super::protocol::{Event, PROBE_PROTOCOL, WORKER_SUBCOMMAND};
 use super::suite;
+use crate::cuda_ffi as kernels;
+use crate::facts::probe::{ProbeKind, ProbeOutcome};
 
 /// Parsed worker arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]

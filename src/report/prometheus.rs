@@ -25,9 +25,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::finding::Severity;
 use super::{Report, Verdict};
 use crate::checks::view;
+use crate::finding::Severity;
 
 const HEADERS: &[(&str, &str)] = &[
     (
@@ -308,7 +308,7 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::finding::Finding;
+    use crate::finding::Finding;
 
     #[test]
     fn one_host_metrics() {
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn probe_results_and_measurements() {
-        use crate::probes::outcome::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
+        use crate::facts::probe::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
         let mut facts = crate::checks::testutil::healthy();
         facts.probes = vec![
             ProbeResult {

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::finding::{Finding, Severity};
 use super::{Report, Verdict};
 use crate::checks::{view, Area};
 use crate::facts::Facts;
+use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextOptions {
@@ -344,7 +344,7 @@ fn torch_line(f: &Facts) -> String {
 
 fn finding(out: &mut String, f: &Finding, verbose: bool, p: &Paint) {
     let scope = match f.scope {
-        super::finding::Scope::Host => String::new(),
+        crate::finding::Scope::Host => String::new(),
         ref s => format!(" [{s}]"),
     };
     let _ = writeln!(

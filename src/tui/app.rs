@@ -2,11 +2,10 @@
 //! only thing that changes it is `update`.
 
 use crate::checks::Area;
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::msg::ProbeState;
-use crate::report::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use crate::report::Report;
 
 /// The panes, in Tab order.
@@ -91,13 +90,7 @@ pub const PROBES: [&str; 7] = [
     "oom",
 ];
 
-/// Which GPUs and probes the next run should use. Empty sets mean "all".
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProbePlan {
-    /// GPUs left out, by table position key (NVML index or PCI bus id).
-    pub skip_gpus: BTreeSet<String>,
-    pub skip_probes: BTreeSet<String>,
-}
+pub use super::msg::ProbePlan; // moved: src/tui/msg.rs
 
 /// One line of the findings list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,7 +248,7 @@ pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
     let needle = filter.to_lowercase();
     let matches = |f: &Finding| {
         let scope = match f.scope {
-            crate::report::finding::Scope::Host => String::new(),
+            crate::finding::Scope::Host => String::new(),
             ref s => s.to_string(),
         };
         needle.is_empty()

@@ -505,7 +505,7 @@ mod tests {
     use super::*;
     use crate::checks::testutil::{healthy, no_gpu};
     use crate::checks::{evaluate, CheckOptions, Selection};
-    use crate::report::finding::{Finding, Scope, Severity};
+    use crate::finding::{Finding, Scope, Severity};
     use crate::report::Report;
     use crate::tui::msg::ProbeState;
     use crossterm::event::{MouseEvent, MouseEventKind};

@@ -8,14 +8,14 @@ use std::time::Instant;
 use super::app::ProbePlan;
 use super::msg::{Msg, ProbeState};
 use crate::facts;
+use crate::facts::probe::ProbeOutcome;
 #[cfg(test)]
 use crate::facts::GatherOptions;
+use crate::finding::Severity;
 use crate::host::Host;
 use crate::pipeline;
-use crate::probes::outcome::ProbeOutcome;
 use crate::probes::plan::Plan;
 use crate::probes::runner::ProbeEvent;
-use crate::report::finding::Severity;
 use crate::report::Report;
 
 pub use crate::pipeline::Request; // moved: src/pipeline.rs
@@ -178,9 +178,9 @@ mod tests {
         let report = Report::new(
             crate::matrix::bundled(),
             crate::checks::testutil::no_gpu(),
-            vec![crate::report::finding::Finding::new(
+            vec![crate::finding::Finding::new(
                 "torch.cpu_only",
-                crate::report::finding::Severity::Fail,
+                crate::finding::Severity::Fail,
                 "from a paste",
             )],
             Vec::new(),

@@ -11,7 +11,7 @@ use super::gpu_table;
 use super::theme::Theme;
 use crate::fact::Fact;
 use crate::facts::python::ArchList;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::Report;
 use crate::tui::app::App;
 

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::Theme;
-use crate::report::finding::Scope;
+use crate::finding::Scope;
 use crate::tui::app::{App, Pane, Row};
 
 pub struct FindingsList<'a> {

@@ -10,7 +10,7 @@ use ratatui::widgets::Widget;
 
 use super::theme::{spinner, Theme};
 use crate::checks::view;
-use crate::report::finding::{Scope, Severity};
+use crate::finding::{Scope, Severity};
 use crate::report::Report;
 use crate::tui::app::{App, Pane};
 use crate::tui::msg::ProbeState;
@@ -148,7 +148,7 @@ pub fn rows(report: &Report) -> Vec<GpuRow> {
 }
 
 /// A probe's timing, from evidence named `…elapsed_ms` / `…duration_ms`.
-pub fn elapsed_ms(f: &crate::report::finding::Finding) -> Option<u64> {
+pub fn elapsed_ms(f: &crate::finding::Finding) -> Option<u64> {
     f.evidence
         .iter()
         .find(|e| e.fact.ends_with("elapsed_ms") || e.fact.ends_with("duration_ms"))

@@ -9,7 +9,7 @@ use super::theme::{spinner, Theme};
 use crate::checks::view;
 use crate::facts::kernel_module::ModuleFlavor;
 use crate::facts::Facts;
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::{Report, Verdict};
 use crate::tui::app::{App, Pane};
 

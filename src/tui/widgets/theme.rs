@@ -4,7 +4,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::report::finding::Severity;
+use crate::finding::Severity;
 use crate::report::Verdict;
 
 #[derive(Debug, Clone, Copy)]
