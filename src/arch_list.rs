@@ -49,3 +49,67 @@ pub fn arch_list_covers(entries: &[ArchEntry], major: u32, minor: u32) -> bool {
         sass || (e.ptx && (e.major, e.minor) <= (major, minor))
     })
 }
+
+/// A compute capability "9.0" as (9, 0).
+pub fn parse_cc(cc: &str) -> Option<(u32, u32)> {
+    let (a, b) = cc.trim().split_once('.')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// How a set of compiled targets serves one compute capability.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Coverage {
+    /// Native code (SASS) for it: runs at full speed.
+    Sass(String),
+    /// Only PTX, which the driver JIT-compiles at first use.
+    PtxOnly(String),
+    None,
+}
+
+/// Parses "sm_90", "sm_90a", "compute_86", "sm_100f" into (is_ptx, major, minor, suffix).
+fn parse_target(t: &str) -> Option<(bool, u32, u32, Option<char>)> {
+    let (ptx, rest) = if let Some(r) = t.strip_prefix("sm_") {
+        (false, r)
+    } else {
+        (true, t.strip_prefix("compute_")?)
+    };
+    let (digits, suffix) = match rest.chars().last() {
+        Some(c @ ('a' | 'f')) => (&rest[..rest.len() - 1], Some(c)),
+        _ => (rest, None),
+    };
+    if digits.len() < 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let (maj, min) = digits.split_at(digits.len() - 1);
+    Some((ptx, maj.parse().ok()?, min.parse().ok()?, suffix))
+}
+
+/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
+/// CC); PTX JIT-compiles for any equal or newer CC (an "a"/"f" PTX only within its kind).
+pub fn coverage(targets: &[String], major: u32, minor: u32) -> Coverage {
+    let mut ptx = None;
+    for t in targets {
+        let Some((is_ptx, a, b, suffix)) = parse_target(t) else {
+            continue;
+        };
+        if !is_ptx {
+            let ok = match suffix {
+                Some('a') => a == major && b == minor,
+                _ => a == major && b <= minor,
+            };
+            if ok {
+                return Coverage::Sass(t.clone());
+            }
+        } else {
+            let ok = match suffix {
+                None => (a, b) <= (major, minor),
+                Some('a') => a == major && b == minor,
+                Some(_) => a == major && b <= minor,
+            };
+            if ok && ptx.is_none() {
+                ptx = Some(t.clone());
+            }
+        }
+    }
+    ptx.map_or(Coverage::None, Coverage::PtxOnly)
+}

@@ -22,9 +22,9 @@ pub fn run(settings: &Settings, args: &FleetArgs, host: &Host) -> i32 {
         Err(e) => return fail(&e),
     };
     let mut opts = FleetOptions::from_args(args, host.var(fleet::SSH_ENV));
-    if !settings.scriptable() && fleet::tui::wanted(host) && settings.prometheus.is_none() {
+    if !settings.scriptable() && crate::tui::fleet::wanted(host) && settings.prometheus.is_none() {
         let color = super::output::ui_color(settings.color, host);
-        return fleet::tui::run(&targets, &opts, color);
+        return crate::tui::fleet::run(&targets, &opts, color);
     }
     opts.keep_reports = settings.json || settings.prometheus.is_some();
     // Ctrl-C, SIGTERM, SIGHUP: end the ssh children too (each runs in its own process

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::query::{install_command, variant_arch_list, DriverFit};
 use super::schema::{Gpu, Segment, TorchRelease, TorchVariant};
 use super::Matrix;
-use crate::checks::arch::{coverage, Coverage};
+use crate::arch_list::{coverage, Coverage};
 use crate::version::DottedVersion;
 
 #[derive(Debug, Serialize)]
@@ -131,7 +131,7 @@ pub fn gpu(m: &Matrix, query: &str) -> Vec<GpuAnswer> {
         .into_iter()
         .map(|g| {
             let arch = m.arch(&g.cc);
-            let (major, minor) = crate::checks::view::parse_cc(&g.cc).unwrap_or((0, 0));
+            let (major, minor) = crate::arch_list::parse_cc(&g.cc).unwrap_or((0, 0));
             let toolkits = match arch {
                 Some(a) => match &a.last_toolkit {
                     Some(last) => format!("CUDA {} to {last}", a.first_toolkit),

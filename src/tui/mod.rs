@@ -4,6 +4,7 @@
 //! messages, so input never waits on the machine.
 
 pub mod app;
+pub mod fleet;
 pub mod keymap;
 pub mod layout;
 pub mod msg;
