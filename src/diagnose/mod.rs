@@ -507,7 +507,7 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
         for (i, name) in ce.gpus.iter().enumerate() {
             let Some(cc) = matrix
                 .gpu_by_name(name)
-                .and_then(|g| crate::checks::view::parse_cc(&g.cc))
+                .and_then(|g| crate::arch_list::parse_cc(&g.cc))
             else {
                 continue;
             };
