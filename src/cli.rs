@@ -137,8 +137,8 @@ pub enum Tier {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List every check: id and what it verifies.
-    Checks,
+    /// List every check: id and what it verifies (--json: the whole catalogue; --markdown: the README's table).
+    Checks(ChecksArgs),
     /// Print the JSON Schema of the --json report.
     Schema,
     /// The compatibility matrix: validate a matrix folder, answer questions from it, fetch a newer one.
@@ -156,6 +156,13 @@ pub enum Command {
     Grid(GridArgs),
     /// What differs between two saved JSON reports (facts and findings), most relevant first.
     Diff(DiffArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ChecksArgs {
+    /// Print the table of checks in Markdown (the README's "Findings" table).
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -208,12 +215,7 @@ pub struct GridArgs {
     pub gpu: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GridAxis {
-    X,
-    Y,
-    Z,
-}
+pub use crate::grid::GridAxis; // moved: src/grid.rs
 
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {

@@ -9,9 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::app::{self, AppError};
-use crate::cli::{Cli, DiffArgs};
-use crate::report::exit;
+use crate::error::AppError;
 use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,16 +34,16 @@ pub struct Difference {
 
 /// The parts of a saved report diff needs; anything else in the file is ignored.
 #[derive(Debug, serde::Deserialize)]
-struct Saved {
-    schema_version: Option<u64>,
-    facts: Value,
+pub struct Saved {
+    pub schema_version: Option<u64>,
+    pub facts: Value,
     /// Read leniently (a newer report may carry scopes this build does not know).
     #[serde(default)]
-    findings: Vec<Value>,
+    pub findings: Vec<Value>,
 }
 
 /// A saved finding's id, scope, severity and summary, read from its JSON.
-fn lenient(v: &Value) -> Option<Finding> {
+pub fn lenient(v: &Value) -> Option<Finding> {
     let id = v.get("id")?.as_str()?;
     let severity: Severity = serde_json::from_value(v.get("severity")?.clone()).ok()?;
     let summary = v.get("summary").and_then(Value::as_str).unwrap_or("");
@@ -63,7 +61,7 @@ fn lenient(v: &Value) -> Option<Finding> {
     Some(f)
 }
 
-fn load(path: &Path) -> Result<Saved, AppError> {
+pub fn load(path: &Path) -> Result<Saved, AppError> {
     // The same bound as --from (a saved report, not a log), and no text copy.
     let bytes = crate::host::open_input(path)
         .and_then(|r| crate::host::read_all_bounded(r, crate::report::MAX_REPORT_BYTES))
@@ -292,34 +290,6 @@ pub fn text(d: &Diff, a: &str, b: &str) -> String {
 
 /// Differences the text output shows; `--json` has them all.
 pub const TEXT_LIMIT: usize = 60;
-
-pub fn run(cli: &Cli, args: &DiffArgs) -> Result<i32, AppError> {
-    let a = load(&args.a)?;
-    let b = load(&args.b)?;
-    let fa: Vec<Finding> = a.findings.iter().filter_map(lenient).collect();
-    let fb: Vec<Finding> = b.findings.iter().filter_map(lenient).collect();
-    let d = diff_values(&a.facts, &fa, &b.facts, &fb);
-    let out = if cli.json {
-        format!("{}\n", crate::report::safe_json::to_string_pretty(&d)?)
-    } else {
-        // Every value and key of two outside files is printed: none may drive the
-        // terminal (JSON escapes its own).
-        crate::report::defang_text(&text(
-            &d,
-            &args.a.display().to_string(),
-            &args.b.display().to_string(),
-        ))
-        .into_owned()
-    };
-    let code = app::print(&out);
-    Ok(if code != exit::OK {
-        code
-    } else if d.identical {
-        exit::OK
-    } else {
-        DIFFERENT
-    })
-}
 
 /// `diff`'s exit code when the reports differ.
 pub const DIFFERENT: i32 = 1;

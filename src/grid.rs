@@ -6,13 +6,17 @@
 
 use serde::Serialize;
 
-use crate::app::{self, AppError};
-use crate::cli::{Cli, GridArgs, GridAxis};
 use crate::facts::Facts;
-use crate::host::Host;
-use crate::report::exit;
 
 /// CUDA's maximum grid dimensions (x, y, z) on every GPU since compute capability 3.0.
+/// The grid axis a launch's product lands on (`grid --axis`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GridAxis {
+    X,
+    Y,
+    Z,
+}
+
 pub const DEFAULT_MAX_GRID: [u64; 3] = [2_147_483_647, 65_535, 65_535];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -97,7 +101,7 @@ pub fn max_grid_dims(facts: &Facts, gpu: u32) -> Option<[u64; 3]> {
 }
 
 /// Why `--gpu N` has no limit to read, for the error message.
-fn no_limit_reason(facts: &Facts, gpu: u32) -> String {
+pub fn no_limit_reason(facts: &Facts, gpu: u32) -> String {
     match facts.driver_api.cuda.value().map(|c| &c.devices) {
         None => format!(
             "CUDA is not usable here ({})",
@@ -136,44 +140,6 @@ pub fn text(a: &GridAnswer) -> String {
         )),
     }
     out
-}
-
-pub fn run(cli: &Cli, args: &GridArgs, host: &Host) -> Result<i32, AppError> {
-    let spatial = match &args.spatial {
-        Some(s) => parse_spatial(s)
-            .ok_or_else(|| AppError::Usage(format!("--spatial {s:?} is not HxW (e.g. 40x64)")))?,
-        None => (1, 1),
-    };
-    let (max_grid, from) = match args.gpu {
-        None => (DEFAULT_MAX_GRID, "CUDA default".to_string()),
-        Some(n) => {
-            let facts = crate::facts::gather(host, &crate::facts::GatherOptions::default());
-            match max_grid_dims(&facts, n) {
-                Some(dims) => (dims, format!("GPU {n}")),
-                None => {
-                    return Err(AppError::Usage(format!(
-                        "--gpu {n}: cannot read the device's grid limits: {}",
-                        no_limit_reason(&facts, n)
-                    )))
-                }
-            }
-        }
-    };
-    let mut a = compute(args.batch, args.heads, spatial, args.axis, max_grid);
-    a.limit_from = from;
-    let out = if cli.json {
-        format!("{}\n", crate::report::safe_json::to_string_pretty(&a)?)
-    } else {
-        text(&a)
-    };
-    let code = app::print(&out);
-    Ok(if code != exit::OK {
-        code
-    } else if a.fits {
-        exit::OK
-    } else {
-        OVER_LIMIT
-    })
 }
 
 /// `grid`'s exit code when the launch is over the limit.

@@ -1,7 +1,7 @@
 //! Parses arguments, dispatches, maps the outcome to an exit code. Nothing else.
 
 use clap::Parser;
-use gpu_doctor::{app, cli::Cli, facts::driver_api, host::Host, probes, report::exit};
+use gpu_doctor::{cli::Cli, cmd, facts::driver_api, host::Host, probes, report::exit};
 
 fn main() {
     if std::env::args_os()
@@ -39,5 +39,5 @@ fn main() {
             std::process::exit(code);
         }
     };
-    std::process::exit(app::run(&cli, &Host::from_env()));
+    std::process::exit(cmd::run(&cli, &Host::from_env()));
 }

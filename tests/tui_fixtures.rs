@@ -58,3 +58,19 @@ fn fixtures_show_what_their_names_say() {
         Severity::Fail
     ));
 }
+
+/// A matrix release changes the bundled matrix's version: the fixtures must not name it,
+/// or every release would rewrite them (and the snapshots drawn from them).
+#[test]
+fn fixtures_do_not_name_the_matrix_release() {
+    let version = gpu_doctor::matrix::bundled().version;
+    assert_ne!(version, tui_reports::MATRIX_VERSION);
+    for name in tui_reports::NAMES {
+        let text = std::fs::read_to_string(tui_reports::path(name)).unwrap();
+        assert!(!text.contains(&version), "{name} names matrix {version}");
+        assert_eq!(
+            tui_reports::load(name).matrix.version,
+            tui_reports::MATRIX_VERSION
+        );
+    }
+}

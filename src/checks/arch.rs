@@ -2,71 +2,16 @@
 //! the GPUs present? Answered from the fatbin facts where they were read, else from the
 //! matrix's record of the build.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::compat::{torch_advice, torch_builds};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::ArchList;
-use crate::matrix::query::{platform_of, variant_arch_list};
 use crate::finding::{Finding, Severity};
+use crate::matrix::query::{platform_of, variant_arch_list};
 use crate::version::DottedVersion;
 
-/// How a set of compiled targets serves one compute capability.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Coverage {
-    /// Native code (SASS) for it: runs at full speed.
-    Sass(String),
-    /// Only PTX, which the driver JIT-compiles at first use.
-    PtxOnly(String),
-    None,
-}
-
-/// Parses "sm_90", "sm_90a", "compute_86", "sm_100f" into (is_ptx, major, minor, suffix).
-fn parse_target(t: &str) -> Option<(bool, u32, u32, Option<char>)> {
-    let (ptx, rest) = if let Some(r) = t.strip_prefix("sm_") {
-        (false, r)
-    } else {
-        (true, t.strip_prefix("compute_")?)
-    };
-    let (digits, suffix) = match rest.chars().last() {
-        Some(c @ ('a' | 'f')) => (&rest[..rest.len() - 1], Some(c)),
-        _ => (rest, None),
-    };
-    if digits.len() < 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let (maj, min) = digits.split_at(digits.len() - 1);
-    Some((ptx, maj.parse().ok()?, min.parse().ok()?, suffix))
-}
-
-/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
-/// CC); PTX JIT-compiles for any equal or newer CC (an "a"/"f" PTX only within its kind).
-pub fn coverage(targets: &[String], major: u32, minor: u32) -> Coverage {
-    let mut ptx = None;
-    for t in targets {
-        let Some((is_ptx, a, b, suffix)) = parse_target(t) else {
-            continue;
-        };
-        if !is_ptx {
-            let ok = match suffix {
-                Some('a') => a == major && b == minor,
-                _ => a == major && b <= minor,
-            };
-            if ok {
-                return Coverage::Sass(t.clone());
-            }
-        } else {
-            let ok = match suffix {
-                None => (a, b) <= (major, minor),
-                Some('a') => a == major && b == minor,
-                Some(_) => a == major && b <= minor,
-            };
-            if ok && ptx.is_none() {
-                ptx = Some(t.clone());
-            }
-        }
-    }
-    ptx.map_or(Coverage::None, Coverage::PtxOnly)
-}
+pub use crate::arch_list::{coverage, Coverage}; // moved: src/arch_list.rs
 
 /// The targets that serve most of a library's kernels: the arch flags when the reader
 /// could tell them apart, else every target found.
@@ -137,6 +82,20 @@ fn torch_coverage<'a>(
     out
 }
 
+pub const TORCH_ARCH_UNSUPPORTED: Check = Check {
+    id: "torch.arch_unsupported",
+    name: "torch.gpu_arch",
+    area: Area::Torch,
+    title: "each PyTorch build has kernels for every GPU",
+    failing: "a GPU's compute capability has no kernels in the build (\"no kernel image is available\"); the fix is the `pip install torch==X --index-url …/cuNNN` that works here",
+    why: "Without kernels for the GPU's compute capability every CUDA op fails ('no kernel image').",
+    next_step: "Install the PyTorch build the finding names.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_libs", "driver_api", "matrix"],
+    not_in_paste: None,
+    run: torch_arch_unsupported,
+};
+
 pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for (u, g, targets, from, c) in torch_coverage(ctx) {
@@ -176,7 +135,7 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
             Coverage::None => {
                 let advice = u
                     .torch
-                    .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
+                    .and_then(|(env, t)| torch_advice(ctx, env, t, id.id, &u.scope));
                 let mut f = id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", u.what, g.label, g.sm()))
                     .scope(u.scope)
                     .details(format!(
@@ -200,6 +159,23 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_PTX_JIT_ONLY: Check = Check {
+    id: "torch.ptx_jit_only",
+    name: "torch.native_kernels",
+    area: Area::Torch,
+    title: "no GPU depends on PTX JIT",
+    failing: "a GPU is served only by JIT-compiling PTX",
+    why: "PTX JIT makes the first run slow and needs a driver new enough for the PTX.",
+    next_step: "Install a PyTorch build with native kernels for the GPU.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "driver_api", "matrix"],
+    not_in_paste: Some(PasteGap {
+        what: "the build's PTX targets",
+        how: "`python -c 'import torch; print(torch.cuda.get_arch_list())'`",
+    }),
+    run: torch_ptx_jit_only,
+};
+
 pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for (u, g, _targets, _from, c) in torch_coverage(ctx) {
@@ -215,6 +191,23 @@ pub fn torch_ptx_jit_only(ctx: &Ctx) -> Vec<Finding> {
     }
     out
 }
+
+pub const EXT_ARCH_UNSUPPORTED: Check = Check {
+    id: "ext.arch_unsupported",
+    name: "ext.gpu_arch",
+    area: Area::Ext,
+    title: "each CUDA extension has kernels for every GPU",
+    failing: "a CUDA extension module (flash-attn, xformers, ...) has no kernels for a GPU present",
+    why: "An extension without kernels for the GPU fails the first time it is called.",
+    next_step: "Install or build the extension for the GPU's compute capability.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "python", "matrix"],
+    not_in_paste: Some(PasteGap {
+        what: "the CUDA extensions' compiled architectures",
+        how: "`gpu-doctor` on the machine (it reads each extension's fatbin)",
+    }),
+    run: ext_arch_unsupported,
+};
 
 pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
@@ -250,6 +243,20 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TOOLKIT_ARCH_UNSUPPORTED: Check = Check {
+    id: "toolkit.arch_unsupported",
+    name: "toolkit.gpu_arch",
+    area: Area::Toolkit,
+    title: "each toolkit can compile for the GPUs present",
+    failing: "a toolkit's nvcc cannot compile for a GPU present (too old for it, or dropped it)",
+    why: "nvcc cannot build kernels for a GPU it does not know or has dropped.",
+    next_step: "Install a toolkit release that supports the GPU.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "toolkits", "matrix"],
+    not_in_paste: None,
+    run: toolkit_arch_unsupported,
+};
+
 pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
     let mut out = Vec::new();
@@ -280,7 +287,8 @@ pub fn toolkit_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                     .fix(format!("Install CUDA {} alongside to build for this GPU.", arch.last_toolkit.as_deref().unwrap_or("?")), &[]));
             } else {
                 out.push(
-                    id.finding(Severity::Pass,
+                    id.finding(
+                        Severity::Pass,
                         format!("nvcc {v} can compile for {} ({})", g.label, g.sm()),
                     )
                     .scope(scope.clone()),

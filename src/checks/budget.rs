@@ -1,8 +1,23 @@
 //! `host.budget_skipped`: what `--budget` left out, so a verdict never hides what it did
 //! not look at.
 
+use super::catalogue::{Action, Area, Check};
 use super::Ctx;
 use crate::finding::{Finding, Severity};
+
+pub const HOST_BUDGET_SKIPPED: Check = Check {
+    id: "host.budget_skipped",
+    name: "host.time_budget",
+    area: Area::Host,
+    title: "(--budget) every step fitted in the time budget",
+    failing: "info only: the steps `--budget` left out, named",
+    why: "A bounded run (a Slurm health check, a prolog) may leave steps out; a verdict must not hide what it did not look at.",
+    next_step: "Give a larger --budget, or run the deep tier outside the health check.",
+    action: Action::None,
+    reads: &["skipped", "options"],
+    not_in_paste: None,
+    run: budget_skipped,
+};
 
 pub fn budget_skipped(ctx: &Ctx) -> Vec<Finding> {
     if ctx.facts.skipped.is_empty() {

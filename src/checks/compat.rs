@@ -2,11 +2,12 @@
 //! the toolkits and PyTorch builds were built with, does it drive these GPUs, is its
 //! kernel module the right flavour, is its branch still supported.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
-use crate::matrix::query::{install_command, platform_of, DriverFit};
 use crate::finding::{Finding, Scope, Severity};
+use crate::matrix::query::{install_command, platform_of, DriverFit};
 use crate::version::DottedVersion;
 
 /// Something that needs a CUDA version from the driver.
@@ -380,6 +381,20 @@ fn driver_or_torch(
     }
 }
 
+pub const DRIVER_TOO_OLD_FOR_TORCH: Check = Check {
+    id: "driver.too_old_for_torch",
+    name: "driver.torch_support",
+    area: Area::Driver,
+    title: "the driver is new enough for each PyTorch build's CUDA",
+    failing: "a PyTorch build's CUDA needs a newer driver; the fix names the driver and the build that would work",
+    why: "A PyTorch build's CUDA runtime refuses a driver older than it needs.",
+    next_step: "Upgrade the driver, or install the PyTorch build the finding names.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_libs", "driver_api", "python", "matrix"],
+    not_in_paste: None,
+    run: too_old_for_torch,
+};
+
 pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
@@ -390,7 +405,8 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    id.finding(Severity::Pass,
+                    id.finding(
+                        Severity::Pass,
                         format!("Driver {driver} supports {}'s CUDA {}", u.what, u.cuda),
                     )
                     .scope(u.scope),
@@ -398,10 +414,10 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
             }
             DriverFit::TooOld { needed } => {
                 let need = DottedVersion::parse(&needed);
-                let dfix = driver_fix(ctx, id, &u.scope, need.as_ref());
+                let dfix = driver_fix(ctx, id.id, &u.scope, need.as_ref());
                 let tfix = u
                     .torch
-                    .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
+                    .and_then(|(env, t)| torch_advice(ctx, env, t, id.id, &u.scope));
                 let (text, commands) = driver_or_torch(
                     format!("Driver {needed} or newer runs CUDA {}.", u.cuda),
                     dfix,
@@ -428,6 +444,27 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const DRIVER_TOO_OLD_FOR_TOOLKIT: Check = Check {
+    id: "driver.too_old_for_toolkit",
+    name: "driver.toolkit_support",
+    area: Area::Driver,
+    title: "the driver is new enough for each CUDA toolkit",
+    failing: "an installed CUDA toolkit needs a newer driver (fail for the toolkit builds use)",
+    why: "Programs built with a toolkit need a driver at least as new as its CUDA release.",
+    next_step: "Upgrade the driver, or use a toolkit the driver supports.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "toolkits",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: too_old_for_toolkit,
+};
+
 pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
@@ -437,7 +474,7 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
         let id = &DRIVER_TOO_OLD_FOR_TOOLKIT;
         match ctx.matrix.driver_fit(&driver, &u.cuda) {
             DriverFit::TooOld { needed } => {
-                let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
+                let dfix = driver_fix(ctx, id.id, &u.scope, DottedVersion::parse(&needed).as_ref());
                 let (fix_text, fix_commands) = match dfix {
                     Some(d) => (format!("Driver {needed} or newer runs this toolkit. {} Or use a toolkit of an older CUDA.", d.text), d.commands),
                     None => (format!("Use a toolkit of an older CUDA: no supported driver branch runs CUDA {} on these GPUs without breaking something else.", u.cuda), Vec::new()),
@@ -457,7 +494,8 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
             }
             DriverFit::Full | DriverFit::MinorVersionCompat { .. } => {
                 out.push(
-                    id.finding(Severity::Pass,
+                    id.finding(
+                        Severity::Pass,
                         format!("Driver {driver} supports {}", u.what),
                     )
                     .scope(u.scope),
@@ -468,6 +506,29 @@ pub fn too_old_for_toolkit(ctx: &Ctx) -> Vec<Finding> {
     }
     out
 }
+
+pub const DRIVER_MINOR_VERSION_COMPAT: Check = Check {
+    id: "driver.minor_version_compat",
+    name: "driver.minor_version_compat",
+    area: Area::Driver,
+    title: "nothing depends on CUDA minor version compatibility",
+    failing:
+        "works only through CUDA minor version compatibility (PTX JIT and newer APIs unavailable)",
+    why: "Minor version compatibility runs the build but not PTX JIT and some newer APIs.",
+    next_step: "Upgrade the driver to the CUDA release's own minimum.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "toolkits",
+        "python",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: minor_version_compat,
+};
 
 pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
@@ -484,10 +545,10 @@ pub fn minor_version_compat(ctx: &Ctx) -> Vec<Finding> {
                 .map(|m| m.limitations.join("; "))
                 .unwrap_or_default();
             let id = &DRIVER_MINOR_VERSION_COMPAT;
-            let dfix = driver_fix(ctx, id, &u.scope, DottedVersion::parse(&needed).as_ref());
+            let dfix = driver_fix(ctx, id.id, &u.scope, DottedVersion::parse(&needed).as_ref());
             let tfix = u
                 .torch
-                .and_then(|(env, t)| torch_advice(ctx, env, t, id, &u.scope));
+                .and_then(|(env, t)| torch_advice(ctx, env, t, id.id, &u.scope));
             let (fix_text, fix_commands) = match (dfix, tfix) {
                 (Some(d), _) => (format!("Driver {needed} or newer lifts the limits. {}", d.text), d.commands),
                 (None, Some(t)) => (format!("No supported driver branch that runs CUDA {} also drives every GPU here; install a PyTorch build this driver runs fully.", u.cuda), vec![t]),
@@ -519,6 +580,27 @@ fn driver_branch_line(ctx: &Ctx, driver: &DottedVersion) -> String {
         ),
     }
 }
+
+pub const DRIVER_GPU_UNSUPPORTED: Check = Check {
+    id: "driver.gpu_unsupported",
+    name: "driver.gpu_support",
+    area: Area::Driver,
+    title: "the driver branch drives every GPU present",
+    failing: "the driver branch does not drive a GPU present (dropped it, or too old for it)",
+    why: "A driver branch drives only the GPUs of its support list; others are invisible to CUDA.",
+    next_step: "Install a driver branch that supports the GPU.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "matrix",
+    ],
+    not_in_paste: None,
+    run: gpu_unsupported,
+};
 
 pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
@@ -567,7 +649,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             let last = arch.and_then(|a| a.last_driver_branch);
             let last_branch =
                 last.and_then(|l| ctx.matrix.drivers.branch.iter().find(|b| b.branch == l));
-            let (text, commands) = match driver_fix(ctx, id, &g.scope(), None) {
+            let (text, commands) = match driver_fix(ctx, id.id, &g.scope(), None) {
                 Some(d) => (format!("Install the last branch that drives {name} GPUs. {}", d.text), d.commands),
                 None => match last_branch {
                     Some(b) if ctx.matrix.branch_past_eol(b) => (
@@ -598,7 +680,7 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             );
         } else if too_new_gpu {
             let min = arch.and_then(|a| a.min_driver_branch).unwrap_or(0);
-            let (text, commands) = match driver_fix(ctx, id, &g.scope(), None) {
+            let (text, commands) = match driver_fix(ctx, id.id, &g.scope(), None) {
                 Some(d) => (d.text, d.commands),
                 None => (format!("Install a driver of branch R{min} or newer that is still supported; none in matrix {} drives this GPU without breaking something else.", ctx.matrix.manifest.version), Vec::new()),
             };
@@ -612,7 +694,8 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
             );
         } else if arch.is_some() {
             out.push(
-                id.finding(Severity::Pass,
+                id.finding(
+                    Severity::Pass,
                     format!("Driver {driver} supports {} ({})", g.label, g.sm()),
                 )
                 .scope(g.scope()),
@@ -635,6 +718,30 @@ fn needs_open_module(ctx: &Ctx, g: &GpuCc) -> bool {
     })
 }
 
+pub const DRIVER_OPEN_MODULE_REQUIRED: Check = Check {
+    id: "driver.open_module_required",
+    name: "driver.module_flavour",
+    area: Area::Driver,
+    title: "GPUs that need the open kernel modules have them",
+    failing: "a GPU that needs the open kernel modules runs the proprietary ones",
+    why: "Blackwell and newer GPUs run only with the open kernel modules.",
+    next_step: "Install the open kernel module flavour of the same driver.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+        "matrix",
+    ],
+    not_in_paste: Some(PasteGap {
+        what: "the kernel module's flavour (open or proprietary)",
+        how: "`modinfo nvidia | grep -i license`",
+    }),
+    run: open_module_required,
+};
+
 pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
     use crate::facts::kernel_module::ModuleFlavor;
     let Some(flavor) = ctx.facts.kernel_module.flavor.value() else {
@@ -648,7 +755,8 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
         let id = &DRIVER_OPEN_MODULE_REQUIRED;
         if *flavor == ModuleFlavor::Open {
             out.push(
-                id.finding(Severity::Pass,
+                id.finding(
+                    Severity::Pass,
                     format!("{} runs on the open kernel modules it needs", g.label),
                 )
                 .scope(g.scope()),
@@ -674,6 +782,20 @@ pub fn open_module_required(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const DRIVER_BRANCH_EOL: Check = Check {
+    id: "driver.branch_eol",
+    name: "driver.branch_support",
+    area: Area::Driver,
+    title: "the driver branch is still supported",
+    failing: "the driver branch is past end of life (as of the matrix date)",
+    why: "A branch past end of life gets no security or bug fixes.",
+    next_step: "Plan an upgrade to a supported branch.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_libs", "driver_api", "matrix"],
+    not_in_paste: None,
+    run: branch_eol,
+};
+
 pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
     let Some(driver) = view::driver_version(ctx.facts) else {
         return Vec::new();
@@ -689,7 +811,7 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
         .and_then(crate::matrix::validate::parse_date);
     match (eol, as_of) {
         (Some(eol), Some(today)) if eol < today => {
-            let eol_fix = match driver_fix(ctx, id, &Scope::Host, None) {
+            let eol_fix = match driver_fix(ctx, id.id, &Scope::Host, None) {
                 Some(d) => (format!("Move to a supported production or LTS branch. {}", d.text), d.commands),
                 None => ("No supported branch drives every GPU here without breaking something else: this is the last branch for them.".to_string(), Vec::new()),
             };
@@ -699,13 +821,8 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
             .fix_owned(eol_fix.0, eol_fix.1)]
         }
         _ => {
-            let kind = serde_json::to_value(b.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
-                .unwrap_or_default();
-            vec![id.finding(Severity::Pass,
-                format!("Driver branch R{} ({kind}) is supported", b.branch),
-            )]
+            let kind = serde_json::to_value(b.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
+            vec![id.finding(Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
         }
     }
 }

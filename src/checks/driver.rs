@@ -2,6 +2,7 @@
 //! nodes. The most specific cause wins: a library mismatch is not also reported as a
 //! generic NVML failure.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, OsFamily};
 use super::{evidence, Ctx};
 use crate::fact::Fact;
@@ -35,6 +36,26 @@ fn install_commands(facts: &crate::facts::Facts) -> (&'static str, Vec<&'static 
     }
 }
 
+pub const DRIVER_NOT_INSTALLED: Check = Check {
+    id: "driver.not_installed",
+    name: "driver.installed",
+    area: Area::Driver,
+    title: "an NVIDIA driver is installed",
+    failing: "a GPU but no kernel module and no user-space driver",
+    why: "Without the driver, no CUDA program or PyTorch build can use the GPU.",
+    next_step: "Install the driver for this distribution, then reboot.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+    ],
+    not_in_paste: None,
+    run: not_installed,
+};
+
 pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_NOT_INSTALLED;
@@ -50,17 +71,19 @@ pub fn not_installed(ctx: &Ctx) -> Vec<Finding> {
         return vec![id.finding(Severity::Pass, "NVIDIA driver installed")];
     }
     if !view::has_gpu(f) {
-        return vec![id.finding(Severity::Info,
-            "No NVIDIA driver installed (none is needed without an NVIDIA GPU)",
-        )
-        .evidence(
-            "kernel_module.version",
-            f.kernel_module.version.reason().unwrap_or("-"),
-        )
-        .evidence(
-            "driver_libs.files",
-            "no libnvidia-ml.so.* or libcuda.so.* found",
-        )];
+        return vec![id
+            .finding(
+                Severity::Info,
+                "No NVIDIA driver installed (none is needed without an NVIDIA GPU)",
+            )
+            .evidence(
+                "kernel_module.version",
+                f.kernel_module.version.reason().unwrap_or("-"),
+            )
+            .evidence(
+                "driver_libs.files",
+                "no libnvidia-ml.so.* or libcuda.so.* found",
+            )];
     }
     let (text, commands) = install_commands(f);
     vec![id.finding(Severity::Fail, "An NVIDIA GPU is present but no NVIDIA driver is installed")
@@ -107,6 +130,29 @@ fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Findi
         )]
 }
 
+pub const DRIVER_MODULE_NOT_LOADED: Check = Check {
+    id: "driver.module_not_loaded",
+    name: "driver.kernel_module",
+    area: Area::Driver,
+    title: "the NVIDIA kernel module is loaded",
+    failing: "user-space driver installed, kernel module not loaded (DKMS, Secure Boot)",
+    why: "The user-space libraries cannot reach the GPU without the kernel module.",
+    next_step: "Rebuild or sign the module (DKMS, Secure Boot) and load it.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_libs",
+        "driver_api",
+    ],
+    not_in_paste: Some(PasteGap {
+        what: "the kernel module's state",
+        how: "`cat /proc/driver/nvidia/version` and `lsmod | grep nvidia`",
+    }),
+    run: module_not_loaded,
+};
+
 pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_MODULE_NOT_LOADED;
@@ -137,7 +183,8 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
             Some(crate::facts::kernel_module::ModuleFlavor::Proprietary) => ", proprietary",
             None => "",
         };
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!("Kernel module loaded ({version}{flavor})"),
         )];
     }
@@ -195,6 +242,23 @@ fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::We
     finding
 }
 
+pub const DRIVER_NOUVEAU_LOADED: Check = Check {
+    id: "driver.nouveau_loaded",
+    name: "driver.nouveau",
+    area: Area::Driver,
+    title: "nouveau does not hold the GPU",
+    failing: "nouveau holds the GPU",
+    why: "While nouveau holds the GPU the NVIDIA module cannot bind to it.",
+    next_step: "Blacklist nouveau, rebuild the initramfs and reboot.",
+    action: Action::Reboot,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "the loaded kernel modules",
+        how: "`lsmod | grep nouveau`",
+    }),
+    run: nouveau_loaded,
+};
+
 pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_NOUVEAU_LOADED;
@@ -251,6 +315,20 @@ pub fn nouveau_loaded(ctx: &Ctx) -> Vec<Finding> {
     )]
 }
 
+pub const DRIVER_LIBRARY_MISMATCH: Check = Check {
+    id: "driver.library_mismatch",
+    name: "driver.library_version",
+    area: Area::Driver,
+    title: "kernel module and user-space libraries are one release",
+    failing: "kernel module version differs from `libnvidia-ml.so.1`/`libcuda.so.1`, or NVML says so",
+    why: "NVML and CUDA refuse to work when the kernel module and the libraries are different releases.",
+    next_step: "Reboot (or unload and reload the NVIDIA modules) so the module matches the libraries.",
+    action: Action::Reboot,
+    reads: &["kernel_module", "driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "the kernel module's and the libraries' versions", how: "`cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*`" }),
+    run: library_mismatch,
+};
+
 pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_LIBRARY_MISMATCH;
@@ -283,7 +361,8 @@ pub fn library_mismatch(ctx: &Ctx) -> Vec<Finding> {
         if user.is_empty() {
             return Vec::new();
         }
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!("Kernel module and user-space libraries are both {kernel}"),
         )];
     }
@@ -337,10 +416,12 @@ fn mismatch_finding(
     kernel: &str,
     differing: &[(&str, String)],
 ) -> Finding {
-    let mut finding = DRIVER_LIBRARY_MISMATCH.finding(Severity::Fail,
-        "Kernel module and user-space driver versions differ",
-    )
-    .evidence("kernel_module.version", kernel);
+    let mut finding = DRIVER_LIBRARY_MISMATCH
+        .finding(
+            Severity::Fail,
+            "Kernel module and user-space driver versions differ",
+        )
+        .evidence("kernel_module.version", kernel);
     for (name, v) in differing {
         finding = finding.evidence("driver_libs", format!("{name} -> {v}"));
     }
@@ -356,6 +437,20 @@ fn mismatch_finding(
         &["sudo reboot", "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia && sudo modprobe nvidia_uvm"],
     )
 }
+
+pub const DRIVER_NVML_FAILED: Check = Check {
+    id: "driver.nvml_failed",
+    name: "driver.nvml_init",
+    area: Area::Driver,
+    title: "NVML initialises",
+    failing: "`nvmlInit` failed for another reason (decoded), or hung/crashed",
+    why: "Without NVML nothing can list the GPUs or read their health.",
+    next_step: "Act on the decoded NVML error in the finding.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: None,
+    run: nvml_failed,
+};
 
 pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -378,7 +473,8 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                 }
                 let count = n.devices.value().map_or(0, Vec::len);
                 let version = n.driver_version.value().cloned().unwrap_or_default();
-                return vec![id.finding(Severity::Pass,
+                return vec![id.finding(
+                    Severity::Pass,
                     format!(
                         "NVML {version} initialised; {count} GPU{}",
                         super::host::plural(count)
@@ -407,25 +503,27 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
                     &["sudo dmesg | grep -iE 'nvrm|xid'", "nvidia-smi"],
                 ),
             };
-            vec![id.finding(Severity::Fail,
-                format!(
-                    "NVML failed to initialise: {} ({})",
-                    n.init.name, n.init.code
-                ),
-            )
-            .details(format!(
-                "{why}{}",
-                n.init
-                    .message
-                    .as_ref()
-                    .map_or(String::new(), |m| format!(" NVML says: \"{m}\"."))
-            ))
-            .evidence(
-                "driver_api.nvml.init",
-                format!("{} ({})", n.init.name, n.init.code),
-            )
-            .evidence("driver_api.nvml.library", &n.library)
-            .fix(fix, commands)]
+            vec![id
+                .finding(
+                    Severity::Fail,
+                    format!(
+                        "NVML failed to initialise: {} ({})",
+                        n.init.name, n.init.code
+                    ),
+                )
+                .details(format!(
+                    "{why}{}",
+                    n.init
+                        .message
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(" NVML says: \"{m}\"."))
+                ))
+                .evidence(
+                    "driver_api.nvml.init",
+                    format!("{} ({})", n.init.name, n.init.code),
+                )
+                .evidence("driver_api.nvml.library", &n.library)
+                .fix(fix, commands)]
         }
         Fact::Failed {
             error, stderr_tail, ..
@@ -461,7 +559,7 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
 /// foreign library): unknown is never healthy.
 fn unloadable_library<T>(
     f: &crate::facts::Facts,
-    id: &str,
+    id: &Check,
     soname: &str,
     fact: &Fact<T>,
     on_disk: Option<&String>,
@@ -492,6 +590,23 @@ fn unloadable_library<T>(
     )
 }
 
+pub const DRIVER_CUDA_INIT_FAILED: Check = Check {
+    id: "driver.cuda_init_failed",
+    name: "driver.cuda_init",
+    area: Area::Driver,
+    title: "cuInit succeeds",
+    failing: "`cuInit` failed for a reason no more specific id covers (CUresult name and number)",
+    why: "Every CUDA program calls cuInit first; when it fails no GPU work runs.",
+    next_step: "Act on the CUresult named in the finding.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: cuda_init_failed,
+};
+
 pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_CUDA_INIT_FAILED;
@@ -516,7 +631,8 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
                         )];
                 }
                 let n = c.device_count.value().copied().unwrap_or(0);
-                return vec![id.finding(Severity::Pass,
+                return vec![id.finding(
+                    Severity::Pass,
                     format!(
                         "cuInit succeeded: CUDA driver API {version}, {n} device{}",
                         super::host::plural(n as usize)
@@ -584,6 +700,24 @@ fn cuinit_code(f: &crate::facts::Facts) -> Option<i64> {
     view::cuda(f).map(|c| c.init.code)
 }
 
+pub const DRIVER_UVM_UNAVAILABLE: Check = Check {
+    id: "driver.uvm_unavailable",
+    name: "driver.uvm",
+    area: Area::Driver,
+    title: "nvidia_uvm works",
+    failing: "`nvidia_uvm` missing, or `cuInit` returned 999",
+    why: "CUDA needs nvidia_uvm for unified memory; without it cuInit fails with error 999.",
+    next_step:
+        "Reload nvidia_uvm (`sudo modprobe -r nvidia_uvm && sudo modprobe nvidia_uvm`) or reboot.",
+    action: Action::Reboot,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "the nvidia_uvm module",
+        how: "`lsmod | grep nvidia_uvm; ls -l /dev/nvidia-uvm`",
+    }),
+    run: uvm_unavailable,
+};
+
 pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &DRIVER_UVM_UNAVAILABLE;
@@ -619,9 +753,7 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if view::cuda(f).is_some_and(|c| c.init_ok()) {
-        return vec![id.finding(Severity::Pass,
-            "nvidia_uvm works (cuInit succeeded)",
-        )];
+        return vec![id.finding(Severity::Pass, "nvidia_uvm works (cuInit succeeded)")];
     }
     let uvm_node = f
         .kernel_module
@@ -641,6 +773,23 @@ pub fn uvm_unavailable(ctx: &Ctx) -> Vec<Finding> {
         )
         .fix("Load it now and at boot.", &["sudo modprobe nvidia_uvm", "echo nvidia_uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf"])]
 }
+
+pub const DRIVER_FABRIC_MANAGER: Check = Check {
+    id: "driver.fabric_manager",
+    name: "driver.fabric_manager",
+    area: Area::Driver,
+    title: "the NVSwitch fabric is ready (no CUDA error 802)",
+    failing: "`cuInit` returned 802 (NVSwitch fabric manager not running)",
+    why: "On NVSwitch systems CUDA waits for the fabric manager; until it runs every cuInit fails.",
+    next_step: "Install and start nvidia-fabricmanager at the driver's exact version.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: fabric_manager,
+};
 
 pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -664,6 +813,20 @@ pub fn fabric_manager(ctx: &Ctx) -> Vec<Finding> {
             &["sudo systemctl enable --now nvidia-fabricmanager", "systemctl status nvidia-fabricmanager", "nvidia-smi -q | grep -iA2 fabric"],
         )]
 }
+
+pub const DRIVER_COMPAT_PACKAGE_MISMATCH: Check = Check {
+    id: "driver.compat_package_mismatch",
+    name: "driver.compat_package",
+    area: Area::Driver,
+    title: "the libcuda in use matches the kernel module (no CUDA error 803)",
+    failing: "`cuInit` returned 803 (a cuda-compat libcuda that does not match the module)",
+    why: "A cuda-compat libcuda must match the kernel module it runs on, or cuInit fails with 803.",
+    next_step: "Remove the cuda-compat library from the library path, or install the one that matches the module.",
+    action: Action::FixSoftware,
+    reads: &["kernel_module", "driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "cuInit's result and the libcuda in use", how: "`gpu-doctor` on the machine" }),
+    run: compat_package_mismatch,
+};
 
 pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -711,6 +874,23 @@ pub fn compat_package_mismatch(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const DRIVER_FORWARD_COMPAT_UNSUPPORTED: Check = Check {
+    id: "driver.forward_compat_unsupported",
+    name: "driver.forward_compat",
+    area: Area::Driver,
+    title: "forward compatibility is used only where supported (no CUDA error 804)",
+    failing: "`cuInit` returned 804 (forward compatibility on an unsupported GPU)",
+    why: "Forward compatibility works only on datacenter GPUs; elsewhere cuInit fails with 804.",
+    next_step: "Remove the cuda-compat package and upgrade the driver instead.",
+    action: Action::FixSoftware,
+    reads: &["driver_libs", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "cuInit's result",
+        how: "`gpu-doctor` on the machine",
+    }),
+    run: forward_compat_unsupported,
+};
+
 pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     if cuinit_code(f) != Some(cu_code::COMPAT_NOT_SUPPORTED_ON_DEVICE) {
@@ -729,6 +909,23 @@ pub fn forward_compat_unsupported(ctx: &Ctx) -> Vec<Finding> {
             &["echo $LD_LIBRARY_PATH"],
         )]
 }
+
+pub const DRIVER_DEVICE_NODES: Check = Check {
+    id: "driver.device_nodes",
+    name: "driver.device_nodes",
+    area: Area::Driver,
+    title: "/dev/nvidia* exist and are accessible",
+    failing: "`/dev/nvidia*` missing or not accessible to the current user",
+    why: "CUDA opens /dev/nvidia*; missing or unreadable nodes hide the GPUs from this user.",
+    next_step: "Create the nodes (`nvidia-modprobe`) or add the user to the group that owns them.",
+    action: Action::FixSoftware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap {
+        what: "/dev/nvidia* and their permissions",
+        how: "`ls -l /dev/nvidia*`",
+    }),
+    run: device_nodes,
+};
 
 pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -809,7 +1006,8 @@ pub fn device_nodes(ctx: &Ctx) -> Vec<Finding> {
         .details("The nodes are normally created by nvidia-modprobe or udev when CUDA first starts; missing nodes that stay missing make CUDA see fewer GPUs.")
         .fix("Create the nodes (as root) and check the udev rules of the driver package.", &["sudo nvidia-modprobe -c=0 -u", "ls -l /dev/nvidia*"])];
     }
-    vec![id.finding(Severity::Pass,
+    vec![id.finding(
+        Severity::Pass,
         format!(
             "{gpu_nodes} GPU device node{} and /dev/nvidiactl accessible",
             super::host::plural(gpu_nodes)
@@ -829,6 +1027,23 @@ fn wrong_node_kind(mode: &str) -> Option<&'static str> {
     }
 }
 
+pub const DRIVER_STUB_LIBRARY: Check = Check {
+    id: "driver.stub_library",
+    name: "driver.libcuda_stub",
+    area: Area::Driver,
+    title: "the first libcuda.so on the library path is the driver's, not the toolkit's stub",
+    failing: "the CUDA toolkit's stub `libcuda.so` (`lib64/stubs`) is the first `libcuda.so` on the library path: programs loading that name get CUDA_ERROR_STUB_LIBRARY (34)",
+    why: "Programs that load the unversioned libcuda.so get the stub, whose every call fails, and report that CUDA is unavailable.",
+    next_step: "Take the toolkit's stubs folder out of LD_LIBRARY_PATH and the loader's configuration; link against it at build time only.",
+    action: Action::FixSoftware,
+    reads: &["driver_libs"],
+    not_in_paste: Some(PasteGap {
+        what: "the libcuda.so the loader finds first",
+        how: "`echo $LD_LIBRARY_PATH` and `ldconfig -p | grep libcuda`",
+    }),
+    run: stub_library,
+};
+
 /// driver.stub_library: the toolkit's stub libcuda.so is the first libcuda.so on the
 /// loader's path (a program loading the unversioned name gets error 34).
 pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
@@ -840,10 +1055,12 @@ pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
         .parent()
         .map_or_else(|| stub.to_string(), |p| p.display().to_string());
     let real = f.driver_libs.cuda_soname.as_deref();
-    let mut finding = DRIVER_STUB_LIBRARY.finding(Severity::Warn,
-        format!("the CUDA toolkit's stub libcuda.so is on the library path before the driver's ({stub})"),
-    )
-    .details(format!(
+    let mut finding = DRIVER_STUB_LIBRARY
+        .finding(
+            Severity::Warn,
+            format!("the CUDA toolkit's stub libcuda.so is on the library path before the driver's ({stub})"),
+        )
+        .details(format!(
         "The stub exists only to link against; every call into it fails with CUDA_ERROR_STUB_LIBRARY (34). PyTorch and the CUDA runtime load libcuda.so.1{} and work, but tools that load the unversioned libcuda.so (cudarc-based programs, some JIT compilers and launchers) get the stub and report that CUDA is unavailable.",
         real.map_or(String::new(), |r| format!(" ({r})"))
     ))

@@ -1,5 +1,6 @@
 //! env.*: environment variables that silently change what CUDA and PyTorch do.
 
+use super::catalogue::{Action, Area, Check};
 use super::view;
 use super::Ctx;
 use crate::facts::Facts;
@@ -82,6 +83,20 @@ pub fn visible_devices_hide_all(facts: &Facts) -> bool {
         .is_some_and(|v| first_unusable(facts, &parse_visible_devices(v)) == Some(0))
 }
 
+pub const ENV_VISIBLE_DEVICES_EMPTY: Check = Check {
+    id: "env.visible_devices_empty",
+    name: "env.visible_devices_nonempty",
+    area: Area::Env,
+    title: "CUDA_VISIBLE_DEVICES does not hide every GPU",
+    failing: "`CUDA_VISIBLE_DEVICES` hides every GPU (`\"\"`, `-1`, `NoDevFiles`, ...)",
+    why: "With every GPU hidden CUDA reports no device.",
+    next_step: "Unset CUDA_VISIBLE_DEVICES or name the GPUs, then restart the program.",
+    action: Action::RestartApp,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: None,
+    run: visible_devices_empty,
+};
+
 pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
@@ -104,6 +119,20 @@ pub fn visible_devices_empty(ctx: &Ctx) -> Vec<Finding> {
         .fix("Unset it, or list the GPUs the job should use (indices or GPU-UUIDs).", &["unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0"])]
 }
 
+pub const ENV_VISIBLE_DEVICES_INVALID: Check = Check {
+    id: "env.visible_devices_invalid",
+    name: "env.visible_devices_valid",
+    area: Area::Env,
+    title: "CUDA_VISIBLE_DEVICES names existing GPUs",
+    failing: "an entry matches no GPU (CUDA ignores it and all after it)",
+    why: "CUDA stops at the first entry that matches no GPU and hides the rest.",
+    next_step: "Name existing GPUs (indices, UUIDs or MIG UUIDs) and restart the program.",
+    action: Action::RestartApp,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: None,
+    run: visible_devices_invalid,
+};
+
 pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let Some(value) = view::env(f, "CUDA_VISIBLE_DEVICES") else {
@@ -112,7 +141,8 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     let entries = parse_visible_devices(value);
     let id = &ENV_VISIBLE_DEVICES_INVALID;
     match first_unusable(f, &entries) {
-        None => vec![id.finding(Severity::Pass,
+        None => vec![id.finding(
+            Severity::Pass,
             format!(
                 "CUDA_VISIBLE_DEVICES={value:?} names {} usable device{}",
                 entries.len(),
@@ -136,6 +166,20 @@ pub fn visible_devices_invalid(ctx: &Ctx) -> Vec<Finding> {
     }
 }
 
+pub const ENV_DEVICE_ORDER: Check = Check {
+    id: "env.device_order",
+    name: "env.device_order",
+    area: Area::Env,
+    title: "CUDA numbers the GPUs as nvidia-smi does",
+    failing: "CUDA numbers the GPUs differently from nvidia-smi and `CUDA_DEVICE_ORDER` is not `PCI_BUS_ID`",
+    why: "CUDA's default order differs from nvidia-smi's: index N is another GPU in each.",
+    next_step: "Set CUDA_DEVICE_ORDER=PCI_BUS_ID and restart the program.",
+    action: Action::RestartApp,
+    reads: &["driver_api", "env"],
+    not_in_paste: None,
+    run: device_order,
+};
+
 /// CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID; nvidia-smi, NVML
 /// and most monitoring number them by PCI bus id. Where the two differ, "GPU 0" in a job
 /// is not "GPU 0" in nvidia-smi, and CUDA_VISIBLE_DEVICES indices pick other GPUs than
@@ -148,7 +192,8 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
     }
     let id = &ENV_DEVICE_ORDER;
     if view::env(f, "CUDA_DEVICE_ORDER").map(str::trim) == Some("PCI_BUS_ID") {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             "CUDA_DEVICE_ORDER=PCI_BUS_ID: CUDA numbers the GPUs as nvidia-smi does",
         )];
     }
@@ -157,7 +202,8 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if indices.windows(2).all(|w| w[0] < w[1]) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             "CUDA's device order matches nvidia-smi's on this machine",
         )];
     }
@@ -193,6 +239,20 @@ pub fn device_order(ctx: &Ctx) -> Vec<Finding> {
         .evidence("driver_api.cuda.devices", mapping.join("; "))
         .fix("Make CUDA number GPUs by PCI bus id, as nvidia-smi does, in the job's environment (or name GPUs by UUID).", &["export CUDA_DEVICE_ORDER=PCI_BUS_ID"])]
 }
+
+pub const ENV_LAUNCH_BLOCKING: Check = Check {
+    id: "env.launch_blocking",
+    name: "env.launch_blocking",
+    area: Area::Env,
+    title: "CUDA_LAUNCH_BLOCKING is off",
+    failing: "`CUDA_LAUNCH_BLOCKING=1` left on",
+    why: "Every kernel launch waits for the GPU: everything runs much slower.",
+    next_step: "Unset CUDA_LAUNCH_BLOCKING and restart the program.",
+    action: Action::RestartApp,
+    reads: &["env"],
+    not_in_paste: None,
+    run: launch_blocking,
+};
 
 pub fn launch_blocking(ctx: &Ctx) -> Vec<Finding> {
     let Some(v) = view::env(ctx.facts, "CUDA_LAUNCH_BLOCKING") else {
@@ -308,6 +368,20 @@ fn check_roundup(val: &str) -> Option<String> {
     }
 }
 
+pub const ENV_ALLOC_CONF_INVALID: Check = Check {
+    id: "env.alloc_conf_invalid",
+    name: "env.alloc_conf",
+    area: Area::Env,
+    title: "PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF are valid",
+    failing: "`PYTORCH_CUDA_ALLOC_CONF`/`PYTORCH_ALLOC_CONF` that PyTorch rejects (e.g. `expandable_segments:true`)",
+    why: "PyTorch refuses an allocator setting it cannot parse at the first CUDA allocation.",
+    next_step: "Fix the setting and restart the program.",
+    action: Action::RestartApp,
+    reads: &["env"],
+    not_in_paste: None,
+    run: alloc_conf_invalid,
+};
+
 pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for name in ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"] {
@@ -331,62 +405,27 @@ pub fn alloc_conf_invalid(ctx: &Ctx) -> Vec<Finding> {
                 .evidence(&format!("env.{name}"), value)
                 .fix("Remove or correct the unknown keys.", &[]));
         } else {
-            out.push(id.finding(Severity::Pass,
-                format!("{name}={value} is valid"),
-            ));
+            out.push(id.finding(Severity::Pass, format!("{name}={value} is valid")));
         }
     }
     out
 }
 
-/// One TORCH_CUDA_ARCH_LIST entry, e.g. "8.6", "9.0a", "8.0+PTX".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArchEntry {
-    pub major: u32,
-    pub minor: u32,
-    /// "a" (arch-specific, runs only on exactly this CC) or "f" (family).
-    pub suffix: Option<char>,
-    pub ptx: bool,
-}
+pub use crate::arch_list::{arch_list_covers, parse_arch_list, ArchEntry}; // moved: src/arch_list.rs
 
-/// Parses "7.0;7.5 8.0+PTX 9.0a"; `Err` carries an entry it cannot read (named
-/// architectures such as "Ampere" are left to PyTorch and not judged here).
-pub fn parse_arch_list(value: &str) -> Result<Vec<ArchEntry>, String> {
-    value
-        .split(|c: char| c == ';' || c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .map(|tok| {
-            let (cc, ptx) = match tok.strip_suffix("+PTX") {
-                Some(cc) => (cc, true),
-                None => (tok, false),
-            };
-            let (num, suffix) = match cc.chars().last() {
-                Some(c @ ('a' | 'f')) => (&cc[..cc.len() - 1], Some(c)),
-                _ => (cc, None),
-            };
-            let (maj, min) = num.split_once('.').ok_or_else(|| tok.to_string())?;
-            Ok(ArchEntry {
-                major: maj.parse().map_err(|_| tok.to_string())?,
-                minor: min.parse().map_err(|_| tok.to_string())?,
-                suffix,
-                ptx,
-            })
-        })
-        .collect()
-}
-
-/// Whether code built for `entries` runs on a GPU of compute capability major.minor:
-/// SASS runs on the same major with an equal or higher minor ("a" only on exactly its
-/// CC); PTX JIT-compiles for any equal or newer CC.
-pub fn arch_list_covers(entries: &[ArchEntry], major: u32, minor: u32) -> bool {
-    entries.iter().any(|e| {
-        let sass = match e.suffix {
-            Some('a') => e.major == major && e.minor == minor,
-            _ => e.major == major && e.minor <= minor,
-        };
-        sass || (e.ptx && (e.major, e.minor) <= (major, minor))
-    })
-}
+pub const ENV_ARCH_LIST_MISMATCH: Check = Check {
+    id: "env.arch_list_mismatch",
+    name: "env.arch_list",
+    area: Area::Env,
+    title: "TORCH_CUDA_ARCH_LIST covers the GPUs present",
+    failing: "`TORCH_CUDA_ARCH_LIST` leaves out a GPU present",
+    why: "Extensions built with this list have no kernels for the GPUs it leaves out.",
+    next_step: "Add the GPUs' compute capabilities to TORCH_CUDA_ARCH_LIST and rebuild.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "driver_api", "env", "matrix"],
+    not_in_paste: None,
+    run: arch_list_mismatch,
+};
 
 pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -397,12 +436,14 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let entries = match parse_arch_list(value) {
         Ok(e) => e,
         Err(tok) => {
-            return vec![id.finding(Severity::Info,
-                format!(
+            return vec![id
+                .finding(
+                    Severity::Info,
+                    format!(
                     "TORCH_CUDA_ARCH_LIST entry {tok:?} is not a compute capability; not checked"
                 ),
-            )
-            .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
+                )
+                .evidence("env.TORCH_CUDA_ARCH_LIST", value)]
         }
     };
     // Every GPU with a known compute capability: NVML's, or the matrix's by name or PCI id.
@@ -417,7 +458,8 @@ pub fn arch_list_mismatch(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     }
     if missing.is_empty() {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!("TORCH_CUDA_ARCH_LIST={value} covers every GPU"),
         )];
     }

@@ -13,13 +13,14 @@
 //! system"); where it does not (how many corrected ECC errors are "many"), the constant
 //! says it is ours.
 
+use super::catalogue::{Action, Area, Check};
 use super::view;
 use super::Ctx;
 use crate::fact::Fact;
 use crate::facts::driver_api::NvmlDevice;
 use crate::facts::nvml_device::GpuProcess;
-use crate::matrix::schema::Segment;
 use crate::finding::{Finding, Scope, Severity};
+use crate::matrix::schema::Segment;
 
 /// Dynamic page retirement stops at 64 retired pages per GPU (NVIDIA, "GPU memory error
 /// management": "a maximum of 64 retirements for the frame buffer").
@@ -75,12 +76,10 @@ fn gib(bytes: u64) -> String {
 }
 
 /// One pass for all GPUs when `checked` GPUs reported the fact and none had a problem.
-fn all_clear(id: &str, findings: Vec<Finding>, checked: usize, summary: &str) -> Vec<Finding> {
+fn all_clear(id: &Check, findings: Vec<Finding>, checked: usize, summary: &str) -> Vec<Finding> {
     if findings.is_empty() && checked > 0 {
         let gpus = if checked == 1 { "GPU" } else { "GPUs" };
-        return vec![id.finding(Severity::Pass,
-            format!("{summary} ({checked} {gpus})"),
-        )];
+        return vec![id.finding(Severity::Pass, format!("{summary} ({checked} {gpus})"))];
     }
     findings
 }
@@ -94,6 +93,20 @@ fn lspci_address(bus: &str) -> String {
         _ => bus.to_lowercase(),
     }
 }
+
+pub const GPU_LOST: Check = Check {
+    id: "gpu.lost",
+    name: "gpu.reachable",
+    area: Area::Gpu,
+    title: "NVML reaches every GPU",
+    failing: "NVML reports a GPU lost (`NVML_ERROR_GPU_IS_LOST`, Xid 79): it fell off the bus; the other GPUs are still reported",
+    why: "A GPU that fell off the bus is gone until a reset or reboot; jobs on it fail.",
+    next_step: "Drain the node, reboot, and have the GPU inspected if it happens again.",
+    action: Action::Drain,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: lost,
+};
 
 pub fn lost(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_LOST;
@@ -125,7 +138,8 @@ pub fn lost(ctx: &Ctx) -> Vec<Finding> {
             })
             .unwrap_or_else(|| "NVML_ERROR_GPU_IS_LOST".to_string());
         findings.push(
-            id.finding(Severity::Fail,
+            id.finding(
+                Severity::Fail,
                 format!("{} is lost: NVML says it fell off the bus", label(d)),
             )
             .scope(scope(d))
@@ -152,6 +166,20 @@ pub fn lost(ctx: &Ctx) -> Vec<Finding> {
     }
     all_clear(id, findings, devices.len(), "NVML reaches every GPU")
 }
+
+pub const GPU_ECC_ERRORS: Check = Check {
+    id: "gpu.ecc_errors",
+    name: "gpu.ecc",
+    area: Area::Gpu,
+    title: "no uncorrectable (or many corrected) ECC errors",
+    failing: "uncorrectable ECC errors since the driver loaded (fail); uncorrectable errors only in the lifetime counter (warn: history, unless retirements or remaps are pending); 1000+ corrected errors since the driver loaded (warn)",
+    why: "Uncorrectable ECC errors corrupt results and kill the processes that hit them.",
+    next_step: "Reset the GPU; if errors come back, have it inspected.",
+    action: Action::ResetGpu,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: ecc_errors,
+};
 
 pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_ECC_ERRORS;
@@ -246,6 +274,20 @@ pub fn ecc_errors(ctx: &Ctx) -> Vec<Finding> {
     }
     all_clear(id, findings, checked, "No uncorrectable ECC errors")
 }
+
+pub const GPU_RETIRED_PAGES: Check = Check {
+    id: "gpu.retired_pages",
+    name: "gpu.page_retirement",
+    area: Area::Gpu,
+    title: "no memory pages waiting for retirement, and room to retire more",
+    failing: "retired pages pending (warn; fail after a double-bit error): reset the GPU or reboot; 48+ of the 64 a GPU can retire (warn), 64 (fail)",
+    why: "Pages waiting for retirement stay in use until a reset; a GPU near the limit is wearing out.",
+    next_step: "Reset the GPU to retire the pending pages.",
+    action: Action::ResetGpu,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: retired_pages,
+};
 
 pub fn retired_pages(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_RETIRED_PAGES;
@@ -349,6 +391,20 @@ pub fn retired_pages(ctx: &Ctx) -> Vec<Finding> {
     )
 }
 
+pub const GPU_ROW_REMAP: Check = Check {
+    id: "gpu.row_remap",
+    name: "gpu.row_remapping",
+    area: Area::Gpu,
+    title: "no failed or pending memory row remaps",
+    failing: "a row remap failed (fail: no spare rows left) or is pending (warn: reset the GPU)",
+    why: "A pending remap takes effect only after a reset; a failed one means the memory is out of spares.",
+    next_step: "Reset the GPU; a failed remap needs the GPU replaced.",
+    action: Action::ResetGpu,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: row_remap,
+};
+
 pub fn row_remap(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_ROW_REMAP;
     let mut findings = Vec::new();
@@ -401,6 +457,20 @@ pub fn row_remap(ctx: &Ctx) -> Vec<Finding> {
     }
     all_clear(id, findings, checked, "No failed or pending row remaps")
 }
+
+pub const GPU_PCIE_DEGRADED: Check = Check {
+    id: "gpu.pcie_degraded",
+    name: "gpu.pcie_link",
+    area: Area::Gpu,
+    title: "each GPU's PCIe link runs at its full width and generation",
+    failing: "the PCIe link is narrower than the GPU and slot allow (warn), or at a lower generation while busy (warn); a lower generation at idle is power saving (info)",
+    why: "A narrower or slower link cuts host↔device bandwidth.",
+    next_step: "Reseat the GPU or its riser and check the slot's BIOS settings.",
+    action: Action::InspectHardware,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: pcie_degraded,
+};
 
 pub fn pcie_degraded(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_PCIE_DEGRADED;
@@ -511,6 +581,20 @@ pub fn pcie_degraded(ctx: &Ctx) -> Vec<Finding> {
     all_clear(id, findings, checked, "PCIe links at full width")
 }
 
+pub const GPU_THROTTLED: Check = Check {
+    id: "gpu.throttled",
+    name: "gpu.clocks_throttle",
+    area: Area::Gpu,
+    title: "no hardware, thermal or power-brake slowdown",
+    failing: "hardware, thermal or power-brake slowdown active (`hw_slowdown`, `hw_thermal_slowdown`, `hw_power_brake_slowdown`, `sw_thermal_slowdown`)",
+    why: "Hardware and thermal slowdown cut the clocks: jobs run slower than they should.",
+    next_step: "Check the cooling, the power supply and the power cables.",
+    action: Action::InspectHardware,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: throttled,
+};
+
 pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_THROTTLED;
     let mut findings = Vec::new();
@@ -554,7 +638,8 @@ pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
             _ => "unknown".to_string(),
         };
         findings.push(
-            id.finding(Severity::Warn,
+            id.finding(
+                Severity::Warn,
                 format!("{} clocks are held down: {}", label(d), serious.join(", ")),
             )
             .scope(scope(d))
@@ -579,6 +664,20 @@ pub fn throttled(ctx: &Ctx) -> Vec<Finding> {
     all_clear(id, findings, checked, "No hardware or thermal slowdown")
 }
 
+pub const GPU_MIG_ENABLED: Check = Check {
+    id: "gpu.mig_enabled",
+    name: "gpu.mig",
+    area: Area::Gpu,
+    title: "MIG state, its instances and what CUDA_VISIBLE_DEVICES must name",
+    failing: "MIG on (info: its instances and the MIG UUIDs `CUDA_VISIBLE_DEVICES` must name); on with no instances, or a mode change waiting for a reset (warn)",
+    why: "With MIG on, CUDA sees the instances, not the GPU, and needs their UUIDs.",
+    next_step: "Name the MIG instances' UUIDs in CUDA_VISIBLE_DEVICES, or reset the GPU to apply a pending mode change.",
+    action: Action::None,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: mig_enabled,
+};
+
 pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_MIG_ENABLED;
     let mut findings = Vec::new();
@@ -590,7 +689,8 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
         let state = |on: bool| if on { "on" } else { "off" };
         if mig.current_enabled != mig.pending_enabled {
             findings.push(
-                id.finding(Severity::Warn,
+                id.finding(
+                    Severity::Warn,
                     format!(
                         "{} MIG mode is {} but set to turn {}: a GPU reset is needed",
                         label(d),
@@ -621,7 +721,8 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
             .collect();
         if mig.instances.is_empty() {
             findings.push(
-                id.finding(Severity::Warn,
+                id.finding(
+                    Severity::Warn,
                     format!(
                         "{} has MIG on but no MIG instances: CUDA sees no device on it",
                         label(d)
@@ -661,22 +762,24 @@ pub fn mig_enabled(ctx: &Ctx) -> Vec<Finding> {
                 )
             })
             .collect();
-        let mut finding = id.finding(Severity::Info,
-            format!(
-                "{} is partitioned with MIG: {} instance{}",
-                label(d),
-                mig.instances.len(),
-                if mig.instances.len() == 1 { "" } else { "s" }
-            ),
-        )
-        .scope(scope(d))
-        .details(format!(
+        let mut finding = id
+            .finding(
+                Severity::Info,
+                format!(
+                    "{} is partitioned with MIG: {} instance{}",
+                    label(d),
+                    mig.instances.len(),
+                    if mig.instances.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .scope(scope(d))
+            .details(format!(
             "CUDA does not see this GPU as a whole, only its MIG instances, and a CUDA process \
              uses one MIG instance: name it by its MIG UUID in CUDA_VISIBLE_DEVICES. \
              Instances: {}.",
             listing.join("; ")
         ))
-        .evidence(&path(d, "mig.instances"), listing.join("; "));
+            .evidence(&path(d, "mig.instances"), listing.join("; "));
         if let Some(first) = uuids.first() {
             finding = finding.fix_owned(
                 "Point each job at one instance by its MIG UUID.",
@@ -695,6 +798,20 @@ fn describe_process(p: &GpuProcess) -> String {
         None => format!("{} {name}", p.pid),
     }
 }
+
+pub const GPU_BUSY: Check = Check {
+    id: "gpu.busy",
+    name: "gpu.other_processes",
+    area: Area::Gpu,
+    title: "no other processes hold the GPUs' memory or compute",
+    failing: "other processes hold a GPU (info; warn above half its memory), listed with pid, name and memory",
+    why: "Other processes on a GPU take its memory and compute.",
+    next_step: "See which processes hold the GPU and stop the ones that should not.",
+    action: Action::None,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: busy,
+};
 
 pub fn busy(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_BUSY;
@@ -717,7 +834,8 @@ pub fn busy(ctx: &Ctx) -> Vec<Finding> {
             if let (Some(total), Some(used)) = (total, used) {
                 if total > 0 && used.saturating_mul(100) / total > BUSY_MEMORY_WARN_PERCENT {
                     findings.push(
-                        id.finding(Severity::Info,
+                        id.finding(
+                            Severity::Info,
                             format!(
                                 "{} has {} of {} memory in use by processes not visible here",
                                 label(d),
@@ -784,6 +902,20 @@ pub fn busy(ctx: &Ctx) -> Vec<Finding> {
     }
     all_clear(id, findings, checked, "No other processes on the GPUs")
 }
+
+pub const GPU_COMPUTE_MODE_RESTRICTED: Check = Check {
+    id: "gpu.compute_mode_restricted",
+    name: "gpu.compute_mode",
+    area: Area::Gpu,
+    title: "compute mode lets CUDA processes in",
+    failing: "compute mode Prohibited (fail), or exclusive with a process already on it (warn)",
+    why: "Prohibited mode refuses every CUDA context; exclusive mode refuses a second one.",
+    next_step: "Set the compute mode to Default (`sudo nvidia-smi -c DEFAULT`).",
+    action: Action::FixSoftware,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: compute_mode_restricted,
+};
 
 pub fn compute_mode_restricted(ctx: &Ctx) -> Vec<Finding> {
     let id = &GPU_COMPUTE_MODE_RESTRICTED;
@@ -856,6 +988,20 @@ pub fn compute_mode_restricted(ctx: &Ctx) -> Vec<Finding> {
     all_clear(id, findings, checked, "Compute mode Default")
 }
 
+pub const DRIVER_PERSISTENCE_OFF: Check = Check {
+    id: "driver.persistence_off",
+    name: "driver.persistence_mode",
+    area: Area::Driver,
+    title: "datacenter GPUs run with persistence mode",
+    failing: "a datacenter GPU runs without persistence mode (fix: `nvidia-persistenced`, or `nvidia-smi -pm 1`)",
+    why: "Without persistence the driver tears the GPU down between jobs: slow starts and lost state.",
+    next_step: "Enable the nvidia-persistenced service.",
+    action: Action::FixSoftware,
+    reads: &["driver_api"],
+    not_in_paste: None,
+    run: persistence_off,
+};
+
 pub fn persistence_off(ctx: &Ctx) -> Vec<Finding> {
     let id = &DRIVER_PERSISTENCE_OFF;
     let mut findings = Vec::new();
@@ -875,7 +1021,8 @@ pub fn persistence_off(ctx: &Ctx) -> Vec<Finding> {
         checked += 1;
         if !on {
             findings.push(
-                id.finding(Severity::Warn,
+                id.finding(
+                    Severity::Warn,
                     format!("{} runs without persistence mode", label(d)),
                 )
                 .scope(scope(d))

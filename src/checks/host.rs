@@ -1,6 +1,7 @@
 //! host.*: is there an NVIDIA GPU here at all, can this container see it, and is
 //! /dev/shm big enough for NCCL and DataLoader workers.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::{evidence, Ctx};
 use crate::finding::{Finding, Severity};
@@ -9,12 +10,27 @@ use crate::finding::{Finding, Severity};
 /// 64 MiB, and NVIDIA's container guides start from `--shm-size=1g`.
 pub const SHM_MIN_BYTES: u64 = 1024 * 1024 * 1024;
 
+pub const HOST_NO_NVIDIA_GPU: Check = Check {
+    id: "host.no_nvidia_gpu",
+    name: "host.gpu_present",
+    area: Area::Host,
+    title: "an NVIDIA GPU is present",
+    failing: "no NVIDIA GPU on the PCI bus or through the driver",
+    why: "Without an NVIDIA GPU nothing CUDA can run; on a GPU node a missing GPU is a hardware or BIOS fault.",
+    next_step: "Check the GPU is seated and enabled in the BIOS (`lspci -nn | grep -i nvidia`).",
+    action: Action::InspectHardware,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: None,
+    run: no_nvidia_gpu,
+};
+
 pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &HOST_NO_NVIDIA_GPU;
     if view::has_gpu(f) {
         let n = view::gpus_seen(f);
-        let mut finding = id.finding(Severity::Pass,
+        let mut finding = id.finding(
+            Severity::Pass,
             format!("{n} NVIDIA GPU{} present", plural(n)),
         );
         if let Some(pci) = f.pci_gpus.value() {
@@ -59,6 +75,20 @@ pub fn no_nvidia_gpu(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const HOST_CONTAINER_NO_GPU: Check = Check {
+    id: "host.container_no_gpu",
+    name: "host.container_gpus",
+    area: Area::Host,
+    title: "a container was started with the GPUs",
+    failing: "inside docker/podman/Kubernetes without `/dev/nvidia*` (started without `--gpus`)",
+    why: "A container sees only the GPUs its runtime hands it; started without them, CUDA finds no device.",
+    next_step: "Restart the container with the GPUs (`--gpus all`, or the CDI device) through the NVIDIA Container Toolkit.",
+    action: Action::RestartApp,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: Some(PasteGap { what: "whether it runs in a container, and /dev/nvidia* there", how: "`gpu-doctor` run inside the environment" }),
+    run: container_no_gpu,
+};
+
 pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &HOST_CONTAINER_NO_GPU;
@@ -72,7 +102,8 @@ pub fn container_no_gpu(ctx: &Ctx) -> Vec<Finding> {
         .value()
         .is_some_and(|n| n.iter().any(|d| d.path == "/dev/nvidiactl"));
     if (nodes > 0 && has_ctl) || evidence::driver_answers(f).observed_as(true) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!(
                 "{runtime} container sees {nodes} GPU device node{}",
                 plural(nodes)
@@ -126,6 +157,20 @@ fn container_fix_text(runtime: &str) -> &'static str {
     }
 }
 
+pub const HOST_SHM_SMALL: Check = Check {
+    id: "host.shm_small",
+    name: "host.shm_size",
+    area: Area::Host,
+    title: "/dev/shm is large enough for NCCL and DataLoader workers",
+    failing: "`/dev/shm` under 1 GiB (NCCL, DataLoader workers)",
+    why: "NCCL and DataLoader workers share tensors through /dev/shm; a small one makes them crash with bus errors.",
+    next_step: "Restart the container with a larger /dev/shm (`--shm-size=8g` or `--ipc=host`).",
+    action: Action::RestartApp,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api"],
+    not_in_paste: Some(PasteGap { what: "the size of /dev/shm", how: "`df -h /dev/shm`" }),
+    run: shm_small,
+};
+
 pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let id = &HOST_SHM_SMALL;
@@ -134,7 +179,8 @@ pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
     };
     let mib = bytes / (1024 * 1024);
     if bytes >= SHM_MIN_BYTES {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!("/dev/shm is {}", human_bytes(bytes)),
         )];
     }
@@ -162,6 +208,23 @@ pub fn shm_small(ctx: &Ctx) -> Vec<Finding> {
         )]
 }
 
+pub const HOST_EXPECTED_GPUS: Check = Check {
+    id: "host.expected_gpus",
+    name: "host.gpu_count",
+    area: Area::Host,
+    title: "at least --expect-gpus GPUs are usable",
+    failing: "fewer usable GPUs than `--expect-gpus N`",
+    why: "A node with fewer usable GPUs than it should have takes jobs it cannot run.",
+    next_step: "Find the missing GPUs in the other findings; drain the node until they are back.",
+    action: Action::Drain,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "options"],
+    not_in_paste: Some(PasteGap {
+        what: "the GPUs CUDA can use",
+        how: "`gpu-doctor --expect-gpus N` on the machine",
+    }),
+    run: expected_gpus,
+};
+
 /// `--expect-gpus N`: provisioning scripts need "all N GPUs usable", not "some GPU".
 pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
     let Some(expected) = ctx.opts.expect_gpus else {
@@ -170,7 +233,8 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
     let id = &HOST_EXPECTED_GPUS;
     let usable = view::usable_gpus(ctx.facts);
     if usable >= expected {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!(
                 "{usable} usable GPU{} (expected {expected})",
                 plural(usable as usize)
@@ -187,6 +251,20 @@ pub fn expected_gpus(ctx: &Ctx) -> Vec<Finding> {
         .evidence("usable_gpus", usable)
         .fix("Fix the failures above; if a GPU fell off the bus, drain the node and reseat or replace it.", &["nvidia-smi -L"])]
 }
+
+pub const GPU_MISSING: Check = Check {
+    id: "gpu.missing",
+    name: "gpu.enumeration",
+    area: Area::Gpu,
+    title: "PCI, NVML and CUDA see the same GPUs",
+    failing: "PCI, NVML and CUDA disagree on the GPUs: NVML lists 0 while CUDA sees one, cuInit works but CUDA sees 0 devices, a GPU on the PCI bus (bound to nvidia) that NVML does not list, a CUDA device at a bus address NVML does not know",
+    why: "A GPU one layer does not see has usually fallen off the bus, failed to initialise or is hidden by a broken driver; jobs sized for every GPU will not get it.",
+    next_step: "Read the kernel log for the missing GPU; reset it or reboot, and reseat or replace one that keeps falling off.",
+    action: Action::Drain,
+    reads: &["system", "pci_gpus", "kernel_module", "driver_api", "env"],
+    not_in_paste: None,
+    run: gpu_missing,
+};
 
 /// `gpu.missing`: the GPUs each source sees, cross-checked. NVML's and CUDA's
 /// enumerations are observations and must agree with each other; the PCI scan is

@@ -3,9 +3,9 @@
 //! that one list.
 
 pub mod arch;
-pub mod closure;
-
 pub mod budget;
+pub mod catalogue;
+pub mod closure;
 pub mod compat;
 pub mod driver;
 pub mod env;
@@ -21,8 +21,50 @@ pub mod view;
 pub mod xid;
 
 use crate::facts::Facts;
-use crate::matrix::Matrix;
 use crate::finding::Finding;
+use crate::matrix::Matrix;
+
+pub use catalogue::{Action, Area, Check, PasteGap};
+
+// Every check's definition, for code outside `checks/` that names one (diagnose, explain).
+pub use arch::{
+    EXT_ARCH_UNSUPPORTED, TOOLKIT_ARCH_UNSUPPORTED, TORCH_ARCH_UNSUPPORTED, TORCH_PTX_JIT_ONLY,
+};
+pub use compat::{
+    DRIVER_BRANCH_EOL, DRIVER_GPU_UNSUPPORTED, DRIVER_MINOR_VERSION_COMPAT,
+    DRIVER_OPEN_MODULE_REQUIRED, DRIVER_TOO_OLD_FOR_TOOLKIT, DRIVER_TOO_OLD_FOR_TORCH,
+};
+pub use driver::{
+    DRIVER_COMPAT_PACKAGE_MISMATCH, DRIVER_CUDA_INIT_FAILED, DRIVER_DEVICE_NODES,
+    DRIVER_FABRIC_MANAGER, DRIVER_FORWARD_COMPAT_UNSUPPORTED, DRIVER_LIBRARY_MISMATCH,
+    DRIVER_MODULE_NOT_LOADED, DRIVER_NOT_INSTALLED, DRIVER_NOUVEAU_LOADED, DRIVER_NVML_FAILED,
+    DRIVER_STUB_LIBRARY, DRIVER_UVM_UNAVAILABLE,
+};
+pub use env::{
+    ENV_ALLOC_CONF_INVALID, ENV_ARCH_LIST_MISMATCH, ENV_DEVICE_ORDER, ENV_LAUNCH_BLOCKING,
+    ENV_VISIBLE_DEVICES_EMPTY, ENV_VISIBLE_DEVICES_INVALID,
+};
+pub use gpu::{
+    DRIVER_PERSISTENCE_OFF, GPU_BUSY, GPU_COMPUTE_MODE_RESTRICTED, GPU_ECC_ERRORS, GPU_LOST,
+    GPU_MIG_ENABLED, GPU_PCIE_DEGRADED, GPU_RETIRED_PAGES, GPU_ROW_REMAP, GPU_THROTTLED,
+};
+pub use budget::HOST_BUDGET_SKIPPED;
+pub use host::{
+    GPU_MISSING, HOST_CONTAINER_NO_GPU, HOST_EXPECTED_GPUS, HOST_NO_NVIDIA_GPU, HOST_SHM_SMALL,
+};
+pub use xid::GPU_XID;
+pub use probe::{
+    DRIVER_ENTRY_POINT_MISSING,
+    PROBE_BANDWIDTH, PROBE_CUBLASLT, PROBE_GRAPH, PROBE_GRID_LIMIT, PROBE_LAUNCH, PROBE_OOM,
+    PROBE_ORDINAL,
+};
+pub use toolkit::{
+    TOOLKIT_MULTIPLE, TOOLKIT_NOT_FOUND, TOOLKIT_PATH_INCONSISTENT, TOOLKIT_TORCH_MISMATCH,
+};
+pub use torch::{
+    TORCH_CPU_ONLY, TORCH_CUDA_UNAVAILABLE, TORCH_LIBS_SHADOWED, TORCH_MULTIPLE_INSTALLS,
+    TORCH_NOT_FOUND, TORCH_WHEEL_DEPS_MISMATCH,
+};
 
 /// Options that change what the checks demand.
 #[derive(Debug, Clone, Default)]
@@ -38,329 +80,71 @@ pub struct Ctx<'a> {
     pub matrix: &'a Matrix,
 }
 
-/// One registered check: the ids it may emit, what it is about, and the function.
-pub struct Check {
-    /// The finding id this check emits.
-    pub id: &'static str,
-    pub title: &'static str,
-    pub run: fn(&Ctx) -> Vec<Finding>,
-}
-
-macro_rules! check {
-    ($id:literal, $title:literal, $f:path) => {
-        Check {
-            id: $id,
-            title: $title,
-            run: $f,
-        }
-    };
-}
-
 /// Every check, in report order.
-pub const ALL: &[Check] = &[
-    check!(
-        "host.no_nvidia_gpu",
-        "an NVIDIA GPU is present",
-        host::no_nvidia_gpu
-    ),
-    check!(
-        "host.container_no_gpu",
-        "a container was started with the GPUs",
-        host::container_no_gpu
-    ),
-    check!(
-        "host.shm_small",
-        "/dev/shm is large enough for NCCL and DataLoader workers",
-        host::shm_small
-    ),
-    check!(
-        "host.expected_gpus",
-        "at least --expect-gpus GPUs are usable",
-        host::expected_gpus
-    ),
-    check!(
-        "host.budget_skipped",
-        "(--budget) every step fitted in the time budget",
-        budget::budget_skipped
-    ),
-    check!(
-        "driver.not_installed",
-        "an NVIDIA driver is installed",
-        driver::not_installed
-    ),
-    check!(
-        "driver.module_not_loaded",
-        "the NVIDIA kernel module is loaded",
-        driver::module_not_loaded
-    ),
-    check!(
-        "driver.nouveau_loaded",
-        "nouveau does not hold the GPU",
-        driver::nouveau_loaded
-    ),
-    check!(
-        "driver.library_mismatch",
-        "kernel module and user-space libraries are one release",
-        driver::library_mismatch
-    ),
-    check!(
-        "driver.nvml_failed",
-        "NVML initialises",
-        driver::nvml_failed
-    ),
-    check!(
-        "driver.cuda_init_failed",
-        "cuInit succeeds",
-        driver::cuda_init_failed
-    ),
-    check!(
-        "driver.uvm_unavailable",
-        "nvidia_uvm works",
-        driver::uvm_unavailable
-    ),
-    check!(
-        "driver.fabric_manager",
-        "the NVSwitch fabric is ready (no CUDA error 802)",
-        driver::fabric_manager
-    ),
-    check!(
-        "driver.compat_package_mismatch",
-        "the libcuda in use matches the kernel module (no CUDA error 803)",
-        driver::compat_package_mismatch
-    ),
-    check!(
-        "driver.forward_compat_unsupported",
-        "forward compatibility is used only where supported (no CUDA error 804)",
-        driver::forward_compat_unsupported
-    ),
-    check!(
-        "driver.device_nodes",
-        "/dev/nvidia* exist and are accessible",
-        driver::device_nodes
-    ),
-    check!(
-        "driver.stub_library",
-        "no stub libcuda.so comes before the driver's",
-        driver::stub_library
-    ),
-    check!(
-        "driver.entry_point_missing",
-        "libcuda has every entry point the probes call",
-        probe::entry_point_missing
-    ),
-    check!(
-        "driver.too_old_for_toolkit",
-        "the driver is new enough for each CUDA toolkit",
-        compat::too_old_for_toolkit
-    ),
-    check!(
-        "driver.too_old_for_torch",
-        "the driver is new enough for each PyTorch build's CUDA",
-        compat::too_old_for_torch
-    ),
-    check!(
-        "driver.minor_version_compat",
-        "nothing depends on CUDA minor version compatibility",
-        compat::minor_version_compat
-    ),
-    check!(
-        "driver.gpu_unsupported",
-        "the driver branch drives every GPU present",
-        compat::gpu_unsupported
-    ),
-    check!(
-        "driver.open_module_required",
-        "GPUs that need the open kernel modules have them",
-        compat::open_module_required
-    ),
-    check!(
-        "driver.branch_eol",
-        "the driver branch is still supported",
-        compat::branch_eol
-    ),
-    check!(
-        "driver.persistence_off",
-        "datacenter GPUs run with persistence mode",
-        gpu::persistence_off
-    ),
-    check!("gpu.lost", "NVML reaches every GPU", gpu::lost),
-    check!(
-        "gpu.missing",
-        "PCI, NVML and CUDA see the same GPUs",
-        host::gpu_missing
-    ),
-    check!(
-        "gpu.ecc_errors",
-        "no uncorrectable (or many corrected) ECC errors",
-        gpu::ecc_errors
-    ),
-    check!(
-        "gpu.retired_pages",
-        "no memory pages waiting for retirement, and room to retire more",
-        gpu::retired_pages
-    ),
-    check!(
-        "gpu.row_remap",
-        "no failed or pending memory row remaps",
-        gpu::row_remap
-    ),
-    check!(
-        "gpu.xid",
-        "no GPU (Xid) or NVSwitch (SXid) errors in the kernel log this boot",
-        xid::xid
-    ),
-    check!(
-        "gpu.pcie_degraded",
-        "each GPU's PCIe link runs at its full width and generation",
-        gpu::pcie_degraded
-    ),
-    check!(
-        "gpu.throttled",
-        "no hardware, thermal or power-brake slowdown",
-        gpu::throttled
-    ),
-    check!(
-        "gpu.mig_enabled",
-        "MIG state, its instances and what CUDA_VISIBLE_DEVICES must name",
-        gpu::mig_enabled
-    ),
-    check!(
-        "gpu.busy",
-        "no other processes hold the GPUs' memory or compute",
-        gpu::busy
-    ),
-    check!(
-        "gpu.compute_mode_restricted",
-        "compute mode lets CUDA processes in",
-        gpu::compute_mode_restricted
-    ),
-    check!(
-        "toolkit.not_found",
-        "a CUDA toolkit is installed",
-        toolkit::not_found
-    ),
-    check!(
-        "toolkit.multiple",
-        "which toolkits are installed",
-        toolkit::multiple
-    ),
-    check!(
-        "toolkit.path_inconsistent",
-        "nvcc on PATH, CUDA_HOME and /usr/local/cuda agree",
-        toolkit::path_inconsistent
-    ),
-    check!(
-        "toolkit.arch_unsupported",
-        "each toolkit can compile for the GPUs present",
-        arch::toolkit_arch_unsupported
-    ),
-    check!(
-        "toolkit.torch_mismatch",
-        "the toolkit extensions build with matches PyTorch's CUDA",
-        toolkit::torch_mismatch
-    ),
-    check!("torch.not_found", "PyTorch is installed", torch::not_found),
-    check!("torch.cpu_only", "PyTorch is a CUDA build", torch::cpu_only),
-    check!(
-        "torch.multiple_installs",
-        "one PyTorch per environment",
-        torch::multiple_installs
-    ),
-    check!(
-        "torch.libs_shadowed",
-        "LD_LIBRARY_PATH does not shadow PyTorch's CUDA libraries",
-        torch::libs_shadowed
-    ),
-    check!(
-        "torch.cuda_unavailable",
-        "(--deep) torch.cuda.is_available() is True",
-        torch::cuda_unavailable
-    ),
-    check!(
-        "torch.wheel_deps_mismatch",
-        "the nvidia-* wheels match the torch build",
-        torch::wheel_deps_mismatch
-    ),
-    check!(
-        "torch.arch_unsupported",
-        "each PyTorch build has kernels for every GPU",
-        arch::torch_arch_unsupported
-    ),
-    check!(
-        "torch.ptx_jit_only",
-        "no GPU depends on PTX JIT",
-        arch::torch_ptx_jit_only
-    ),
-    check!(
-        "ext.arch_unsupported",
-        "each CUDA extension has kernels for every GPU",
-        arch::ext_arch_unsupported
-    ),
-    check!(
-        "env.visible_devices_empty",
-        "CUDA_VISIBLE_DEVICES does not hide every GPU",
-        env::visible_devices_empty
-    ),
-    check!(
-        "env.visible_devices_invalid",
-        "CUDA_VISIBLE_DEVICES names existing GPUs",
-        env::visible_devices_invalid
-    ),
-    check!(
-        "env.device_order",
-        "CUDA numbers the GPUs as nvidia-smi does",
-        env::device_order
-    ),
-    check!(
-        "env.launch_blocking",
-        "CUDA_LAUNCH_BLOCKING is off",
-        env::launch_blocking
-    ),
-    check!(
-        "env.alloc_conf_invalid",
-        "PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF are valid",
-        env::alloc_conf_invalid
-    ),
-    check!(
-        "env.arch_list_mismatch",
-        "TORCH_CUDA_ARCH_LIST covers the GPUs present",
-        env::arch_list_mismatch
-    ),
-    check!(
-        "probe.launch",
-        "(probe) a kernel JIT-compiles, runs and computes correctly",
-        probe::launch
-    ),
-    check!(
-        "probe.grid_limit",
-        "(probe) grids at the limit run completely; one past is refused cleanly",
-        probe::grid_limit
-    ),
-    check!(
-        "probe.ordinal",
-        "(probe) every ordinal opens; one past the count fails cleanly",
-        probe::ordinal
-    ),
-    check!(
-        "probe.cublaslt",
-        "(probe) cuBLASLt matmuls are correct in every precision the GPU has",
-        probe::cublaslt
-    ),
-    check!(
-        "probe.graph",
-        "(probe) CUDA graph capture and replay work",
-        probe::graph
-    ),
-    check!(
-        "probe.bandwidth",
-        "(probe) host↔device copies reach the PCIe link's speed",
-        probe::bandwidth
-    ),
-    check!(
-        "probe.oom",
-        "(probe) out-of-memory is clean and memory comes back",
-        probe::oom
-    ),
+pub const ALL: &[&Check] = &[
+    &host::HOST_NO_NVIDIA_GPU,
+    &host::HOST_CONTAINER_NO_GPU,
+    &host::HOST_SHM_SMALL,
+    &host::HOST_EXPECTED_GPUS,
+    &budget::HOST_BUDGET_SKIPPED,
+    &driver::DRIVER_NOT_INSTALLED,
+    &driver::DRIVER_MODULE_NOT_LOADED,
+    &driver::DRIVER_NOUVEAU_LOADED,
+    &driver::DRIVER_LIBRARY_MISMATCH,
+    &driver::DRIVER_NVML_FAILED,
+    &driver::DRIVER_CUDA_INIT_FAILED,
+    &driver::DRIVER_UVM_UNAVAILABLE,
+    &driver::DRIVER_FABRIC_MANAGER,
+    &driver::DRIVER_COMPAT_PACKAGE_MISMATCH,
+    &driver::DRIVER_FORWARD_COMPAT_UNSUPPORTED,
+    &driver::DRIVER_DEVICE_NODES,
+    &driver::DRIVER_STUB_LIBRARY,
+    &probe::DRIVER_ENTRY_POINT_MISSING,
+    &compat::DRIVER_TOO_OLD_FOR_TOOLKIT,
+    &compat::DRIVER_TOO_OLD_FOR_TORCH,
+    &compat::DRIVER_MINOR_VERSION_COMPAT,
+    &compat::DRIVER_GPU_UNSUPPORTED,
+    &compat::DRIVER_OPEN_MODULE_REQUIRED,
+    &compat::DRIVER_BRANCH_EOL,
+    &gpu::DRIVER_PERSISTENCE_OFF,
+    &gpu::GPU_LOST,
+    &host::GPU_MISSING,
+    &gpu::GPU_ECC_ERRORS,
+    &gpu::GPU_RETIRED_PAGES,
+    &gpu::GPU_ROW_REMAP,
+    &xid::GPU_XID,
+    &gpu::GPU_PCIE_DEGRADED,
+    &gpu::GPU_THROTTLED,
+    &gpu::GPU_MIG_ENABLED,
+    &gpu::GPU_BUSY,
+    &gpu::GPU_COMPUTE_MODE_RESTRICTED,
+    &toolkit::TOOLKIT_NOT_FOUND,
+    &toolkit::TOOLKIT_MULTIPLE,
+    &toolkit::TOOLKIT_PATH_INCONSISTENT,
+    &arch::TOOLKIT_ARCH_UNSUPPORTED,
+    &toolkit::TOOLKIT_TORCH_MISMATCH,
+    &torch::TORCH_NOT_FOUND,
+    &torch::TORCH_CPU_ONLY,
+    &torch::TORCH_MULTIPLE_INSTALLS,
+    &torch::TORCH_LIBS_SHADOWED,
+    &torch::TORCH_CUDA_UNAVAILABLE,
+    &torch::TORCH_WHEEL_DEPS_MISMATCH,
+    &arch::TORCH_ARCH_UNSUPPORTED,
+    &arch::TORCH_PTX_JIT_ONLY,
+    &arch::EXT_ARCH_UNSUPPORTED,
+    &env::ENV_VISIBLE_DEVICES_EMPTY,
+    &env::ENV_VISIBLE_DEVICES_INVALID,
+    &env::ENV_DEVICE_ORDER,
+    &env::ENV_LAUNCH_BLOCKING,
+    &env::ENV_ALLOC_CONF_INVALID,
+    &env::ENV_ARCH_LIST_MISMATCH,
+    &probe::PROBE_LAUNCH,
+    &probe::PROBE_GRID_LIMIT,
+    &probe::PROBE_ORDINAL,
+    &probe::PROBE_CUBLASLT,
+    &probe::PROBE_GRAPH,
+    &probe::PROBE_BANDWIDTH,
+    &probe::PROBE_OOM,
 ];
 
 /// A check that panicked: the rest of the report still stands, but the verdict is incomplete.
@@ -495,37 +279,39 @@ mod tests {
         assert_eq!(failed, vec!["host.no_nvidia_gpu"]);
     }
 
-    /// The README's table of checks is the user's list: it must name every registered id
-    /// and nothing else.
+    /// The README's table of checks is generated: it must be `gpu-doctor checks --markdown`
+    /// byte for byte (regenerate it with that command when a check changes).
     #[test]
-    fn readme_lists_exactly_the_registered_checks() {
+    fn readme_table_is_the_generated_catalogue() {
         let readme = include_str!("../../README.md");
-        let section = readme
-            .split("\n## Findings")
-            .nth(1)
-            .unwrap_or("")
-            .split("\n## ")
-            .next()
-            .unwrap_or("");
-        let table: Vec<&str> = section
-            .lines()
-            .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
-            .filter(|id| {
-                id.split_once('.').is_some_and(|(area, name)| {
-                    [
-                        "host", "driver", "toolkit", "torch", "ext", "gpu", "env", "probe",
-                    ]
-                    .contains(&area)
-                        && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-                })
-            })
-            .collect();
-        let registered: Vec<&str> = ALL.iter().map(|c| c.id).collect();
-        for id in &registered {
-            assert!(table.contains(id), "README does not list {id}");
-        }
-        for id in &table {
-            assert!(registered.contains(id), "README lists unregistered {id}");
+        let table = catalogue::markdown();
+        let header = table.lines().next().unwrap_or("");
+        let start = readme.find(header).expect("README has the table of checks");
+        let end = readme[start..]
+            .find("\n\n")
+            .map_or(readme.len(), |e| start + e + 1);
+        assert_eq!(
+            &readme[start..end],
+            table,
+            "README.md's table of checks is stale: replace it with `gpu-doctor checks --markdown`"
+        );
+    }
+
+    /// Every id a check emits, on any of the fixture machines, is a catalogue id.
+    #[test]
+    fn every_emitted_id_is_in_the_catalogue() {
+        for facts in [healthy(), no_gpu()] {
+            let (findings, _) = evaluate(
+                &facts,
+                matrix(),
+                &CheckOptions {
+                    expect_gpus: Some(8),
+                },
+                &Selection::default(),
+            );
+            for f in findings {
+                assert!(catalogue::by_id(&f.id).is_some(), "{}", f.id);
+            }
         }
     }
 

@@ -1,9 +1,10 @@
 //! probe.*: what the smoke probes found, one finding per GPU and probe.
 
+use super::catalogue::{Action, Area, Check};
 use super::Ctx;
 use crate::facts::probe::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
-use crate::probes::suite::MISSING_ENTRY_POINT;
 use crate::finding::{Finding, Scope, Severity};
+use crate::probes::suite::MISSING_ENTRY_POINT;
 
 /// Pinned host↔device copies below this share of the PCIe link's payload rate are
 /// reported (healthy links reach 75–90%).
@@ -12,24 +13,123 @@ const BANDWIDTH_WARN_FRACTION: f64 = 0.5;
 /// reported (healthy GPUs reach 70–90%; MIG slices are not matched to a matrix GPU).
 const DEVICE_COPY_WARN_FRACTION: f64 = 0.3;
 
+pub const PROBE_LAUNCH: Check = Check {
+    id: "probe.launch",
+    name: "probe.kernel_launch",
+    area: Area::Probe,
+    title: "(probe) a kernel JIT-compiles, runs and computes correctly",
+    failing:
+        "a PTX kernel does not JIT, launch or compute correctly (JIT and launch times reported)",
+    why: "If a trivial kernel cannot run, no CUDA work can.",
+    next_step: "Drain the node and act on the probe's error.",
+    action: Action::Drain,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: launch,
+};
+
 pub fn launch(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Launch)
 }
+pub const PROBE_GRID_LIMIT: Check = Check {
+    id: "probe.grid_limit",
+    name: "probe.grid_limits",
+    area: Area::Probe,
+    title: "(probe) grids at the limit run completely; one past is refused cleanly",
+    failing: "a grid at the device's limit on x, y or z does not run every block, or one block more is not refused cleanly",
+    why: "A GPU that mishandles grids at its limits loses work silently.",
+    next_step: "Drain the node and act on the probe's error.",
+    action: Action::Drain,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: grid_limit,
+};
+
 pub fn grid_limit(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::GridLimit)
 }
+pub const PROBE_ORDINAL: Check = Check {
+    id: "probe.ordinal",
+    name: "probe.ordinals",
+    area: Area::Probe,
+    title: "(probe) every ordinal opens; one past the count fails cleanly",
+    failing: "a CUDA ordinal does not open, or ordinal = count is not refused with `CUDA_ERROR_INVALID_DEVICE`",
+    why: "A device ordinal that does not open is a GPU CUDA cannot use.",
+    next_step: "Drain the node and act on the probe's error.",
+    action: Action::Drain,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: ordinal,
+};
+
 pub fn ordinal(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Ordinal)
 }
+pub const PROBE_CUBLASLT: Check = Check {
+    id: "probe.cublaslt",
+    name: "probe.cublaslt",
+    area: Area::Probe,
+    title: "(probe) cuBLASLt matmuls are correct in every precision the GPU has",
+    failing: "cuBLASLt (the copy each PyTorch ships, else the toolkit's) fails its heuristic or a FP32/FP16/BF16/FP8 matmul checked against the CPU",
+    why: "Matmuls are most of the work; wrong or failing cuBLASLt breaks every model.",
+    next_step: "Reinstall the cuBLAS wheels or toolkit the probe used; drain if it is the GPU.",
+    action: Action::FixSoftware,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: cublaslt,
+};
+
 pub fn cublaslt(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Cublaslt)
 }
+pub const PROBE_GRAPH: Check = Check {
+    id: "probe.graph",
+    name: "probe.cuda_graph",
+    area: Area::Probe,
+    title: "(probe) CUDA graph capture and replay work",
+    failing: "capturing dependent launches into a CUDA graph, instantiating and replaying it fails or computes wrongly",
+    why: "CUDA graphs back torch.compile and CUDA-graph replays; failing ones break them.",
+    next_step: "Drain the node and act on the probe's error.",
+    action: Action::Drain,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: graph,
+};
+
 pub fn graph(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Graph)
 }
+pub const PROBE_BANDWIDTH: Check = Check {
+    id: "probe.bandwidth",
+    name: "probe.copy_bandwidth",
+    area: Area::Probe,
+    title: "(probe) host↔device copies reach the PCIe link's speed",
+    failing: "pinned host↔device copies under half of the PCIe link's rate (warn) or data changed in transit (fail)",
+    why: "Slow or corrupting copies starve the GPU or damage data.",
+    next_step: "Check the PCIe link (reseat, slot settings).",
+    action: Action::InspectHardware,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: bandwidth,
+};
+
 pub fn bandwidth(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Bandwidth)
 }
+pub const PROBE_OOM: Check = Check {
+    id: "probe.oom",
+    name: "probe.out_of_memory",
+    area: Area::Probe,
+    title: "(probe) out-of-memory is clean and memory comes back",
+    failing: "an oversized allocation is not a clean `CUDA_ERROR_OUT_OF_MEMORY`, the context breaks after it, or free memory does not return",
+    why: "A GPU whose out-of-memory is not clean breaks the jobs after it.",
+    next_step: "Drain the node and reset the GPU.",
+    action: Action::Drain,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: oom,
+};
+
 pub fn oom(ctx: &Ctx) -> Vec<Finding> {
     findings(ctx, ProbeKind::Oom)
 }
@@ -52,6 +152,20 @@ fn missing_entry_point(r: &ProbeResult) -> Option<&str> {
         _ => None,
     }
 }
+
+pub const DRIVER_ENTRY_POINT_MISSING: Check = Check {
+    id: "driver.entry_point_missing",
+    name: "driver.entry_points",
+    area: Area::Driver,
+    title: "libcuda has every entry point the probes call",
+    failing: "libcuda lacks an entry point the probes call: one finding about the library instead of a failure per probe and GPU",
+    why: "A libcuda that lacks entry points its version should have is damaged or mismatched; CUDA programs that need them fail the same way.",
+    next_step: "Reinstall the driver's user-space libraries at the kernel module's version and check which libcuda.so.1 the loader picks.",
+    action: Action::FixSoftware,
+    reads: &["driver_api", "probes"],
+    not_in_paste: None,
+    run: entry_point_missing,
+};
 
 /// driver.entry_point_missing: probes that could not run because libcuda lacks an entry
 /// point are one finding about the library, not a failure of each probe on each GPU.
@@ -83,8 +197,10 @@ pub fn entry_point_missing(ctx: &Ctx) -> Vec<Finding> {
         ProbeOutcome::Failed { reason, .. } => reason.clone(),
         _ => String::new(),
     };
-    vec![DRIVER_ENTRY_POINT_MISSING.finding(Severity::Fail,
-        format!(
+    vec![DRIVER_ENTRY_POINT_MISSING
+        .finding(
+            Severity::Fail,
+            format!(
             "{library} lacks {} the probes call ({}): {} probe{} on {} GPU{} could not run",
             if symbols.len() == 1 { "an entry point" } else { "entry points" },
             symbols.join(", "),
@@ -101,6 +217,19 @@ pub fn entry_point_missing(ctx: &Ctx) -> Vec<Finding> {
         "Reinstall the NVIDIA driver's user-space libraries (the same version as the kernel module), and check which libcuda.so.1 the loader picks.",
         &["ldconfig -p | grep libcuda", "nvidia-smi"],
     )]
+}
+
+/// The check a probe's result is reported under.
+pub fn check_of(kind: ProbeKind) -> &'static Check {
+    match kind {
+        ProbeKind::Launch => &PROBE_LAUNCH,
+        ProbeKind::GridLimit => &PROBE_GRID_LIMIT,
+        ProbeKind::Ordinal => &PROBE_ORDINAL,
+        ProbeKind::Cublaslt => &PROBE_CUBLASLT,
+        ProbeKind::Graph => &PROBE_GRAPH,
+        ProbeKind::Bandwidth => &PROBE_BANDWIDTH,
+        ProbeKind::Oom => &PROBE_OOM,
+    }
 }
 
 /// The GPU as a summary names it; the finding's scope already carries the nvidia-smi
@@ -134,7 +263,7 @@ fn measurement(r: &ProbeResult, name: &str) -> Option<f64> {
 }
 
 fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
-    let id = r.probe.finding_id();
+    let id = check_of(r.probe);
     let gpu = gpu_label(r);
     let scope = Scope::Gpu {
         index: r.nvml_index,
@@ -159,7 +288,8 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             notes,
             ..
         } => {
-            let mut f = id.finding(Severity::Fail,
+            let mut f = id.finding(
+                Severity::Fail,
                 format!("{gpu}: the {} probe failed: {reason}", r.probe.as_str()),
             );
             if !notes.is_empty() {
@@ -209,7 +339,8 @@ fn finding(ctx: &Ctx, r: &ProbeResult) -> Finding {
             )
         }
         ProbeOutcome::Skipped { why } => {
-            let mut f = id.finding(Severity::Info,
+            let mut f = id.finding(
+                Severity::Info,
                 format!("{gpu}: the {} probe did not run: {why}", r.probe.as_str()),
             );
             if r.probe == ProbeKind::Oom {
@@ -329,6 +460,13 @@ mod tests {
     use super::*;
     use crate::checks::testutil::{healthy, matrix, run};
     use crate::facts::probe::ProbeCode;
+
+    #[test]
+    fn each_probe_reports_under_its_own_check() {
+        for kind in ProbeKind::ALL {
+            assert_eq!(check_of(kind).id, kind.finding_id());
+        }
+    }
 
     fn result(probe: ProbeKind, outcome: ProbeOutcome) -> ProbeResult {
         ProbeResult {

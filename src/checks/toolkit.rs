@@ -1,8 +1,23 @@
 //! toolkit.*: which CUDA toolkits are installed and whether PATH, CUDA_HOME and
 //! /usr/local/cuda agree on one. (Version judgements need the matrix.)
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::Ctx;
 use crate::finding::{Finding, Scope, Severity};
+
+pub const TOOLKIT_NOT_FOUND: Check = Check {
+    id: "toolkit.not_found",
+    name: "toolkit.installed",
+    area: Area::Toolkit,
+    title: "a CUDA toolkit is installed",
+    failing: "no CUDA toolkit (info: wheels bundle their runtime)",
+    why: "Only building CUDA code needs a toolkit; PyTorch's wheels bring their own runtime.",
+    next_step: "Install a toolkit only if something must be compiled here.",
+    action: Action::None,
+    reads: &["toolkits"],
+    not_in_paste: None,
+    run: not_found,
+};
 
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
@@ -112,6 +127,23 @@ fn version_of(t: &crate::facts::toolkit::Toolkit) -> String {
         .unwrap_or_else(|| "unknown version".into())
 }
 
+pub const TOOLKIT_MULTIPLE: Check = Check {
+    id: "toolkit.multiple",
+    name: "toolkit.installs",
+    area: Area::Toolkit,
+    title: "which toolkits are installed",
+    failing: "several toolkits (info: which one each pointer uses)",
+    why: "Several toolkits are fine as long as builds use the one meant.",
+    next_step: "Check which toolkit PATH, CUDA_HOME and /usr/local/cuda name.",
+    action: Action::None,
+    reads: &["toolkits"],
+    not_in_paste: Some(PasteGap {
+        what: "every installed toolkit",
+        how: "`ls -d /usr/local/cuda-*`",
+    }),
+    run: multiple,
+};
+
 pub fn multiple(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
     if tk.toolkits.len() < 2 {
@@ -147,6 +179,23 @@ fn pointers(tk: &crate::facts::toolkit::ToolkitFacts) -> Vec<(&'static str, &str
     .collect()
 }
 
+pub const TOOLKIT_PATH_INCONSISTENT: Check = Check {
+    id: "toolkit.path_inconsistent",
+    name: "toolkit.paths",
+    area: Area::Toolkit,
+    title: "nvcc on PATH, CUDA_HOME and /usr/local/cuda agree",
+    failing: "`nvcc` on PATH, `CUDA_HOME` and `/usr/local/cuda` disagree",
+    why: "Builds pick up different toolkits depending on which pointer they read.",
+    next_step: "Point PATH, CUDA_HOME and /usr/local/cuda at one toolkit.",
+    action: Action::FixSoftware,
+    reads: &["toolkits"],
+    not_in_paste: Some(PasteGap {
+        what: "CUDA_HOME and /usr/local/cuda",
+        how: "`echo $CUDA_HOME; ls -l /usr/local/cuda`",
+    }),
+    run: path_inconsistent,
+};
+
 pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     let tk = &ctx.facts.toolkits;
     let id = &TOOLKIT_PATH_INCONSISTENT;
@@ -156,7 +205,8 @@ pub fn path_inconsistent(ctx: &Ctx) -> Vec<Finding> {
     }
     let first = ptrs[0].1;
     if ptrs.iter().all(|(_, r)| *r == first) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             format!(
                 "{} point to {first}",
                 ptrs.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(", ")
@@ -200,6 +250,20 @@ fn build_toolkit(
     tk.toolkits.iter().find(|t| &t.root == root)
 }
 
+pub const TOOLKIT_TORCH_MISMATCH: Check = Check {
+    id: "toolkit.torch_mismatch",
+    name: "toolkit.torch_cuda",
+    area: Area::Toolkit,
+    title: "the toolkit extensions build with matches PyTorch's CUDA",
+    failing: "the toolkit extensions build with is another CUDA major (fail) or minor (warn) than PyTorch's",
+    why: "Extensions built with another CUDA than PyTorch's fail to build or load.",
+    next_step: "Use the toolkit of PyTorch's CUDA release for extension builds.",
+    action: Action::FixSoftware,
+    reads: &["toolkits", "python"],
+    not_in_paste: None,
+    run: torch_mismatch,
+};
+
 /// PyTorch's extension builder refuses a toolkit of another CUDA major than the build's
 /// and warns on another minor (torch.utils.cpp_extension._check_cuda_version).
 pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
@@ -234,14 +298,15 @@ pub fn torch_mismatch(ctx: &Ctx) -> Vec<Finding> {
             )
         } else {
             out.push(
-                id.finding(Severity::Pass,
+                id.finding(
+                    Severity::Pass,
                     format!("nvcc {nvcc} matches {}'s CUDA {}", u.what, u.cuda),
                 )
                 .scope(u.scope),
             );
             continue;
         };
-        let (fix_text, fix_commands) = mismatch_fix(ctx, id, &u, &cuda, &nvcc);
+        let (fix_text, fix_commands) = mismatch_fix(ctx, id.id, &u, &cuda, &nvcc);
         out.push(
             id.finding(severity, summary)
                 .scope(u.scope)

@@ -1,5 +1,6 @@
 //! torch.*: the PyTorch builds in each Python environment, read from their files.
 
+use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view;
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
@@ -33,6 +34,20 @@ fn version(t: &TorchBuild) -> String {
         .unwrap_or_else(|| "unknown version".into())
 }
 
+pub const TORCH_NOT_FOUND: Check = Check {
+    id: "torch.not_found",
+    name: "torch.installed",
+    area: Area::Torch,
+    title: "PyTorch is installed",
+    failing: "no PyTorch in the environments looked at",
+    why: "Nothing to run CUDA work with in the environments looked at.",
+    next_step: "Install PyTorch (or point gpu-doctor at the right interpreter with --python).",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: None,
+    run: not_found,
+};
+
 pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
     let envs = &ctx.facts.python;
     let id = &TORCH_NOT_FOUND;
@@ -50,9 +65,7 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
                 })
             })
             .collect();
-        return vec![id.finding(Severity::Pass,
-            format!("PyTorch {}", builds.join(", ")),
-        )];
+        return vec![id.finding(Severity::Pass, format!("PyTorch {}", builds.join(", ")))];
     }
     let looked: Vec<String> = envs
         .iter()
@@ -75,6 +88,26 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
         .fix_owned("Install PyTorch into the environment you use (on Linux x86_64 the default PyPI wheel is a CUDA build).", vec![format!("{py} -m pip install torch")])]
 }
 
+pub const TORCH_CPU_ONLY: Check = Check {
+    id: "torch.cpu_only",
+    name: "torch.cuda_build",
+    area: Area::Torch,
+    title: "PyTorch is a CUDA build",
+    failing: "a CPU-only build on a machine with NVIDIA GPUs",
+    why: "A CPU-only build never uses the GPU.",
+    next_step: "Install the CUDA build of PyTorch that fits the driver.",
+    action: Action::FixSoftware,
+    reads: &[
+        "system",
+        "pci_gpus",
+        "kernel_module",
+        "driver_api",
+        "python",
+    ],
+    not_in_paste: None,
+    run: cpu_only,
+};
+
 pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let mut out = Vec::new();
@@ -82,14 +115,16 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         let Some(t) = active(env) else { continue };
         let Some(cuda) = t.cuda.value() else { continue };
         if cuda.is_some() || t.hip.is_some() {
-            let mut pass = TORCH_CPU_ONLY.finding(Severity::Pass,
-                format!(
-                    "PyTorch {} is a CUDA {} build",
-                    version(t),
-                    cuda.as_deref().unwrap_or("?")
-                ),
-            )
-            .scope(scope(env));
+            let mut pass = TORCH_CPU_ONLY
+                .finding(
+                    Severity::Pass,
+                    format!(
+                        "PyTorch {} is a CUDA {} build",
+                        version(t),
+                        cuda.as_deref().unwrap_or("?")
+                    ),
+                )
+                .scope(scope(env));
             match &t.arch {
                 crate::fact::Fact::Known { value } => {
                     pass =
@@ -109,7 +144,7 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
         };
         let sc = scope(env);
         let advice = if severity == Severity::Fail {
-            super::compat::torch_advice(ctx, env, t, "torch.cpu_only", &sc)
+            super::compat::torch_advice(ctx, env, t, TORCH_CPU_ONLY.id, &sc)
         } else {
             None
         };
@@ -140,6 +175,20 @@ pub fn cpu_only(ctx: &Ctx) -> Vec<Finding> {
     }
     out
 }
+
+pub const TORCH_MULTIPLE_INSTALLS: Check = Check {
+    id: "torch.multiple_installs",
+    name: "torch.installs",
+    area: Area::Torch,
+    title: "one PyTorch per environment",
+    failing: "more than one torch reachable from one interpreter",
+    why: "Which torch `import torch` loads depends on the path order, not on what was installed last.",
+    next_step: "Uninstall the copies that should not be there.",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: Some(PasteGap { what: "every torch on the interpreter's path", how: "`python -m pip list | grep -i torch` and `python -c 'import torch; print(torch.__file__)'`" }),
+    run: multiple_installs,
+};
 
 pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -184,6 +233,23 @@ pub fn multiple_installs(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_LIBS_SHADOWED: Check = Check {
+    id: "torch.libs_shadowed",
+    name: "torch.libraries",
+    area: Area::Torch,
+    title: "LD_LIBRARY_PATH does not shadow PyTorch's CUDA libraries",
+    failing: "`LD_LIBRARY_PATH` holds CUDA libraries that shadow the ones torch's wheels ship",
+    why: "Libraries from LD_LIBRARY_PATH replace the ones PyTorch was built and tested with.",
+    next_step: "Remove the CUDA library folders from LD_LIBRARY_PATH and restart the program.",
+    action: Action::RestartApp,
+    reads: &["python", "ld_library_path_libs"],
+    not_in_paste: Some(PasteGap {
+        what: "LD_LIBRARY_PATH and the CUDA libraries in it",
+        how: "`echo $LD_LIBRARY_PATH`",
+    }),
+    run: libs_shadowed,
+};
+
 pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
     let mut out = Vec::new();
@@ -207,7 +273,8 @@ pub fn libs_shadowed(ctx: &Ctx) -> Vec<Finding> {
         if shadowed.is_empty() {
             if !env.nvidia_wheels.is_empty() {
                 out.push(
-                    id.finding(Severity::Pass,
+                    id.finding(
+                        Severity::Pass,
                         "The CUDA libraries of PyTorch's wheels are not shadowed",
                     )
                     .scope(scope(env)),
@@ -277,6 +344,21 @@ fn satisfies(version: &str, specifier: &str) -> Option<bool> {
     Some(all)
 }
 
+pub const TORCH_WHEEL_DEPS_MISMATCH: Check = Check {
+    id: "torch.wheel_deps_mismatch",
+    name: "torch.wheel_deps",
+    area: Area::Torch,
+    title: "the nvidia-* wheels match the torch build",
+    failing: "nvidia-* wheels missing or at other versions than the torch wheel pins",
+    why:
+        "The torch wheel loads the nvidia-* wheels it pins; other versions break at import or run.",
+    next_step: "Reinstall torch so pip installs the nvidia-* wheels it pins.",
+    action: Action::FixSoftware,
+    reads: &["python"],
+    not_in_paste: None,
+    run: wheel_deps_mismatch,
+};
+
 pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &ctx.facts.python {
@@ -308,7 +390,8 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
         let id = &TORCH_WHEEL_DEPS_MISMATCH;
         if missing.is_empty() && wrong.is_empty() {
             out.push(
-                id.finding(Severity::Pass,
+                id.finding(
+                    Severity::Pass,
                     format!(
                         "All {} nvidia-* wheels PyTorch {} requires are installed",
                         t.requires.len(),
@@ -353,6 +436,20 @@ pub fn wheel_deps_mismatch(ctx: &Ctx) -> Vec<Finding> {
     out
 }
 
+pub const TORCH_CUDA_UNAVAILABLE: Check = Check {
+    id: "torch.cuda_unavailable",
+    name: "torch.cuda_available",
+    area: Area::Torch,
+    title: "(--deep) torch.cuda.is_available() is True",
+    failing: "(`--deep`) `torch.cuda.is_available()` is False on a machine with GPUs, or asking torch hung or crashed",
+    why: "PyTorch itself says CUDA cannot be used: every CUDA tensor fails.",
+    next_step: "Act on the cause the other findings name, or on torch's own error.",
+    action: Action::FixSoftware,
+    reads: &["pci_gpus", "kernel_module", "driver_api", "python"],
+    not_in_paste: None,
+    run: cuda_unavailable,
+};
+
 /// `--deep`: what torch itself says, set against what the machine offers.
 pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
@@ -367,7 +464,8 @@ pub fn cuda_unavailable(ctx: &Ctx) -> Vec<Finding> {
                 }
                 if d.cuda_available {
                     out.push(
-                        id.finding(Severity::Pass,
+                        id.finding(
+                            Severity::Pass,
                             format!(
                                 "torch.cuda.is_available() is True ({} device{})",
                                 d.device_count,

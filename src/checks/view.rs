@@ -210,10 +210,7 @@ impl GpuCc {
     }
 }
 
-pub fn parse_cc(cc: &str) -> Option<(u32, u32)> {
-    let (a, b) = cc.trim().split_once('.')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
-}
+pub use crate::arch_list::parse_cc; // moved: src/arch_list.rs
 
 /// Every GPU's compute capability: NVML's when the driver reports it, else the matrix's
 /// entry for the NVML name, else the matrix's entry for the PCI device id (a GPU the

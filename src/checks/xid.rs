@@ -9,13 +9,28 @@
 
 use std::collections::BTreeMap;
 
+use super::catalogue::{Action, Area, Check};
 use super::{view, Ctx};
 use crate::fact::Fact;
 use crate::facts::kernel_log::{pci_key, KernelLogFacts, SxidEvent, XidEvent};
 use crate::matrix::schema::XidEntry;
 use crate::finding::{Finding, Scope, Severity};
 
-const ID: &str = "gpu.xid";
+pub const GPU_XID: Check = Check {
+    id: "gpu.xid",
+    name: "gpu.kernel_log_xid",
+    area: Area::Gpu,
+    title: "no Xid or SXid error in the kernel log of this boot",
+    failing: "an Xid in the kernel log this boot (or `--since`), per GPU, judged with NVIDIA's Xid catalogue: fail for fallen off the bus (79), row-remap failure (64), NVLink (74), GSP (119/120), uncontained ECC (95), DBE (48); warn for a pending row remap (63) or a contained ECC error (94); info for an application's own fault (MMU fault 31, 13, 43); a fatal NVSwitch SXid fails; info when the kernel log is not readable",
+    why: "The driver logs GPU faults as Xid lines: the GPU may need a reset, a reboot or replacing even while NVML still answers.",
+    next_step: "Act on the code's catalogue entry (the finding names it): reset the GPU, reboot, or drain the node and inspect the hardware.",
+    action: Action::Drain,
+    reads: &["kernel_log", "nvml", "pci_gpus"],
+    not_in_paste: None,
+    run: xid,
+};
+
+const ID: &str = GPU_XID.id;
 const CATALOGUE_URL: &str = "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html";
 
 /// How one Xid code is judged.

@@ -11,9 +11,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::app::{self, AppError};
 use crate::checks::{self, CheckOptions, Selection};
-use crate::cli::{Cli, DiagnoseArgs};
+use crate::error::AppError;
 use crate::explain::{self, Explanation};
 use crate::fact::Fact;
 use crate::facts::driver_api::{CudaFacts, DriverApiFacts, NvmlDevice, NvmlFacts, ReturnCode};
@@ -23,9 +22,8 @@ use crate::facts::python::{DeepTorch, PythonEnv, TorchBuild, Wheel};
 use crate::facts::system::SystemFacts;
 use crate::facts::toolkit::{Toolkit, ToolkitFacts};
 use crate::facts::Facts;
-use crate::host::Host;
-use crate::matrix::Matrix;
 use crate::finding::{Finding, Severity};
+use crate::matrix::Matrix;
 use crate::report::{text, Report};
 use collect_env::CollectEnv;
 
@@ -37,28 +35,15 @@ fn missing(what: &str, how: &str) -> String {
     format!("not in the collect_env paste: {what}; get it with {how}")
 }
 
-/// Checks whose facts a collect_env paste never holds: (check id, the fact, how to get it).
-pub const NOT_IN_PASTE: &[(&str, &str, &str)] = &[
-    ("host.container_no_gpu", "whether it runs in a container, and /dev/nvidia* there", "`gpu-doctor` run inside the environment"),
-    ("host.shm_small", "the size of /dev/shm", "`df -h /dev/shm`"),
-    ("host.expected_gpus", "the GPUs CUDA can use", "`gpu-doctor --expect-gpus N` on the machine"),
-    ("driver.module_not_loaded", "the kernel module's state", "`cat /proc/driver/nvidia/version` and `lsmod | grep nvidia`"),
-    ("driver.nouveau_loaded", "the loaded kernel modules", "`lsmod | grep nouveau`"),
-    ("driver.library_mismatch", "the kernel module's and the libraries' versions", "`cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*`"),
-    ("driver.device_nodes", "/dev/nvidia* and their permissions", "`ls -l /dev/nvidia*`"),
-    ("driver.uvm_unavailable", "the nvidia_uvm module", "`lsmod | grep nvidia_uvm; ls -l /dev/nvidia-uvm`"),
-    ("driver.open_module_required", "the kernel module's flavour (open or proprietary)", "`modinfo nvidia | grep -i license`"),
-    ("driver.cuda_init_failed", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("driver.fabric_manager", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("driver.compat_package_mismatch", "cuInit's result and the libcuda in use", "`gpu-doctor` on the machine"),
-    ("driver.forward_compat_unsupported", "cuInit's result", "`gpu-doctor` on the machine"),
-    ("toolkit.path_inconsistent", "CUDA_HOME and /usr/local/cuda", "`echo $CUDA_HOME; ls -l /usr/local/cuda`"),
-    ("toolkit.multiple", "every installed toolkit", "`ls -d /usr/local/cuda-*`"),
-    ("torch.multiple_installs", "every torch on the interpreter's path", "`python -m pip list | grep -i torch` and `python -c 'import torch; print(torch.__file__)'`"),
-    ("torch.libs_shadowed", "LD_LIBRARY_PATH and the CUDA libraries in it", "`echo $LD_LIBRARY_PATH`"),
-    ("torch.ptx_jit_only", "the build's PTX targets", "`python -c 'import torch; print(torch.cuda.get_arch_list())'`"),
-    ("ext.arch_unsupported", "the CUDA extensions' compiled architectures", "`gpu-doctor` on the machine (it reads each extension's fatbin)"),
-];
+/// Checks whose facts a collect_env paste never holds: (check id, the fact, how to get
+/// it), from the catalogue's `not_in_paste`, in report order.
+pub static NOT_IN_PASTE: std::sync::LazyLock<Vec<(&'static str, &'static str, &'static str)>> =
+    std::sync::LazyLock::new(|| {
+        crate::checks::ALL
+            .iter()
+            .filter_map(|c| c.not_in_paste.map(|g| (c.id, g.what, g.how)))
+            .collect()
+    });
 
 /// Findings that are symptoms of another finding's cause: named as the cause only when
 /// nothing more specific fails.
@@ -473,7 +458,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
             ),
         ),
     }
-    for (id, what, how) in NOT_IN_PASTE {
+    for (id, what, how) in NOT_IN_PASTE.iter() {
         out.push(
             Finding::new(
                 id,
@@ -725,63 +710,9 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
     ))
 }
 
-pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
-    let paste = explain::cmd::read_text(&args.collect_env)?;
-    let log = match &args.log {
-        Some(p) => Some(explain::cmd::read_text(p)?),
-        None => None,
-    };
-    if collect_env::parse(&paste).is_empty() {
-        return Err(AppError::Input {
-            path: args.collect_env.display().to_string(),
-            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
-        });
-    }
-    let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
-    let d = diagnose(&paste, log.as_deref(), &matrix);
-    if let Some(path) = &cli.save {
-        std::fs::write(path, render_json(&d)?).map_err(|source| AppError::Save {
-            path: path.display().to_string(),
-            source,
-        })?;
-    }
-    if !cli.json && !cli.plain && tui_wanted(host) {
-        let request = crate::pipeline::Request {
-            ready: Some(Box::new(d.report.clone())),
-            ..crate::pipeline::Request::default()
-        };
-        return Ok(crate::tui::runtime::run(crate::tui::runtime::Options {
-            request,
-            host: host.clone(),
-            color: host.var("NO_COLOR").is_none_or(str::is_empty),
-            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
-            save_path: crate::tui::runtime::default_save_path(cli),
-            autosave: false,
-            test_panic: false,
-        }));
-    }
-    let out = if cli.json {
-        render_json(&d)?
-    } else {
-        render_text(&d, app::use_color(cli.color, host), args.verbose)
-    };
-    let code = app::print(&out);
-    Ok(if code == crate::report::exit::OK {
-        d.report.exit_code
-    } else {
-        code
-    })
-}
-
-/// The interactive view for a person at a terminal (as for the live report).
-fn tui_wanted(host: &Host) -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && host.var("TERM") != Some("dumb")
-}
-
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
 pub fn read(path: &Path) -> Result<String, AppError> {
-    explain::cmd::read_text(path)
+    crate::error::read_text(path)
 }
 
 #[cfg(test)]

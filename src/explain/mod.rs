@@ -704,68 +704,14 @@ pub fn top_cause(ex: &Explanation) -> Option<&RankedCause> {
     ex.matches.get(ex.primary?)?.causes.first()
 }
 
-/// Every finding id of shared/reference/finding-ids.md (v1): what `explain` may name.
-pub const KNOWN_IDS: &[&str] = &[
-    "area.snake_case",
-    "host.no_nvidia_gpu",
-    "host.container_no_gpu",
-    "host.shm_small",
-    "driver.not_installed",
-    "driver.module_not_loaded",
-    "driver.nouveau_loaded",
-    "driver.library_mismatch",
-    "driver.nvml_failed",
-    "driver.cuda_init_failed",
-    "driver.uvm_unavailable",
-    "driver.fabric_manager",
-    "driver.compat_package_mismatch",
-    "driver.forward_compat_unsupported",
-    "driver.too_old_for_toolkit",
-    "driver.too_old_for_torch",
-    "driver.minor_version_compat",
-    "driver.gpu_unsupported",
-    "driver.open_module_required",
-    "driver.branch_eol",
-    "driver.persistence_off",
-    "driver.device_nodes",
-    "toolkit.not_found",
-    "toolkit.multiple",
-    "toolkit.arch_unsupported",
-    "toolkit.torch_mismatch",
-    "toolkit.path_inconsistent",
-    "torch.not_found",
-    "torch.cpu_only",
-    "torch.arch_unsupported",
-    "torch.ptx_jit_only",
-    "torch.multiple_installs",
-    "torch.libs_shadowed",
-    "torch.wheel_deps_mismatch",
-    "torch.cuda_unavailable",
-    "ext.arch_unsupported",
+/// `explain`'s exit code when the text holds no error it knows.
+pub const NOTHING_FOUND: i32 = 1;
+
+/// Causes `explain` names that no check judges: machine faults only an error message or the
+/// kernel log shows, the workload's own faults, and "none".
+pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "ext.abi_mismatch",
-    "gpu.lost",
-    "gpu.ecc_errors",
-    "gpu.retired_pages",
-    "gpu.row_remap",
-    "gpu.pcie_degraded",
-    "gpu.throttled",
-    "gpu.mig_enabled",
-    "gpu.busy",
-    "gpu.compute_mode_restricted",
     "gpu.xid",
-    "env.visible_devices_invalid",
-    "env.visible_devices_empty",
-    "env.device_order",
-    "env.launch_blocking",
-    "env.alloc_conf_invalid",
-    "env.arch_list_mismatch",
-    "probe.launch",
-    "probe.grid_limit",
-    "probe.ordinal",
-    "probe.cublaslt",
-    "probe.oom",
-    "probe.graph",
-    "probe.bandwidth",
     "workload.grid_limit",
     "workload.out_of_memory",
     "workload.cublas_alloc",
@@ -774,7 +720,17 @@ pub const KNOWN_IDS: &[&str] = &[
     "workload.stream_capture",
     "workload.nccl",
     "workload.library_bug",
+    "none",
 ];
+
+/// Every id `explain` may name: the check catalogue's ids, then [`EXPLAIN_ONLY_IDS`].
+pub static KNOWN_IDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    crate::checks::ALL
+        .iter()
+        .map(|c| c.id)
+        .chain(EXPLAIN_ONLY_IDS.iter().copied())
+        .collect()
+});
 
 #[cfg(test)]
 mod tests;

@@ -292,3 +292,25 @@ fn the_matrix_names_the_build_for_an_sm_and_the_driver_for_a_cuda() {
     assert_eq!(sm_to_cc("sm_90a"), Some((9, 0)));
     assert_eq!(sm_to_cc("sm_1"), None);
 }
+
+#[test]
+fn known_ids_are_the_catalogue_and_the_explain_only_causes() {
+    let ids = &*crate::explain::KNOWN_IDS;
+    assert!(ids.contains(&"host.expected_gpus"));
+    assert!(ids.contains(&"workload.out_of_memory"));
+    assert!(ids.contains(&"none"));
+    assert!(!ids.contains(&"area.snake_case"));
+    for c in crate::checks::ALL {
+        assert!(ids.contains(&c.id), "{}", c.id);
+    }
+    for id in crate::explain::EXPLAIN_ONLY_IDS {
+        assert!(
+            crate::checks::catalogue::by_id(id).is_none(),
+            "{id} is a check: drop it from EXPLAIN_ONLY_IDS"
+        );
+    }
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), ids.len());
+}

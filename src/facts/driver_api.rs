@@ -20,15 +20,16 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::cuda_ffi as kernels;
 use crate::fact::Fact;
+pub use crate::facts::driver_codes::ReturnCode; // moved: src/facts/driver_codes.rs
+use crate::facts::driver_codes::{describe_nvml, nvml_error_code, nvml_fact};
+pub use crate::facts::driver_codes::{nvml_error_fact, nvml_return_code}; // moved: src/facts/driver_codes.rs
 use crate::facts::driver_libs::{
     DriverLibFacts, CUDA_LIBRARY, CUDA_SONAME, NVML_LIBRARY, NVML_SONAME,
 };
-use crate::facts::nvml_device::{
-    not_in_report, EccState, GpuProcess, MigState, PcieLink, RetiredPages, RowRemap,
-};
+pub use crate::facts::nvml_device::NvmlDevice; // moved: src/facts/nvml_device.rs
 use crate::host::{run_with_timeout, signal_name, tail_lines, CommandOutput, Host, RunError};
-use crate::cuda_ffi as kernels;
 use crate::version::cuda_version_from_int;
 
 /// The hidden subcommand that runs the worker.
@@ -48,18 +49,6 @@ pub struct DriverApiFacts {
     pub cuda: Fact<CudaFacts>,
 }
 
-/// A library's return code, by its enum name and number.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ReturnCode {
-    /// e.g. "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "CUDA_ERROR_SYSTEM_NOT_READY", "CUDA_SUCCESS".
-    pub name: String,
-    /// e.g. 18, 802, 0.
-    pub code: i64,
-    /// The library's own description, when it gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NvmlFacts {
     /// What was loaded (path or soname).
@@ -71,56 +60,6 @@ pub struct NvmlFacts {
     /// The CUDA version the driver supports, e.g. "12.4".
     pub cuda_driver_version: Fact<String>,
     pub devices: Fact<Vec<NvmlDevice>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct NvmlDevice {
-    pub index: u32,
-    pub name: Fact<String>,
-    pub uuid: Fact<String>,
-    /// e.g. "00000000:01:00.0".
-    pub pci_bus_id: Fact<String>,
-    /// e.g. "9.0".
-    pub compute_capability: Fact<String>,
-    pub memory_total_bytes: Fact<u64>,
-    // Health facts (src/facts/nvml_device.rs gathers them); reports saved before they
-    // existed load with `not_in_report`.
-    #[serde(default = "not_in_report::<u64>")]
-    pub memory_used_bytes: Fact<u64>,
-    #[serde(default = "not_in_report::<u64>")]
-    pub memory_free_bytes: Fact<u64>,
-    #[serde(default = "not_in_report::<bool>")]
-    pub persistence_mode: Fact<bool>,
-    #[serde(default = "not_in_report::<MigState>")]
-    pub mig: Fact<MigState>,
-    /// "default" | "exclusive_thread" | "prohibited" | "exclusive_process".
-    #[serde(default = "not_in_report::<String>")]
-    pub compute_mode: Fact<String>,
-    #[serde(default = "not_in_report::<EccState>")]
-    pub ecc: Fact<EccState>,
-    #[serde(default = "not_in_report::<RetiredPages>")]
-    pub retired_pages: Fact<RetiredPages>,
-    #[serde(default = "not_in_report::<RowRemap>")]
-    pub row_remap: Fact<RowRemap>,
-    #[serde(default = "not_in_report::<PcieLink>")]
-    pub pcie_link: Fact<PcieLink>,
-    /// Active clock throttle reasons, snake_case ("hw_slowdown", "sw_thermal_slowdown", ...).
-    #[serde(default = "not_in_report::<Vec<String>>")]
-    pub throttle_reasons: Fact<Vec<String>>,
-    #[serde(default = "not_in_report::<u32>")]
-    pub temperature_c: Fact<u32>,
-    #[serde(default = "not_in_report::<u32>")]
-    pub power_draw_mw: Fact<u32>,
-    #[serde(default = "not_in_report::<u32>")]
-    pub power_limit_mw: Fact<u32>,
-    #[serde(default = "not_in_report::<String>")]
-    pub vbios: Fact<String>,
-    /// Compute processes on the GPU.
-    #[serde(default = "not_in_report::<Vec<GpuProcess>>")]
-    pub processes: Fact<Vec<GpuProcess>>,
-    /// Some call returned NVML_ERROR_GPU_IS_LOST; the calls after it were not made.
-    #[serde(default)]
-    pub lost: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -524,120 +463,6 @@ fn emit(report: &WorkerReport) -> i32 {
 }
 
 // NVML ---------------------------------------------------------------------------------
-
-/// `nvmlReturn_t` names and numbers, from nvml.h (identical in nvml-wrapper-sys 0.10).
-const NVML_RETURN_CODES: &[(u32, &str)] = &[
-    (0, "NVML_SUCCESS"),
-    (1, "NVML_ERROR_UNINITIALIZED"),
-    (2, "NVML_ERROR_INVALID_ARGUMENT"),
-    (3, "NVML_ERROR_NOT_SUPPORTED"),
-    (4, "NVML_ERROR_NO_PERMISSION"),
-    (5, "NVML_ERROR_ALREADY_INITIALIZED"),
-    (6, "NVML_ERROR_NOT_FOUND"),
-    (7, "NVML_ERROR_INSUFFICIENT_SIZE"),
-    (8, "NVML_ERROR_INSUFFICIENT_POWER"),
-    (9, "NVML_ERROR_DRIVER_NOT_LOADED"),
-    (10, "NVML_ERROR_TIMEOUT"),
-    (11, "NVML_ERROR_IRQ_ISSUE"),
-    (12, "NVML_ERROR_LIBRARY_NOT_FOUND"),
-    (13, "NVML_ERROR_FUNCTION_NOT_FOUND"),
-    (14, "NVML_ERROR_CORRUPTED_INFOROM"),
-    (15, "NVML_ERROR_GPU_IS_LOST"),
-    (16, "NVML_ERROR_RESET_REQUIRED"),
-    (17, "NVML_ERROR_OPERATING_SYSTEM"),
-    (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"),
-    (19, "NVML_ERROR_IN_USE"),
-    (20, "NVML_ERROR_MEMORY"),
-    (21, "NVML_ERROR_NO_DATA"),
-    (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"),
-    (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"),
-    (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"),
-    (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"),
-    (26, "NVML_ERROR_DEPRECATED"),
-    (27, "NVML_ERROR_NOT_READY"),
-    (28, "NVML_ERROR_GPU_NOT_FOUND"),
-    (29, "NVML_ERROR_INVALID_STATE"),
-    (30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"),
-    (999, "NVML_ERROR_UNKNOWN"),
-];
-
-const NVML_NOT_SUPPORTED: u32 = 3;
-const NVML_FUNCTION_NOT_FOUND: u32 = 13;
-
-pub fn nvml_return_code(code: u32) -> ReturnCode {
-    let name = NVML_RETURN_CODES
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map_or("NVML_UNRECOGNIZED_RETURN", |(_, n)| n);
-    ReturnCode {
-        name: name.to_string(),
-        code: i64::from(code),
-        message: None,
-    }
-}
-
-/// The `nvmlReturn_t` behind an nvml-wrapper error; `None` for the wrapper's own errors
-/// (bad UTF-8 and the like), which carry no code.
-#[allow(deprecated)]
-fn nvml_error_code(e: &NvmlError) -> Option<u32> {
-    use NvmlError as E;
-    let code = match e {
-        E::Uninitialized => 1,
-        E::InvalidArg => 2,
-        E::NotSupported => 3,
-        E::NoPermission => 4,
-        E::AlreadyInitialized => 5,
-        E::NotFound => 6,
-        E::InsufficientSize(_) => 7,
-        E::InsufficientPower => 8,
-        E::DriverNotLoaded => 9,
-        E::Timeout => 10,
-        E::IrqIssue => 11,
-        E::LibraryNotFound => 12,
-        E::FunctionNotFound => 13,
-        E::CorruptedInfoROM => 14,
-        E::GpuLost => 15,
-        E::ResetRequired => 16,
-        E::OperatingSystem => 17,
-        E::LibRmVersionMismatch => 18,
-        E::InUse => 19,
-        E::InsufficientMemory => 20,
-        E::NoData => 21,
-        E::VgpuEccNotSupported => 22,
-        E::Unknown => 999,
-        E::UnexpectedVariant(code) => *code,
-        _ => return None,
-    };
-    Some(code)
-}
-
-/// A failed NVML call as a fact: "this GPU or driver does not offer it" is Unsupported,
-/// anything else Failed with the code's name.
-pub(crate) fn nvml_error_fact<U>(call: &str, e: &NvmlError) -> Fact<U> {
-    if let NvmlError::FailedToLoadSymbol(detail) = e {
-        return Fact::unsupported(format!(
-            "{call} is not in this libnvidia-ml (older driver): {detail}"
-        ));
-    }
-    match nvml_error_code(e) {
-        Some(code @ (NVML_NOT_SUPPORTED | NVML_FUNCTION_NOT_FOUND)) => {
-            Fact::unsupported(format!("{call}: {}", describe_nvml(code)))
-        }
-        Some(code) => Fact::failed(format!("{call}: {}", describe_nvml(code))),
-        None => Fact::failed(format!("{call}: {e}")),
-    }
-}
-
-fn describe_nvml(code: u32) -> String {
-    format!("{} ({code})", nvml_return_code(code).name)
-}
-
-fn nvml_fact<T>(call: &str, result: Result<T, NvmlError>) -> Fact<T> {
-    match result {
-        Ok(value) => Fact::known(value),
-        Err(e) => nvml_error_fact(call, &e),
-    }
-}
 
 fn nvml_facts(lib: Option<&Path>) -> Fact<NvmlFacts> {
     let library = lib.map_or_else(|| NVML_SONAME.to_string(), |p| p.display().to_string());

@@ -48,7 +48,25 @@ use object::read::ReadCache;
 use object::{Endianness, FileKind};
 
 use crate::fact::Fact;
-use crate::facts::python::ArchList;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct ArchList {
+    /// SASS (cubin) targets, e.g. "sm_80", "sm_90a".
+    pub sass: Vec<String>,
+    /// PTX targets, e.g. "compute_90".
+    pub ptx: Vec<String>,
+    /// What `torch._C._cuda_getArchFlags()` (`torch.cuda.get_arch_list()`) reports for
+    /// the same build: the plain `sm_XX` and `compute_XX` targets, without the
+    /// architecture-specific (`a`) and family (`f`) variants that separately compiled
+    /// kernels add (see `facts::fatbin::arch_list`).
+    #[serde(default)]
+    pub arch_flags: Vec<String>,
+    /// The files read.
+    #[serde(default)]
+    pub libraries: Vec<String>,
+}
 
 pub const SECTION: &str = ".nv_fatbin";
 /// Start of the error for a file that is not ELF at all (callers walking folders skip those).

@@ -2,6 +2,7 @@
 //! fails as a whole: each fact is a value or the reason it is absent.
 
 pub mod driver_api;
+pub mod driver_codes;
 pub mod driver_libs;
 pub mod env;
 pub mod fatbin;
@@ -9,6 +10,7 @@ pub mod kernel_log;
 pub mod kernel_module;
 pub mod nvml_device;
 pub mod pci;
+pub mod probe;
 pub mod python;
 pub mod system;
 pub mod toolkit;

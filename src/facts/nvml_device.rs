@@ -20,10 +20,60 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::fact::Fact;
-use crate::facts::driver_api::{nvml_error_fact, NvmlDevice};
 use crate::cuda_ffi::nvml_raw;
+use crate::facts::driver_codes::nvml_error_fact;
 
 const NVML_NOT_SUPPORTED: u32 = 3;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NvmlDevice {
+    pub index: u32,
+    pub name: Fact<String>,
+    pub uuid: Fact<String>,
+    /// e.g. "00000000:01:00.0".
+    pub pci_bus_id: Fact<String>,
+    /// e.g. "9.0".
+    pub compute_capability: Fact<String>,
+    pub memory_total_bytes: Fact<u64>,
+    // Health facts (src/facts/nvml_device.rs gathers them); reports saved before they
+    // existed load with `not_in_report`.
+    #[serde(default = "not_in_report::<u64>")]
+    pub memory_used_bytes: Fact<u64>,
+    #[serde(default = "not_in_report::<u64>")]
+    pub memory_free_bytes: Fact<u64>,
+    #[serde(default = "not_in_report::<bool>")]
+    pub persistence_mode: Fact<bool>,
+    #[serde(default = "not_in_report::<MigState>")]
+    pub mig: Fact<MigState>,
+    /// "default" | "exclusive_thread" | "prohibited" | "exclusive_process".
+    #[serde(default = "not_in_report::<String>")]
+    pub compute_mode: Fact<String>,
+    #[serde(default = "not_in_report::<EccState>")]
+    pub ecc: Fact<EccState>,
+    #[serde(default = "not_in_report::<RetiredPages>")]
+    pub retired_pages: Fact<RetiredPages>,
+    #[serde(default = "not_in_report::<RowRemap>")]
+    pub row_remap: Fact<RowRemap>,
+    #[serde(default = "not_in_report::<PcieLink>")]
+    pub pcie_link: Fact<PcieLink>,
+    /// Active clock throttle reasons, snake_case ("hw_slowdown", "sw_thermal_slowdown", ...).
+    #[serde(default = "not_in_report::<Vec<String>>")]
+    pub throttle_reasons: Fact<Vec<String>>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub temperature_c: Fact<u32>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub power_draw_mw: Fact<u32>,
+    #[serde(default = "not_in_report::<u32>")]
+    pub power_limit_mw: Fact<u32>,
+    #[serde(default = "not_in_report::<String>")]
+    pub vbios: Fact<String>,
+    /// Compute processes on the GPU.
+    #[serde(default = "not_in_report::<Vec<GpuProcess>>")]
+    pub processes: Fact<Vec<GpuProcess>>,
+    /// Some call returned NVML_ERROR_GPU_IS_LOST; the calls after it were not made.
+    #[serde(default)]
+    pub lost: bool,
+}
 
 /// The default of a health field absent from a saved report written before it existed,
 /// so `--from` still loads old reports (and says why the value is absent).

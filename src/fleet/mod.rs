@@ -16,10 +16,14 @@ pub mod argv;
 pub mod classify;
 pub mod cmd;
 pub mod inventory;
+pub mod prometheus;
 pub mod render;
 pub mod reports;
 pub mod ssh;
-pub mod tui;
+pub use crate::tui::fleet as tui; // moved: src/tui/fleet.rs
+
+/// The environment variable naming the ssh program (default `ssh` on PATH).
+pub const SSH_ENV: &str = "GPU_DOCTOR_SSH";
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -4,6 +4,7 @@
 //! data, not from code, so a release of NVIDIA or PyTorch is a data change.
 
 pub mod load;
+pub mod problem;
 pub mod query;
 pub mod schema;
 pub mod show;

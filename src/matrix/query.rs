@@ -4,7 +4,7 @@
 
 use super::schema::{Arch, DriverBranch, Gpu, MinorVersionCompat, TorchRelease, TorchVariant};
 use super::Matrix;
-use crate::checks::env::{arch_list_covers, parse_arch_list, ArchEntry};
+use crate::arch_list::{arch_list_covers, parse_arch_list, ArchEntry};
 use crate::version::DottedVersion;
 
 /// Lower-case, without the "NVIDIA " prefix older drivers did not print, single spaces.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::query::{install_command, variant_arch_list, DriverFit};
 use super::schema::{Gpu, Segment, TorchRelease, TorchVariant};
 use super::Matrix;
-use crate::checks::arch::{coverage, Coverage};
+use crate::arch_list::{coverage, Coverage};
 use crate::version::DottedVersion;
 
 #[derive(Debug, Serialize)]

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::load::{Problem, Texts, SCHEMA};
+use super::problem::{Problem, Texts, SCHEMA};
 use super::Matrix;
 use crate::version::DottedVersion;
 

@@ -2,8 +2,8 @@
 //! with a time limit per probe, results streamed back as events. Only `kernels` may
 //! use `unsafe`.
 
-pub mod kernels;
-pub mod outcome;
+pub use crate::cuda_ffi as kernels; // moved: src/cuda_ffi.rs
+pub use crate::facts::probe as outcome; // moved: src/facts/probe.rs
 pub mod plan;
 pub mod protocol;
 pub mod runner;

@@ -271,7 +271,7 @@ fn launch(gpu: &Gpu<'_>) -> ProbeRun {
 /// Launches `count_blocks` on `grid`, waits, and returns (blocks counted, ms on the GPU).
 fn count_launch(
     ctx: &Context<'_>,
-    f: &kernels::Function<'_>,
+    f: &cuda_ffi::Function<'_>,
     counters: &DeviceMemory<'_>,
     grid: [u32; 3],
 ) -> Result<(u64, f64), CuError> {
@@ -301,13 +301,13 @@ fn count_launch(
 /// launch that does (noted). Returns the blocks launched and verified.
 fn grid_x_launch(
     gpu: &Gpu<'_>,
-    f: &kernels::Function<'_>,
+    f: &cuda_ffi::Function<'_>,
     counters: &DeviceMemory<'_>,
     limit: u32,
     m: &mut Vec<Measurement>,
     notes: &mut Vec<String>,
 ) -> Result<Result<u32, String>, CuError> {
-    use kernels::attr;
+    use cuda_ffi::attr;
     let ctx = &gpu.ctx;
     let sms = u32::try_from(
         gpu.driver
@@ -361,7 +361,7 @@ fn grid_x_launch(
 }
 
 fn grid_limit(gpu: &Gpu<'_>) -> ProbeRun {
-    use kernels::attr;
+    use crate::cuda_ffi::attr;
     let ctx = &gpu.ctx;
     let mut limits = [0u32; 3];
     for (slot, a) in limits.iter_mut().zip([
@@ -922,7 +922,7 @@ pub fn matmul_case(p: Precision, size: u64) -> (Vec<u8>, Vec<u8>, Vec<f32>) {
 }
 
 fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
-    use kernels::attr;
+    use crate::cuda_ffi::attr;
     if gpu.cublaslt.is_empty() {
         return Ok(ProbeOutcome::Skipped {
             why: "no cuBLASLt to test: no PyTorch found ships one (nvidia-cublas wheel) and no CUDA toolkit has lib64/libcublasLt.so".to_string(),

@@ -1,7 +1,7 @@
 //! Steps 3 and 4: the report (the single source of truth for every renderer) and its
 //! renderings.
 
-pub mod finding;
+pub use crate::finding; // moved: src/finding.rs
 pub mod labels;
 pub mod npd;
 pub mod prometheus;

@@ -25,9 +25,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::finding::Severity;
 use super::{Report, Verdict};
 use crate::checks::view;
+use crate::finding::Severity;
 
 const HEADERS: &[(&str, &str)] = &[
     (
@@ -271,7 +271,8 @@ pub fn add_common(m: &mut Metrics, host: Option<&str>, duration_s: f64) {
     m.add("gpu_doctor_run_duration_seconds", &labels, duration_s);
 }
 
-fn timestamp(m: &mut Metrics) {
+/// The time the metrics were written.
+pub fn timestamp(m: &mut Metrics) {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -283,35 +284,6 @@ pub fn single(r: &Report, duration_s: f64) -> String {
     let mut m = Metrics::default();
     add_report(&mut m, r, None);
     add_common(&mut m, None, duration_s);
-    timestamp(&mut m);
-    m.render()
-}
-
-/// The metrics of a fleet run: each host's series with a `host` label, and its status.
-pub fn fleet(results: &[crate::fleet::HostResult]) -> String {
-    let mut m = Metrics::default();
-    for r in results {
-        for s in crate::fleet::Status::ALL {
-            let on = if r.status == s { 1.0 } else { 0.0 };
-            m.add(
-                "gpu_doctor_fleet_host_status",
-                &[("host", &r.host), ("status", s.as_str())],
-                on,
-            );
-        }
-        match r.parsed_report() {
-            Some(rep) => add_report(&mut m, &rep, Some(&r.host)),
-            None => {
-                m.add("gpu_doctor_up", &[("host", &r.host)], 0.0);
-                m.add(
-                    "gpu_doctor_exit_code",
-                    &[("host", &r.host)],
-                    f64::from(r.exit_code),
-                );
-            }
-        }
-        add_common(&mut m, Some(&r.host), r.elapsed_ms as f64 / 1000.0);
-    }
     timestamp(&mut m);
     m.render()
 }

@@ -2,8 +2,8 @@
 //! exit 0 when the node can run work (warnings included); otherwise one line with the
 //! reason, fit for `scontrol update ... state=drain reason=...`, and a non-zero exit.
 
-use crate::finding::Severity;
 use super::{exit, Report};
+use crate::finding::Severity;
 
 /// The longest reason printed (Slurm keeps node reasons short).
 pub const MAX_REASON_CHARS: usize = 200;

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::finding::{Finding, Severity};
 use super::{Report, Verdict};
-use crate::checks::view;
+use crate::checks::{view, Area};
 use crate::facts::Facts;
+use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextOptions {
@@ -14,18 +14,6 @@ pub struct TextOptions {
     /// `-v`: details, evidence and fixes for every finding, not only problems.
     pub verbose: bool,
 }
-
-/// Areas in report order, with their headings.
-const AREAS: &[(&str, &str)] = &[
-    ("host", "Host"),
-    ("driver", "Driver"),
-    ("toolkit", "CUDA toolkit"),
-    ("torch", "PyTorch"),
-    ("ext", "Extensions"),
-    ("gpu", "GPUs"),
-    ("env", "Environment"),
-    ("probe", "Probes"),
-];
 
 struct Paint {
     on: bool,
@@ -61,11 +49,12 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let mut out = String::new();
     header(&mut out, report, &p);
     overview(&mut out, &report.facts, opts.verbose, &p);
-    for (area, title) in AREAS {
+    for area in Area::ALL {
+        let (area, title) = (area.as_str(), area.heading());
         let in_area: Vec<&Finding> = report
             .findings
             .iter()
-            .filter(|f| f.area() == *area)
+            .filter(|f| f.area() == area)
             .collect();
         if in_area.is_empty() {
             continue;
@@ -75,11 +64,10 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             finding(&mut out, f, opts.verbose, &p);
         }
     }
-    let known: Vec<&str> = AREAS.iter().map(|(a, _)| *a).collect();
     let other: Vec<&Finding> = report
         .findings
         .iter()
-        .filter(|f| !known.contains(&f.area()))
+        .filter(|f| Area::parse(f.area()).is_none())
         .collect();
     if !other.is_empty() {
         let _ = writeln!(out, "\n{}", p.bold("Other"));

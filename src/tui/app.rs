@@ -1,7 +1,7 @@
 //! The UI state. Everything the screen shows is derived from this and the report; the
 //! only thing that changes it is `update`.
 
-use std::collections::BTreeSet;
+use crate::checks::Area;
 use std::path::PathBuf;
 
 use super::msg::ProbeState;
@@ -90,13 +90,7 @@ pub const PROBES: [&str; 7] = [
     "oom",
 ];
 
-/// Which GPUs and probes the next run should use. Empty sets mean "all".
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProbePlan {
-    /// GPUs left out, by table position key (NVML index or PCI bus id).
-    pub skip_gpus: BTreeSet<String>,
-    pub skip_probes: BTreeSet<String>,
-}
+pub use super::msg::ProbePlan; // moved: src/tui/msg.rs
 
 /// One line of the findings list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,18 +242,6 @@ impl App {
     }
 }
 
-/// Areas in display order, with their headings (as in the text report).
-pub const AREAS: &[(&str, &str)] = &[
-    ("host", "Host"),
-    ("driver", "Driver"),
-    ("toolkit", "CUDA toolkit"),
-    ("torch", "PyTorch"),
-    ("ext", "Extensions"),
-    ("gpu", "GPUs"),
-    ("env", "Environment"),
-    ("probe", "Probes"),
-];
-
 /// The findings matching `filter`, grouped by area; areas with failures come first, and
 /// within an area the report's order (failures first) is kept.
 pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
@@ -275,10 +257,10 @@ pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
                 .contains(&needle)
     };
     let area_of = |f: &Finding| {
-        AREAS
+        Area::ALL
             .iter()
-            .position(|(a, _)| *a == f.area())
-            .unwrap_or(AREAS.len())
+            .position(|a| a.as_str() == f.area())
+            .unwrap_or(Area::ALL.len())
     };
     let mut groups: Vec<(usize, Severity, Vec<usize>)> = Vec::new();
     for (i, f) in findings.iter().enumerate().filter(|(_, f)| matches(f)) {
@@ -295,7 +277,7 @@ pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
     let mut out = Vec::new();
     for (area, worst, mut members) in groups {
         members.sort_by(|a, b| findings[*b].severity.cmp(&findings[*a].severity));
-        let title = AREAS.get(area).map_or("Other", |(_, t)| *t);
+        let title = Area::ALL.get(area).map_or("Other", |a| a.heading());
         out.push(Row::Area { title, worst });
         out.extend(members.into_iter().map(Row::Finding));
     }

@@ -1,12 +1,20 @@
 //! Everything that can happen to the UI, and the effects `update` asks the runtime for.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use super::app::ProbePlan;
 use crate::finding::Severity;
 use crate::report::Report;
+
+/// Which GPUs and probes the next run should use. Empty sets mean "all".
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProbePlan {
+    /// GPUs left out, by table position key (NVML index or PCI bus id).
+    pub skip_gpus: BTreeSet<String>,
+    pub skip_probes: BTreeSet<String>,
+}
 
 #[derive(Debug, Clone)]
 pub enum Msg {

@@ -13,7 +13,6 @@ use super::app::App;
 use super::msg::{Cmd, Msg};
 use super::terminal::{self, Term};
 use super::{osc52, update, view, worker};
-use crate::cli::Cli;
 use crate::host::Host;
 use crate::report::{exit, Report};
 
@@ -42,8 +41,8 @@ fn test_panic() {
 }
 
 /// `--save FILE`, else a new file in the current folder named by the time.
-pub fn default_save_path(cli: &Cli) -> PathBuf {
-    cli.save.clone().unwrap_or_else(|| {
+pub fn default_save_path(save: Option<&Path>) -> PathBuf {
+    save.map(Path::to_path_buf).unwrap_or_else(|| {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

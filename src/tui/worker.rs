@@ -2,90 +2,47 @@
 //! `facts::gather` one at a time so the screen can show which one is under way, then
 //! judges with the same checks as every other output.
 
-use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 use super::app::ProbePlan;
 use super::msg::{Msg, ProbeState};
-use crate::checks::{self, CheckOptions, Selection};
-use crate::cli::Cli;
-use crate::facts::{self, GatherOptions};
-use crate::host::Host;
+use crate::facts;
 use crate::facts::probe::ProbeOutcome;
-use crate::probes::plan::{Plan, ProbeOptions};
-use crate::probes::runner::ProbeEvent;
+#[cfg(test)]
+use crate::facts::GatherOptions;
 use crate::finding::Severity;
-use crate::report::{self, Report};
+use crate::host::Host;
+use crate::pipeline;
+use crate::probes::plan::Plan;
+use crate::probes::runner::ProbeEvent;
+use crate::report::Report;
 
-/// Everything one run needs, owned, so it can move to the worker thread.
-#[derive(Debug, Clone, Default)]
-pub struct Request {
-    pub from: Option<PathBuf>,
-    pub gather: GatherOptions,
-    pub checks: CheckOptions,
-    pub selection: Selection,
-    /// `--matrix DIR` / `GPU_DOCTOR_MATRIX`.
-    pub matrix_dir: Option<PathBuf>,
-    pub probes: ProbeOptions,
-    /// A report made elsewhere (`diagnose`): shown as it is, nothing gathered.
-    pub ready: Option<Box<Report>>,
-}
+pub use crate::pipeline::Request; // moved: src/pipeline.rs
 
-impl Request {
-    pub fn from_cli(cli: &Cli, selection: Selection) -> Request {
-        Request {
-            from: cli.from.clone(),
-            gather: crate::app::gather_options(cli, &crate::host::Host::from_env()),
-            checks: CheckOptions {
-                expect_gpus: cli.expect_gpus,
-            },
-            selection,
-            matrix_dir: cli.matrix.clone(),
-            probes: crate::app::probe_options(cli),
-            ready: None,
-        }
-    }
-}
-
-/// Produces the report of one run (the same pipeline as `app::build_report`).
+/// Produces the report of one run (`pipeline::gather` then `pipeline::judge`), with the
+/// stages for the screen.
 pub fn build(
     req: &Request,
     host: &Host,
     stage: &mut dyn FnMut(usize, bool),
 ) -> Result<Report, String> {
     if let Some(report) = &req.ready {
-        for i in 0..=8 {
+        for i in 0..=facts::STEPS.len() {
             stage(i, true);
         }
         return Ok((**report).clone());
     }
-    let mut facts = match &req.from {
-        Some(path) => {
-            stage(0, false);
-            let f = report::load_facts(path).map_err(|e| e.to_string())?;
-            for i in 0..8 {
-                stage(i, true);
-            }
-            f
-        }
-        None => facts::gather_with_progress(host, &req.gather, stage),
-    };
-    if req.gather.redact {
-        facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
-    }
-    stage(8, false);
+    let facts = pipeline::gather(req, host, stage).map_err(|e| e.to_string())?;
+    stage(facts::STEPS.len(), false);
     let report = judge(req, host, facts);
-    stage(8, true);
+    stage(facts::STEPS.len(), true);
     report
 }
 
 /// Runs the checks over the facts (again, once the probes have results).
 fn judge(req: &Request, host: &Host, facts: facts::Facts) -> Result<Report, String> {
-    let matrix =
-        crate::pipeline::choose_matrix(req.matrix_dir.as_deref(), host).map_err(|e| e.to_string())?;
-    let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
-    Ok(Report::new(matrix.info(), facts, findings, errors))
+    pipeline::judge(req, host, facts).map_err(|e| e.to_string())
 }
 
 /// The probes of the person's pick: the GPUs and probes not left out in the picker.

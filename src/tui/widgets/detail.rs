@@ -45,9 +45,10 @@ pub fn lines(f: &Finding, t: Theme) -> Vec<Line<'static>> {
                 )));
             }
         }
-        None if f.severity >= crate::finding::Severity::Warn => out.push(Line::from(
-            Span::styled("No fix command is known; what was seen is below.", t.dim()),
-        )),
+        None if f.severity >= crate::finding::Severity::Warn => out.push(Line::from(Span::styled(
+            "No fix command is known; what was seen is below.",
+            t.dim(),
+        ))),
         None => out.push(Line::from(Span::styled("No fix needed.", t.dim()))),
     }
     if !f.details.is_empty() {

@@ -17,23 +17,21 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget, Wrap};
 use ratatui::Frame;
 
-use super::inventory::Target;
-use super::{aggregate, render, FleetOptions, HostResult, Status};
-use crate::cli::{Cli, ColorChoice};
-use crate::host::Host;
 use crate::finding::Severity;
+use crate::fleet::inventory::Target;
+use crate::fleet::{aggregate, render, FleetOptions, HostResult, Status};
+use crate::host::Host;
 use crate::report::{exit, Verdict};
+use crate::tui::keymap::{self, Action};
 use crate::tui::widgets::theme::{spinner, Theme};
 use crate::tui::{self, msg::Cmd, msg::Msg};
 
 const TICK: Duration = Duration::from_millis(100);
 
 /// The UI is for a person at a terminal, as for the local report.
-pub fn wanted(cli: &Cli, host: &Host) -> bool {
+pub fn wanted(host: &Host) -> bool {
     use std::io::IsTerminal;
-    !cli.json
-        && !cli.plain
-        && std::io::stdout().is_terminal()
+    std::io::stdout().is_terminal()
         && std::io::stdin().is_terminal()
         && host.var("TERM") != Some("dumb")
 }
@@ -171,7 +169,7 @@ impl FleetApp {
     /// The exit code on quitting: the fleet's when every host answered, else 3.
     pub fn exit_code(&self) -> i32 {
         if self.finished() {
-            super::exit_code(&self.arrived)
+            crate::fleet::exit_code(&self.arrived)
         } else {
             exit::NO_VERDICT
         }
@@ -252,9 +250,12 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
         app.quit = true;
         return Vec::new();
     }
+    let action = keymap::action_for(&k);
     if let Some(d) = app.detail.as_mut() {
         // Re-running and picking probes are for this machine, not a remote report.
-        if matches!(k.code, KeyCode::Char('r' | 'p' | ' ') | KeyCode::F(5)) && !d.filter_editing {
+        if matches!(action, Some(Action::Rerun | Action::Pick | Action::Toggle))
+            && !d.filter_editing
+        {
             d.status = Some("a remote host's report: run the fleet again to refresh it".into());
             return Vec::new();
         }
@@ -286,40 +287,41 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
     }
     app.status = None;
     let page = app.table_height();
-    match k.code {
-        KeyCode::Char('q') | KeyCode::Esc => {
+    // The shared keymap (tui::keymap); in the fleet `s` (Save there) sorts the table.
+    match action {
+        Some(Action::Quit) => {
             if app.filter.is_empty() {
                 app.quit = true;
             } else {
                 app.filter.clear();
             }
         }
-        KeyCode::Up | KeyCode::Char('k') => app.selected = app.selected.saturating_sub(1),
-        KeyCode::Down | KeyCode::Char('j') => app.selected += 1,
-        KeyCode::PageUp => app.selected = app.selected.saturating_sub(page),
-        KeyCode::PageDown => app.selected += page,
-        KeyCode::Home | KeyCode::Char('g') => app.selected = 0,
-        KeyCode::End | KeyCode::Char('G') => app.selected = usize::MAX / 2,
-        KeyCode::Tab | KeyCode::BackTab => {
+        Some(Action::Up) => app.selected = app.selected.saturating_sub(1),
+        Some(Action::Down) => app.selected += 1,
+        Some(Action::PageUp) => app.selected = app.selected.saturating_sub(page),
+        Some(Action::PageDown) => app.selected += page,
+        Some(Action::Top) => app.selected = 0,
+        Some(Action::Bottom) => app.selected = usize::MAX / 2,
+        Some(Action::NextPane | Action::PrevPane) => {
             app.page = match app.page {
                 Page::Hosts => Page::Summary,
                 Page::Summary => Page::Hosts,
             }
         }
-        KeyCode::Char('s') => app.sort = app.sort.next(),
-        KeyCode::Char('/') => {
+        Some(Action::Save) => app.sort = app.sort.next(),
+        Some(Action::Filter) => {
             app.filter_editing = true;
             app.page = Page::Hosts;
         }
-        KeyCode::Enter | KeyCode::Right | KeyCode::Char('l') => open(app),
+        Some(Action::Open) => open(app),
         _ => {}
     }
     if app.page == Page::Summary {
-        match k.code {
-            KeyCode::Up | KeyCode::Char('k') => {
+        match action {
+            Some(Action::Up) => {
                 app.summary_scroll = app.summary_scroll.saturating_sub(1);
             }
-            KeyCode::Down | KeyCode::Char('j') => {
+            Some(Action::Down) => {
                 app.summary_scroll = app.summary_scroll.saturating_add(1);
             }
             _ => {}
@@ -413,7 +415,7 @@ fn header_line(app: &FleetApp, t: Theme) -> Line<'static> {
     let arrived = &app.arrived;
     let mut spans = vec![Span::styled("gpu-doctor fleet ", t.bold())];
     if app.finished() {
-        let code = super::exit_code(arrived);
+        let code = crate::fleet::exit_code(arrived);
         let (word, sev) = match code {
             0 => ("✓ HEALTHY", Severity::Pass),
             1 => ("! WARNINGS", Severity::Warn),
@@ -552,19 +554,14 @@ fn summary_text(app: &FleetApp) -> Vec<Line<'static>> {
 }
 
 /// Runs the fleet under the UI; returns the exit code.
-pub fn run(targets: &[Target], opts: &FleetOptions, cli: &Cli, host: &Host) -> i32 {
-    let color = match cli.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => host.var("NO_COLOR").is_none_or(str::is_empty),
-    };
+pub fn run(targets: &[Target], opts: &FleetOptions, color: bool) -> i32 {
     let mut app = FleetApp::new(targets.iter().map(Target::label).collect(), color);
     let (tx, rx) = mpsc::channel::<FleetMsg>();
     {
         let (tx, targets, opts) = (tx.clone(), targets.to_vec(), opts.clone());
         let _ = std::thread::Builder::new().spawn(move || {
             let start = Instant::now();
-            let results = super::run(&targets, &opts, &mut |i, r| {
+            let results = crate::fleet::run(&targets, &opts, &mut |i, r| {
                 let _ = tx.send(FleetMsg::Host(i, Box::new(r.clone())));
             });
             drop(results);
@@ -668,7 +665,7 @@ mod tests {
             elapsed_ms: 1200,
             pushed: false,
             detail: (status != Status::Ok).then(|| "ssh: Connection refused".into()),
-            summary: report.map(super::super::HostSummary::of),
+            summary: report.map(crate::fleet::HostSummary::of),
             report: report.map(|r| {
                 serde_json::value::RawValue::from_string(serde_json::to_string(r).unwrap()).unwrap()
             }),

@@ -1,0 +1,58 @@
+//! `gpu-doctor diagnose`: judges a machine from its collect_env paste (and the error
+//! seen), in the terminal UI or as text or JSON.
+
+use super::output::{print, use_color};
+use super::Settings;
+use crate::cli::DiagnoseArgs;
+use crate::diagnose;
+use crate::error::{read_text, AppError};
+use crate::host::Host;
+use crate::pipeline;
+
+pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
+    let paste = read_text(&args.collect_env)?;
+    let log = match &args.log {
+        Some(p) => Some(read_text(p)?),
+        None => None,
+    };
+    if diagnose::collect_env::parse(&paste).is_empty() {
+        return Err(AppError::Input {
+            path: args.collect_env.display().to_string(),
+            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
+        });
+    }
+    let matrix = pipeline::choose_matrix(settings.matrix_dir.as_deref(), host)?;
+    let d = diagnose::diagnose(&paste, log.as_deref(), &matrix);
+    if let Some(path) = &settings.save {
+        std::fs::write(path, diagnose::render_json(&d)?).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if !settings.scriptable() && crate::tui::wanted(host) {
+        let request = pipeline::Request {
+            ready: Some(Box::new(d.report.clone())),
+            ..pipeline::Request::default()
+        };
+        return Ok(crate::tui::run(crate::tui::runtime::Options {
+            request,
+            host: host.clone(),
+            color: host.var("NO_COLOR").is_none_or(str::is_empty),
+            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
+            save_path: crate::tui::runtime::default_save_path(settings.save.as_deref()),
+            autosave: false,
+            test_panic: false,
+        }));
+    }
+    let out = if settings.json {
+        diagnose::render_json(&d)?
+    } else {
+        diagnose::render_text(&d, use_color(settings.color, host), args.verbose)
+    };
+    let code = print(&out);
+    Ok(if code == crate::report::exit::OK {
+        d.report.exit_code
+    } else {
+        code
+    })
+}

@@ -1,0 +1,60 @@
+//! `gpu-doctor explain`: reads the text, explains it, refines the causes with this
+//! machine's findings (or a saved report's) unless `--offline`, prints text or JSON.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::output::print;
+use super::Settings;
+use crate::cli::ExplainArgs;
+use crate::error::{read_text, AppError};
+use crate::explain::{self, NOTHING_FOUND};
+use crate::host::Host;
+use crate::pipeline;
+use crate::report::exit;
+
+pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> {
+    let text = if args.text.is_empty() {
+        if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: paste the error text, then Ctrl-D (or pass TEXT / --file LOG)"
+            );
+        }
+        read_text(args.file.as_deref().unwrap_or(Path::new("-")))?
+    } else {
+        args.text.join(" ")
+    };
+    let mut ex = explain::explain(&text);
+    if !ex.matches.is_empty() {
+        let matrix = pipeline::choose_matrix(settings.matrix_dir.as_deref(), host)?;
+        explain::enrich(&mut ex, &matrix);
+    }
+    if !args.offline && !ex.matches.is_empty() {
+        let whose = if args.from.is_some() {
+            "the saved report"
+        } else {
+            "this machine"
+        };
+        let findings = pipeline::findings_for_explain(
+            args.from.as_deref(),
+            settings.matrix_dir.as_deref(),
+            host,
+        )?;
+        explain::refine(&mut ex, &findings, whose);
+    }
+    let out = if settings.json {
+        explain::render::json(&ex)
+    } else {
+        explain::render::text(&ex, args.verbose)
+    };
+    let code = print(&out);
+    if code != exit::OK {
+        return Ok(code);
+    }
+    Ok(if ex.matches.is_empty() {
+        NOTHING_FOUND
+    } else {
+        exit::OK
+    })
+}

@@ -1,0 +1,137 @@
+//! `gpu-doctor` with no subcommand: the report of this machine (or of a saved one), in
+//! the terminal UI, as text, JSON, Slurm's one line or Prometheus metrics.
+
+use super::output::{print, use_color, write_atomic};
+use super::Settings;
+use crate::checks::{self, Selection};
+use crate::error::AppError;
+use crate::host::Host;
+use crate::pipeline;
+use crate::report::{self, text, Report};
+
+pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
+    check_selection(&settings.request.selection)?;
+    let mut request = settings.request.clone();
+    let mut budgeted;
+    let host = match settings.budget {
+        Some(b) => {
+            budgeted = host.clone();
+            budgeted.deadline = Some(std::time::Instant::now() + b);
+            request.gather.deadline = budgeted.deadline;
+            &budgeted
+        }
+        None => host,
+    };
+    if !settings.scriptable()
+        && crate::tui::wanted(host)
+        && !settings.slurm
+        && !settings.npd
+        && settings.prometheus.is_none()
+        && settings.labels.is_none()
+    {
+        return Ok(crate::tui::run(crate::tui::runtime::Options {
+            request: request.clone(),
+            host: host.clone(),
+            color: super::output::ui_color(settings.color, host),
+            clipboard: crate::tui::osc52::reachable(host.var("TERM")),
+            save_path: crate::tui::runtime::default_save_path(settings.save.as_deref()),
+            autosave: settings.save.is_some(),
+            test_panic: host
+                .var(crate::tui::runtime::TEST_PANIC_ENV)
+                .is_some_and(|v| v == "1"),
+        }));
+    }
+    let started = std::time::Instant::now();
+    let report = pipeline::run(&request, host)?;
+    if let Some(path) = &settings.save {
+        save(&report, path)?;
+    }
+    if let Some(path) = &settings.prometheus {
+        let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
+        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if let Some(path) = &settings.labels {
+        let text = report::labels::feature_file(
+            &report::labels::labels(&report),
+            std::time::SystemTime::now(),
+            report::labels::DEFAULT_TTL,
+        );
+        if path.as_os_str() == "-" {
+            print(&text);
+            return Ok(report.exit_code);
+        }
+        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    if settings.npd {
+        let (line, code) = report::npd::outcome(&report);
+        print(&format!("{line}\n"));
+        return Ok(code);
+    }
+    if settings.slurm {
+        let (line, code) = report::slurm::outcome(&report);
+        if let Some(line) = line {
+            print(&format!("{line}\n"));
+        }
+        return Ok(code);
+    }
+    let out = if settings.json {
+        format!("{}\n", report::safe_json::to_string_pretty(&report)?)
+    } else {
+        text::render(
+            &report.for_terminal(),
+            text::TextOptions {
+                color: use_color(settings.color, host),
+                verbose: settings.verbose,
+            },
+        )
+    };
+    print(&out);
+    Ok(report.exit_code)
+}
+
+/// `--only` / `--skip` name catalogue ids or areas.
+fn check_selection(selection: &Selection) -> Result<(), AppError> {
+    for pat in selection.only.iter().chain(&selection.skip) {
+        let known = checks::ALL
+            .iter()
+            .any(|c| c.id == pat || c.area.as_str() == pat.as_str());
+        if !known {
+            return Err(AppError::UnknownCheck(pat.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the JSON report atomically.
+fn save(report: &Report, path: &std::path::Path) -> Result<(), AppError> {
+    let json = report::safe_json::to_string_pretty(report)?;
+    write_atomic(path, &(json + "\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_ids_and_areas_are_refused_known_ones_pass() {
+        let ok = Selection {
+            only: vec!["driver".into(), "torch.cpu_only".into()],
+            skip: vec![],
+        };
+        assert!(check_selection(&ok).is_ok());
+        let bad = Selection {
+            only: vec![],
+            skip: vec!["driver.nope".into()],
+        };
+        assert!(matches!(
+            check_selection(&bad),
+            Err(AppError::UnknownCheck(p)) if p == "driver.nope"
+        ));
+    }
+}
