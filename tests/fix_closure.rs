@@ -434,3 +434,38 @@ fn driver_upgrades_are_commands_for_the_distribution() {
         assert_runnable(&r);
     }
 }
+
+fn show(args: &[&str]) -> String {
+    let out = Command::cargo_bin("gpu-doctor")
+        .unwrap()
+        .env_remove("GPU_DOCTOR_MATRIX")
+        .args(["matrix", "show"])
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn matrix_corrections_from_the_audit() {
+    // Fermi chips and an HDMI audio function are not the Kepler/Maxwell products.
+    for (id, not) in [("124b", "GT 640"), ("104d", "GT 710"), ("0fbc", "940MX")] {
+        let text = show(&["--gpu", id]);
+        assert!(!text.contains(not), "10de:{id} is not the {not}: {text}");
+    }
+    let b200 = show(&["--gpu", "2909"]);
+    assert!(b200.starts_with("NVIDIA HGX B200 168GB"), "{b200}");
+    // Kepler: R470 is the last branch, and cuDNN 9 needs compute capability 5.0.
+    let k80 = show(&["--gpu", "Tesla K80"]);
+    assert!(k80.contains("up to R470"), "{k80}");
+    assert!(!k80.contains("torch 2.7"), "{k80}");
+    assert!(!k80.contains("520.61.05"), "{k80}");
+    // R620: the LTS branch of 2026-11; R535's end of life has passed and the text says so.
+    let r620 = show(&["--driver", "620.70.06"]);
+    assert!(
+        r620.contains("R620, lts") && r620.contains("2029-09"),
+        "{r620}"
+    );
+    let r535 = show(&["--driver", "535.183.01"]);
+    assert!(r535.contains("2026-06 (passed"), "{r535}");
+}
