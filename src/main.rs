@@ -20,7 +20,7 @@ fn main() {
     // Before clap reads argv: a host list expanded onto the fleet's command line must not
     // turn into options.
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Err(e) = gpu_doctor::fleet::argv::check(&argv) {
+    if let Err(e) = gpu_doctor::cmd::fleet_argv::check(&argv) {
         let _ = std::io::Write::write_fmt(
             &mut std::io::stderr(),
             format_args!("gpu-doctor fleet: {e}\n"),

@@ -126,7 +126,8 @@ pub fn torch_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
         }
         match c {
             Coverage::Sass(t) => out.push(
-                id.finding(Severity::Pass,
+                id.finding(
+                    Severity::Pass,
                     format!("{} has native kernels ({t}) for {}", u.what, g.label),
                 )
                 .scope(u.scope),

@@ -23,19 +23,21 @@ pub fn budget_skipped(ctx: &Ctx) -> Vec<Finding> {
     if ctx.facts.skipped.is_empty() {
         return Vec::new();
     }
-    vec![HOST_BUDGET_SKIPPED.finding(Severity::Info,
-        format!(
-            "--budget left out {} step(s): {}",
-            ctx.facts.skipped.len(),
-            ctx.facts.skipped.join("; ")
-        ),
-    )
-    .details(
-        "The run was bounded by --budget, and these steps did not fit in what was left; \
+    vec![HOST_BUDGET_SKIPPED
+        .finding(
+            Severity::Info,
+            format!(
+                "--budget left out {} step(s): {}",
+                ctx.facts.skipped.len(),
+                ctx.facts.skipped.join("; ")
+            ),
+        )
+        .details(
+            "The run was bounded by --budget, and these steps did not fit in what was left; \
          their checks say nothing about this machine. Give a larger budget or --tier quick \
          to run only what fits.",
-    )
-    .evidence("skipped", ctx.facts.skipped.join("; "))]
+        )
+        .evidence("skipped", ctx.facts.skipped.join("; "))]
 }
 
 #[cfg(test)]

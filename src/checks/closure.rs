@@ -16,10 +16,10 @@ use super::{evaluate, Ctx, Selection};
 use crate::fact::Fact;
 use crate::facts::python::ArchList;
 use crate::facts::Facts;
+use crate::finding::{Scope, Severity};
 use crate::matrix::query::{platform_of, variant_arch_list};
 use crate::matrix::schema::TorchVariant;
 use crate::matrix::Matrix;
-use crate::finding::{Scope, Severity};
 
 /// One change a fix makes to the machine.
 #[derive(Debug, Clone, PartialEq)]

@@ -821,8 +821,14 @@ pub fn branch_eol(ctx: &Ctx) -> Vec<Finding> {
             .fix_owned(eol_fix.0, eol_fix.1)]
         }
         _ => {
-            let kind = serde_json::to_value(b.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
-            vec![id.finding(Severity::Pass, format!("Driver branch R{} ({kind}) is supported", b.branch))]
+            let kind = serde_json::to_value(b.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                .unwrap_or_default();
+            vec![id.finding(
+                Severity::Pass,
+                format!("Driver branch R{} ({kind}) is supported", b.branch),
+            )]
         }
     }
 }

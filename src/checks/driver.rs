@@ -107,12 +107,14 @@ fn wsl_driver(f: &crate::facts::Facts, answers: &evidence::Weighed) -> Vec<Findi
         .chain(f.driver_libs.cuda_soname.iter())
         .any(|p| p.starts_with("/usr/lib/wsl/"));
     if answers.observed_as(true) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             "NVIDIA driver provided by Windows (WSL2): NVML/CUDA answer through /usr/lib/wsl/lib",
         )];
     }
     if wsl_libs || view::user_space_present(f) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             "WSL2: the Windows driver's libraries are in /usr/lib/wsl/lib",
         )];
     }
@@ -161,7 +163,8 @@ pub fn module_not_loaded(ctx: &Ctx) -> Vec<Finding> {
     }
     let answers = evidence::driver_answers(f);
     if evidence::tegra(f) && !view::module_loaded(f) {
-        return vec![id.finding(Severity::Pass,
+        return vec![id.finding(
+            Severity::Pass,
             "Integrated GPU driver nvgpu loaded (Jetson/L4T: no /proc/driver/nvidia there)",
         )];
     }
@@ -223,7 +226,8 @@ fn driver_without_visible_module(f: &crate::facts::Facts, answers: &evidence::We
         _ => "NVML",
     };
     let mut finding = if f.system.wsl {
-        id.finding(Severity::Pass,
+        id.finding(
+            Severity::Pass,
             "No Linux kernel module under WSL2: the Windows driver answers through /dev/dxg",
         )
     } else {

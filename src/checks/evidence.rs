@@ -375,7 +375,8 @@ mod tests {
 
     #[test]
     fn fixes_move_to_the_host_or_windows() {
-        let finding = DRIVER_MODULE_NOT_LOADED.finding(crate::finding::Severity::Fail, "x")
+        let finding = DRIVER_MODULE_NOT_LOADED
+            .finding(crate::finding::Severity::Fail, "x")
             .fix("Load it.", &["sudo modprobe nvidia", "ls -l /dev/nvidia*"]);
         assert_eq!(place_fix(&healthy(), finding.clone()), finding);
         let mut f = healthy();

@@ -369,7 +369,9 @@ pub fn gpu_missing(ctx: &Ctx) -> Vec<Finding> {
                 plural(n)
             ),
         };
-        return vec![id.finding(Severity::Pass, summary).evidence("gpu_counts", seen)];
+        return vec![id
+            .finding(Severity::Pass, summary)
+            .evidence("gpu_counts", seen)];
     }
     let mut finding = id.finding(Severity::Fail, format!("The GPU counts disagree: {}", problems[0]))
         .details(

@@ -2,9 +2,9 @@
 
 use super::catalogue::{Action, Area, Check};
 use super::Ctx;
+use crate::facts::probe::MISSING_ENTRY_POINT;
 use crate::facts::probe::{Measurement, ProbeKind, ProbeOutcome, ProbeResult};
 use crate::finding::{Finding, Scope, Severity};
-use crate::probes::suite::MISSING_ENTRY_POINT;
 
 /// Pinned host↔device copies below this share of the PCIe link's payload rate are
 /// reported (healthy links reach 75–90%).

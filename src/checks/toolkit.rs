@@ -28,12 +28,14 @@ pub fn not_found(ctx: &Ctx) -> Vec<Finding> {
             .iter()
             .map(|t| format!("{} ({})", version_of(t), t.root))
             .collect();
-        let mut out = vec![id.finding(Severity::Pass,
-            format!("CUDA toolkit {}", versions.join(", ")),
-        )
-        .scope(Scope::Toolkit {
-            root: first.root.clone(),
-        })];
+        let mut out = vec![id
+            .finding(
+                Severity::Pass,
+                format!("CUDA toolkit {}", versions.join(", ")),
+            )
+            .scope(Scope::Toolkit {
+                root: first.root.clone(),
+            })];
         // A toolkit that could not be read (nvcc hung, crashed or printed garbage) is not
         // a healthy one.
         for t in &tk.toolkits {

@@ -13,8 +13,8 @@ use super::catalogue::{Action, Area, Check};
 use super::{view, Ctx};
 use crate::fact::Fact;
 use crate::facts::kernel_log::{pci_key, KernelLogFacts, SxidEvent, XidEvent};
-use crate::matrix::schema::XidEntry;
 use crate::finding::{Finding, Scope, Severity};
+use crate::matrix::schema::XidEntry;
 
 pub const GPU_XID: Check = Check {
     id: "gpu.xid",

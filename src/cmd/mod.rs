@@ -7,6 +7,7 @@ pub mod diagnose;
 pub mod diff;
 pub mod explain;
 pub mod fleet;
+pub mod fleet_argv;
 pub mod grid;
 pub mod matrix;
 pub mod output;

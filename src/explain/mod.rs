@@ -711,7 +711,6 @@ pub const NOTHING_FOUND: i32 = 1;
 /// kernel log shows, the workload's own faults, and "none".
 pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "ext.abi_mismatch",
-    "gpu.xid",
     "workload.grid_limit",
     "workload.out_of_memory",
     "workload.cublas_alloc",

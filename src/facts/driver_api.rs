@@ -419,7 +419,7 @@ pub fn worker_main() -> i32 {
     // also keeps Ctrl-C from reaching it: die with the parent instead of lingering in a
     // hung driver call.
     let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
-    let _ = ANSWER.set(crate::probes::protocol::answer_channel());
+    let _ = ANSWER.set(crate::host::answer_channel());
     let args: Vec<OsString> = std::env::args_os().skip(2).collect();
     let Some(part) = args.first().and_then(|a| a.to_str()).and_then(Part::parse) else {
         eprintln!("usage: gpu-doctor {WORKER_SUBCOMMAND} nvml|cuda [{NVML_LIB_ARG} PATH]");
@@ -455,7 +455,7 @@ fn emit(report: &WorkerReport) -> i32 {
             return 1;
         }
     };
-    if crate::probes::protocol::write_answer(ANSWER.get().and_then(Option::as_ref), &text) {
+    if crate::host::write_answer(ANSWER.get().and_then(Option::as_ref), &text) {
         0
     } else {
         1

@@ -19,8 +19,8 @@ use nvml_wrapper::{Device, Nvml};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::fact::Fact;
 use crate::cuda_ffi::nvml_raw;
+use crate::fact::Fact;
 use crate::facts::driver_codes::nvml_error_fact;
 
 const NVML_NOT_SUPPORTED: u32 = 3;

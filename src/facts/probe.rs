@@ -170,6 +170,10 @@ pub struct ProbeResult {
     pub outcome: ProbeOutcome,
 }
 
+/// The probe code of a probe that could not run because libcuda lacks an entry point it
+/// calls: one finding about the library (`driver.entry_point_missing`), not one per probe.
+pub const MISSING_ENTRY_POINT: &str = "MISSING_ENTRY_POINT";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,6 @@
 //! terminal unfiltered, and only a bounded number of bytes of it is read.
 
 pub mod aggregate;
-pub mod argv;
 pub mod classify;
 pub mod cmd;
 pub mod inventory;

@@ -48,28 +48,7 @@ impl Event {
 /// is unusable until the process ends): the runner starts a fresh worker for the rest.
 pub const STICKY_EXIT: i32 = 75;
 
-/// Takes the worker's answer channel: a duplicate of stdout, after which fd 1 is
-/// stderr, so library output never reaches the parent's answer pipe. `None` if the
-/// descriptors cannot be rearranged (the answer then goes to stdout, as before).
-pub fn answer_channel() -> Option<std::fs::File> {
-    use std::os::fd::AsFd;
-    let answer = nix::unistd::dup(std::io::stdout().as_fd()).ok()?;
-    nix::unistd::dup2_stdout(std::io::stderr().as_fd()).ok()?;
-    Some(std::fs::File::from(answer))
-}
-
-/// Writes one line to the answer channel (or stdout), flushed; a leading newline keeps
-/// it on its own line. `false` when it could not be written.
-pub fn write_answer(channel: Option<&std::fs::File>, text: &str) -> bool {
-    use std::io::Write;
-    match channel {
-        Some(mut f) => writeln!(f, "\n{text}").and_then(|()| f.flush()).is_ok(),
-        None => {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "\n{text}").and_then(|()| out.flush()).is_ok()
-        }
-    }
-}
+pub use crate::host::{answer_channel, write_answer}; // moved: src/host.rs
 
 /// A line of worker output: an event of our protocol, or `None` (library chatter).
 pub fn parse_line(line: &str) -> Option<Result<Event, u32>> {

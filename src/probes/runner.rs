@@ -8,10 +8,10 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::facts::probe::{ProbeKind, ProbeOutcome, ProbeResult};
 use super::plan::{Plan, PlannedGpu};
 use super::protocol::{parse_line, Event};
 use super::worker::WorkerArgs;
+use crate::facts::probe::{ProbeKind, ProbeOutcome, ProbeResult};
 use crate::host::{kill_group, tail_lines, Host};
 
 /// Stderr kept per worker (a chatty driver must not grow the doctor).

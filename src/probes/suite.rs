@@ -8,8 +8,8 @@ use crate::cuda_ffi::{
     self, lt, Context, CuError, CublasLt, CudaDriver, Device, DeviceMemory, KernelArg, LaunchShape,
     MatmulSpec,
 };
-use crate::facts::probe::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
 use crate::facts::driver_api::cuda_result_name;
+use crate::facts::probe::{Measurement, ProbeCode, ProbeKind, ProbeOutcome};
 
 /// The probe kernels (PTX ISA 6.0, sm_50), JIT-compiled by the driver.
 pub const PTX: &str = include_str!("../../assets/probes.ptx");
@@ -54,7 +54,7 @@ pub struct Gpu<'d> {
 }
 
 /// `ProbeCode::name` for an entry point the library lacks (no call was made).
-pub const MISSING_ENTRY_POINT: &str = "MISSING_ENTRY_POINT";
+pub use crate::facts::probe::MISSING_ENTRY_POINT;
 
 /// Codes after which the context is unusable until the process ends (cuda.h: "the
 /// process is left in an inconsistent state and any further CUDA work will return the

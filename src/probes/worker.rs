@@ -6,12 +6,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::cuda_ffi as kernels;
-use crate::facts::probe::{ProbeKind, ProbeOutcome};
 use super::protocol::{
     answer_channel, write_answer, Event, PROBE_PROTOCOL, STICKY_EXIT, WORKER_SUBCOMMAND,
 };
 use super::suite;
+use crate::cuda_ffi as kernels;
+use crate::facts::probe::{ProbeKind, ProbeOutcome};
 
 /// Parsed worker arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]

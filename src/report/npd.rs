@@ -7,8 +7,8 @@
 //! kubernetes/node-problem-detector. So: one line, at most [`MAX_CHARS`], the first
 //! failure's id first so that the cut never loses what the problem is.
 
-use crate::finding::Severity;
 use super::Report;
+use crate::finding::Severity;
 
 /// node-problem-detector's default `max_output_length`.
 pub const MAX_CHARS: usize = 80;
