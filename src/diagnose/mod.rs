@@ -5,6 +5,7 @@
 //! paste) is explained and refined with the findings.
 
 pub mod collect_env;
+pub mod paste;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -241,10 +242,15 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
                 message: Some("nvidia-smi / torch answered in the paste".into()),
             },
             driver_version: driver_fact("the driver version"),
-            cuda_driver_version: Fact::missing(missing(
-                "the CUDA version the driver supports",
-                "`nvidia-smi`",
-            )),
+            cuda_driver_version: ce.driver_cuda.clone().map_or_else(
+                || {
+                    Fact::missing(missing(
+                        "the CUDA version the driver supports",
+                        "`nvidia-smi`",
+                    ))
+                },
+                Fact::known,
+            ),
             devices: if ce.gpus.is_empty() {
                 Fact::missing(missing("the GPU list", "`nvidia-smi -L`"))
             } else {
@@ -568,7 +574,7 @@ fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
 
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
-    let ce = collect_env::parse(paste);
+    let ce = paste::parse(paste);
     let facts = facts_from(&ce);
     let skip: Vec<String> = NOT_IN_PASTE
         .iter()
@@ -685,8 +691,27 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
 pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "Diagnosis from the collect_env paste: {} ({})\n  {}\n",
+        "Diagnosis from the paste: {} ({})\n  {}\n",
         d.cause, d.from, d.summary
+    ));
+    let (found, lacking) = d.collect_env.found_and_lacking();
+    out.push_str(&format!(
+        "  Read: {}\n  Found: {}\n  Lacking: {}\n",
+        if d.collect_env.formats.is_empty() {
+            "no environment block (the error text only)".to_string()
+        } else {
+            d.collect_env.formats.join(", ")
+        },
+        if found.is_empty() {
+            "nothing".to_string()
+        } else {
+            found.join("; ")
+        },
+        if lacking.is_empty() {
+            "nothing".to_string()
+        } else {
+            lacking.join(", ")
+        }
     ));
     if let Some(ex) = &d.log {
         if !ex.matches.is_empty() {
@@ -720,15 +745,23 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
 }
 
 pub fn run(cli: &Cli, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
-    let paste = explain::cmd::read_text(&args.collect_env)?;
+    let path = args
+        .paste
+        .as_deref()
+        .or(args.collect_env.as_deref())
+        .unwrap_or(Path::new("-"));
+    let paste = explain::cmd::read_log(path)?;
     let log = match &args.log {
-        Some(p) => Some(explain::cmd::read_text(p)?),
+        Some(p) => Some(explain::cmd::read_log(p)?),
         None => None,
     };
-    if collect_env::parse(&paste).is_empty() {
+    if paste::parse(&paste).found_nothing()
+        && log.is_none()
+        && explain::explain(&paste).matches.is_empty()
+    {
         return Err(AppError::Input {
-            path: args.collect_env.display().to_string(),
-            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
+            path: path.display().to_string(),
+            error: "it names no GPU, driver, CUDA or framework version and no error gpu-doctor knows (paste `python -m torch.utils.collect_env`, `nvidia-smi`, or the versions)".into(),
         });
     }
     let matrix = app::choose_matrix(cli.matrix.as_deref(), host)?;
@@ -775,7 +808,7 @@ fn tui_wanted(host: &Host) -> bool {
 
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
 pub fn read(path: &Path) -> Result<String, AppError> {
-    explain::cmd::read_text(path)
+    explain::cmd::read_log(path)
 }
 
 #[cfg(test)]

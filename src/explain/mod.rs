@@ -147,7 +147,13 @@ pub fn explain(text: &str) -> Explanation {
 
 /// `explain`, where the hints that tell causes apart also read `context` (e.g. the
 /// collect_env paste that came with the error); matches come from `text` only.
-pub fn explain_in(text: &str, context: &str) -> Explanation {
+pub fn explain_in(original: &str, context: &str) -> Explanation {
+    // The rules are ASCII: scanning an ASCII shadow of the text (same byte offsets) keeps
+    // the regex engines on their fast path, so non-ASCII text costs what ASCII does.
+    let shadow = ascii_shadow(original);
+    let text: &str = &shadow;
+    let context_shadow = ascii_shadow(context);
+    let context: &str = &context_shadow;
     let mut matches: Vec<Match> = Vec::new();
     let mut keys: BTreeMap<String, usize> = BTreeMap::new();
     let hits = rule_set().map(|s| s.matches(text));
@@ -176,7 +182,16 @@ pub fn explain_in(text: &str, context: &str) -> Explanation {
                 break;
             }
             keys.insert(key, matches.len());
-            matches.push(new_match(c, text, context, whole.start(), whole.end(), xid));
+            let (start, end) = (
+                floor_boundary(original, whole.start()),
+                ceil_boundary(original, whole.end()),
+            );
+            let mut m = new_match(c, text, context, start, end, xid);
+            {
+                let (ls, le) = line_bounds(original, start, end);
+                m.text = excerpt(original.get(ls..le).unwrap_or(""));
+            }
+            matches.push(m);
         }
     }
     drop_overlaps(&mut matches);
@@ -187,6 +202,51 @@ pub fn explain_in(text: &str, context: &str) -> Explanation {
         primary,
         facts: "none (--offline)".to_string(),
     }
+}
+
+/// `text` with every non-ASCII character replaced by ASCII of the same byte length
+/// (typographic quotes and full-width colons by their ASCII twins, the rest by DEL), so
+/// byte offsets into it are offsets into `text`.
+fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+            continue;
+        }
+        let first = match ch {
+            '\u{2018}' | '\u{2019}' | '\u{2032}' => '\'',
+            '\u{201C}' | '\u{201D}' => '"',
+            '\u{FF1A}' => ':',
+            '\u{00A0}' | '\u{3000}' | '\u{2002}'..='\u{200A}' => ' ',
+            '\u{2010}'..='\u{2014}' => '-',
+            _ => '\u{7f}',
+        };
+        out.push(first);
+        for _ in 1..ch.len_utf8() {
+            out.push('\u{7f}');
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Where two matches cover the same bytes (one message two rules know), the more

@@ -1,0 +1,534 @@
+//! Reads whatever people paste about an environment: torch's collect_env (every era, see
+//! `collect_env`), detectron2's and vLLM's collect_env, `nvidia-smi` and `nvidia-smi -q`,
+//! DeepSpeed's `ds_report`, `python -m sglang.check_env`, `jax.print_environment_info()`,
+//! ComfyUI's system information and start-up log, `pip list` / `conda list` /
+//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, dmesg (NVRM, Xid),
+//! `lsb_release` / os-release, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
+//! alone or mixed with tracebacks and prose. One pass over the lines, each looked at a
+//! bounded number of times: the cost is linear in the paste. What a structured block
+//! says wins over what a free-form line says; the first block that names a fact wins.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::collect_env::{self, CollectEnv};
+
+/// Packages whose versions matter for a GPU diagnosis (pip list / conda list /
+/// requirements / `name: version` lines).
+const PACKAGES: &[&str] = &[
+    "torch",
+    "pytorch",
+    "torchvision",
+    "torchaudio",
+    "xformers",
+    "flash-attn",
+    "flash_attn",
+    "vllm",
+    "sglang",
+    "flashinfer",
+    "flashinfer-python",
+    "triton",
+    "bitsandbytes",
+    "deepspeed",
+    "jax",
+    "jaxlib",
+    "jax-cuda12-plugin",
+    "tensorflow",
+    "tensorflow-gpu",
+    "tf-nightly",
+    "cupy",
+    "onnxruntime-gpu",
+    "llama-cpp-python",
+    "detectron2",
+    "mmcv",
+    "mmcv-full",
+    "transformers",
+    "accelerate",
+    "cudatoolkit",
+    "cuda-version",
+    "pytorch-cuda",
+    "cudnn",
+    "nccl",
+];
+
+struct Patterns {
+    smi_header: Regex,
+    smi_row: Regex,
+    nvcc: Regex,
+    proc_version: Regex,
+    api_mismatch: Regex,
+    nvrm_gpu: Regex,
+    dotted_kv: Regex,
+    table_kv: Regex,
+    md_kv: Regex,
+    pip_two_col: Regex,
+    req_pin: Regex,
+    free_driver: Regex,
+    free_cuda: Regex,
+    free_torch: Regex,
+    free_gpu: Regex,
+    free_os: Regex,
+    comfy_device: Regex,
+}
+
+fn re(p: &str) -> Option<Regex> {
+    regex::RegexBuilder::new(p)
+        .case_insensitive(true)
+        .size_limit(8 * 1024 * 1024)
+        .build()
+        .ok()
+}
+
+fn patterns() -> Option<&'static Patterns> {
+    static P: OnceLock<Option<Patterns>> = OnceLock::new();
+    P.get_or_init(|| {
+        Some(Patterns {
+            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+Driver Version:\s*([\d.]+)(?:\s+CUDA Version:\s*([\d.]+))?")?,
+            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
+            proc_version: re(r"NVRM version: NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
+            api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
+            nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
+            dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
+            table_kv: re(r"^([A-Za-z][\w.,/ -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
+            md_kv: re(r"^[-*]\s*\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
+            pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
+            req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
+            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
+            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
+        })
+    })
+    .as_ref()
+}
+
+/// Strips what pastes wrap lines in: quote marks, list bullets, markdown bold, code fences.
+fn clean(raw: &str) -> String {
+    let mut l = raw.replace('\u{FF1A}', ":").replace('\t', "  ");
+    while let Some(rest) = l.trim_start().strip_prefix('>') {
+        l = rest.to_string();
+    }
+    l.trim().trim_end_matches('\r').to_string()
+}
+
+fn torch_cuda_of(version: &str) -> Option<String> {
+    let tag = version.split_once("+cu")?.1;
+    let digits: String = tag.chars().take_while(char::is_ascii_digit).collect();
+    if digits.len() < 2 {
+        return None;
+    }
+    let (major, minor) = digits.split_at(digits.len() - 1);
+    Some(format!("{}.{minor}", major.trim_start_matches('0')))
+}
+
+fn looks_like_version(v: &str) -> bool {
+    v.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && v.contains('.')
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'))
+}
+
+fn note(ce: &mut CollectEnv, format: &str) {
+    if !ce.formats.iter().any(|f| f == format) {
+        ce.formats.push(format.to_string());
+    }
+}
+
+fn set(slot: &mut Option<String>, v: &str) {
+    if slot.is_none() && !v.trim().is_empty() {
+        *slot = Some(v.trim().to_string());
+    }
+}
+
+/// Everything the paste says, whatever its formats.
+pub fn parse(text: &str) -> CollectEnv {
+    let mut ce = collect_env::parse(text);
+    if !ce.is_empty() {
+        note(&mut ce, "torch collect_env");
+    }
+    let Some(p) = patterns() else {
+        return ce;
+    };
+    // GPUs from structured blocks other than collect_env, kept apart so one block's
+    // list is not doubled by another's.
+    let structured_gpus = !ce.gpus.is_empty();
+    let mut smi_gpus: Vec<String> = Vec::new();
+    let mut block_gpus: Vec<String> = Vec::new();
+    let mut free_gpus: Vec<String> = Vec::new();
+    let mut free_driver: Option<String> = None;
+    let mut free_cuda: Option<String> = None;
+    let mut free_torch: Option<String> = None;
+    let mut free_os: Option<String> = None;
+    let mut in_smi_q = false;
+    for raw in text.lines() {
+        let line = clean(raw);
+        if line.is_empty() || line.len() > 4096 {
+            continue;
+        }
+        // nvidia-smi
+        if let Some(c) = p.smi_header.captures(&line) {
+            note(&mut ce, "nvidia-smi");
+            if let Some(d) = c.get(2) {
+                set(&mut ce.driver, d.as_str());
+            }
+            if let Some(v) = c.get(3) {
+                set(&mut ce.driver_cuda, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.smi_row.captures(&line) {
+            if let Some(name) = c.get(2) {
+                smi_gpus.push(name.as_str().trim().to_string());
+            }
+            continue;
+        }
+        if line.contains("NVIDIA-SMI has failed") || line.starts_with("No devices were found") {
+            note(&mut ce, "nvidia-smi");
+            ce.smi_failed = true;
+            continue;
+        }
+        if line.contains("==NVSMI LOG==") {
+            note(&mut ce, "nvidia-smi -q");
+            in_smi_q = true;
+            continue;
+        }
+        // nvcc --version
+        if let Some(c) = p.nvcc.captures(&line) {
+            note(&mut ce, "nvcc --version");
+            if let Some(v) = c.get(2) {
+                set(&mut ce.cuda_runtime, v.as_str());
+            }
+            continue;
+        }
+        // /proc/driver/nvidia/version, dmesg
+        if let Some(c) = p.proc_version.captures(&line) {
+            note(&mut ce, "/proc/driver/nvidia/version");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.api_mismatch.captures(&line) {
+            note(&mut ce, "dmesg");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.nvrm_gpu.captures(&line) {
+            note(&mut ce, "dmesg");
+            if let Some(v) = c.get(1) {
+                free_gpus.push(v.as_str().trim().to_string());
+            }
+        }
+        if line.contains("NVRM: Xid") || line.contains("NVRM:") {
+            note(&mut ce, "dmesg");
+        }
+        // ComfyUI start-up log
+        if let Some(c) = p.comfy_device.captures(&line) {
+            note(&mut ce, "ComfyUI log");
+            if let Some(v) = c.get(1) {
+                block_gpus.push(v.as_str().trim().to_string());
+            }
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("pytorch version:") {
+            note(&mut ce, "ComfyUI log");
+            set(&mut ce.torch, v);
+            continue;
+        }
+        // "- **PyTorch Version:** 2.6.0+cu126" (ComfyUI's and web UIs' system information)
+        if let Some(c) = p.md_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            note(&mut ce, "system information");
+            keyed(&mut ce, &key, value, &mut block_gpus);
+            continue;
+        }
+        // "torch version .................... 2.3.0+cu121" (ds_report)
+        if let Some(c) = p.dotted_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            note(&mut ce, "ds_report");
+            keyed(&mut ce, &key, value, &mut block_gpus);
+            continue;
+        }
+        // requirements pins
+        if let Some(c) = p.req_pin.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let version = c.get(2).map_or("", |m| m.as_str());
+            if PACKAGES.contains(&name.as_str()) {
+                note(&mut ce, "requirements");
+                package(&mut ce, &name, version, None);
+                continue;
+            }
+        }
+        // pip list / conda list rows
+        if let Some(c) = p.pip_two_col.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let version = c.get(2).map_or("", |m| m.as_str());
+            if PACKAGES.contains(&name.as_str()) || name.starts_with("nvidia-") {
+                let build = c.get(3).map(|m| m.as_str());
+                note(
+                    &mut ce,
+                    if build.is_some() {
+                        "conda list"
+                    } else {
+                        "pip list"
+                    },
+                );
+                package(&mut ce, &name, version, build);
+                continue;
+            }
+        }
+        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q)
+        if let Some(c) = p.table_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            // "Name:" is a GPU only in ComfyUI's markdown (collect_env's CPU block has one).
+            if key != "name" && keyed(&mut ce, &key, value, &mut block_gpus) {
+                if in_smi_q {
+                    note(&mut ce, "nvidia-smi -q");
+                }
+                continue;
+            }
+        }
+        // free-form
+        if let Some(v) = p.free_driver.captures(&line).and_then(|c| c.get(1)) {
+            free_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_cuda.captures(&line).and_then(|c| c.get(1)) {
+            free_cuda.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
+            free_torch.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
+            free_os.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if free_gpus.len() < 64 {
+            if let Some(v) = p.free_gpu.captures(&line).and_then(|c| c.get(1)) {
+                let v = v.as_str().trim().to_string();
+                if !free_gpus.contains(&v) {
+                    free_gpus.push(v);
+                }
+            }
+        }
+    }
+    if !structured_gpus {
+        if !smi_gpus.is_empty() {
+            ce.gpus = smi_gpus;
+        } else if !block_gpus.is_empty() {
+            ce.gpus = block_gpus;
+        }
+    }
+    let any_free = free_driver.is_some()
+        || free_cuda.is_some()
+        || free_torch.is_some()
+        || (!free_gpus.is_empty() && ce.gpus.is_empty());
+    if ce.gpus.is_empty() && !free_gpus.is_empty() {
+        ce.gpus = free_gpus;
+    }
+    if let Some(d) = free_driver {
+        set(&mut ce.driver, &d);
+    }
+    if let Some(t) = free_torch {
+        set(&mut ce.torch, &t);
+    }
+    if let Some(c) = free_cuda {
+        set(&mut ce.cuda_mentioned, &c);
+    }
+    if let Some(o) = free_os {
+        set(&mut ce.os, &o);
+    }
+    if any_free {
+        note(&mut ce, "free-form");
+    }
+    finish(&mut ce);
+    ce
+}
+
+/// Files a `key: value` of one of the formats; true when the key was one we know.
+fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
+    let first = value.split_whitespace().next().unwrap_or("");
+    match key {
+        // detectron2 / sglang / ds_report / ComfyUI / jax
+        "pytorch" | "pytorch version" | "torch version" | "torch" => {
+            if looks_like_version(first) {
+                set(&mut ce.torch, first);
+            }
+        }
+        "torch cuda version" | "pytorch cuda" | "pytorch built with cuda" => {
+            if looks_like_version(first) {
+                set(&mut ce.torch_cuda, first);
+            }
+        }
+        "cuda compiler" | "nvcc version" | "nvcc" => {
+            let v = value
+                .split_once(" V")
+                .map_or(value, |(_, v)| v)
+                .trim_start_matches("CUDA ")
+                .trim_start_matches("Cuda compilation tools, release ");
+            let v = v.split([',', ' ']).next().unwrap_or("");
+            if looks_like_version(v) {
+                set(&mut ce.cuda_runtime, v);
+            }
+        }
+        "cuda driver version" | "driver version" | "nvidia driver version" | "nvidia_driver" => {
+            if looks_like_version(first) {
+                set(&mut ce.driver, first);
+            }
+        }
+        "cuda version" => {
+            if looks_like_version(first) {
+                set(&mut ce.driver_cuda, first);
+            }
+        }
+        "gpu available" | "cuda available" => {
+            ce.cuda_available = match first.to_ascii_lowercase().as_str() {
+                "true" | "yes" => Some(true),
+                "false" | "no" => Some(false),
+                _ => ce.cuda_available,
+            };
+        }
+        "product name" | "name" => {
+            let v = value.trim_start_matches("cuda:");
+            let v = v
+                .split_once(' ')
+                .filter(|(idx, _)| idx.chars().all(|c| c.is_ascii_digit()))
+                .map_or(v, |(_, rest)| rest);
+            let v = v.split(" : ").next().unwrap_or(v).trim();
+            if !v.is_empty() && !collect_env_absent(v) {
+                gpus.push(v.to_string());
+            }
+        }
+        "os" | "operating system" | "description" | "pretty_name" => {
+            set(&mut ce.os, value.trim_matches('"'));
+        }
+        "python" | "python version" | "python_version" => {
+            set(&mut ce.python, value);
+        }
+        "cuda_home" => {
+            ce.env
+                .entry("CUDA_HOME".into())
+                .or_insert(value.to_string());
+        }
+        "sys.platform" | "platform" => {
+            set(&mut ce.platform, value);
+        }
+        "cudnn" | "cudnn version" => {
+            if looks_like_version(first) {
+                set(&mut ce.cudnn, first);
+            }
+        }
+        "detectron2 arch flags" | "torch_cuda_arch_list" => {
+            ce.ext_arch.push(("detectron2".into(), value.to_string()));
+        }
+        k if k.starts_with("gpu ")
+            && k[4..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '-') =>
+        {
+            // detectron2: "GPU 0,1,2,3  Tesla P40"; sglang: "GPU 0: Tesla T4"
+            let n = k[4..]
+                .split(',')
+                .map(|part| match part.split_once('-') {
+                    Some((a, b)) => {
+                        b.parse::<usize>()
+                            .unwrap_or(0)
+                            .saturating_sub(a.parse::<usize>().unwrap_or(0))
+                            + 1
+                    }
+                    None => 1,
+                })
+                .sum::<usize>()
+                .clamp(1, 1024);
+            let name = value.split(" (arch=").next().unwrap_or(value).trim();
+            if name.chars().next().is_some_and(char::is_alphabetic) {
+                for _ in 0..n {
+                    gpus.push(name.to_string());
+                }
+            }
+        }
+        k if PACKAGES.contains(&k) && looks_like_version(first) => {
+            package(ce, k, first, None);
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn collect_env_absent(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "n/a" | "none" | "unknown" | "could not collect"
+    )
+}
+
+fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) {
+    match build {
+        Some(b) => {
+            ce.conda
+                .entry(name.to_string())
+                .or_insert_with(|| (version.to_string(), b.to_string()));
+        }
+        None => {
+            ce.pip
+                .entry(name.to_string())
+                .or_insert_with(|| version.to_string());
+        }
+    }
+    if name == "torch" || (name == "pytorch" && build.is_some()) {
+        let mut v = version.to_string();
+        if let Some(b) = build.filter(|b| b.contains("cpu")) {
+            if !v.contains('+') {
+                v = format!("{v}+cpu");
+                let _ = b;
+            }
+        }
+        set(&mut ce.torch, &v);
+    }
+}
+
+/// Facts one block's values imply: the build's CUDA from its `+cuXYZ` tag, a CPU build.
+fn finish(ce: &mut CollectEnv) {
+    if ce.torch_cuda.is_none() && !ce.torch_cpu_only {
+        if let Some(c) = ce.torch.as_deref().and_then(torch_cuda_of) {
+            ce.torch_cuda = Some(c);
+        }
+    }
+    // collect_env decides CPU builds itself (an XPU build's "+cpu"-less tags included).
+    if ce.keys_seen.is_empty() && ce.torch.as_deref().is_some_and(|t| t.ends_with("+cpu")) {
+        ce.torch_cpu_only = true;
+        ce.torch_cuda = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torch_cuda_from_the_tag() {
+        assert_eq!(torch_cuda_of("2.0.0+cu118").as_deref(), Some("11.8"));
+        assert_eq!(torch_cuda_of("1.4.0+cu92").as_deref(), Some("9.2"));
+        assert_eq!(torch_cuda_of("1.4.0+cu100").as_deref(), Some("10.0"));
+        assert_eq!(torch_cuda_of("2.6.0"), None);
+    }
+}
