@@ -623,12 +623,18 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     }
     let report = Report::new(matrix.info(), facts, findings, errors);
 
+    let generic = |ex: &Explanation| {
+        ex.primary
+            .and_then(|i| ex.matches.get(i))
+            .is_some_and(|m| m.id == explain::GENERIC_MATCH)
+    };
     let mut from_log = log
         .map(|l| explain::explain_in(l, paste))
         .filter(|ex| ex.primary.is_some());
     let mut from = "log";
     if from_log.is_none() {
-        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some());
+        // An environment paste's own words are not an error: only rules count there.
+        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some() && !generic(ex));
         from = "paste warnings";
     }
     let findings = &report.findings;
@@ -654,13 +660,16 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .filter(|f| f.severity >= Severity::Warn && !is_advisory(f) && !ruled_out(&f.id))
         .min_by_key(|f| finding_rank(f));
     let mut cause = None;
-    if let Some(ex) = from_log.as_mut() {
+    // A log no rule knows ranks its causes loosely: a failing finding says more.
+    let loose = from_log.as_ref().is_some_and(generic) && top_finding.is_some();
+    if let Some(ex) = from_log.as_mut().filter(|_| !loose) {
         explain::enrich(ex, matrix);
         explain::refine(ex, findings, "the collect_env paste");
+        // What the log observed outranks what the paste lets one infer.
         let picked = ex
             .primary
             .and_then(|i| ex.matches.get(i))
-            .and_then(|m| m.causes.iter().find(|k| !ruled_out(&k.id)));
+            .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)));
         cause = picked.map(|k| (k.id.clone(), k.why.clone()));
     }
     let (cause, from, summary) = match cause {
@@ -873,13 +882,22 @@ Nvidia driver version: 550.54.15
         );
         assert_eq!(d.cause, "driver.too_old_for_torch");
         assert_eq!(d.from, "log");
-        // the same log on a paste where CUDA works: the machine causes are ruled out
+        // the same log on a paste where CUDA works: the log observed the old driver
+        // ("found version 11040"), which outranks what the paste lets one infer
         let d = diagnose(
             PASTE,
             Some("The NVIDIA driver on your system is too old (found version 11040)"),
             matrix(),
         );
-        assert_eq!(d.cause, "none");
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "log");
+        // without an observed version the paste's working CUDA rules the driver out
+        let d = diagnose(
+            PASTE,
+            Some("RuntimeError: No CUDA GPUs are available"),
+            matrix(),
+        );
+        assert_ne!(d.cause, "driver.too_old_for_torch");
         // an old driver the paste shows working: the table's failure is contradicted
         let works = PASTE.replace("550.54.15", "470.82.01");
         let d = diagnose(&works, None, matrix());
