@@ -155,3 +155,70 @@ fn explain_ranks_the_established_cause_first_on_each_part() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every `source` of every case in every toml under tests/corpus/ (errors, collect_env,
+/// pastes, and whatever the research adds): (case count, distinct repositories/forums).
+/// A GitHub source counts as its owner/repo, any other as its host.
+fn corpus_size() -> (usize, std::collections::BTreeSet<String>) {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"),
+        &mut files,
+    );
+    let mut n = 0usize;
+    let mut places = std::collections::BTreeSet::new();
+    for f in files {
+        let v: toml::Value = toml::from_str(&std::fs::read_to_string(&f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for c in v
+            .get("case")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let Some(src) = c.get("source").and_then(|s| s.as_str()) else {
+                continue;
+            };
+            n += 1;
+            let rest = src.split_once("://").map_or(src, |(_, r)| r);
+            let mut parts = rest.split('/');
+            let host = parts.next().unwrap_or("").trim_start_matches("www.");
+            let place = if host == "github.com" {
+                format!(
+                    "{}/{}",
+                    parts.next().unwrap_or("").to_ascii_lowercase(),
+                    parts.next().unwrap_or("").to_ascii_lowercase()
+                )
+            } else {
+                host.to_ascii_lowercase()
+            };
+            places.insert(place);
+        }
+    }
+    (n, places)
+}
+
+/// Issue #14: at least 300 real cases from at least 60 repositories and forums.
+#[test]
+fn the_corpus_has_300_cases_from_60_places() {
+    let (n, places) = corpus_size();
+    println!(
+        "corpus: {n} cases from {} repositories/forums",
+        places.len()
+    );
+    assert!(
+        n >= 300 && places.len() >= 60,
+        "corpus: {n} cases from {} places (want >= 300 from >= 60)",
+        places.len()
+    );
+}

@@ -280,6 +280,9 @@ fn fallback(text: &str, original: &str) -> Option<Match> {
             3 => ("driver.cuda_init_failed", "CUDA error 3 is an initialisation error: the driver could not be initialised."),
             35 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the build uses."),
             35 => ("driver.too_old_for_toolkit", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the program was built with (or there is none)."),
+            34 => ("driver.stub_library", "CUDA error 34 is cudaErrorStubLibrary: the toolkit's stub libcuda was loaded instead of the driver's."),
+            36 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the build calls an API the installed driver is too old for."),
+            36 => ("driver.too_old_for_toolkit", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the program calls an API the installed driver is too old for."),
             46 => ("gpu.compute_mode_restricted", "CUDA error 46: the devices are busy or unavailable (exclusive compute mode)."),
             100 => ("driver.not_installed", "CUDA error 100 is cudaErrorNoDevice: no usable GPU (no driver, or none visible)."),
             101 => ("env.visible_devices_invalid", "CUDA error 101 is an invalid device: the index names no visible GPU."),
@@ -679,7 +682,9 @@ pub fn cuda_error_name(code: u32) -> Option<&'static str> {
     Some(match code {
         2 => "cudaErrorMemoryAllocation",
         3 => "cudaErrorInitializationError",
+        34 => "cudaErrorStubLibrary",
         35 => "cudaErrorInsufficientDriver",
+        36 => "cudaErrorCallRequiresNewerDriver",
         46 => "cudaErrorDevicesUnavailable",
         100 => "cudaErrorNoDevice",
         101 => "cudaErrorInvalidDevice",
@@ -1012,6 +1017,21 @@ fn sm_to_cc(sm: &str) -> Option<(u32, u32)> {
     }
     let (major, minor) = digits.split_at(digits.len() - 1);
     Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// The error torch raised, with what `explain` makes of it appended (the same decoder a
+/// pasted error goes through), e.g. "… Error 36 … [gpu-doctor: driver.too_old_for_torch:
+/// CUDA error 36 is cudaErrorCallRequiresNewerDriver …]". Unchanged when nothing matches.
+pub fn decode_error(error: &str) -> String {
+    let ex = explain_in(&format!("{error}\n(raised by torch)"), "");
+    match ex
+        .primary
+        .and_then(|i| ex.matches.get(i))
+        .and_then(|m| m.causes.first())
+    {
+        Some(k) => format!("{error} [gpu-doctor: {}: {}]", k.id, k.why),
+        None => error.to_string(),
+    }
 }
 
 /// The top cause of the primary match.

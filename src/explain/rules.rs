@@ -126,7 +126,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.driver_too_old",
         title: "the NVIDIA driver is too old for the CUDA the code was built with",
-        pattern: r"(?:The NVIDIA driver on your system is too old(?: \(found version (\d+)\))?|CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver|CUDA_ERROR_INSUFFICIENT_DRIVER|found version (\d{4,5})\)?[^\n]{0,40}driver|please update your driver to a newer version|unsatisfied condition: cuda\s*>=?\s*[\d.]+)",
+        pattern: r"(?:API call is not supported in the installed CUDA driver|cudaErrorCallRequiresNewerDriver|CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER|The NVIDIA driver on your system is too old(?: \(found version (\d+)\))?|CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver|CUDA_ERROR_INSUFFICIENT_DRIVER|found version (\d{4,5})\)?[^\n]{0,40}driver|please update your driver to a newer version|unsatisfied condition: cuda\s*>=?\s*[\d.]+)",
         priority: 85,
         causes: &[
             c("driver.too_old_for_torch", 0.45, "The PyTorch build's CUDA runtime needs a newer driver than the one installed: cuInit answers that the driver's CUDA version is lower than the runtime's.", FIX_DRIVER_UPGRADE),
