@@ -50,6 +50,9 @@ pub struct CollectEnv {
     /// (detectron2's "arch flags"): (extension, value).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ext_arch: Vec<(String, String)>,
+    /// The CUDA of a `nvidia/cuda:X.Y` container image the paste runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_cuda: Option<String>,
     /// The formats found in the paste ("torch collect_env", "nvidia-smi", "free-form", ...).
     pub formats: Vec<String>,
 }

@@ -277,7 +277,7 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
         }),
         _ => Fact::missing(missing("cuInit's result", "`gpu-doctor` on the machine")),
     };
-    let toolkits = match &ce.cuda_runtime {
+    let toolkits = match ce.cuda_runtime.as_ref().or(ce.image_cuda.as_ref()) {
         Some(v) => {
             let root = "nvcc on PATH (collect_env paste)".to_string();
             ToolkitFacts {

@@ -70,6 +70,9 @@ struct Patterns {
     free_gpu: Regex,
     free_os: Regex,
     comfy_device: Regex,
+    you_have: Regex,
+    conda_plan: Regex,
+    cuda_image: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -101,6 +104,9 @@ fn patterns() -> Option<&'static Patterns> {
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
+            you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
+            conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
+            cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
     })
     .as_ref()
@@ -227,6 +233,25 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if line.contains("NVRM: Xid") || line.contains("NVRM:") {
             note(&mut ce, "dmesg");
+        }
+        // xformers: "PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)"
+        if let Some(v) = p.you_have.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "xformers warning");
+            set(&mut ce.torch, v.as_str());
+            continue;
+        }
+        // conda's install plan: "pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0"
+        if let Some(c) = p.conda_plan.captures(&line) {
+            note(&mut ce, "conda install plan");
+            let version = c.get(1).map_or("", |m| m.as_str());
+            let build = c.get(2).map_or("", |m| m.as_str());
+            package(&mut ce, "pytorch", version, Some(build));
+            continue;
+        }
+        // a CUDA container image: its CUDA is the toolkit the driver must support
+        if let Some(v) = p.cuda_image.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "docker image");
+            ce.image_cuda.get_or_insert_with(|| v.as_str().to_string());
         }
         // ComfyUI start-up log
         if let Some(c) = p.comfy_device.captures(&line) {
@@ -495,14 +520,10 @@ fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) 
         }
     }
     if name == "torch" || (name == "pytorch" && build.is_some()) {
-        let mut v = version.to_string();
-        if let Some(b) = build.filter(|b| b.contains("cpu")) {
-            if !v.contains('+') {
-                v = format!("{v}+cpu");
-                let _ = b;
-            }
+        set(&mut ce.torch, version);
+        if build.is_some_and(|b| b.contains("cpu")) && ce.torch_cuda.is_none() {
+            ce.torch_cpu_only = true;
         }
-        set(&mut ce.torch, &v);
     }
 }
 

@@ -126,7 +126,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.driver_too_old",
         title: "the NVIDIA driver is too old for the CUDA the code was built with",
-        pattern: r"(?:API call is not supported in the installed CUDA driver|cudaErrorCallRequiresNewerDriver|CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER|The NVIDIA driver on your system is too old(?: \(found version (\d+)\))?|CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver|CUDA_ERROR_INSUFFICIENT_DRIVER|found version (\d{4,5})\)?[^\n]{0,40}driver|please update your driver to a newer version|unsatisfied condition: cuda\s*>=?\s*[\d.]+)",
+        pattern: r"(?:nvidia-container-cli: requirement error: unsatisfied condition|possibly insufficient driver version: [\d.]+|API call is not supported in the installed CUDA driver|cudaErrorCallRequiresNewerDriver|CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER|The NVIDIA driver on your system is too old(?: \(found version (\d+)\))?|CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver|CUDA_ERROR_INSUFFICIENT_DRIVER|found version (\d{4,5})\)?[^\n]{0,40}driver|please update your driver to a newer version|unsatisfied condition: cuda\s*>=?\s*[\d.]+)",
         priority: 85,
         causes: &[
             c("driver.too_old_for_torch", 0.45, "The PyTorch build's CUDA runtime needs a newer driver than the one installed: cuInit answers that the driver's CUDA version is lower than the runtime's.", FIX_DRIVER_UPGRADE),
@@ -136,7 +136,7 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
-            h(r"unsatisfied condition: cuda|nvidia-container-cli", "driver.too_old_for_toolkit", 0.5),
+            h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old", "driver.too_old_for_torch", 0.35),
             h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
         ],
@@ -290,7 +290,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "toolkit.torch_cuda_mismatch",
         title: "the toolkit's CUDA differs from PyTorch's when building an extension",
-        pattern: r"(?:The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s+PyTorch \(([\d.]+)\)|CUDA version mismatch[^\n]{0,80}PyTorch)",
+        pattern: r"(?:The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s+PyTorch \(([\d.]+)\)|CUDA version mismatch[^\n]{0,80}PyTorch|CUDAMismatchException|Installed CUDA version [\d.]+ does not match the version torch was compiled with)",
         priority: 86,
         causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit.")],
         hints: &[],
@@ -998,6 +998,48 @@ pub const RULES: &[Rule] = &[
             h(r"cuLink|CU_JIT|cuModuleLoad", "driver.too_old_for_toolkit", 0.3),
         ],
         tells_apart: "Who compiles the PTX: the driver (cuLink / cuModuleLoad → the driver is too old) or a ptxas binary (→ that ptxas is too old).",
+    },
+    Rule {
+        id: "ext.built_for_other_torch",
+        title: "an extension was built for another PyTorch",
+        pattern: r"(?:xFormers can't load C\+\+/CUDA extensions\. xFormers was built for|PyTorch version mismatch! DeepSpeed ops were compiled|(?:No such operator|operator) torchvision::\w+(?: does not exist)?|Detected that PyTorch and torchvision were compiled with different CUDA (?:major )?versions|was compiled against (?:a different|another) (?:version of )?(?:PyTorch|torch))",
+        priority: 87,
+        causes: &[
+            c("ext.abi_mismatch", 0.85, "The extension (xformers, DeepSpeed's ops, torchvision) was built for another PyTorch (or CUDA) than the one installed, usually after torch was upgraded on its own: its compiled ops do not load.", "Install the extension's build for the installed torch (`pip install -U xformers --index-url https://download.pytorch.org/whl/<cuXXX>`; torchvision of the matching release), or install the torch it was built for."),
+            c("torch.wheel_deps_mismatch", 0.15, "The packages were installed from different indexes (CPU and CUDA builds mixed).", FIX_WHEEL_DEPS),
+        ],
+        hints: &[],
+        tells_apart: "The message names the version it was built for and the one installed.",
+    },
+    Rule {
+        id: "toolkit.cuda_home_missing",
+        title: "no CUDA toolkit for building CUDA ops",
+        pattern: r"(?:CUDA_HOME does not exist, unable to compile CUDA op|MissingCUDAException|CUDA_HOME environment variable is not set|No CUDA runtime is found, using CUDA_HOME|nvcc: (?:command )?not found|Could not find nvcc)",
+        priority: 76,
+        causes: &[
+            c("toolkit.not_found", 0.85, "Building CUDA ops (DeepSpeed, apex, flash-attn from source) needs the CUDA toolkit's nvcc; none is installed or CUDA_HOME does not point at it.", "Install the CUDA toolkit of torch's CUDA version (`conda install -c nvidia cuda-toolkit=<ver>` or NVIDIA's packages) and `export CUDA_HOME=/usr/local/cuda-<ver>`; or install a prebuilt wheel."),
+            c("torch.cpu_only", 0.15, "A CPU-only torch makes cpp_extension look for no CUDA at all.", "Install a CUDA build of torch."),
+        ],
+        hints: &[h(r"torch\.version\.cuda\s*[:=]?\s*None|\+cpu\b", "torch.cpu_only", 0.5)],
+        tells_apart: "`which nvcc`, `echo $CUDA_HOME`, `python -c \"import torch; print(torch.version.cuda)\"`.",
+    },
+    Rule {
+        id: "torch.cpu_build_installed",
+        title: "a CPU-only PyTorch was installed",
+        pattern: r"(?:pytorch-\d[\d.]*-py[\d.]+_cpu_\d|pytorch-mutex-[\d.]+-cpu|\bcpuonly\b|torch (?:cpu version|to no cuda)|cpu version of (?:py)?torch|(?:py)?torch[^\n]{0,30}(?:cpu version|CPU-only|cpu only) (?:installed|was installed|got installed)|turned to the cpu version|Torch not compiled with CUDA enabled)",
+        priority: 50,
+        causes: &[c("torch.cpu_only", 0.85, "The installer resolved a CPU-only PyTorch (no index URL for a CUDA build, a cpuonly/mutex package in conda, or an updater replacing it), so CUDA is never used.", "Install a CUDA build: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (conda: `pytorch-cuda=<ver> -c pytorch -c nvidia`, without cpuonly).")],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: '+cpu' / None is a CPU build.",
+    },
+    Rule {
+        id: "xformers.arch",
+        title: "xformers' kernels need a newer GPU",
+        pattern: r"(?:requires (?:a )?GPU with compute capability [>=]+ ?\d\.\d|Flash does not support V100|flashinfer[^\n]{0,80}(?:sm_?7[05]|compute capability)|(?:if you have|on) sm_75 or lower|is not supported because:\s*\n\s*requires device with capability)",
+        priority: 88,
+        causes: &[c("ext.arch_unsupported", 0.85, "The extension's kernels (FlashAttention in xformers, flashinfer, ...) need a newer compute capability than this GPU's.", "Use another attention backend on this GPU (xformers' cutlass op, `--disable-flashinfer`, SDPA), or a GPU of the required compute capability.")],
+        hints: &[],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message requires.",
     },
 ];
 
