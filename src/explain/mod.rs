@@ -219,6 +219,16 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
     }
 }
 
+/// Messages that state their cause as an observation (the program checked and said so):
+/// (rule id, cause id). A machine's or paste's passing finding does not outrank them.
+const OBSERVED: &[(&str, &str)] = &[
+    ("torch.sm_not_compatible", "torch.arch_unsupported"),
+    ("nvml.library_mismatch", "driver.library_mismatch"),
+    ("nvrm.legacy_gpu", "driver.gpu_unsupported"),
+    ("kernel.nova_core", "driver.nouveau_loaded"),
+    ("flash_attn.arch", "ext.arch_unsupported"),
+];
+
 /// The id of the match `explain` gives when no rule knows the message.
 pub const GENERIC_MATCH: &str = "generic.gpu_error";
 /// How much less a generic answer is trusted than a rule's.
@@ -598,6 +608,14 @@ fn new_match(
         }
     }
     specialise(c.rule.id, text, &extracted, &mut causes);
+    for k in &mut causes {
+        if OBSERVED
+            .iter()
+            .any(|(rule, cause)| *rule == c.rule.id && *cause == k.id)
+        {
+            k.observed = true;
+        }
+    }
     let title = match xid {
         Some(x) => format!("Xid {x} in the kernel log"),
         None => c.rule.title.to_string(),

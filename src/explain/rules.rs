@@ -137,6 +137,7 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
+            h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old", "driver.too_old_for_torch", 0.35),
             h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
         ],
@@ -1040,6 +1041,24 @@ pub const RULES: &[Rule] = &[
         causes: &[c("ext.arch_unsupported", 0.85, "The extension's kernels (FlashAttention in xformers, flashinfer, ...) need a newer compute capability than this GPU's.", "Use another attention backend on this GPU (xformers' cutlass op, `--disable-flashinfer`, SDPA), or a GPU of the required compute capability.")],
         hints: &[],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message requires.",
+    },
+    Rule {
+        id: "xla.ptxas_newer_than_driver",
+        title: "XLA's ptxas is newer than the driver",
+        pattern: r"(?:The NVIDIA driver's CUDA version is [\d.]+ which is older than the (?:ptxas|PTX compiler) CUDA version)",
+        priority: 60,
+        causes: &[c("driver.minor_version_compat", 0.8, "The driver's CUDA (nvidia-smi's 'CUDA Version') is older than the ptxas from the CUDA wheels jaxlib uses: it runs through minor-version compatibility, and XLA only disables parallel compilation. A warning, not a failure.", "Nothing is broken; to silence it, upgrade the driver to one supporting the ptxas' CUDA, or pin nvidia-cuda-nvcc to the driver's CUDA minor.")],
+        hints: &[],
+        tells_apart: "nvidia-smi's CUDA Version against `ptxas --version`.",
+    },
+    Rule {
+        id: "comfyui.cuda_malloc",
+        title: "cudaMallocAsync does not work on this GPU or driver",
+        pattern: r"(?:--disable-cuda-malloc|cudaMallocAsync[^\n]{0,80}(?:not supported|error|fail)|(?:backend|allocator)[^\n]{0,40}cudaMallocAsync[^\n]{0,40}(?:not supported|requires))",
+        priority: 35,
+        causes: &[c("workload.library_bug", 0.7, "The program's default allocator backend (cudaMallocAsync) fails on this older GPU or driver; the machine itself is fine.", "Start it with the allocator disabled (ComfyUI: `--disable-cuda-malloc`; PyTorch: unset `PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync`).")],
+        hints: &[],
+        tells_apart: "It works with `--disable-cuda-malloc`.",
     },
 ];
 
