@@ -73,6 +73,12 @@ struct Patterns {
     you_have: Regex,
     conda_plan: Regex,
     cuda_image: Regex,
+    ignored_by: Regex,
+    tk_vs_torch: Regex,
+    found_version: Regex,
+    env_module: Regex,
+    free_driver2: Regex,
+    torch_spaced: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -101,11 +107,17 @@ fn patterns() -> Option<&'static Patterns> {
             free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
             free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
             free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
-            free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
+            free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
             conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
+            ignored_by: re(r"The (\d{3}\.\d+(?:\.\d+)?) NVIDIA driver will ignore")?,
+            tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
+            found_version: re(r"found version (\d{4,6})")?,
+            env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
+            free_driver2: re(r"(?:\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
     })
@@ -170,6 +182,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
     let mut in_smi_q = false;
+    let mut image_cudas: Vec<String> = Vec::new();
+    let mut required_cuda: Option<String> = None;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
@@ -228,7 +242,35 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.nvrm_gpu.captures(&line) {
             note(&mut ce, "dmesg");
             if let Some(v) = c.get(1) {
-                free_gpus.push(v.as_str().trim().to_string());
+                block_gpus.push(v.as_str().trim().to_string());
+            }
+        }
+        if let Some(v) = p.ignored_by.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "dmesg");
+            set(&mut ce.driver, v.as_str());
+        }
+        if let Some(c) = p.tk_vs_torch.captures(&line) {
+            if let Some(v) = c.get(1).or(c.get(3)) {
+                set(&mut ce.cuda_runtime, v.as_str());
+            }
+            if let Some(v) = c.get(2).or(c.get(4)) {
+                set(&mut ce.torch_cuda, v.as_str());
+            }
+        }
+        if let Some(v) = p
+            .found_version
+            .captures(&line)
+            .and_then(|c| c.get(1)?.as_str().parse::<i64>().ok())
+        {
+            set(&mut ce.driver_cuda, &crate::version::cuda_version_from_int(v));
+        }
+        if let Some(v) = p.env_module.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "environment modules");
+            set(&mut ce.cuda_runtime, v.as_str());
+        }
+        if let Some(c) = p.torch_spaced.captures(&line) {
+            if let (Some(v), Some(tag)) = (c.get(1), c.get(2)) {
+                free_torch.get_or_insert_with(|| format!("{}+{}", v.as_str(), tag.as_str()));
             }
         }
         if line.contains("NVRM: Xid") || line.contains("NVRM:") {
@@ -251,7 +293,17 @@ pub fn parse(text: &str) -> CollectEnv {
         // a CUDA container image: its CUDA is the toolkit the driver must support
         if let Some(v) = p.cuda_image.captures(&line).and_then(|c| c.get(1)) {
             note(&mut ce, "docker image");
-            ce.image_cuda.get_or_insert_with(|| v.as_str().to_string());
+            if !image_cudas.iter().any(|c| c == v.as_str()) {
+                image_cudas.push(v.as_str().to_string());
+            }
+        }
+        if let Some(v) = line
+            .split_once("--require=cuda>=")
+            .map(|(_, r)| r.split(|c: char| !c.is_ascii_digit() && c != '.').next().unwrap_or(""))
+            .filter(|v| looks_like_version(v))
+        {
+            note(&mut ce, "nvidia-container-cli");
+            required_cuda.get_or_insert_with(|| v.to_string());
         }
         // ComfyUI start-up log
         if let Some(c) = p.comfy_device.captures(&line) {
@@ -335,8 +387,21 @@ pub fn parse(text: &str) -> CollectEnv {
             }
         }
         // free-form
-        if let Some(v) = p.free_driver.captures(&line).and_then(|c| c.get(1)) {
-            free_driver.get_or_insert_with(|| v.as_str().to_string());
+        let driver_hit = p
+            .free_driver
+            .captures(&line)
+            .and_then(|c| c.get(1))
+            .or_else(|| {
+                p.free_driver2
+                    .captures(&line)
+                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+            });
+        if let Some(v) = driver_hit {
+            // the most precise mention wins ("535.247.01" over "535")
+            let dots = |s: &str| s.matches('.').count();
+            if free_driver.as_deref().is_none_or(|d| dots(v.as_str()) > dots(d)) {
+                free_driver = Some(v.as_str().to_string());
+            }
         }
         if let Some(v) = p.free_cuda.captures(&line).and_then(|c| c.get(1)) {
             free_cuda.get_or_insert_with(|| v.as_str().to_string());
@@ -350,12 +415,27 @@ pub fn parse(text: &str) -> CollectEnv {
         if free_gpus.len() < 64 {
             if let Some(v) = p.free_gpu.captures(&line).and_then(|c| c.get(1)) {
                 let v = v.as_str().trim().to_string();
-                if !free_gpus.contains(&v) {
+                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080"): the longer name
+                if let Some(known) = free_gpus
+                    .iter_mut()
+                    .find(|g| g.contains(v.as_str()) || v.contains(g.as_str()))
+                {
+                    if v.len() > known.len() {
+                        *known = v;
+                    }
+                } else {
                     free_gpus.push(v);
                 }
             }
         }
     }
+    // The container's CUDA: what nvidia-container-cli required, else the one image named
+    // (several images: which one failed is not known).
+    ce.image_cuda = required_cuda.or_else(|| {
+        (image_cudas.len() == 1)
+            .then(|| image_cudas.pop())
+            .flatten()
+    });
     if !structured_gpus {
         if !smi_gpus.is_empty() {
             ce.gpus = smi_gpus;
@@ -418,6 +498,12 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         "cuda driver version" | "driver version" | "nvidia driver version" | "nvidia_driver" => {
             if looks_like_version(first) {
                 set(&mut ce.driver, first);
+            }
+        }
+        "cuda" => {
+            if looks_like_version(first) {
+                set(&mut ce.cuda_runtime, first);
+                set(&mut ce.cuda_mentioned, first);
             }
         }
         "cuda version" => {
