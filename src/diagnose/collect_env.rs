@@ -345,7 +345,14 @@ impl CollectEnv {
                 .or_else(|| self.torch_cpu_only.then(|| "none (CPU build)".into())),
         );
         one("driver's CUDA", self.driver_cuda.clone());
-        one("nvcc", self.cuda_runtime.clone().or_else(|| self.image_cuda.clone().map(|c| format!("{c} (the container image's CUDA)"))));
+        one(
+            "nvcc",
+            self.cuda_runtime.clone().or_else(|| {
+                self.image_cuda
+                    .clone()
+                    .map(|c| format!("{c} (the container image's CUDA)"))
+            }),
+        );
         one("OS", self.os.clone());
         (found, lacking)
     }

@@ -521,6 +521,49 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("Give each process one MIG device.", &["nvidia-smi -L", "CUDA_VISIBLE_DEVICES=MIG-<uuid> python train.py"]),
         );
     }
+    // "detectron2 arch flags  sm_70" / "3.7, 5.0": the architectures the extension was
+    // compiled for; a GPU outside them gets no kernels ("no kernel image").
+    for (ext, flags) in &ce.ext_arch {
+        let archs: Vec<(u32, u32)> = flags
+            .split([',', ' ', ';'])
+            .filter_map(|t| {
+                let t = t
+                    .trim()
+                    .trim_start_matches("sm_")
+                    .trim_start_matches("compute_");
+                if let Some((a, b)) = t.split_once('.') {
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                } else if t.len() >= 2 && t.chars().all(|c| c.is_ascii_digit()) {
+                    let (a, b) = t.split_at(t.len() - 1);
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if archs.is_empty() {
+            continue;
+        }
+        for (i, name) in ce.gpus.iter().enumerate() {
+            let Some(cc) = matrix
+                .gpu_by_name(name)
+                .and_then(|g| crate::checks::view::parse_cc(&g.cc))
+            else {
+                continue;
+            };
+            // SASS runs on the same major at an equal or higher minor.
+            if !archs.iter().any(|a| a.0 == cc.0 && a.1 <= cc.1) {
+                out.push(
+                    Finding::new("ext.arch_unsupported", Severity::Fail, format!("{ext} was compiled for {flags}, not for GPU {i} {name} (sm_{}{})", cc.0, cc.1))
+                        .scope(scope.clone())
+                        .details("An extension's kernels run only on the architectures it was compiled for (or a later minor of the same major); this GPU gets 'no kernel image is available'.")
+                        .evidence("paste", format!("{ext} arch flags {flags}"))
+                        .fix(format!("Rebuild {ext} for this GPU: `TORCH_CUDA_ARCH_LIST=\"{}.{}\" pip install --no-build-isolation --force-reinstall <source>`.", cc.0, cc.1), &[]),
+                );
+                break;
+            }
+        }
+    }
     for (pkg, major, minor, source) in PACKAGE_MIN_CC {
         let Some(version) = ce.pip.get(*pkg) else {
             continue;
@@ -930,6 +973,21 @@ Nvidia driver version: 550.54.15
         );
         let d = diagnose(&p100, None, matrix());
         assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+    }
+
+    /// detectron2's arch flags against the GPUs it lists (detectron2#251: sm_70 build on P40s).
+    #[test]
+    fn an_extension_built_for_other_archs_fails_from_its_flags() {
+        let paste = "sys.platform            linux\nCUDA compiler           CUDA 10.0\ndetectron2 arch flags   sm_70\nPyTorch                 1.4.0+cu100 @/x/torch\nGPU available           True\nGPU 0,1                 Tesla P40\n";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+        let ok = paste.replace("sm_70", "6.1, 7.0");
+        let d = diagnose(&ok, None, matrix());
+        assert!(!d
+            .report
+            .findings
+            .iter()
+            .any(|f| f.id == "ext.arch_unsupported" && f.severity == Severity::Fail));
     }
 
     #[test]

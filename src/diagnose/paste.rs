@@ -262,7 +262,10 @@ pub fn parse(text: &str) -> CollectEnv {
             .captures(&line)
             .and_then(|c| c.get(1)?.as_str().parse::<i64>().ok())
         {
-            set(&mut ce.driver_cuda, &crate::version::cuda_version_from_int(v));
+            set(
+                &mut ce.driver_cuda,
+                &crate::version::cuda_version_from_int(v),
+            );
         }
         if let Some(v) = p.env_module.captures(&line).and_then(|c| c.get(1)) {
             note(&mut ce, "environment modules");
@@ -299,7 +302,11 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if let Some(v) = line
             .split_once("--require=cuda>=")
-            .map(|(_, r)| r.split(|c: char| !c.is_ascii_digit() && c != '.').next().unwrap_or(""))
+            .map(|(_, r)| {
+                r.split(|c: char| !c.is_ascii_digit() && c != '.')
+                    .next()
+                    .unwrap_or("")
+            })
             .filter(|v| looks_like_version(v))
         {
             note(&mut ce, "nvidia-container-cli");
@@ -399,7 +406,10 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();
-            if free_driver.as_deref().is_none_or(|d| dots(v.as_str()) > dots(d)) {
+            if free_driver
+                .as_deref()
+                .is_none_or(|d| dots(v.as_str()) > dots(d))
+            {
                 free_driver = Some(v.as_str().to_string());
             }
         }
@@ -637,5 +647,274 @@ mod tests {
         assert_eq!(torch_cuda_of("1.4.0+cu92").as_deref(), Some("9.2"));
         assert_eq!(torch_cuda_of("1.4.0+cu100").as_deref(), Some("10.0"));
         assert_eq!(torch_cuda_of("2.6.0"), None);
+    }
+
+    /// detectron2's collect_env, from https://github.com/facebookresearch/detectron2/issues/251
+    #[test]
+    fn detectron2_collect_env() {
+        let ce = parse("[07/20 13:46:17] detectron2 INFO: Environment info:
+----------------------  ---------------------------------------------------------------------------------
+sys.platform            linux
+Python                  3.6.8 (default, Aug 10 2019, 06:54:07) [GCC 4.8.5 20150623 (Red Hat 4.8.5-36)]
+numpy                   1.16.5
+detectron2              0.1.3 @/running_package/PanopticSeg/detectron2
+Compiler                GCC 7.3
+CUDA compiler           CUDA 10.0
+detectron2 arch flags   sm_70
+DETECTRON2_ENV_MODULE   <not set>
+PyTorch                 1.4.0+cu100 @/running_package/py3.6-env/lib64/python3.6/site-packages/torch
+PyTorch debug build     False
+GPU available           True
+GPU 0,1,2,3,4,5,6,7     Tesla P40
+CUDA_HOME               /usr/local/cuda
+");
+        assert_eq!(ce.torch.as_deref(), Some("1.4.0+cu100"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("10.0"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("10.0"));
+        assert_eq!(ce.cuda_available, Some(true));
+        assert_eq!(ce.gpus, vec!["Tesla P40"; 8]);
+        assert_eq!(
+            ce.ext_arch,
+            vec![("detectron2".to_string(), "sm_70".to_string())]
+        );
+    }
+
+    /// `python -m sglang.check_env`, from https://github.com/sgl-project/sglang/issues/931
+    #[test]
+    fn sglang_check_env() {
+        let ce = parse(
+            "Python: 3.11.9 (main, Apr 19 2024, 16:48:06) [GCC 11.2.0]
+CUDA available: True
+GPU 0: Tesla T4
+CUDA_HOME: /usr/local/cuda-12.6
+NVCC: Cuda compilation tools, release 12.6, V12.6.20
+CUDA Driver Version: 535.54.03
+PyTorch: 2.3.1+cu121
+sglang: 0.2.10
+flashinfer: 0.1.3
+triton: 2.3.1
+",
+        );
+        assert_eq!(ce.gpus, vec!["Tesla T4"]);
+        assert_eq!(ce.driver.as_deref(), Some("535.54.03"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("12.6.20"));
+        assert_eq!(ce.torch.as_deref(), Some("2.3.1+cu121"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+        assert_eq!(ce.cuda_available, Some(true));
+        assert_eq!(ce.pip.get("flashinfer").map(String::as_str), Some("0.1.3"));
+    }
+
+    /// ComfyUI's system information, from https://github.com/Comfy-Org/ComfyUI/issues/7126
+    #[test]
+    fn comfyui_system_information() {
+        let ce = parse(
+            "> ## System Information
+> - **ComfyUI Version:** 0.3.26
+> - **OS:** nt
+> - **Python Version:** 3.12.9 (main, Feb 12 2025, 14:52:31) [MSC v.1942 64 bit (AMD64)]
+> - **Embedded Python:** false
+> - **PyTorch Version:** 2.6.0+cu126
+> ## Devices
+> 
+> - **Name:** cuda:0 NVIDIA GeForce RTX 5070 Ti : cudaMallocAsync
+>   - **Type:** cuda
+>   - **VRAM Total:** 17094475776
+",
+        );
+        assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5070 Ti"]);
+        assert_eq!(ce.torch.as_deref(), Some("2.6.0+cu126"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.6"));
+        assert_eq!(ce.os.as_deref(), Some("nt"));
+        assert!(ce.formats.iter().any(|f| f == "system information"));
+    }
+
+    /// `jax.print_environment_info()` and `nvidia-smi`, from https://github.com/jax-ml/jax/pull/12213
+    #[test]
+    fn jax_environment_info_and_nvidia_smi() {
+        let ce = parse(
+            ">>> import jax; jax.print_environment_info()
+jax:    0.3.17
+jaxlib: 0.3.15
+numpy:  1.21.6
+python: 3.7.13 (default, Apr 24 2022, 01:04:09)  [GCC 7.5.0]
+jax.devices (1 total, 1 local): [GpuDevice(id=0, process_index=0)]
+
+$ nvidia-smi
+Fri Sep  2 21:26:17 2022       
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 460.32.03    Driver Version: 460.32.03    CUDA Version: 11.2     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|===============================+======================+======================|
+|   0  Tesla T4            Off  | 00000000:00:04.0 Off |                    0 |
+",
+        );
+        assert_eq!(ce.pip.get("jax").map(String::as_str), Some("0.3.17"));
+        assert_eq!(ce.pip.get("jaxlib").map(String::as_str), Some("0.3.15"));
+        assert_eq!(ce.driver.as_deref(), Some("460.32.03"));
+        assert_eq!(ce.driver_cuda.as_deref(), Some("11.2"));
+        assert_eq!(ce.gpus, vec!["Tesla T4"]);
+        assert!(ce.formats.iter().any(|f| f == "nvidia-smi"));
+    }
+
+    /// DeepSpeed's ds_report, from https://github.com/deepspeedai/DeepSpeed/pull/6762
+    #[test]
+    fn ds_report() {
+        let ce = parse("DeepSpeed general environment info:
+torch install path ............... ['/home/deepspeed/test/trans-venv/lib/python3.12/site-packages/torch']
+torch version .................... 2.3.0+cu121
+deepspeed info ................... 0.15.5+unknown, unknown, unknown
+torch cuda version ............... 12.1
+torch hip version ................ None
+nvcc version ..................... 12.0
+shared memory (/dev/shm) size .... 125.77 GB
+");
+        assert_eq!(ce.torch.as_deref(), Some("2.3.0+cu121"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("12.0"));
+        assert_eq!(ce.formats, vec!["ds_report"]);
+    }
+
+    /// `nvidia-smi -q`, from https://github.com/NVIDIA/nvidia-docker/issues/688
+    #[test]
+    fn nvidia_smi_q() {
+        let ce = parse(
+            "==============NVSMI LOG==============
+
+Timestamp                           : Mon Apr  2 19:47:58 2018
+Driver Version                      : 375.82
+
+Attached GPUs                       : 1
+GPU 0000:01:00.0
+    Product Name                    : Quadro M1000M
+    Product Brand                   : Quadro
+",
+        );
+        assert_eq!(ce.driver.as_deref(), Some("375.82"));
+        assert_eq!(ce.gpus, vec!["Quadro M1000M"]);
+        assert!(ce.formats.iter().any(|f| f == "nvidia-smi -q"));
+    }
+
+    /// `nvcc --version`, from https://github.com/oobabooga/textgen/issues/645
+    #[test]
+    fn nvcc_version() {
+        let ce = parse(
+            "nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2022 NVIDIA Corporation
+Built on Tue_May__3_19:00:59_Pacific_Daylight_Time_2022
+Cuda compilation tools, release 11.7, V11.7.64
+Build cuda_11.7.r11.7/compiler.31294372_0
+",
+        );
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("11.7.64"));
+        assert_eq!(ce.formats, vec!["nvcc --version"]);
+    }
+
+    /// `pip list` and environment modules, from https://github.com/pytorch/pytorch/issues/56126
+    #[test]
+    fn pip_list_and_modules() {
+        let ce = parse(
+            "  1) StdEnv   2) gcc/6.3.0   3) openblas/0.2.19   4) cuda/10.1.243   5) cudnn/7.6.4
+[sfux@lo-login-02 ~]$ pip list | grep torch
+gpytorch              1.0.1
+torch                 1.5.1+cu101
+torchtext             0.6.0
+torchvision           0.6.1+cu101
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("1.5.1+cu101"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("10.1"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("10.1.243"));
+        assert_eq!(
+            ce.pip.get("torchvision").map(String::as_str),
+            Some("0.6.1+cu101")
+        );
+        assert!(!ce.pip.contains_key("gpytorch"));
+    }
+
+    /// conda's install plan, from https://github.com/conda/conda/issues/11001
+    #[test]
+    fn conda_install_plan_of_a_cpu_build() {
+        let ce = parse(
+            "  cpuonly            pytorch/noarch::cpuonly-2.0-0
+  pytorch            pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0
+  pytorch-mutex      pytorch/noarch::pytorch-mutex-1.0-cpu
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("1.10.0"));
+        assert!(ce.torch_cpu_only);
+    }
+
+    /// requirements and xformers' warning, from https://github.com/Doubiiu/DynamiCrafter/issues/86
+    #[test]
+    fn requirements_and_xformers_warning() {
+        let ce = parse(
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:
+    PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)
+    Python  3.11.9 (you have 3.11.9)
+torch==2.5.1
+torchvision==0.20.1
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("2.0.0+cu117"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("11.7"));
+        assert_eq!(
+            ce.pip.get("torchvision").map(String::as_str),
+            Some("0.20.1")
+        );
+    }
+
+    /// dmesg, from https://github.com/NVIDIA/nvidia-docker/issues/182
+    #[test]
+    fn dmesg_api_mismatch() {
+        let ce = parse("Aug 26 14:08:07 nyasara-linux kernel: NVRM: API mismatch: the client has the version 367.44, but
+                                      NVRM: this kernel module has the version 367.35.  Please
+");
+        assert_eq!(ce.driver.as_deref(), Some("367.35"));
+        assert!(ce.formats.iter().any(|f| f == "dmesg"));
+    }
+
+    /// free-form lines, from https://github.com/verl-project/verl/issues/2271 and the issue's example
+    #[test]
+    fn free_form_versions() {
+        let ce = parse("It's woking fine on a driver version 555 machine but caught segmentation fault on a driver version 535 machine.
+I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Version: 12.2
+");
+        assert_eq!(ce.driver.as_deref(), Some("535.247.01"));
+        assert_eq!(ce.torch.as_deref(), Some("2.6.0"));
+        assert_eq!(ce.cuda_mentioned.as_deref(), Some("12.2"));
+        let ce = parse("CUDA 12.1, driver 535, RTX 3090");
+        assert_eq!(ce.driver.as_deref(), Some("535"));
+        assert_eq!(ce.cuda_mentioned.as_deref(), Some("12.1"));
+        assert_eq!(ce.gpus, vec!["RTX 3090"]);
+        assert!(!ce.found_nothing());
+        // lsb_release, from https://github.com/NVIDIA/nvidia-docker/issues/745
+        let ce =
+            parse("Distributor ID:\tUbuntu\nDescription:\tUbuntu 18.04 LTS\nRelease:\t18.04\n");
+        assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04 LTS"));
+        assert!(parse("just some prose without versions").found_nothing());
+    }
+
+    /// Linear in the input: many GPU rows, long lines and binary junk cost in proportion.
+    #[test]
+    fn cost_is_linear() {
+        let row = "|   0  NVIDIA A100-SXM4-80GB          Off |   00000000:07:00.0 Off |                    0 |\n";
+        let small = row.repeat(2_000);
+        let big = row.repeat(20_000);
+        let t = std::time::Instant::now();
+        let a = parse(&small);
+        let t_small = t.elapsed();
+        let t = std::time::Instant::now();
+        let b = parse(&big);
+        let t_big = t.elapsed();
+        assert_eq!(a.gpus.len(), 2_000);
+        assert_eq!(b.gpus.len(), 20_000);
+        // ten times the input: well under a hundred times the time (quadratic)
+        assert!(
+            t_big < t_small * 40 + std::time::Duration::from_millis(200),
+            "{t_small:?} {t_big:?}"
+        );
+        let _ = parse(&"\u{0}\u{fffd}:::....  \n".repeat(10_000));
+        let _ = parse(&"x".repeat(100_000));
     }
 }
