@@ -240,7 +240,7 @@ const GENERIC_CONFIDENCE: f64 = 0.5;
 /// confidence. `None` when the text names no such error.
 fn fallback(text: &str, original: &str) -> Option<Match> {
     let gpu_words = small(
-        r"\b(?:cuda\w*|cudnn|cublas\w*|cufft|curand|cusparse|cusolver|nccl|nvml|nvrtc|nvcc|ptxas|nvidia\w*|libcuda\w*|gpus?|driver|cu(?:Init|Ctx\w+|Module\w+|Launch\w*)|xid|nvrm|tensorrt|jaxlib|bitsandbytes|xformers|flash[_-]attn|vllm|llama\.cpp|ggml|ollama|triton)\b",
+        r"\b(?:cuda\w*|cudnn|cublas\w*|cufft|curand|cusparse|cusolver|nccl|nvml|nvrtc|nvcc|ptxas|nvidia\w*|lib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|gpus?|driver|cu(?:Init|Ctx\w+|Module\w+|Launch\w*)|xid|nvrm|tensorrt|jaxlib|bitsandbytes|xformers|flash[_-]attn|vllm|llama\.cpp|ggml|ollama|triton)\b",
     )?;
     let error_words = small(
         r"(?:error|fail|unable|cannot|can't|could not|couldn't|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|crash|segmentation|illegal|= ?false|\bfalse\b|not detect|no device|not compiled|undefined)",

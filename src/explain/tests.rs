@@ -293,3 +293,83 @@ fn the_matrix_names_the_build_for_an_sm_and_the_driver_for_a_cuda() {
     assert_eq!(sm_to_cc("sm_90a"), Some((9, 0)));
     assert_eq!(sm_to_cc("sm_1"), None);
 }
+
+/// Non-ASCII text costs what ASCII text of the same size does (the rules scan an ASCII
+/// shadow with the same byte offsets), and a match in it keeps its original line.
+#[test]
+fn non_ascii_text_costs_what_ascii_does() {
+    let unit_cjk = "显存不足错误驱动程序版本 abc\n";
+    let unit_ascii = "x".repeat(unit_cjk.len() - 1) + "\n";
+    let n = 2 * 1024 * 1024 / unit_cjk.len();
+    let cjk = format!(
+        "{}RuntimeError: CUDA error: no kernel image is available for execution on the device ——显卡\n",
+        unit_cjk.repeat(n)
+    );
+    let ascii = unit_ascii.repeat(n);
+    let t = std::time::Instant::now();
+    let _ = explain(&ascii);
+    let t_ascii = t.elapsed();
+    let t = std::time::Instant::now();
+    let ex = explain(&cjk);
+    let t_cjk = t.elapsed();
+    assert!(
+        t_cjk < t_ascii * 10 + std::time::Duration::from_millis(500),
+        "ascii {t_ascii:?}, non-ascii {t_cjk:?}"
+    );
+    let m = &ex.matches[ex.primary.unwrap()];
+    assert_eq!(m.id, "cuda.no_kernel_image");
+    assert!(m.text.ends_with("——显卡"), "{}", m.text);
+    assert!(cjk.get(m.span[0]..m.span[1]).is_some());
+}
+
+/// Typographic quotes and full-width colons read as their ASCII twins.
+#[test]
+fn typographic_punctuation_matches() {
+    let ex = explain(
+        "RuntimeError： CUDA error： no kernel image is available for execution on the device",
+    );
+    assert!(ex.matches.iter().any(|m| m.id == "cuda.no_kernel_image"));
+}
+
+/// No empty answer for a text that names a CUDA, driver or GPU-library error, whatever
+/// its wording; the generic answer says so and is less confident than a rule.
+#[test]
+fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
+    for (text, first) in [
+        (
+            "ggml_cuda_init: failed to initialize CUDA: unknown error",
+            "driver.cuda_init_failed",
+        ),
+        (
+            "Error: cudaMemcpyAsync returned 2 in my_kernel.cu",
+            "workload.out_of_memory",
+        ),
+        (
+            "ImportError: libcublasLt.so.12: version `libcublasLt.so.12' not found",
+            "torch.wheel_deps_mismatch",
+        ),
+        (
+            "nvcc error : 'cicc' died due to signal 9 (Kill signal)",
+            "toolkit.torch_mismatch",
+        ),
+        (
+            "[ollama] GPU kernel launch failed on device 0",
+            "workload.library_bug",
+        ),
+    ] {
+        let ex = explain(text);
+        let m = &ex.matches[ex.primary.unwrap_or_else(|| panic!("no answer for {text}"))];
+        if m.id == GENERIC_MATCH {
+            assert_eq!(m.causes[0].id, first, "{text}");
+            assert!(
+                m.causes.iter().all(|k| k.confidence <= GENERIC_CONFIDENCE),
+                "{text}"
+            );
+        }
+    }
+    // prose and Python-only errors are not GPU errors
+    assert!(explain("ModuleNotFoundError: No module named 'vllm.envs'")
+        .matches
+        .is_empty());
+    assert!(explain("the weather is fine today").matches.is_empty());
+}
