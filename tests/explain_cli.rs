@@ -388,6 +388,16 @@ fn diagnose_reads_any_paste_utf16_and_nul_bytes() {
     assert_eq!(a["diagnosis"]["cause"], "driver.too_old_for_torch", "{a:#}");
     assert_eq!(a["collect_env"]["driver"], "470.82.01");
     assert_eq!(a["collect_env"]["torch"], "2.1.0+cu121");
+    assert!(a["diagnosis"]["found"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "driver 470.82.01"));
+    assert!(a["diagnosis"]["lacking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "nvcc"));
     let mut utf16 = vec![0xFF, 0xFE];
     for u in text.encode_utf16() {
         utf16.extend_from_slice(&u.to_le_bytes());

@@ -787,6 +787,10 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
         diag.insert("cause", serde_json::to_value(&d.cause)?);
         diag.insert("from", serde_json::to_value(&d.from)?);
         diag.insert("summary", serde_json::to_value(&d.summary)?);
+        let (found, lacking) = d.collect_env.found_and_lacking();
+        diag.insert("formats", serde_json::to_value(&d.collect_env.formats)?);
+        diag.insert("found", serde_json::to_value(found)?);
+        diag.insert("lacking", serde_json::to_value(lacking)?);
         if let Some(ex) = &d.log {
             diag.insert("log", serde_json::to_value(ex)?);
         }
