@@ -373,3 +373,23 @@ fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
         .is_empty());
     assert!(explain("the weather is fine today").matches.is_empty());
 }
+
+/// Driver-state and framework families (wordings from public threads) name their cause.
+#[test]
+fn driver_states_and_framework_families() {
+    for (text, want) in [
+        ("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", "driver.module_not_loaded"),
+        ("Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)", "driver.module_not_loaded"),
+        ("[  3.1] nvidia_uvm: probe of nvidia_uvm failed with error -1", "driver.uvm_unavailable"),
+        ("Failed to get convolution algorithm. This is probably because cuDNN failed to initialize", "workload.out_of_memory"),
+        ("The installed version of bitsandbytes was compiled without GPU support.", "ext.abi_mismatch"),
+        ("nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/x/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown", "host.container_no_gpu"),
+        ("NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is\n NVRM:  supported through the NVIDIA 470.xx Legacy drivers.", "driver.gpu_unsupported"),
+        ("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error", "gpu.lost"),
+        ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "ext.arch_unsupported"),
+        ("$ docker run -it --rm ghcr.io/x/y:cuda\n/sd-cli: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory", "host.container_no_gpu"),
+    ] {
+        let ex = explain(text);
+        assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some(want), "{text}");
+    }
+}
