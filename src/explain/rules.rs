@@ -256,7 +256,7 @@ pub const RULES: &[Rule] = &[
             h(r"version mismatch|API mismatch", "driver.library_mismatch", 0.5),
             h(r"load library failed|libnvidia-ml\.so\.1: cannot open|\bWSL|\bsnap\b|@DESKTOP-[A-Z0-9]{5,}", "host.container_no_gpu", 0.3),
             h(r"nvml error: driver not loaded", "driver.module_not_loaded", 0.6),
-            h(r"mount error: [^\n]{0,80}file exists", "host.container_no_gpu", 0.6),
+            h(r"mount error: [^\n]{0,300}file exists", "host.container_no_gpu", 0.6),
         ],
         tells_apart: "`nvidia-smi` on the host: if it fails, the host driver; if it works, the container toolkit's configuration (`nvidia-ctk runtime configure`).",
     },
