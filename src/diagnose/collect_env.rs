@@ -136,7 +136,7 @@ fn key_value(line: &str) -> Option<(&'static str, String)> {
 }
 
 fn normalise(line: &str) -> String {
-    let l = line.replace('：', ":").replace('\t', " ");
+    let l = line.replace('：', ":").replace(['\t', '\0'], " ");
     let l = l.trim();
     let l = l.strip_prefix('>').map_or(l, str::trim);
     l.trim_end_matches('\r').to_string()

@@ -126,7 +126,10 @@ fn patterns() -> Option<&'static Patterns> {
 
 /// Strips what pastes wrap lines in: quote marks, list bullets, markdown bold, code fences.
 fn clean(raw: &str) -> String {
-    let mut l = raw.replace('\u{FF1A}', ":").replace('\t', "  ");
+    let mut l = raw
+        .replace('\u{FF1A}', ":")
+        .replace('\t', "  ")
+        .replace('\0', "");
     while let Some(rest) = l.trim_start().strip_prefix('>') {
         l = rest.to_string();
     }
@@ -893,6 +896,21 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
             parse("Distributor ID:\tUbuntu\nDescription:\tUbuntu 18.04 LTS\nRelease:\t18.04\n");
         assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04 LTS"));
         assert!(parse("just some prose without versions").found_nothing());
+    }
+
+    /// NUL bytes at line ends (Windows pastes) do not change what is read.
+    #[test]
+    fn nul_bytes_do_not_change_the_facts() {
+        let text = "PyTorch version: 2.4.1+cu121\nCUDA used to build PyTorch: 12.1\nIs CUDA available: False\nNvidia driver version: 470.82.01\nGPU models and configuration: GPU 0: NVIDIA A100-SXM4-80GB\n| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n";
+        let nul = text.replace('\n', "\0\0\n");
+        let (a, b) = (parse(text), parse(&nul));
+        assert_eq!(a.torch, b.torch);
+        assert_eq!(a.torch_cuda, b.torch_cuda);
+        assert_eq!(a.driver, b.driver);
+        assert_eq!(a.driver_cuda, b.driver_cuda);
+        assert_eq!(a.gpus, b.gpus);
+        assert_eq!(a.cuda_available, b.cuda_available);
+        assert_eq!(b.driver.as_deref(), Some("470.82.01"));
     }
 
     /// Linear in the input: many GPU rows, long lines and binary junk cost in proportion.
