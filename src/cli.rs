@@ -150,7 +150,7 @@ pub enum Command {
     Fleet(crate::fleet::FleetArgs),
     /// Explain pasted CUDA/PyTorch/driver errors (TEXT, --file LOG or stdin): causes by finding id, why, and the fix.
     Explain(ExplainArgs),
-    /// Judge a machine from its `python -m torch.utils.collect_env` output (and the error seen, --log).
+    /// Judge a machine from what was pasted about it (collect_env, nvidia-smi, versions...) and the error seen (--log).
     Diagnose(DiagnoseArgs),
     /// Blocks an attention launch maps onto the limited grid axis, and the largest batch chunk that fits.
     Grid(GridArgs),
@@ -185,9 +185,14 @@ pub struct ExplainArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DiagnoseArgs {
-    /// The collect_env output ('-' for standard input).
-    #[arg(long = "collect-env", value_name = "FILE")]
-    pub collect_env: PathBuf,
+    /// What was pasted about the machine, any format ('-' for standard input): collect_env of
+    /// torch, detectron2 or vLLM, nvidia-smi (-q), ds_report, sglang/jax/ComfyUI info,
+    /// pip/conda lists, nvcc --version, dmesg, free-form versions, mixed with a traceback.
+    #[arg(value_name = "FILE", required_unless_present = "collect_env")]
+    pub paste: Option<PathBuf>,
+    /// The same, the older way to pass it.
+    #[arg(long = "collect-env", value_name = "FILE", conflicts_with = "paste")]
+    pub collect_env: Option<PathBuf>,
     /// The error the person saw (a traceback or log).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,

@@ -222,7 +222,7 @@ fn diagnose_a_paste_with_and_without_a_log() {
         .write_stdin(PASTE));
     assert_eq!(code, 2);
     assert!(
-        out.contains("Diagnosis from the collect_env paste: torch.arch_unsupported"),
+        out.contains("Diagnosis from the paste: torch.arch_unsupported"),
         "{out}"
     );
 }
@@ -340,4 +340,121 @@ fn diagnose_json_is_a_valid_report_for_every_corpus_paste() {
         assert_eq!(v["exit_code"].as_i64(), Some(i64::from(code)));
     }
     assert!(n > 0);
+}
+
+/// A traceback that observed the driver too old ("found version 12020": CUDA 12.2) ranks
+/// first although the paste's own nvidia-smi shows a driver new enough (the error came
+/// from another environment): observation outranks inference (issue #12 item 5).
+#[test]
+fn what_the_log_observed_outranks_what_the_paste_infers() {
+    let paste = "+-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |
+|-----------------------------------------+------------------------+----------------------+
+|   0  NVIDIA A100-SXM4-80GB          Off |   00000000:07:00.0 Off |                    0 |
+torch                    2.5.1+cu124
+";
+    let log = "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    torch.zeros(1).cuda()\nRuntimeError: The NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver\n";
+    let mut p = tempfile::NamedTempFile::new().unwrap();
+    p.write_all(paste.as_bytes()).unwrap();
+    let mut l = tempfile::NamedTempFile::new().unwrap();
+    l.write_all(log.as_bytes()).unwrap();
+    let (_, v) = json(
+        bin()
+            .arg("diagnose")
+            .arg(p.path())
+            .arg("--log")
+            .arg(l.path()),
+    );
+    assert_eq!(v["diagnosis"]["cause"], "driver.too_old_for_torch", "{v:#}");
+    assert_eq!(v["diagnosis"]["from"], "log");
+    let first = &v["diagnosis"]["log"]["matches"][0]["causes"][0];
+    assert_eq!(first["id"], "driver.too_old_for_torch");
+    assert_eq!(first["observed"], true);
+    assert!(v["collect_env"]["formats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "nvidia-smi"));
+}
+
+/// `diagnose FILE` reads pastes that are not collect_env (nvidia-smi, free-form lines),
+/// UTF-16 from PowerShell's `>`, and lines ending in NUL bytes, with the same verdict.
+#[test]
+fn diagnose_reads_any_paste_utf16_and_nul_bytes() {
+    let text = "I have CUDA 12.1, driver 470.82.01, RTX 3090 and torch 2.1.0+cu121\nRuntimeError: The NVIDIA driver on your system is too old (found version 11040).\n";
+    let mut plain = tempfile::NamedTempFile::new().unwrap();
+    plain.write_all(text.as_bytes()).unwrap();
+    let (_, a) = json(bin().arg("diagnose").arg(plain.path()));
+    assert_eq!(a["diagnosis"]["cause"], "driver.too_old_for_torch", "{a:#}");
+    assert_eq!(a["collect_env"]["driver"], "470.82.01");
+    assert_eq!(a["collect_env"]["torch"], "2.1.0+cu121");
+    assert!(a["diagnosis"]["found"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "driver 470.82.01"));
+    assert!(a["diagnosis"]["lacking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "nvcc"));
+    let mut utf16 = vec![0xFF, 0xFE];
+    for u in text.encode_utf16() {
+        utf16.extend_from_slice(&u.to_le_bytes());
+    }
+    let (_, b) = json(bin().args(["diagnose", "-"]).write_stdin(utf16));
+    assert_eq!(b["diagnosis"], a["diagnosis"]);
+    let nul: Vec<u8> = text.replace('\n', "\0\0\n").into_bytes();
+    let (_, c) = json(bin().args(["diagnose", "-"]).write_stdin(nul));
+    assert_eq!(c["diagnosis"], a["diagnosis"]);
+    let (code, out, _) = run(bin().args(["diagnose", "--plain", "-"]).write_stdin(text));
+    assert!(out.contains("Found: driver 470.82.01"), "{code} {out}");
+    assert!(out.contains("Lacking:"), "{out}");
+}
+
+/// An error no rule knows still gets causes ranked from what it names, at a lower
+/// confidence; a 100 MB log is read head and tail, not refused.
+#[test]
+fn explain_ranks_unknown_gpu_errors_and_reads_huge_logs() {
+    let (code, v) = json(bin().args([
+        "explain",
+        "--offline",
+        "custom_op: cudaSetDevice failed with error code 101",
+    ]));
+    assert_eq!(code, 0);
+    let m = &v["matches"][0];
+    assert_eq!(m["id"], "generic.gpu_error");
+    assert_eq!(m["extracted"]["cuda_error"], "101 (cudaErrorInvalidDevice)");
+    assert_eq!(m["causes"][0]["id"], "env.visible_devices_invalid");
+    assert!(m["causes"][0]["confidence"].as_f64().unwrap() <= 0.5);
+    let (_, v) = json(bin().args([
+        "explain",
+        "--offline",
+        "myapp: GPU driver initialization failed on device 0",
+    ]));
+    assert_eq!(
+        v["matches"][0]["causes"][0]["id"],
+        "driver.cuda_init_failed"
+    );
+    // text that names no GPU error stays unexplained
+    let (code, _, _) = run(bin().args([
+        "explain",
+        "--offline",
+        "the build failed: missing semicolon",
+    ]));
+    assert_eq!(code, 1);
+    let mut big = vec![b'x'; 100 * 1024 * 1024];
+    for i in (0..big.len()).step_by(100) {
+        big[i] = b'\n';
+    }
+    let tail =
+        b"\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+    big.extend_from_slice(tail);
+    let (code, v) = json(
+        bin()
+            .args(["explain", "--offline", "--file", "-"])
+            .write_stdin(big),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(v["matches"][0]["id"], "cuda.no_kernel_image");
 }

@@ -2,7 +2,13 @@
 //! Accuracy of `explain` on real error texts from public issue trackers and forums
 //! (tests/corpus/errors/*.toml): a case is right when the top cause of the main match
 //! is the cause the thread established. Every file in the folder counts, so new cases
-//! are measured without touching this test.
+//! are measured without touching this test. Each case has `split = "dev"` or a held-out
+//! split chosen at random when it was gathered (SPLIT.md; cases without one are dev):
+//! both parts' figures (first-ranked, in the list, the misses) are printed and each part
+//! must reach 90% first-ranked. A control (cause "none": the machine was fine) fails the
+//! test when explain blames the machine (a top cause outside `workload.*`).
+//! GPU_DOCTOR_ERROR_CORPUS names another folder read instead; GPU_DOCTOR_CORPUS_DEV_ONLY=1
+//! leaves the held-out part unread (for writing rules).
 
 use std::path::Path;
 
@@ -26,10 +32,23 @@ struct Case {
     cause: String,
     #[serde(default)]
     note: String,
+    #[serde(default)]
+    split: Option<String>,
+}
+
+fn is_dev(c: &Case) -> bool {
+    c.split.as_deref().is_none_or(|s| s == "dev")
+}
+
+fn dev_only() -> bool {
+    std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
 }
 
 fn cases() -> Vec<(String, Case)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/errors");
+    let dir = std::env::var_os("GPU_DOCTOR_ERROR_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/errors"),
+        std::path::PathBuf::from,
+    );
     let mut out = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -42,7 +61,12 @@ fn cases() -> Vec<(String, Case)> {
         let file: File =
             toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        out.extend(file.case.into_iter().map(|c| (name.clone(), c)));
+        out.extend(
+            file.case
+                .into_iter()
+                .filter(|c| is_dev(c) || !dev_only())
+                .map(|c| (name.clone(), c)),
+        );
     }
     out
 }
@@ -58,7 +82,7 @@ fn every_case_is_well_formed_with_a_known_cause_and_a_unique_id() {
     assert_eq!(ids.len(), n, "duplicate case ids");
     for (file, c) in &cases {
         assert!(
-            KNOWN_IDS.contains(&c.cause.as_str()),
+            c.cause == "none" || KNOWN_IDS.contains(&c.cause.as_str()),
             "{file} {}: unknown cause {:?}",
             c.id,
             c.cause
@@ -69,40 +93,132 @@ fn every_case_is_well_formed_with_a_known_cause_and_a_unique_id() {
 }
 
 #[test]
-fn explain_ranks_the_established_cause_first() {
+fn explain_ranks_the_established_cause_first_on_each_part() {
     let cases = cases();
-    let mut right = 0usize;
-    let mut wrong = Vec::new();
-    for (file, c) in &cases {
-        let ex = explain(&c.text);
-        let got = top_cause(&ex).map_or("(no match)".to_string(), |k| k.id.clone());
-        if got == c.cause {
-            right += 1;
-        } else {
-            let m = ex.primary.and_then(|i| ex.matches.get(i));
-            wrong.push(format!(
-                "{file} {}: want {} got {got} (match {})",
-                c.id,
-                c.cause,
-                m.map_or("-", |m| m.id.as_str())
+    let mut failures = Vec::new();
+    for dev in [true, false] {
+        let part: Vec<&(String, Case)> = cases.iter().filter(|(_, c)| is_dev(c) == dev).collect();
+        let name = if dev { "dev" } else { "held-out" };
+        if part.is_empty() {
+            continue;
+        }
+        let (mut first, mut listed) = (0usize, 0usize);
+        let mut wrong = Vec::new();
+        for (file, c) in &part {
+            let ex = explain(&c.text);
+            let top = top_cause(&ex).map(|k| k.id.clone());
+            let got = top.clone().unwrap_or_else(|| "(no match)".to_string());
+            let right = if c.cause == "none" {
+                top.as_deref().is_none_or(|t| t.starts_with("workload."))
+            } else {
+                got == c.cause
+            };
+            let in_list = right
+                || ex
+                    .matches
+                    .iter()
+                    .any(|m| m.causes.iter().any(|k| k.id == c.cause));
+            if right {
+                first += 1;
+            } else {
+                let m = ex.primary.and_then(|i| ex.matches.get(i));
+                wrong.push(format!(
+                    "{file} {}: want {} got {got} (match {})",
+                    c.id,
+                    c.cause,
+                    m.map_or("-", |m| m.id.as_str())
+                ));
+                if c.cause == "none" {
+                    failures.push(format!("{name} control {} blames the machine: {got}", c.id));
+                }
+            }
+            listed += usize::from(in_list);
+        }
+        let n = part.len();
+        let rate = first as f64 / n as f64;
+        println!(
+            "explain corpus, {name}: first-ranked {first}/{n} = {:.1}%, in the list {listed}/{n} = {:.1}%",
+            rate * 100.0,
+            listed as f64 / n as f64 * 100.0
+        );
+        for w in &wrong {
+            println!("  {w}");
+        }
+        if rate < MIN_ACCURACY {
+            failures.push(format!(
+                "{name}: first-ranked {:.1}% < {:.0}%:\n{}",
+                rate * 100.0,
+                MIN_ACCURACY * 100.0,
+                wrong.join("\n")
             ));
         }
     }
-    let accuracy = right as f64 / cases.len() as f64;
-    println!(
-        "explain accuracy: {right}/{} = {:.1}%",
-        cases.len(),
-        accuracy * 100.0
-    );
-    for w in &wrong {
-        println!("  {w}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every `source` of every case in every toml under tests/corpus/ (errors, collect_env,
+/// pastes, and whatever the research adds): (case count, distinct repositories/forums).
+/// A GitHub source counts as its owner/repo, any other as its host.
+fn corpus_size() -> (usize, std::collections::BTreeSet<String>) {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
     }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"),
+        &mut files,
+    );
+    let mut n = 0usize;
+    let mut places = std::collections::BTreeSet::new();
+    for f in files {
+        let v: toml::Value = toml::from_str(&std::fs::read_to_string(&f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for c in v
+            .get("case")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let Some(src) = c.get("source").and_then(|s| s.as_str()) else {
+                continue;
+            };
+            n += 1;
+            let rest = src.split_once("://").map_or(src, |(_, r)| r);
+            let mut parts = rest.split('/');
+            let host = parts.next().unwrap_or("").trim_start_matches("www.");
+            let place = if host == "github.com" {
+                format!(
+                    "{}/{}",
+                    parts.next().unwrap_or("").to_ascii_lowercase(),
+                    parts.next().unwrap_or("").to_ascii_lowercase()
+                )
+            } else {
+                host.to_ascii_lowercase()
+            };
+            places.insert(place);
+        }
+    }
+    (n, places)
+}
+
+/// Issue #14: at least 300 real cases from at least 60 repositories and forums.
+#[test]
+fn the_corpus_has_300_cases_from_60_places() {
+    let (n, places) = corpus_size();
+    println!(
+        "corpus: {n} cases from {} repositories/forums",
+        places.len()
+    );
     assert!(
-        accuracy >= MIN_ACCURACY,
-        "explain accuracy {:.1}% < {:.0}% ({right}/{}):\n{}",
-        accuracy * 100.0,
-        MIN_ACCURACY * 100.0,
-        cases.len(),
-        wrong.join("\n")
+        n >= 300 && places.len() >= 60,
+        "corpus: {n} cases from {} places (want >= 300 from >= 60)",
+        places.len()
     );
 }

@@ -5,20 +5,30 @@ use super::output::{print, use_color};
 use super::Settings;
 use crate::cli::DiagnoseArgs;
 use crate::diagnose;
-use crate::error::{read_text, AppError};
+use std::path::Path;
+
+use crate::error::{read_log, AppError};
 use crate::host::Host;
 use crate::pipeline;
 
 pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32, AppError> {
-    let paste = read_text(&args.collect_env)?;
+    let path = args
+        .paste
+        .as_deref()
+        .or(args.collect_env.as_deref())
+        .unwrap_or(Path::new("-"));
+    let paste = read_log(path)?;
     let log = match &args.log {
-        Some(p) => Some(read_text(p)?),
+        Some(p) => Some(read_log(p)?),
         None => None,
     };
-    if diagnose::collect_env::parse(&paste).is_empty() {
+    if diagnose::paste::parse(&paste).found_nothing()
+        && log.is_none()
+        && crate::explain::explain(&paste).matches.is_empty()
+    {
         return Err(AppError::Input {
-            path: args.collect_env.display().to_string(),
-            error: "no line of `python -m torch.utils.collect_env` output in it (e.g. 'PyTorch version: …')".into(),
+            path: path.display().to_string(),
+            error: "it names no GPU, driver, CUDA or framework version and no error gpu-doctor knows (paste `python -m torch.utils.collect_env`, `nvidia-smi`, or the versions)".into(),
         });
     }
     let matrix = pipeline::choose_matrix(settings.matrix_dir.as_deref(), host)?;

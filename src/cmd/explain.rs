@@ -7,7 +7,7 @@ use std::path::Path;
 use super::output::print;
 use super::Settings;
 use crate::cli::ExplainArgs;
-use crate::error::{read_text, AppError};
+use crate::error::{read_log, AppError};
 use crate::explain::{self, NOTHING_FOUND};
 use crate::host::Host;
 use crate::pipeline;
@@ -21,7 +21,7 @@ pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, 
                 "gpu-doctor: paste the error text, then Ctrl-D (or pass TEXT / --file LOG)"
             );
         }
-        read_text(args.file.as_deref().unwrap_or(Path::new("-")))?
+        read_log(args.file.as_deref().unwrap_or(Path::new("-")))?
     } else {
         args.text.join(" ")
     };

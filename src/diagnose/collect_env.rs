@@ -37,6 +37,24 @@ pub struct CollectEnv {
     pub env: BTreeMap<String, String>,
     /// Which of the known keys the paste had at all (to tell "absent" from "cut off").
     pub keys_seen: Vec<String>,
+    /// The CUDA version the driver supports (nvidia-smi's header "CUDA Version").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_cuda: Option<String>,
+    /// A CUDA version a free-form line names without saying whose ("CUDA 12.1").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuda_mentioned: Option<String>,
+    /// nvidia-smi printed that it could not talk to the driver.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub smi_failed: bool,
+    /// Architectures an extension was compiled for, as the paste says them
+    /// (detectron2's "arch flags"): (extension, value).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ext_arch: Vec<(String, String)>,
+    /// The CUDA of a `nvidia/cuda:X.Y` container image the paste runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_cuda: Option<String>,
+    /// The formats found in the paste ("torch collect_env", "nvidia-smi", "free-form", ...).
+    pub formats: Vec<String>,
 }
 
 fn absent(v: &str) -> bool {
@@ -118,7 +136,7 @@ fn key_value(line: &str) -> Option<(&'static str, String)> {
 }
 
 fn normalise(line: &str) -> String {
-    let l = line.replace('：', ":").replace('\t', " ");
+    let l = line.replace('：', ":").replace(['\t', '\0'], " ");
     let l = l.trim();
     let l = l.strip_prefix('>').map_or(l, str::trim);
     l.trim_end_matches('\r').to_string()
@@ -295,6 +313,48 @@ impl CollectEnv {
     /// True when nothing of a collect_env paste was recognised.
     pub fn is_empty(&self) -> bool {
         self.keys_seen.is_empty()
+    }
+
+    /// True when no format at all was recognised (`paste::parse`).
+    pub fn found_nothing(&self) -> bool {
+        self.keys_seen.is_empty() && self.formats.is_empty()
+    }
+
+    /// The facts found and the facts lacking, by name, for the diagnosis' header.
+    pub fn found_and_lacking(&self) -> (Vec<String>, Vec<&'static str>) {
+        let mut found = Vec::new();
+        let mut lacking = Vec::new();
+        let mut one = |name: &'static str, v: Option<String>| match v {
+            Some(v) => found.push(format!("{name} {v}")),
+            None => lacking.push(name),
+        };
+        one("driver", self.driver.clone());
+        one(
+            "GPU",
+            (!self.gpus.is_empty()).then(|| {
+                let mut names = self.gpus.clone();
+                names.dedup();
+                format!("{} ({})", names.join(", "), self.gpus.len())
+            }),
+        );
+        one("torch", self.torch.clone());
+        one(
+            "torch's CUDA",
+            self.torch_cuda
+                .clone()
+                .or_else(|| self.torch_cpu_only.then(|| "none (CPU build)".into())),
+        );
+        one("driver's CUDA", self.driver_cuda.clone());
+        one(
+            "nvcc",
+            self.cuda_runtime.clone().or_else(|| {
+                self.image_cuda
+                    .clone()
+                    .map(|c| format!("{c} (the container image's CUDA)"))
+            }),
+        );
+        one("OS", self.os.clone());
+        (found, lacking)
     }
 
     pub fn is_windows(&self) -> bool {

@@ -5,6 +5,7 @@
 //! paste) is explained and refined with the findings.
 
 pub mod collect_env;
+pub mod paste;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -227,10 +228,15 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
                 message: Some("nvidia-smi / torch answered in the paste".into()),
             },
             driver_version: driver_fact("the driver version"),
-            cuda_driver_version: Fact::missing(missing(
-                "the CUDA version the driver supports",
-                "`nvidia-smi`",
-            )),
+            cuda_driver_version: ce.driver_cuda.clone().map_or_else(
+                || {
+                    Fact::missing(missing(
+                        "the CUDA version the driver supports",
+                        "`nvidia-smi`",
+                    ))
+                },
+                Fact::known,
+            ),
             devices: if ce.gpus.is_empty() {
                 Fact::missing(missing("the GPU list", "`nvidia-smi -L`"))
             } else {
@@ -257,7 +263,7 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
         }),
         _ => Fact::missing(missing("cuInit's result", "`gpu-doctor` on the machine")),
     };
-    let toolkits = match &ce.cuda_runtime {
+    let toolkits = match ce.cuda_runtime.as_ref().or(ce.image_cuda.as_ref()) {
         Some(v) => {
             let root = "nvcc on PATH (collect_env paste)".to_string();
             ToolkitFacts {
@@ -503,6 +509,49 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("Give each process one MIG device.", &["nvidia-smi -L", "CUDA_VISIBLE_DEVICES=MIG-<uuid> python train.py"]),
         );
     }
+    // "detectron2 arch flags  sm_70" / "3.7, 5.0": the architectures the extension was
+    // compiled for; a GPU outside them gets no kernels ("no kernel image").
+    for (ext, flags) in &ce.ext_arch {
+        let archs: Vec<(u32, u32)> = flags
+            .split([',', ' ', ';'])
+            .filter_map(|t| {
+                let t = t
+                    .trim()
+                    .trim_start_matches("sm_")
+                    .trim_start_matches("compute_");
+                if let Some((a, b)) = t.split_once('.') {
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                } else if t.len() >= 2 && t.chars().all(|c| c.is_ascii_digit()) {
+                    let (a, b) = t.split_at(t.len() - 1);
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if archs.is_empty() {
+            continue;
+        }
+        for (i, name) in ce.gpus.iter().enumerate() {
+            let Some(cc) = matrix
+                .gpu_by_name(name)
+                .and_then(|g| crate::arch_list::parse_cc(&g.cc))
+            else {
+                continue;
+            };
+            // SASS runs on the same major at an equal or higher minor.
+            if !archs.iter().any(|a| a.0 == cc.0 && a.1 <= cc.1) {
+                out.push(
+                    Finding::new("ext.arch_unsupported", Severity::Fail, format!("{ext} was compiled for {flags}, not for GPU {i} {name} (sm_{}{})", cc.0, cc.1))
+                        .scope(scope.clone())
+                        .details("An extension's kernels run only on the architectures it was compiled for (or a later minor of the same major); this GPU gets 'no kernel image is available'.")
+                        .evidence("paste", format!("{ext} arch flags {flags}"))
+                        .fix(format!("Rebuild {ext} for this GPU: `TORCH_CUDA_ARCH_LIST=\"{}.{}\" pip install --no-build-isolation --force-reinstall <source>`.", cc.0, cc.1), &[]),
+                );
+                break;
+            }
+        }
+    }
     for (pkg, major, minor, source) in PACKAGE_MIN_CC {
         let Some(version) = ce.pip.get(*pkg) else {
             continue;
@@ -556,7 +605,7 @@ fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
 
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
-    let ce = collect_env::parse(paste);
+    let ce = paste::parse(paste);
     let facts = facts_from(&ce);
     let skip: Vec<String> = NOT_IN_PASTE
         .iter()
@@ -605,12 +654,18 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     }
     let report = Report::new(matrix.info(), facts, findings, errors);
 
+    let generic = |ex: &Explanation| {
+        ex.primary
+            .and_then(|i| ex.matches.get(i))
+            .is_some_and(|m| m.id == explain::GENERIC_MATCH)
+    };
     let mut from_log = log
         .map(|l| explain::explain_in(l, paste))
         .filter(|ex| ex.primary.is_some());
     let mut from = "log";
     if from_log.is_none() {
-        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some());
+        // An environment paste's own words are not an error: only rules count there.
+        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some() && !generic(ex));
         from = "paste warnings";
     }
     let findings = &report.findings;
@@ -636,13 +691,16 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .filter(|f| f.severity >= Severity::Warn && !is_advisory(f) && !ruled_out(&f.id))
         .min_by_key(|f| finding_rank(f));
     let mut cause = None;
-    if let Some(ex) = from_log.as_mut() {
+    // A log no rule knows ranks its causes loosely: a failing finding says more.
+    let loose = from_log.as_ref().is_some_and(generic) && top_finding.is_some();
+    if let Some(ex) = from_log.as_mut().filter(|_| !loose) {
         explain::enrich(ex, matrix);
         explain::refine(ex, findings, "the collect_env paste");
+        // What the log observed outranks what the paste lets one infer.
         let picked = ex
             .primary
             .and_then(|i| ex.matches.get(i))
-            .and_then(|m| m.causes.iter().find(|k| !ruled_out(&k.id)));
+            .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)));
         cause = picked.map(|k| (k.id.clone(), k.why.clone()));
     }
     let (cause, from, summary) = match cause {
@@ -673,8 +731,27 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
 pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
     let mut out = String::new();
     out.push_str(&crate::report::defang_text(&format!(
-        "Diagnosis from the collect_env paste: {} ({})\n  {}\n",
+        "Diagnosis from the paste: {} ({})\n  {}\n",
         d.cause, d.from, d.summary
+    )));
+    let (found, lacking) = d.collect_env.found_and_lacking();
+    out.push_str(&crate::report::defang_text(&format!(
+        "  Read: {}\n  Found: {}\n  Lacking: {}\n",
+        if d.collect_env.formats.is_empty() {
+            "no environment block (the error text only)".to_string()
+        } else {
+            d.collect_env.formats.join(", ")
+        },
+        if found.is_empty() {
+            "nothing".to_string()
+        } else {
+            found.join("; ")
+        },
+        if lacking.is_empty() {
+            "nothing".to_string()
+        } else {
+            lacking.join(", ")
+        }
     )));
     if let Some(ex) = &d.log {
         if !ex.matches.is_empty() {
@@ -698,6 +775,10 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
         diag.insert("cause", serde_json::to_value(&d.cause)?);
         diag.insert("from", serde_json::to_value(&d.from)?);
         diag.insert("summary", serde_json::to_value(&d.summary)?);
+        let (found, lacking) = d.collect_env.found_and_lacking();
+        diag.insert("formats", serde_json::to_value(&d.collect_env.formats)?);
+        diag.insert("found", serde_json::to_value(found)?);
+        diag.insert("lacking", serde_json::to_value(lacking)?);
         if let Some(ex) = &d.log {
             diag.insert("log", serde_json::to_value(ex)?);
         }
@@ -712,7 +793,7 @@ pub fn render_json(d: &Diagnosis) -> Result<String, serde_json::Error> {
 
 /// Reads a paste from a path ('-' for stdin); for tests and callers outside the CLI.
 pub fn read(path: &Path) -> Result<String, AppError> {
-    crate::error::read_text(path)
+    crate::error::read_log(path)
 }
 
 #[cfg(test)]
@@ -777,13 +858,22 @@ Nvidia driver version: 550.54.15
         );
         assert_eq!(d.cause, "driver.too_old_for_torch");
         assert_eq!(d.from, "log");
-        // the same log on a paste where CUDA works: the machine causes are ruled out
+        // the same log on a paste where CUDA works: the log observed the old driver
+        // ("found version 11040"), which outranks what the paste lets one infer
         let d = diagnose(
             PASTE,
             Some("The NVIDIA driver on your system is too old (found version 11040)"),
             matrix(),
         );
-        assert_eq!(d.cause, "none");
+        assert_eq!(d.cause, "driver.too_old_for_torch");
+        assert_eq!(d.from, "log");
+        // without an observed version the paste's working CUDA rules the driver out
+        let d = diagnose(
+            PASTE,
+            Some("RuntimeError: No CUDA GPUs are available"),
+            matrix(),
+        );
+        assert_ne!(d.cause, "driver.too_old_for_torch");
         // an old driver the paste shows working: the table's failure is contradicted
         let works = PASTE.replace("550.54.15", "470.82.01");
         let d = diagnose(&works, None, matrix());
@@ -816,6 +906,21 @@ Nvidia driver version: 550.54.15
         );
         let d = diagnose(&p100, None, matrix());
         assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+    }
+
+    /// detectron2's arch flags against the GPUs it lists (detectron2#251: sm_70 build on P40s).
+    #[test]
+    fn an_extension_built_for_other_archs_fails_from_its_flags() {
+        let paste = "sys.platform            linux\nCUDA compiler           CUDA 10.0\ndetectron2 arch flags   sm_70\nPyTorch                 1.4.0+cu100 @/x/torch\nGPU available           True\nGPU 0,1                 Tesla P40\n";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "ext.arch_unsupported", "{:#?}", d.report.findings);
+        let ok = paste.replace("sm_70", "6.1, 7.0");
+        let d = diagnose(&ok, None, matrix());
+        assert!(!d
+            .report
+            .findings
+            .iter()
+            .any(|f| f.id == "ext.arch_unsupported" && f.severity == Severity::Fail));
     }
 
     #[test]

@@ -71,6 +71,11 @@ pub struct RankedCause {
     pub evidence: Vec<String>,
     #[serde(skip)]
     weight: f64,
+    /// The message itself observed this cause (e.g. "found version 12020" for a driver
+    /// too old): a machine's passing finding does not rule it out (observation beats
+    /// inference).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub observed: bool,
 }
 
 struct Compiled {
@@ -147,7 +152,13 @@ pub fn explain(text: &str) -> Explanation {
 
 /// `explain`, where the hints that tell causes apart also read `context` (e.g. the
 /// collect_env paste that came with the error); matches come from `text` only.
-pub fn explain_in(text: &str, context: &str) -> Explanation {
+pub fn explain_in(original: &str, context: &str) -> Explanation {
+    // The rules are ASCII: scanning an ASCII shadow of the text (same byte offsets) keeps
+    // the regex engines on their fast path, so non-ASCII text costs what ASCII does.
+    let shadow = ascii_shadow(original);
+    let text: &str = &shadow;
+    let context_shadow = ascii_shadow(context);
+    let context: &str = &context_shadow;
     let mut matches: Vec<Match> = Vec::new();
     let mut keys: BTreeMap<String, usize> = BTreeMap::new();
     let hits = rule_set().map(|s| s.matches(text));
@@ -157,6 +168,13 @@ pub fn explain_in(text: &str, context: &str) -> Explanation {
         }
         for m in c.re.captures_iter(text) {
             let Some(whole) = m.get(0) else { continue };
+            // A container started with the GPUs is not this rule's case.
+            if c.rule.id == "container.run_without_gpus"
+                && small(r"--gpus|--runtime[= ]nvidia|--device[= ]nvidia|nvidia-docker|--nv\b")
+                    .is_some_and(|re| re.is_match(whole.as_str()))
+            {
+                continue;
+            }
             let xid = if c.rule.id == "gpu.xid" {
                 xid_of(whole.as_str())
             } else {
@@ -176,10 +194,22 @@ pub fn explain_in(text: &str, context: &str) -> Explanation {
                 break;
             }
             keys.insert(key, matches.len());
-            matches.push(new_match(c, text, context, whole.start(), whole.end(), xid));
+            let (start, end) = (
+                floor_boundary(original, whole.start()),
+                ceil_boundary(original, whole.end()),
+            );
+            let mut m = new_match(c, text, context, start, end, xid);
+            {
+                let (ls, le) = line_bounds(original, start, end);
+                m.text = excerpt(original.get(ls..le).unwrap_or(""));
+            }
+            matches.push(m);
         }
     }
     drop_overlaps(&mut matches);
+    if matches.is_empty() {
+        matches.extend(fallback(text, original));
+    }
     matches.sort_by_key(|m| m.span[0]);
     let primary = primary_of(&matches);
     Explanation {
@@ -187,6 +217,280 @@ pub fn explain_in(text: &str, context: &str) -> Explanation {
         primary,
         facts: "none (--offline)".to_string(),
     }
+}
+
+/// Messages that state their cause as an observation (the program checked and said so):
+/// (rule id, cause id). A machine's or paste's passing finding does not outrank them.
+const OBSERVED: &[(&str, &str)] = &[
+    ("torch.sm_not_compatible", "torch.arch_unsupported"),
+    ("nvml.library_mismatch", "driver.library_mismatch"),
+    ("nvrm.legacy_gpu", "driver.gpu_unsupported"),
+    ("kernel.nova_core", "driver.nouveau_loaded"),
+    ("flash_attn.arch", "ext.arch_unsupported"),
+];
+
+/// The id of the match `explain` gives when no rule knows the message.
+pub const GENERIC_MATCH: &str = "generic.gpu_error";
+/// How much less a generic answer is trusted than a rule's.
+const GENERIC_CONFIDENCE: f64 = 0.5;
+
+/// When no rule matches a text that names a CUDA, driver or GPU-library error, the causes
+/// are ranked from what the text shows: the CUDA error number or name, the library, the
+/// framework, and the phase it failed in (import, build, init, launch), at a lower
+/// confidence. `None` when the text names no such error.
+fn fallback(text: &str, original: &str) -> Option<Match> {
+    let gpu_words = small(
+        r"\b(?:cuda\w*|cudnn|cublas\w*|cufft|curand|cusparse|cusolver|nccl|nvml|nvrtc|nvcc|ptxas|nvidia\w*|lib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|gpus?|driver|cu(?:Init|Ctx\w+|Module\w+|Launch\w*)|xid|nvrm|tensorrt|jaxlib|bitsandbytes|xformers|flash[_-]attn|vllm|llama\.cpp|ggml|ollama|triton)\b",
+    )?;
+    let error_words = small(
+        r"(?:error|fail|unable|cannot|can't|could not|couldn't|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|crash|segmentation|illegal|= ?false|\bfalse\b|not detect|no device|not compiled|undefined)",
+    )?;
+    // The first line that names both a GPU thing and an error.
+    let mut pos = 0usize;
+    let mut found: Option<(usize, usize)> = None;
+    for line in text.split('\n') {
+        let end = pos + line.len();
+        // A Python module that is not installed is not a GPU error.
+        let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
+        if line.len() <= 8192
+            && !python_only
+            && gpu_words.is_match(line)
+            && error_words.is_match(line)
+        {
+            found = Some((pos, end));
+            break;
+        }
+        pos = end + 1;
+    }
+    let (start, end) = found?;
+    let line = text.get(start..end).unwrap_or("");
+    let has = |p: &'static str| small(p).is_some_and(|re| re.is_match(text));
+    let mut causes: Vec<(&'static str, f64, String)> = Vec::new();
+    let mut add = |id: &'static str, w: f64, why: &str| {
+        if let Some(k) = causes.iter_mut().find(|k| k.0 == id) {
+            k.1 += w;
+        } else {
+            causes.push((id, w, why.to_string()));
+        }
+    };
+    let mut phase = "unknown";
+    let mut extracted = BTreeMap::new();
+    // A CUDA error number or name says most.
+    let code = small(r"(?:cuda\w* error|error(?: code)?|returned|failed with error|code)\s*[#:=(]?\s*(\d{1,3})\b")
+        .and_then(|re| re.captures(line).or_else(|| re.captures(text)))
+        .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
+        .filter(|n| cuda_error_name(*n).is_some());
+    if let Some(n) = code {
+        extracted.insert(
+            "cuda_error".to_string(),
+            format!("{n} ({})", cuda_error_name(n).unwrap_or("?")),
+        );
+        let (id, why) = match n {
+            2 => ("workload.out_of_memory", "CUDA error 2 is cudaErrorMemoryAllocation: the GPU's memory ran out."),
+            3 => ("driver.cuda_init_failed", "CUDA error 3 is an initialisation error: the driver could not be initialised."),
+            35 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the build uses."),
+            35 => ("driver.too_old_for_toolkit", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the program was built with (or there is none)."),
+            34 => ("driver.stub_library", "CUDA error 34 is cudaErrorStubLibrary: the toolkit's stub libcuda was loaded instead of the driver's."),
+            36 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the build calls an API the installed driver is too old for."),
+            36 => ("driver.too_old_for_toolkit", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the program calls an API the installed driver is too old for."),
+            46 => ("gpu.compute_mode_restricted", "CUDA error 46: the devices are busy or unavailable (exclusive compute mode)."),
+            100 => ("driver.not_installed", "CUDA error 100 is cudaErrorNoDevice: no usable GPU (no driver, or none visible)."),
+            101 => ("env.visible_devices_invalid", "CUDA error 101 is an invalid device: the index names no visible GPU."),
+            209 => ("torch.arch_unsupported", "CUDA error 209: no kernel image for this GPU's architecture."),
+            222 => ("driver.too_old_for_torch", "CUDA error 222: the PTX is newer than the driver can compile."),
+            700 | 716 | 719 => ("workload.illegal_address", "A kernel faulted (illegal address / launch failure)."),
+            802 => ("driver.fabric_manager", "CUDA error 802 (system not ready): on NVSwitch systems the fabric manager is not running."),
+            803 => ("driver.library_mismatch", "CUDA error 803: the driver's libraries and kernel module differ."),
+            804 => ("driver.forward_compat_unsupported", "CUDA error 804: forward compatibility is not supported on this GPU."),
+            _ => ("driver.cuda_init_failed", "CUDA returned an error the driver raised."),
+        };
+        add(id, 0.6, why);
+    }
+    let import = has(
+        r"ImportError|cannot open shared object|undefined symbol|DLL load failed|cannot load|Could not load (?:dynamic )?library",
+    );
+    let build = has(
+        r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil|error: command|ninja",
+    );
+    let init = has(
+        r"initiali[sz]|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|driver",
+    );
+    let launch = has(r"kernel|launch|illegal|segmentation|core dumped|misaligned|assert");
+    let memory = has(r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|memory");
+    let container = has(r"docker|container|podman|kubernetes|\bpod\b|singularity|apptainer");
+    let cuda_lib = has(
+        r"lib(?:cudart|cublas\w*|cudnn\w*|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl)",
+    );
+    if import {
+        phase = "import";
+        if cuda_lib {
+            add("torch.wheel_deps_mismatch", 0.35, "A CUDA library the program imports is missing or of another version than it was built for.");
+            add(
+                "torch.libs_shadowed",
+                0.25,
+                "Another copy of a CUDA library (system, LD_LIBRARY_PATH, conda) is loaded first.",
+            );
+        } else {
+            add("ext.abi_mismatch", 0.35, "A compiled module was built against another version of the framework or CUDA than the one installed.");
+            add(
+                "torch.wheel_deps_mismatch",
+                0.2,
+                "The installed packages' versions do not match each other.",
+            );
+        }
+    } else if build {
+        phase = "build";
+        add(
+            "toolkit.torch_mismatch",
+            0.3,
+            "Building against a CUDA toolkit other than the one the framework was built with.",
+        );
+        add(
+            "toolkit.not_found",
+            0.2,
+            "No (or the wrong) CUDA toolkit is found for the build.",
+        );
+        add(
+            "toolkit.arch_unsupported",
+            0.15,
+            "The toolkit cannot target this GPU's architecture.",
+        );
+    } else if memory {
+        phase = "launch";
+        add(
+            "workload.out_of_memory",
+            0.4,
+            "The message speaks of memory: the GPU ran out of it.",
+        );
+        add("gpu.busy", 0.15, "Other processes hold the GPU's memory.");
+    } else if launch {
+        phase = "launch";
+        add(
+            "workload.library_bug",
+            0.3,
+            "A kernel failed at run time: most often a library or program bug, not the machine.",
+        );
+        add(
+            "workload.illegal_address",
+            0.2,
+            "A kernel read or wrote memory it should not.",
+        );
+        add(
+            "ext.arch_unsupported",
+            0.1,
+            "An extension's kernel does not support this GPU.",
+        );
+    } else if init {
+        phase = "init";
+        add(
+            "driver.cuda_init_failed",
+            0.3,
+            "The driver could not be initialised for CUDA.",
+        );
+        add(
+            "driver.not_installed",
+            0.2,
+            "No working NVIDIA driver is installed.",
+        );
+        add(
+            "driver.module_not_loaded",
+            0.15,
+            "The NVIDIA kernel module is not loaded.",
+        );
+        add("torch.cpu_only", 0.1, "The framework build has no CUDA.");
+    } else {
+        add(
+            "torch.cuda_unavailable",
+            0.2,
+            "CUDA is not usable for the program.",
+        );
+        add(
+            "driver.cuda_init_failed",
+            0.15,
+            "The driver could not be initialised for CUDA.",
+        );
+        add("workload.library_bug", 0.15, "A library bug.");
+    }
+    if container {
+        add(
+            "host.container_no_gpu",
+            0.2,
+            "It runs in a container, which may have been started without the GPUs.",
+        );
+    }
+    let title =
+        format!("a GPU error no rule knows (phase: {phase}); causes ranked from what it names");
+    let mut m = Match {
+        id: GENERIC_MATCH.to_string(),
+        title,
+        text: excerpt(original.get(start..end).unwrap_or(line)),
+        span: [start, end],
+        line: text.get(..start).map_or(0, |t| t.matches('\n').count()) + 1,
+        occurrences: 1,
+        priority: 1,
+        extracted,
+        causes: causes
+            .into_iter()
+            .map(|(id, w, why)| RankedCause {
+                id: id.to_string(),
+                confidence: 0.0,
+                why,
+                fix: format!("Check the `{id}` finding: run `gpu-doctor` on the machine (or `gpu-doctor diagnose` on its environment) to confirm or rule it out."),
+                commands: vec!["gpu-doctor".to_string()],
+                evidence: vec![format!("no rule matched; ranked from the {phase} phase and the names in the text")],
+                weight: w * GENERIC_CONFIDENCE,
+                observed: false,
+            })
+            .collect(),
+        tells_apart: "No known message: run `gpu-doctor` on the machine; its findings confirm or rule out each cause.".to_string(),
+    };
+    rank(&mut m);
+    Some(m)
+}
+
+/// `text` with every non-ASCII character replaced by ASCII of the same byte length
+/// (typographic quotes and full-width colons by their ASCII twins, the rest by DEL), so
+/// byte offsets into it are offsets into `text`.
+fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+            continue;
+        }
+        let first = match ch {
+            '\u{2018}' | '\u{2019}' | '\u{2032}' => '\'',
+            '\u{201C}' | '\u{201D}' => '"',
+            '\u{FF1A}' => ':',
+            '\u{00A0}' | '\u{3000}' | '\u{2002}'..='\u{200A}' => ' ',
+            '\u{2010}'..='\u{2014}' => '-',
+            _ => '\u{7f}',
+        };
+        out.push(first);
+        for _ in 1..ch.len_utf8() {
+            out.push('\u{7f}');
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Where two matches cover the same bytes (one message two rules know), the more
@@ -293,6 +597,7 @@ fn new_match(
             commands: Vec::new(),
             evidence: Vec::new(),
             weight: k.weight,
+            observed: false,
         })
         .collect();
     for (re, cause, delta) in &c.hints {
@@ -303,6 +608,14 @@ fn new_match(
         }
     }
     specialise(c.rule.id, text, &extracted, &mut causes);
+    for k in &mut causes {
+        if OBSERVED
+            .iter()
+            .any(|(rule, cause)| *rule == c.rule.id && *cause == k.id)
+        {
+            k.observed = true;
+        }
+    }
     let title = match xid {
         Some(x) => format!("Xid {x} in the kernel log"),
         None => c.rule.title.to_string(),
@@ -387,7 +700,9 @@ pub fn cuda_error_name(code: u32) -> Option<&'static str> {
     Some(match code {
         2 => "cudaErrorMemoryAllocation",
         3 => "cudaErrorInitializationError",
+        34 => "cudaErrorStubLibrary",
         35 => "cudaErrorInsufficientDriver",
+        36 => "cudaErrorCallRequiresNewerDriver",
         46 => "cudaErrorDevicesUnavailable",
         100 => "cudaErrorNoDevice",
         101 => "cudaErrorInvalidDevice",
@@ -476,7 +791,19 @@ fn specialise(
             }
         }
         "cuda.driver_too_old" => {
+            // No PyTorch anywhere in the text: a program built with a toolkit.
+            if !small(r"\btorch|pytorch|site-packages|\.py\b|python|found version")
+                .is_some_and(|re| re.is_match(text))
+            {
+                bump(causes, "driver.too_old_for_toolkit", 0.3, None);
+            }
             if let Some(cuda) = extracted.get("driver_cuda") {
+                for k in causes
+                    .iter_mut()
+                    .filter(|k| k.id == "driver.too_old_for_torch")
+                {
+                    k.observed = true;
+                }
                 bump(
                     causes,
                     "driver.too_old_for_torch",
@@ -576,10 +903,13 @@ fn rank(m: &mut Match) {
     for k in &mut m.causes {
         k.confidence = (k.weight * scale * 100.0).round() / 100.0;
     }
+    // A cause the message observed comes first; then by weight.
     m.causes.sort_by(|a, b| {
-        b.weight
-            .partial_cmp(&a.weight)
-            .unwrap_or(std::cmp::Ordering::Equal)
+        b.observed.cmp(&a.observed).then(
+            b.weight
+                .partial_cmp(&a.weight)
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
     });
 }
 
@@ -613,6 +943,14 @@ pub fn refine(ex: &mut Explanation, findings: &[Finding], facts: &str) {
                     if let Some(fix) = bad.first().and_then(|f| f.fix.as_ref()) {
                         k.fix = fix.text.clone();
                         k.commands = fix.commands.clone();
+                    }
+                }
+                Some(Severity::Pass) if k.observed => {
+                    if let Some(f) = same.first() {
+                        k.evidence.push(format!(
+                            "{facts} says otherwise ({}), but the message observed it: the error came from another environment or driver than the one described",
+                            f.summary
+                        ));
                     }
                 }
                 Some(Severity::Pass) => {
@@ -697,6 +1035,21 @@ fn sm_to_cc(sm: &str) -> Option<(u32, u32)> {
     }
     let (major, minor) = digits.split_at(digits.len() - 1);
     Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// The error torch raised, with what `explain` makes of it appended (the same decoder a
+/// pasted error goes through), e.g. "… Error 36 … [gpu-doctor: driver.too_old_for_torch:
+/// CUDA error 36 is cudaErrorCallRequiresNewerDriver …]". Unchanged when nothing matches.
+pub fn decode_error(error: &str) -> String {
+    let ex = explain_in(&format!("{error}\n(raised by torch)"), "");
+    match ex
+        .primary
+        .and_then(|i| ex.matches.get(i))
+        .and_then(|m| m.causes.first())
+    {
+        Some(k) => format!("{error} [gpu-doctor: {}: {}]", k.id, k.why),
+        None => error.to_string(),
+    }
 }
 
 /// The top cause of the primary match.

@@ -54,7 +54,8 @@ fn samples_rank_the_right_cause_first() {
         ("UserWarning: \nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "torch.arch_unsupported"),
         ("  File \"/usr/lib/python3/site-packages/flash_attn/flash_attn_interface.py\", line 90\n    out = flash_attn_2_cuda.fwd(q, k, v)\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "ext.arch_unsupported"),
         ("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "driver.too_old_for_torch"),
-        ("RuntimeError: CUDA error: invalid device ordinal\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.", "env.visible_devices_invalid"),
+        ("$ CUDA_VISIBLE_DEVICES=1 python train.py\nRuntimeError: CUDA error: invalid device ordinal\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.", "env.visible_devices_invalid"),
+        ("RuntimeError: CUDA error: invalid device ordinal\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.", "workload.library_bug"),
         ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 13.06 MiB is free. Including non-PyTorch memory, this process has 23.62 GiB memory in use.", "workload.out_of_memory"),
         ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.06 GiB is free. Process 1234 has 60.10 GiB memory in use. Including non-PyTorch memory, this process has 18.00 GiB memory in use.", "gpu.busy"),
         ("RuntimeError: CUDA error: an illegal memory access was encountered", "workload.illegal_address"),
@@ -313,4 +314,104 @@ fn known_ids_are_the_catalogue_and_the_explain_only_causes() {
     sorted.sort_unstable();
     sorted.dedup();
     assert_eq!(sorted.len(), ids.len());
+}
+
+/// Non-ASCII text costs what ASCII text of the same size does (the rules scan an ASCII
+/// shadow with the same byte offsets), and a match in it keeps its original line.
+#[test]
+fn non_ascii_text_costs_what_ascii_does() {
+    let unit_cjk = "显存不足错误驱动程序版本 abc\n";
+    let unit_ascii = "x".repeat(unit_cjk.len() - 1) + "\n";
+    let n = 2 * 1024 * 1024 / unit_cjk.len();
+    let cjk = format!(
+        "{}RuntimeError: CUDA error: no kernel image is available for execution on the device ——显卡\n",
+        unit_cjk.repeat(n)
+    );
+    let ascii = unit_ascii.repeat(n);
+    let t = std::time::Instant::now();
+    let _ = explain(&ascii);
+    let t_ascii = t.elapsed();
+    let t = std::time::Instant::now();
+    let ex = explain(&cjk);
+    let t_cjk = t.elapsed();
+    assert!(
+        t_cjk < t_ascii * 10 + std::time::Duration::from_millis(500),
+        "ascii {t_ascii:?}, non-ascii {t_cjk:?}"
+    );
+    let m = &ex.matches[ex.primary.unwrap()];
+    assert_eq!(m.id, "cuda.no_kernel_image");
+    assert!(m.text.ends_with("——显卡"), "{}", m.text);
+    assert!(cjk.get(m.span[0]..m.span[1]).is_some());
+}
+
+/// Typographic quotes and full-width colons read as their ASCII twins.
+#[test]
+fn typographic_punctuation_matches() {
+    let ex = explain(
+        "RuntimeError： CUDA error： no kernel image is available for execution on the device",
+    );
+    assert!(ex.matches.iter().any(|m| m.id == "cuda.no_kernel_image"));
+}
+
+/// No empty answer for a text that names a CUDA, driver or GPU-library error, whatever
+/// its wording; the generic answer says so and is less confident than a rule.
+#[test]
+fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
+    for (text, first) in [
+        (
+            "ggml_cuda_init: failed to initialize CUDA: unknown error",
+            "driver.cuda_init_failed",
+        ),
+        (
+            "Error: cudaMemcpyAsync returned 2 in my_kernel.cu",
+            "workload.out_of_memory",
+        ),
+        (
+            "ImportError: libcublasLt.so.12: version `libcublasLt.so.12' not found",
+            "torch.wheel_deps_mismatch",
+        ),
+        (
+            "nvcc error : 'cicc' died due to signal 9 (Kill signal)",
+            "toolkit.torch_mismatch",
+        ),
+        (
+            "[ollama] GPU kernel launch failed on device 0",
+            "workload.library_bug",
+        ),
+    ] {
+        let ex = explain(text);
+        let m = &ex.matches[ex.primary.unwrap_or_else(|| panic!("no answer for {text}"))];
+        if m.id == GENERIC_MATCH {
+            assert_eq!(m.causes[0].id, first, "{text}");
+            assert!(
+                m.causes.iter().all(|k| k.confidence <= GENERIC_CONFIDENCE),
+                "{text}"
+            );
+        }
+    }
+    // prose and Python-only errors are not GPU errors
+    assert!(explain("ModuleNotFoundError: No module named 'vllm.envs'")
+        .matches
+        .is_empty());
+    assert!(explain("the weather is fine today").matches.is_empty());
+}
+
+/// Driver-state and framework families (wordings from public threads) name their cause.
+#[test]
+fn driver_states_and_framework_families() {
+    for (text, want) in [
+        ("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", "driver.module_not_loaded"),
+        ("Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)", "driver.module_not_loaded"),
+        ("[  3.1] nvidia_uvm: probe of nvidia_uvm failed with error -1", "driver.uvm_unavailable"),
+        ("Failed to get convolution algorithm. This is probably because cuDNN failed to initialize", "workload.out_of_memory"),
+        ("The installed version of bitsandbytes was compiled without GPU support.", "ext.abi_mismatch"),
+        ("nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/x/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown", "host.container_no_gpu"),
+        ("NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is\n NVRM:  supported through the NVIDIA 470.xx Legacy drivers.", "driver.gpu_unsupported"),
+        ("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error", "gpu.lost"),
+        ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "ext.arch_unsupported"),
+        ("$ docker run -it --rm ghcr.io/x/y:cuda\n/sd-cli: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory", "host.container_no_gpu"),
+    ] {
+        let ex = explain(text);
+        assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some(want), "{text}");
+    }
 }

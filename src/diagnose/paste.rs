@@ -1,0 +1,938 @@
+//! Reads whatever people paste about an environment: torch's collect_env (every era, see
+//! `collect_env`), detectron2's and vLLM's collect_env, `nvidia-smi` and `nvidia-smi -q`,
+//! DeepSpeed's `ds_report`, `python -m sglang.check_env`, `jax.print_environment_info()`,
+//! ComfyUI's system information and start-up log, `pip list` / `conda list` /
+//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, dmesg (NVRM, Xid),
+//! `lsb_release` / os-release, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
+//! alone or mixed with tracebacks and prose. One pass over the lines, each looked at a
+//! bounded number of times: the cost is linear in the paste. What a structured block
+//! says wins over what a free-form line says; the first block that names a fact wins.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::collect_env::{self, CollectEnv};
+
+/// Packages whose versions matter for a GPU diagnosis (pip list / conda list /
+/// requirements / `name: version` lines).
+const PACKAGES: &[&str] = &[
+    "torch",
+    "pytorch",
+    "torchvision",
+    "torchaudio",
+    "xformers",
+    "flash-attn",
+    "flash_attn",
+    "vllm",
+    "sglang",
+    "flashinfer",
+    "flashinfer-python",
+    "triton",
+    "bitsandbytes",
+    "deepspeed",
+    "jax",
+    "jaxlib",
+    "jax-cuda12-plugin",
+    "tensorflow",
+    "tensorflow-gpu",
+    "tf-nightly",
+    "cupy",
+    "onnxruntime-gpu",
+    "llama-cpp-python",
+    "detectron2",
+    "mmcv",
+    "mmcv-full",
+    "transformers",
+    "accelerate",
+    "cudatoolkit",
+    "cuda-version",
+    "pytorch-cuda",
+    "cudnn",
+    "nccl",
+];
+
+struct Patterns {
+    smi_header: Regex,
+    smi_row: Regex,
+    nvcc: Regex,
+    proc_version: Regex,
+    api_mismatch: Regex,
+    nvrm_gpu: Regex,
+    dotted_kv: Regex,
+    table_kv: Regex,
+    md_kv: Regex,
+    pip_two_col: Regex,
+    req_pin: Regex,
+    free_driver: Regex,
+    free_cuda: Regex,
+    free_torch: Regex,
+    free_gpu: Regex,
+    free_os: Regex,
+    comfy_device: Regex,
+    you_have: Regex,
+    conda_plan: Regex,
+    cuda_image: Regex,
+    ignored_by: Regex,
+    tk_vs_torch: Regex,
+    found_version: Regex,
+    env_module: Regex,
+    free_driver2: Regex,
+    torch_spaced: Regex,
+}
+
+fn re(p: &str) -> Option<Regex> {
+    regex::RegexBuilder::new(p)
+        .case_insensitive(true)
+        .size_limit(8 * 1024 * 1024)
+        .build()
+        .ok()
+}
+
+fn patterns() -> Option<&'static Patterns> {
+    static P: OnceLock<Option<Patterns>> = OnceLock::new();
+    P.get_or_init(|| {
+        Some(Patterns {
+            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+Driver Version:\s*([\d.]+)(?:\s+CUDA Version:\s*([\d.]+))?")?,
+            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
+            proc_version: re(r"NVRM version: NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
+            api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
+            nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
+            dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
+            table_kv: re(r"^([A-Za-z][\w.,/ -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
+            md_kv: re(r"^[-*]\s*\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
+            pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
+            req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
+            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
+            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
+            you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
+            conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
+            ignored_by: re(r"The (\d{3}\.\d+(?:\.\d+)?) NVIDIA driver will ignore")?,
+            tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
+            found_version: re(r"found version (\d{4,6})")?,
+            env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
+            free_driver2: re(r"(?:\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
+            cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
+        })
+    })
+    .as_ref()
+}
+
+/// Strips what pastes wrap lines in: quote marks, list bullets, markdown bold, code fences.
+fn clean(raw: &str) -> String {
+    let mut l = raw
+        .replace('\u{FF1A}', ":")
+        .replace('\t', "  ")
+        .replace('\0', "");
+    while let Some(rest) = l.trim_start().strip_prefix('>') {
+        l = rest.to_string();
+    }
+    l.trim().trim_end_matches('\r').to_string()
+}
+
+fn torch_cuda_of(version: &str) -> Option<String> {
+    let tag = version.split_once("+cu")?.1;
+    let digits: String = tag.chars().take_while(char::is_ascii_digit).collect();
+    if digits.len() < 2 {
+        return None;
+    }
+    let (major, minor) = digits.split_at(digits.len() - 1);
+    Some(format!("{}.{minor}", major.trim_start_matches('0')))
+}
+
+fn looks_like_version(v: &str) -> bool {
+    v.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && v.contains('.')
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'))
+}
+
+fn note(ce: &mut CollectEnv, format: &str) {
+    if !ce.formats.iter().any(|f| f == format) {
+        ce.formats.push(format.to_string());
+    }
+}
+
+fn set(slot: &mut Option<String>, v: &str) {
+    if slot.is_none() && !v.trim().is_empty() {
+        *slot = Some(v.trim().to_string());
+    }
+}
+
+/// Everything the paste says, whatever its formats.
+pub fn parse(text: &str) -> CollectEnv {
+    let mut ce = collect_env::parse(text);
+    if !ce.is_empty() {
+        note(&mut ce, "torch collect_env");
+    }
+    let Some(p) = patterns() else {
+        return ce;
+    };
+    // GPUs from structured blocks other than collect_env, kept apart so one block's
+    // list is not doubled by another's.
+    let structured_gpus = !ce.gpus.is_empty();
+    let mut smi_gpus: Vec<String> = Vec::new();
+    let mut block_gpus: Vec<String> = Vec::new();
+    let mut free_gpus: Vec<String> = Vec::new();
+    let mut free_driver: Option<String> = None;
+    let mut free_cuda: Option<String> = None;
+    let mut free_torch: Option<String> = None;
+    let mut free_os: Option<String> = None;
+    let mut in_smi_q = false;
+    let mut image_cudas: Vec<String> = Vec::new();
+    let mut required_cuda: Option<String> = None;
+    for raw in text.lines() {
+        let line = clean(raw);
+        if line.is_empty() || line.len() > 4096 {
+            continue;
+        }
+        // nvidia-smi
+        if let Some(c) = p.smi_header.captures(&line) {
+            note(&mut ce, "nvidia-smi");
+            if let Some(d) = c.get(2) {
+                set(&mut ce.driver, d.as_str());
+            }
+            if let Some(v) = c.get(3) {
+                set(&mut ce.driver_cuda, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.smi_row.captures(&line) {
+            if let Some(name) = c.get(2) {
+                smi_gpus.push(name.as_str().trim().to_string());
+            }
+            continue;
+        }
+        if line.contains("NVIDIA-SMI has failed") || line.starts_with("No devices were found") {
+            note(&mut ce, "nvidia-smi");
+            ce.smi_failed = true;
+            continue;
+        }
+        if line.contains("==NVSMI LOG==") {
+            note(&mut ce, "nvidia-smi -q");
+            in_smi_q = true;
+            continue;
+        }
+        // nvcc --version
+        if let Some(c) = p.nvcc.captures(&line) {
+            note(&mut ce, "nvcc --version");
+            if let Some(v) = c.get(2) {
+                set(&mut ce.cuda_runtime, v.as_str());
+            }
+            continue;
+        }
+        // /proc/driver/nvidia/version, dmesg
+        if let Some(c) = p.proc_version.captures(&line) {
+            note(&mut ce, "/proc/driver/nvidia/version");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.api_mismatch.captures(&line) {
+            note(&mut ce, "dmesg");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
+        if let Some(c) = p.nvrm_gpu.captures(&line) {
+            note(&mut ce, "dmesg");
+            if let Some(v) = c.get(1) {
+                block_gpus.push(v.as_str().trim().to_string());
+            }
+        }
+        if let Some(v) = p.ignored_by.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "dmesg");
+            set(&mut ce.driver, v.as_str());
+        }
+        if let Some(c) = p.tk_vs_torch.captures(&line) {
+            if let Some(v) = c.get(1).or(c.get(3)) {
+                set(&mut ce.cuda_runtime, v.as_str());
+            }
+            if let Some(v) = c.get(2).or(c.get(4)) {
+                set(&mut ce.torch_cuda, v.as_str());
+            }
+        }
+        if let Some(v) = p
+            .found_version
+            .captures(&line)
+            .and_then(|c| c.get(1)?.as_str().parse::<i64>().ok())
+        {
+            set(
+                &mut ce.driver_cuda,
+                &crate::version::cuda_version_from_int(v),
+            );
+        }
+        if let Some(v) = p.env_module.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "environment modules");
+            set(&mut ce.cuda_runtime, v.as_str());
+        }
+        if let Some(c) = p.torch_spaced.captures(&line) {
+            if let (Some(v), Some(tag)) = (c.get(1), c.get(2)) {
+                free_torch.get_or_insert_with(|| format!("{}+{}", v.as_str(), tag.as_str()));
+            }
+        }
+        if line.contains("NVRM: Xid") || line.contains("NVRM:") {
+            note(&mut ce, "dmesg");
+        }
+        // xformers: "PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)"
+        if let Some(v) = p.you_have.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "xformers warning");
+            set(&mut ce.torch, v.as_str());
+            continue;
+        }
+        // conda's install plan: "pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0"
+        if let Some(c) = p.conda_plan.captures(&line) {
+            note(&mut ce, "conda install plan");
+            let version = c.get(1).map_or("", |m| m.as_str());
+            let build = c.get(2).map_or("", |m| m.as_str());
+            package(&mut ce, "pytorch", version, Some(build));
+            continue;
+        }
+        // a CUDA container image: its CUDA is the toolkit the driver must support
+        if let Some(v) = p.cuda_image.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "docker image");
+            if !image_cudas.iter().any(|c| c == v.as_str()) {
+                image_cudas.push(v.as_str().to_string());
+            }
+        }
+        if let Some(v) = line
+            .split_once("--require=cuda>=")
+            .map(|(_, r)| {
+                r.split(|c: char| !c.is_ascii_digit() && c != '.')
+                    .next()
+                    .unwrap_or("")
+            })
+            .filter(|v| looks_like_version(v))
+        {
+            note(&mut ce, "nvidia-container-cli");
+            required_cuda.get_or_insert_with(|| v.to_string());
+        }
+        // ComfyUI start-up log
+        if let Some(c) = p.comfy_device.captures(&line) {
+            note(&mut ce, "ComfyUI log");
+            if let Some(v) = c.get(1) {
+                block_gpus.push(v.as_str().trim().to_string());
+            }
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("pytorch version:") {
+            note(&mut ce, "ComfyUI log");
+            set(&mut ce.torch, v);
+            continue;
+        }
+        // "- **PyTorch Version:** 2.6.0+cu126" (ComfyUI's and web UIs' system information)
+        if let Some(c) = p.md_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            note(&mut ce, "system information");
+            keyed(&mut ce, &key, value, &mut block_gpus);
+            continue;
+        }
+        // "torch version .................... 2.3.0+cu121" (ds_report)
+        if let Some(c) = p.dotted_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            note(&mut ce, "ds_report");
+            keyed(&mut ce, &key, value, &mut block_gpus);
+            continue;
+        }
+        // requirements pins
+        if let Some(c) = p.req_pin.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let version = c.get(2).map_or("", |m| m.as_str());
+            if PACKAGES.contains(&name.as_str()) {
+                note(&mut ce, "requirements");
+                package(&mut ce, &name, version, None);
+                continue;
+            }
+        }
+        // pip list / conda list rows
+        if let Some(c) = p.pip_two_col.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let version = c.get(2).map_or("", |m| m.as_str());
+            if PACKAGES.contains(&name.as_str()) || name.starts_with("nvidia-") {
+                let build = c.get(3).map(|m| m.as_str());
+                note(
+                    &mut ce,
+                    if build.is_some() {
+                        "conda list"
+                    } else {
+                        "pip list"
+                    },
+                );
+                package(&mut ce, &name, version, build);
+                continue;
+            }
+        }
+        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q)
+        if let Some(c) = p.table_kv.captures(&line) {
+            let key = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            // "Name:" is a GPU only in ComfyUI's markdown (collect_env's CPU block has one).
+            if key != "name" && keyed(&mut ce, &key, value, &mut block_gpus) {
+                if in_smi_q {
+                    note(&mut ce, "nvidia-smi -q");
+                }
+                continue;
+            }
+        }
+        // free-form
+        let driver_hit = p
+            .free_driver
+            .captures(&line)
+            .and_then(|c| c.get(1))
+            .or_else(|| {
+                p.free_driver2
+                    .captures(&line)
+                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+            });
+        if let Some(v) = driver_hit {
+            // the most precise mention wins ("535.247.01" over "535")
+            let dots = |s: &str| s.matches('.').count();
+            if free_driver
+                .as_deref()
+                .is_none_or(|d| dots(v.as_str()) > dots(d))
+            {
+                free_driver = Some(v.as_str().to_string());
+            }
+        }
+        if let Some(v) = p.free_cuda.captures(&line).and_then(|c| c.get(1)) {
+            free_cuda.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
+            free_torch.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
+            free_os.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if free_gpus.len() < 64 {
+            if let Some(v) = p.free_gpu.captures(&line).and_then(|c| c.get(1)) {
+                let v = v.as_str().trim().to_string();
+                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080"): the longer name
+                if let Some(known) = free_gpus
+                    .iter_mut()
+                    .find(|g| g.contains(v.as_str()) || v.contains(g.as_str()))
+                {
+                    if v.len() > known.len() {
+                        *known = v;
+                    }
+                } else {
+                    free_gpus.push(v);
+                }
+            }
+        }
+    }
+    // The container's CUDA: what nvidia-container-cli required, else the one image named
+    // (several images: which one failed is not known).
+    ce.image_cuda = required_cuda.or_else(|| {
+        (image_cudas.len() == 1)
+            .then(|| image_cudas.pop())
+            .flatten()
+    });
+    if !structured_gpus {
+        if !smi_gpus.is_empty() {
+            ce.gpus = smi_gpus;
+        } else if !block_gpus.is_empty() {
+            ce.gpus = block_gpus;
+        }
+    }
+    let any_free = free_driver.is_some()
+        || free_cuda.is_some()
+        || free_torch.is_some()
+        || (!free_gpus.is_empty() && ce.gpus.is_empty());
+    if ce.gpus.is_empty() && !free_gpus.is_empty() {
+        ce.gpus = free_gpus;
+    }
+    if let Some(d) = free_driver {
+        set(&mut ce.driver, &d);
+    }
+    if let Some(t) = free_torch {
+        set(&mut ce.torch, &t);
+    }
+    if let Some(c) = free_cuda {
+        set(&mut ce.cuda_mentioned, &c);
+    }
+    if let Some(o) = free_os {
+        set(&mut ce.os, &o);
+    }
+    if any_free {
+        note(&mut ce, "free-form");
+    }
+    finish(&mut ce);
+    ce
+}
+
+/// Files a `key: value` of one of the formats; true when the key was one we know.
+fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
+    let first = value.split_whitespace().next().unwrap_or("");
+    match key {
+        // detectron2 / sglang / ds_report / ComfyUI / jax
+        "pytorch" | "pytorch version" | "torch version" | "torch" => {
+            if looks_like_version(first) {
+                set(&mut ce.torch, first);
+            }
+        }
+        "torch cuda version" | "pytorch cuda" | "pytorch built with cuda" => {
+            if looks_like_version(first) {
+                set(&mut ce.torch_cuda, first);
+            }
+        }
+        "cuda compiler" | "nvcc version" | "nvcc" => {
+            let v = value
+                .split_once(" V")
+                .map_or(value, |(_, v)| v)
+                .trim_start_matches("CUDA ")
+                .trim_start_matches("Cuda compilation tools, release ");
+            let v = v.split([',', ' ']).next().unwrap_or("");
+            if looks_like_version(v) {
+                set(&mut ce.cuda_runtime, v);
+            }
+        }
+        "cuda driver version" | "driver version" | "nvidia driver version" | "nvidia_driver" => {
+            if looks_like_version(first) {
+                set(&mut ce.driver, first);
+            }
+        }
+        "cuda" => {
+            if looks_like_version(first) {
+                set(&mut ce.cuda_runtime, first);
+                set(&mut ce.cuda_mentioned, first);
+            }
+        }
+        "cuda version" => {
+            if looks_like_version(first) {
+                set(&mut ce.driver_cuda, first);
+            }
+        }
+        "gpu available" | "cuda available" => {
+            ce.cuda_available = match first.to_ascii_lowercase().as_str() {
+                "true" | "yes" => Some(true),
+                "false" | "no" => Some(false),
+                _ => ce.cuda_available,
+            };
+        }
+        "product name" | "name" => {
+            let v = value.trim_start_matches("cuda:");
+            let v = v
+                .split_once(' ')
+                .filter(|(idx, _)| idx.chars().all(|c| c.is_ascii_digit()))
+                .map_or(v, |(_, rest)| rest);
+            let v = v.split(" : ").next().unwrap_or(v).trim();
+            if !v.is_empty() && !collect_env_absent(v) {
+                gpus.push(v.to_string());
+            }
+        }
+        "os" | "operating system" | "description" | "pretty_name" => {
+            set(&mut ce.os, value.trim_matches('"'));
+        }
+        "python" | "python version" | "python_version" => {
+            set(&mut ce.python, value);
+        }
+        "cuda_home" => {
+            ce.env
+                .entry("CUDA_HOME".into())
+                .or_insert(value.to_string());
+        }
+        "sys.platform" | "platform" => {
+            set(&mut ce.platform, value);
+        }
+        "cudnn" | "cudnn version" => {
+            if looks_like_version(first) {
+                set(&mut ce.cudnn, first);
+            }
+        }
+        "detectron2 arch flags" | "torch_cuda_arch_list" => {
+            ce.ext_arch.push(("detectron2".into(), value.to_string()));
+        }
+        k if k.starts_with("gpu ")
+            && k[4..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '-') =>
+        {
+            // detectron2: "GPU 0,1,2,3  Tesla P40"; sglang: "GPU 0: Tesla T4"
+            let n = k[4..]
+                .split(',')
+                .map(|part| match part.split_once('-') {
+                    Some((a, b)) => {
+                        b.parse::<usize>()
+                            .unwrap_or(0)
+                            .saturating_sub(a.parse::<usize>().unwrap_or(0))
+                            + 1
+                    }
+                    None => 1,
+                })
+                .sum::<usize>()
+                .clamp(1, 1024);
+            let name = value.split(" (arch=").next().unwrap_or(value).trim();
+            if name.chars().next().is_some_and(char::is_alphabetic) {
+                for _ in 0..n {
+                    gpus.push(name.to_string());
+                }
+            }
+        }
+        k if PACKAGES.contains(&k) && looks_like_version(first) => {
+            package(ce, k, first, None);
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn collect_env_absent(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "n/a" | "none" | "unknown" | "could not collect"
+    )
+}
+
+fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) {
+    match build {
+        Some(b) => {
+            ce.conda
+                .entry(name.to_string())
+                .or_insert_with(|| (version.to_string(), b.to_string()));
+        }
+        None => {
+            ce.pip
+                .entry(name.to_string())
+                .or_insert_with(|| version.to_string());
+        }
+    }
+    if name == "torch" || (name == "pytorch" && build.is_some()) {
+        set(&mut ce.torch, version);
+        if build.is_some_and(|b| b.contains("cpu")) && ce.torch_cuda.is_none() {
+            ce.torch_cpu_only = true;
+        }
+    }
+}
+
+/// Facts one block's values imply: the build's CUDA from its `+cuXYZ` tag, a CPU build.
+fn finish(ce: &mut CollectEnv) {
+    if ce.torch_cuda.is_none() && !ce.torch_cpu_only {
+        if let Some(c) = ce.torch.as_deref().and_then(torch_cuda_of) {
+            ce.torch_cuda = Some(c);
+        }
+    }
+    // collect_env decides CPU builds itself (an XPU build's "+cpu"-less tags included).
+    if ce.keys_seen.is_empty() && ce.torch.as_deref().is_some_and(|t| t.ends_with("+cpu")) {
+        ce.torch_cpu_only = true;
+        ce.torch_cuda = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torch_cuda_from_the_tag() {
+        assert_eq!(torch_cuda_of("2.0.0+cu118").as_deref(), Some("11.8"));
+        assert_eq!(torch_cuda_of("1.4.0+cu92").as_deref(), Some("9.2"));
+        assert_eq!(torch_cuda_of("1.4.0+cu100").as_deref(), Some("10.0"));
+        assert_eq!(torch_cuda_of("2.6.0"), None);
+    }
+
+    /// detectron2's collect_env, from https://github.com/facebookresearch/detectron2/issues/251
+    #[test]
+    fn detectron2_collect_env() {
+        let ce = parse("[07/20 13:46:17] detectron2 INFO: Environment info:
+----------------------  ---------------------------------------------------------------------------------
+sys.platform            linux
+Python                  3.6.8 (default, Aug 10 2019, 06:54:07) [GCC 4.8.5 20150623 (Red Hat 4.8.5-36)]
+numpy                   1.16.5
+detectron2              0.1.3 @/running_package/PanopticSeg/detectron2
+Compiler                GCC 7.3
+CUDA compiler           CUDA 10.0
+detectron2 arch flags   sm_70
+DETECTRON2_ENV_MODULE   <not set>
+PyTorch                 1.4.0+cu100 @/running_package/py3.6-env/lib64/python3.6/site-packages/torch
+PyTorch debug build     False
+GPU available           True
+GPU 0,1,2,3,4,5,6,7     Tesla P40
+CUDA_HOME               /usr/local/cuda
+");
+        assert_eq!(ce.torch.as_deref(), Some("1.4.0+cu100"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("10.0"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("10.0"));
+        assert_eq!(ce.cuda_available, Some(true));
+        assert_eq!(ce.gpus, vec!["Tesla P40"; 8]);
+        assert_eq!(
+            ce.ext_arch,
+            vec![("detectron2".to_string(), "sm_70".to_string())]
+        );
+    }
+
+    /// `python -m sglang.check_env`, from https://github.com/sgl-project/sglang/issues/931
+    #[test]
+    fn sglang_check_env() {
+        let ce = parse(
+            "Python: 3.11.9 (main, Apr 19 2024, 16:48:06) [GCC 11.2.0]
+CUDA available: True
+GPU 0: Tesla T4
+CUDA_HOME: /usr/local/cuda-12.6
+NVCC: Cuda compilation tools, release 12.6, V12.6.20
+CUDA Driver Version: 535.54.03
+PyTorch: 2.3.1+cu121
+sglang: 0.2.10
+flashinfer: 0.1.3
+triton: 2.3.1
+",
+        );
+        assert_eq!(ce.gpus, vec!["Tesla T4"]);
+        assert_eq!(ce.driver.as_deref(), Some("535.54.03"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("12.6.20"));
+        assert_eq!(ce.torch.as_deref(), Some("2.3.1+cu121"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+        assert_eq!(ce.cuda_available, Some(true));
+        assert_eq!(ce.pip.get("flashinfer").map(String::as_str), Some("0.1.3"));
+    }
+
+    /// ComfyUI's system information, from https://github.com/Comfy-Org/ComfyUI/issues/7126
+    #[test]
+    fn comfyui_system_information() {
+        let ce = parse(
+            "> ## System Information
+> - **ComfyUI Version:** 0.3.26
+> - **OS:** nt
+> - **Python Version:** 3.12.9 (main, Feb 12 2025, 14:52:31) [MSC v.1942 64 bit (AMD64)]
+> - **Embedded Python:** false
+> - **PyTorch Version:** 2.6.0+cu126
+> ## Devices
+> 
+> - **Name:** cuda:0 NVIDIA GeForce RTX 5070 Ti : cudaMallocAsync
+>   - **Type:** cuda
+>   - **VRAM Total:** 17094475776
+",
+        );
+        assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5070 Ti"]);
+        assert_eq!(ce.torch.as_deref(), Some("2.6.0+cu126"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.6"));
+        assert_eq!(ce.os.as_deref(), Some("nt"));
+        assert!(ce.formats.iter().any(|f| f == "system information"));
+    }
+
+    /// `jax.print_environment_info()` and `nvidia-smi`, from https://github.com/jax-ml/jax/pull/12213
+    #[test]
+    fn jax_environment_info_and_nvidia_smi() {
+        let ce = parse(
+            ">>> import jax; jax.print_environment_info()
+jax:    0.3.17
+jaxlib: 0.3.15
+numpy:  1.21.6
+python: 3.7.13 (default, Apr 24 2022, 01:04:09)  [GCC 7.5.0]
+jax.devices (1 total, 1 local): [GpuDevice(id=0, process_index=0)]
+
+$ nvidia-smi
+Fri Sep  2 21:26:17 2022       
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 460.32.03    Driver Version: 460.32.03    CUDA Version: 11.2     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|===============================+======================+======================|
+|   0  Tesla T4            Off  | 00000000:00:04.0 Off |                    0 |
+",
+        );
+        assert_eq!(ce.pip.get("jax").map(String::as_str), Some("0.3.17"));
+        assert_eq!(ce.pip.get("jaxlib").map(String::as_str), Some("0.3.15"));
+        assert_eq!(ce.driver.as_deref(), Some("460.32.03"));
+        assert_eq!(ce.driver_cuda.as_deref(), Some("11.2"));
+        assert_eq!(ce.gpus, vec!["Tesla T4"]);
+        assert!(ce.formats.iter().any(|f| f == "nvidia-smi"));
+    }
+
+    /// DeepSpeed's ds_report, from https://github.com/deepspeedai/DeepSpeed/pull/6762
+    #[test]
+    fn ds_report() {
+        let ce = parse("DeepSpeed general environment info:
+torch install path ............... ['/home/deepspeed/test/trans-venv/lib/python3.12/site-packages/torch']
+torch version .................... 2.3.0+cu121
+deepspeed info ................... 0.15.5+unknown, unknown, unknown
+torch cuda version ............... 12.1
+torch hip version ................ None
+nvcc version ..................... 12.0
+shared memory (/dev/shm) size .... 125.77 GB
+");
+        assert_eq!(ce.torch.as_deref(), Some("2.3.0+cu121"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("12.0"));
+        assert_eq!(ce.formats, vec!["ds_report"]);
+    }
+
+    /// `nvidia-smi -q`, from https://github.com/NVIDIA/nvidia-docker/issues/688
+    #[test]
+    fn nvidia_smi_q() {
+        let ce = parse(
+            "==============NVSMI LOG==============
+
+Timestamp                           : Mon Apr  2 19:47:58 2018
+Driver Version                      : 375.82
+
+Attached GPUs                       : 1
+GPU 0000:01:00.0
+    Product Name                    : Quadro M1000M
+    Product Brand                   : Quadro
+",
+        );
+        assert_eq!(ce.driver.as_deref(), Some("375.82"));
+        assert_eq!(ce.gpus, vec!["Quadro M1000M"]);
+        assert!(ce.formats.iter().any(|f| f == "nvidia-smi -q"));
+    }
+
+    /// `nvcc --version`, from https://github.com/oobabooga/textgen/issues/645
+    #[test]
+    fn nvcc_version() {
+        let ce = parse(
+            "nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2022 NVIDIA Corporation
+Built on Tue_May__3_19:00:59_Pacific_Daylight_Time_2022
+Cuda compilation tools, release 11.7, V11.7.64
+Build cuda_11.7.r11.7/compiler.31294372_0
+",
+        );
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("11.7.64"));
+        assert_eq!(ce.formats, vec!["nvcc --version"]);
+    }
+
+    /// `pip list` and environment modules, from https://github.com/pytorch/pytorch/issues/56126
+    #[test]
+    fn pip_list_and_modules() {
+        let ce = parse(
+            "  1) StdEnv   2) gcc/6.3.0   3) openblas/0.2.19   4) cuda/10.1.243   5) cudnn/7.6.4
+[sfux@lo-login-02 ~]$ pip list | grep torch
+gpytorch              1.0.1
+torch                 1.5.1+cu101
+torchtext             0.6.0
+torchvision           0.6.1+cu101
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("1.5.1+cu101"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("10.1"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("10.1.243"));
+        assert_eq!(
+            ce.pip.get("torchvision").map(String::as_str),
+            Some("0.6.1+cu101")
+        );
+        assert!(!ce.pip.contains_key("gpytorch"));
+    }
+
+    /// conda's install plan, from https://github.com/conda/conda/issues/11001
+    #[test]
+    fn conda_install_plan_of_a_cpu_build() {
+        let ce = parse(
+            "  cpuonly            pytorch/noarch::cpuonly-2.0-0
+  pytorch            pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0
+  pytorch-mutex      pytorch/noarch::pytorch-mutex-1.0-cpu
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("1.10.0"));
+        assert!(ce.torch_cpu_only);
+    }
+
+    /// requirements and xformers' warning, from https://github.com/Doubiiu/DynamiCrafter/issues/86
+    #[test]
+    fn requirements_and_xformers_warning() {
+        let ce = parse(
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:
+    PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)
+    Python  3.11.9 (you have 3.11.9)
+torch==2.5.1
+torchvision==0.20.1
+",
+        );
+        assert_eq!(ce.torch.as_deref(), Some("2.0.0+cu117"));
+        assert_eq!(ce.torch_cuda.as_deref(), Some("11.7"));
+        assert_eq!(
+            ce.pip.get("torchvision").map(String::as_str),
+            Some("0.20.1")
+        );
+    }
+
+    /// dmesg, from https://github.com/NVIDIA/nvidia-docker/issues/182
+    #[test]
+    fn dmesg_api_mismatch() {
+        let ce = parse("Aug 26 14:08:07 nyasara-linux kernel: NVRM: API mismatch: the client has the version 367.44, but
+                                      NVRM: this kernel module has the version 367.35.  Please
+");
+        assert_eq!(ce.driver.as_deref(), Some("367.35"));
+        assert!(ce.formats.iter().any(|f| f == "dmesg"));
+    }
+
+    /// free-form lines, from https://github.com/verl-project/verl/issues/2271 and the issue's example
+    #[test]
+    fn free_form_versions() {
+        let ce = parse("It's woking fine on a driver version 555 machine but caught segmentation fault on a driver version 535 machine.
+I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Version: 12.2
+");
+        assert_eq!(ce.driver.as_deref(), Some("535.247.01"));
+        assert_eq!(ce.torch.as_deref(), Some("2.6.0"));
+        assert_eq!(ce.cuda_mentioned.as_deref(), Some("12.2"));
+        let ce = parse("CUDA 12.1, driver 535, RTX 3090");
+        assert_eq!(ce.driver.as_deref(), Some("535"));
+        assert_eq!(ce.cuda_mentioned.as_deref(), Some("12.1"));
+        assert_eq!(ce.gpus, vec!["RTX 3090"]);
+        assert!(!ce.found_nothing());
+        // lsb_release, from https://github.com/NVIDIA/nvidia-docker/issues/745
+        let ce =
+            parse("Distributor ID:\tUbuntu\nDescription:\tUbuntu 18.04 LTS\nRelease:\t18.04\n");
+        assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04 LTS"));
+        assert!(parse("just some prose without versions").found_nothing());
+    }
+
+    /// NUL bytes at line ends (Windows pastes) do not change what is read.
+    #[test]
+    fn nul_bytes_do_not_change_the_facts() {
+        let text = "PyTorch version: 2.4.1+cu121\nCUDA used to build PyTorch: 12.1\nIs CUDA available: False\nNvidia driver version: 470.82.01\nGPU models and configuration: GPU 0: NVIDIA A100-SXM4-80GB\n| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n";
+        let nul = text.replace('\n', "\0\0\n");
+        let (a, b) = (parse(text), parse(&nul));
+        assert_eq!(a.torch, b.torch);
+        assert_eq!(a.torch_cuda, b.torch_cuda);
+        assert_eq!(a.driver, b.driver);
+        assert_eq!(a.driver_cuda, b.driver_cuda);
+        assert_eq!(a.gpus, b.gpus);
+        assert_eq!(a.cuda_available, b.cuda_available);
+        assert_eq!(b.driver.as_deref(), Some("470.82.01"));
+    }
+
+    /// Linear in the input: many GPU rows, long lines and binary junk cost in proportion.
+    #[test]
+    fn cost_is_linear() {
+        let row = "|   0  NVIDIA A100-SXM4-80GB          Off |   00000000:07:00.0 Off |                    0 |\n";
+        let small = row.repeat(2_000);
+        let big = row.repeat(20_000);
+        let t = std::time::Instant::now();
+        let a = parse(&small);
+        let t_small = t.elapsed();
+        let t = std::time::Instant::now();
+        let b = parse(&big);
+        let t_big = t.elapsed();
+        assert_eq!(a.gpus.len(), 2_000);
+        assert_eq!(b.gpus.len(), 20_000);
+        // ten times the input: well under a hundred times the time (quadratic)
+        assert!(
+            t_big < t_small * 40 + std::time::Duration::from_millis(200),
+            "{t_small:?} {t_big:?}"
+        );
+        let _ = parse(&"\u{0}\u{fffd}:::....  \n".repeat(10_000));
+        let _ = parse(&"x".repeat(100_000));
+    }
+}
