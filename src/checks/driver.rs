@@ -462,7 +462,13 @@ pub fn nvml_failed(ctx: &Ctx) -> Vec<Finding> {
     match &f.driver_api.nvml {
         Fact::Known { value: n } => {
             if n.init_ok() {
-                if let Some(why) = n.devices.reason().filter(|_| !n.devices.is_known()) {
+                // Only an enumeration the driver answered with an error is observed; a list
+                // that was never read (a paste without `nvidia-smi -L`) says nothing.
+                if let Some(why) = n
+                    .devices
+                    .reason()
+                    .filter(|_| matches!(n.devices, Fact::Failed { .. }))
+                {
                     return vec![id.finding(Severity::Fail, "NVML initialised but could not count the GPUs")
                         .details(format!(
                             "nvmlInit_v2 succeeded, but enumerating the GPUs failed ({why}). nvidia-smi fails the same \
