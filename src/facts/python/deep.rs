@@ -144,13 +144,22 @@ impl ScratchDir {
     fn new() -> std::io::Result<ScratchDir> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "gpu-doctor-deep-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir(&dir)?;
-        Ok(ScratchDir(dir))
+        // A folder of an earlier process with the same pid (killed before it cleaned up)
+        // may still be there: take the next name, never a folder someone else made.
+        let mut last = None;
+        for _ in 0..64 {
+            let dir = std::env::temp_dir().join(format!(
+                "gpu-doctor-deep-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(ScratchDir(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary folder name")))
     }
 }
 
