@@ -46,12 +46,33 @@ pub fn gather(
             }
             f
         }
-        None => facts::gather_with_progress(host, &req.gather, stage),
+        None => {
+            let mut f = facts::gather_with_progress(host, &req.gather, stage);
+            decode_deep_errors(&mut f);
+            f
+        }
     };
     if req.gather.redact {
         facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
     }
     Ok(facts)
+}
+
+/// `--deep`'s captured torch errors through explain's decoder, the one a pasted error goes
+/// through (e.g. CUDA error 36 → the driver is too old for that call). Gathering keeps the
+/// error as torch raised it; the meaning is added here, once.
+pub fn decode_deep_errors(facts: &mut Facts) {
+    for env in &mut facts.python {
+        if let Some(crate::fact::Fact::Known { value }) = &mut env.deep {
+            if let Some(e) = value
+                .error
+                .as_deref()
+                .filter(|e| !e.contains("[gpu-doctor:"))
+            {
+                value.error = Some(crate::explain::decode_error(e));
+            }
+        }
+    }
 }
 
 /// Step 2: plans and runs the probes; nothing is spawned when no GPU is usable.
@@ -216,6 +237,34 @@ pub fn problems_text(problems: &[crate::matrix::Problem]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_torch_errors_are_decoded_once() {
+        let mut facts = crate::checks::testutil::healthy();
+        let raw = "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 36: API call is not supported in the installed CUDA driver";
+        facts.python[0].deep = Some(crate::fact::Fact::known(crate::facts::python::DeepTorch {
+            torch_version: Some("2.6.0+cu126".into()),
+            cuda_available: false,
+            device_count: 0,
+            error: Some(raw.into()),
+            torch_path: None,
+            cuda: Some("12.6".into()),
+            arch_list: Vec::new(),
+            warnings: Vec::new(),
+        }));
+        decode_deep_errors(&mut facts);
+        decode_deep_errors(&mut facts);
+        let Some(crate::fact::Fact::Known { value }) = &facts.python[0].deep else {
+            panic!("deep fact lost");
+        };
+        let e = value.error.as_deref().unwrap_or_default();
+        assert!(e.starts_with(raw), "{e}");
+        assert_eq!(
+            e.matches("[gpu-doctor: driver.too_old_for_torch:").count(),
+            1,
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_ready_report_runs_nothing() {

@@ -22,7 +22,9 @@ const LAYERS: &[&[&str]] = &[
     &["probes"],
     &["report"],
     &["error"],
-    &["pipeline", "explain", "diff", "grid"],
+    &["explain", "diff", "grid"],
+    // The pipeline decodes `--deep`'s torch errors with explain's decoder.
+    &["pipeline"],
     &["diagnose"],
     &["fleet"],
     &["tui"],

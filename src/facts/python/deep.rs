@@ -132,7 +132,7 @@ fn interpret(out: &CommandOutput, command: &str, timeout: Duration) -> Fact<Deep
         device_count: reply.device_count,
         arch_list: reply.arch_list,
         // torch's own error goes through explain's decoder (e.g. CUDA error 36: driver too old).
-        error: reply.error.map(|e| crate::explain::decode_error(&e)),
+        error: reply.error,
         warnings: reply.warnings,
     })
 }
@@ -223,12 +223,13 @@ mod tests {
     }
 
     #[test]
-    fn torchs_error_is_decoded() {
+    fn torchs_error_is_kept_as_torch_raised_it() {
         let json = r#"{"torch_version": "2.6.0+cu126", "torch_path": null, "cuda": "12.6", "cuda_available": false, "device_count": 0, "error": "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 36: API call is not supported in the installed CUDA driver", "no_torch": false}"#;
         let f = run(&format!("echo 'GPU_DOCTOR_DEEP_JSON {json}'"), TIMEOUT);
         let e = f.value().unwrap().error.clone().unwrap();
         assert!(e.starts_with("RuntimeError: Unexpected error"), "{e}");
-        assert!(e.contains("[gpu-doctor: driver.too_old_for_torch:"), "{e}");
+        // Gathering never judges: the pipeline decodes it (pipeline::decode_deep_errors).
+        assert!(!e.contains("[gpu-doctor:"), "{e}");
     }
 
     #[test]
