@@ -1,4 +1,4 @@
-//! NVML (nvml-wrapper) and the CUDA driver API (cudarc), both called in a worker
+//! NVML (nvml-wrapper) and the CUDA driver API (`cuda_ffi`), both called in a worker
 //! process with a time limit: a wedged driver can hang `nvmlInit` or `cuInit`, and that
 //! must become a fact, never a hung doctor.
 //!
