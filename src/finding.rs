@@ -79,6 +79,54 @@ impl fmt::Display for Scope {
     }
 }
 
+/// What a scheduler should do about a failing check (shared/reference/finding-ids.md,
+/// "Actions"); the finding's fix says how. An action never changes meaning.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    None,
+    /// Install, upgrade or configure software; no reboot.
+    FixSoftware,
+    RestartApp,
+    ResetGpu,
+    Reboot,
+    /// Take the node out of scheduling.
+    Drain,
+    /// Replace or RMA.
+    InspectHardware,
+}
+
+impl Action {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::None => "none",
+            Action::FixSoftware => "fix_software",
+            Action::RestartApp => "restart_app",
+            Action::ResetGpu => "reset_gpu",
+            Action::Reboot => "reboot",
+            Action::Drain => "drain",
+            Action::InspectHardware => "inspect_hardware",
+        }
+    }
+
+    /// The action named by its string (`compat-matrix/xid.toml` writes them so).
+    pub fn parse(s: &str) -> Option<Action> {
+        [
+            Action::None,
+            Action::FixSoftware,
+            Action::RestartApp,
+            Action::ResetGpu,
+            Action::Reboot,
+            Action::Drain,
+            Action::InspectHardware,
+        ]
+        .into_iter()
+        .find(|a| a.as_str() == s)
+    }
+}
+
 /// One fact a finding rests on: where it is in the facts, and its value as shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Evidence {
@@ -110,6 +158,10 @@ pub struct Finding {
     pub evidence: Vec<Evidence>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// What a scheduler should do (warn and fail findings): the check's action from the
+    /// catalogue, or the finding's own where one check covers several (an Xid's code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
 }
 
 impl Finding {
@@ -122,7 +174,14 @@ impl Finding {
             details: String::new(),
             evidence: Vec::new(),
             fix: None,
+            action: None,
         }
+    }
+
+    /// This finding's own action, over the check's default.
+    pub fn action(mut self, action: Action) -> Self {
+        self.action = Some(action);
+        self
     }
 
     pub fn scope(mut self, scope: Scope) -> Self {

@@ -125,6 +125,15 @@ fn on_a_fixture_root_whose_kernel_log_holds_an_xid_79_gpu_doctor_fails_that_gpu(
         x[0].3
     );
     assert_eq!(r["facts"]["kernel_log"]["value"]["source"], "/dev/kmsg");
+    // The machine-readable action a scheduler reads: the Xid's own, over the check's
+    // default (drain).
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "gpu.xid")
+        .unwrap();
+    assert_eq!(f["action"], "reboot", "{f}");
 }
 
 #[test]
@@ -413,6 +422,8 @@ fn the_slurm_line_names_the_xid_and_its_action() {
         ),
         "{line}"
     );
+    // The scheduler's action ends the line: the Xid's own (79: reboot), not the check's.
+    assert!(line.trim_end().ends_with("[action: reboot]"), "{line}");
 }
 
 #[test]

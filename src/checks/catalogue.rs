@@ -72,36 +72,7 @@ impl Area {
     }
 }
 
-/// What a scheduler should do about a failing check (shared/reference/finding-ids.md,
-/// "Actions"); the finding's fix says how. An action never changes meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    None,
-    /// Install, upgrade or configure software; no reboot.
-    FixSoftware,
-    RestartApp,
-    ResetGpu,
-    Reboot,
-    /// Take the node out of scheduling.
-    Drain,
-    /// Replace or RMA.
-    InspectHardware,
-}
-
-impl Action {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Action::None => "none",
-            Action::FixSoftware => "fix_software",
-            Action::RestartApp => "restart_app",
-            Action::ResetGpu => "reset_gpu",
-            Action::Reboot => "reboot",
-            Action::Drain => "drain",
-            Action::InspectHardware => "inspect_hardware",
-        }
-    }
-}
+pub use crate::finding::Action; // moved: src/finding.rs
 
 /// What a collect_env paste lacks for a check: the fact, and how to get it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

@@ -155,6 +155,18 @@ pub struct CheckError {
     pub message: String,
 }
 
+/// A warn or fail finding carries an action a scheduler can act on: its own where the
+/// check set one (an Xid's code), else the check's from the catalogue. Passes and info
+/// findings carry none.
+fn with_action(mut f: Finding, check: &Check) -> Finding {
+    if f.severity >= crate::finding::Severity::Warn {
+        f.action.get_or_insert(check.action);
+    } else {
+        f.action = None;
+    }
+    f
+}
+
 /// Runs the selected checks over the facts.
 pub fn evaluate(
     facts: &Facts,
@@ -172,7 +184,10 @@ pub fn evaluate(
     for check in ALL.iter().filter(|c| select.wants(c.id)) {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.run)(&ctx))) {
             // Inside a container or WSL2, driver fixes are made on the host or in Windows.
-            Ok(f) => findings.extend(f.into_iter().map(|x| evidence::place_fix(facts, x))),
+            Ok(f) => findings.extend(
+                f.into_iter()
+                    .map(|x| with_action(evidence::place_fix(facts, x), check)),
+            ),
             Err(payload) => errors.push(CheckError {
                 id: check.id.to_string(),
                 message: panic_message(payload.as_ref()),
@@ -294,6 +309,31 @@ mod tests {
             table,
             "README.md's table of checks is stale: replace it with `gpu-doctor checks --markdown`"
         );
+    }
+
+    /// Every warn or fail finding names an action (the check's, or its own); passes and
+    /// info findings name none.
+    #[test]
+    fn warn_and_fail_findings_carry_an_action() {
+        for facts in [healthy(), no_gpu()] {
+            let (findings, _) = evaluate(
+                &facts,
+                matrix(),
+                &CheckOptions {
+                    expect_gpus: Some(8),
+                },
+                &Selection::default(),
+            );
+            assert!(findings.iter().any(|f| f.severity >= Severity::Warn));
+            for f in findings {
+                let check = catalogue::by_id(&f.id).unwrap();
+                if f.severity >= Severity::Warn {
+                    assert_eq!(f.action, Some(check.action), "{}", f.id);
+                } else {
+                    assert_eq!(f.action, None, "{}", f.id);
+                }
+            }
+        }
     }
 
     /// Every id a check emits, on any of the fixture machines, is a catalogue id.

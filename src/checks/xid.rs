@@ -282,6 +282,9 @@ fn gpu_finding(
         ))
         .evidence("action", action)
         .evidence("kernel_log.source", &log.source);
+    if let Some(a) = crate::finding::Action::parse(action) {
+        f = f.action(a);
+    }
     for e in events {
         f = f.evidence(&format!("kernel_log.xids[{}]", e.code), &e.last_line);
     }
@@ -335,6 +338,11 @@ fn switch_finding(log: &KernelLogFacts, addr: Option<&str>, events: &[&SxidEvent
             codes.join(", ")
         ),
     )
+    .action(if fatal {
+        crate::finding::Action::Reboot
+    } else {
+        crate::finding::Action::None
+    })
     .details(format!(
         "From {} ({}). SXids are NVSwitch errors. A fatal SXid leaves the NVLink fabric unusable \
          until the GPUs and NVSwitches are reset (in practice: drain and reboot the node); \

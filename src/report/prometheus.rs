@@ -10,6 +10,7 @@
 //! gpu_doctor_verdict{verdict}         1 for the report's verdict, 0 for the others
 //! gpu_doctor_findings{severity}       findings per severity
 //! gpu_doctor_finding{id}              worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail
+//! gpu_doctor_finding_action{id,action}  1 for the action each warn/fail finding id asks for
 //! gpu_doctor_gpus                     GPUs seen (PCI, NVML, device nodes)
 //! gpu_doctor_driver_init_ok{api}      nvmlInit / cuInit succeeded (1) or not (0), from the driver worker
 //! gpu_doctor_probe_ok{gpu,probe,status}   1 passed, 0 otherwise (status: passed, failed, crashed, timed_out, skipped)
@@ -46,6 +47,10 @@ const HEADERS: &[(&str, &str)] = &[
     (
         "gpu_doctor_finding",
         "Worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail",
+    ),
+    (
+        "gpu_doctor_finding_action",
+        "1 for the action a warn or fail finding id asks a scheduler for (none, fix_software, restart_app, reset_gpu, reboot, drain, inspect_hardware)",
     ),
     (
         "gpu_doctor_gpus",
@@ -185,6 +190,19 @@ pub fn add_report(m: &mut Metrics, r: &Report, host: Option<&str>) {
     for (id, s) in worst {
         add(m, "gpu_doctor_finding", &[("id", id)], severity_value(s));
     }
+    let actions: std::collections::BTreeSet<(&str, &str)> = r
+        .findings
+        .iter()
+        .filter_map(|f| Some((f.id.as_str(), f.action?.as_str())))
+        .collect();
+    for (id, action) in actions {
+        add(
+            m,
+            "gpu_doctor_finding_action",
+            &[("id", id), ("action", action)],
+            1.0,
+        );
+    }
     let f = &r.facts;
     add(m, "gpu_doctor_gpus", &[], view::gpus_seen(f) as f64);
     if let Some(n) = view::nvml(f) {
@@ -316,12 +334,14 @@ mod tests {
             crate::matrix::bundled(),
             crate::checks::testutil::healthy(),
             vec![
-                Finding::new("driver.library_mismatch", Severity::Fail, "x"),
+                Finding::new("driver.library_mismatch", Severity::Fail, "x")
+                    .action(crate::finding::Action::Reboot),
                 Finding::new("host.shm_small", Severity::Pass, "y"),
             ],
             Vec::new(),
         );
         let text = single(&r, 0.25);
+        assert!(!text.contains("gpu_doctor_finding_action{id=\"host.shm_small\""));
         for want in [
             "# TYPE gpu_doctor_verdict gauge",
             "gpu_doctor_verdict{verdict=\"failures\"} 1",
@@ -329,6 +349,7 @@ mod tests {
             "gpu_doctor_findings{severity=\"fail\"} 1",
             "gpu_doctor_finding{id=\"driver.library_mismatch\"} 3",
             "gpu_doctor_finding{id=\"host.shm_small\"} 0",
+            "gpu_doctor_finding_action{id=\"driver.library_mismatch\",action=\"reboot\"} 1",
             "gpu_doctor_exit_code 2",
             "gpu_doctor_run_duration_seconds 0.25",
             "gpu_doctor_info{driver=",

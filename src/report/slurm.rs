@@ -32,23 +32,36 @@ pub fn outcome(r: &Report) -> (Option<String>, i32) {
     } else {
         String::new()
     };
+    // The action last and never cut: a scheduler's script can read it from the line's end.
+    let action = first
+        .action
+        .map_or(String::new(), |a| format!(" [action: {}]", a.as_str()));
+    let room = MAX_REASON_CHARS.saturating_sub(action.chars().count());
     (
-        Some(clip(&format!(
-            "gpu-doctor: {}: {}{more}",
-            first.id, first.summary
-        ))),
+        Some(format!(
+            "{}{action}",
+            clip_to(
+                &format!("gpu-doctor: {}: {}{more}", first.id, first.summary),
+                room
+            )
+        )),
         exit::FAILURES,
     )
 }
 
 /// One line: control characters out, at most [`MAX_REASON_CHARS`].
 fn clip(s: &str) -> String {
+    clip_to(s, MAX_REASON_CHARS)
+}
+
+/// One line: control characters out, at most `max` characters (then an ellipsis).
+fn clip_to(s: &str, max: usize) -> String {
     let one: String = s
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    let mut out: String = one.chars().take(MAX_REASON_CHARS).collect();
-    if one.chars().count() > MAX_REASON_CHARS {
+    let mut out: String = one.chars().take(max).collect();
+    if one.chars().count() > max {
         out.push('…');
     }
     out
@@ -97,5 +110,20 @@ mod tests {
             "y".repeat(500),
         )]);
         assert!(outcome(&long).0.unwrap().chars().count() <= MAX_REASON_CHARS + 1);
+    }
+
+    /// The action ends the line and survives the cut, so a script can act on it.
+    #[test]
+    fn the_action_ends_the_line_even_when_the_summary_is_cut() {
+        let r = report(vec![Finding::new(
+            "gpu.xid",
+            Severity::Fail,
+            "z".repeat(500),
+        )
+        .action(crate::finding::Action::Drain)]);
+        let line = outcome(&r).0.unwrap();
+        assert!(line.starts_with("gpu-doctor: gpu.xid: zzz"), "{line}");
+        assert!(line.ends_with("… [action: drain]"), "{line}");
+        assert!(line.chars().count() <= MAX_REASON_CHARS + 1, "{line}");
     }
 }
