@@ -274,41 +274,14 @@ pub fn torch_advice(
     id: &str,
     scope: &Scope,
 ) -> Option<String> {
-    let idx = env_index(ctx, env)?;
-    let ccs: Vec<(u32, u32)> = view::gpu_ccs(ctx.facts, ctx.matrix)
-        .iter()
-        .map(|g| (g.major, g.minor))
-        .collect();
-    let driver = view::driver_version(ctx.facts);
-    let candidates = ctx.matrix.torch_candidates(
-        &ccs,
-        driver.as_ref(),
-        t.version.value().map(String::as_str),
-        platform_of(&ctx.facts.system.arch),
-    );
+    let cmd = first_closing_torch(ctx, env, t, id, scope, |_| true)?;
+    // A CPU-only build of the same version would be kept by pip without it.
     let force = t.cuda.value().is_some_and(Option::is_none);
-    for (rel, var) in candidates {
-        let cmd = install_command(env.interpreter.as_deref().unwrap_or("python3"), rel, var);
-        let version = cmd
-            .split("torch==")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .unwrap_or(&rel.version)
-            .to_string();
-        let change = super::closure::Change::Torch {
-            env: idx,
-            version,
-            variant: Box::new(var.clone()),
-        };
-        if super::closure::closes(ctx, id, scope, &change) {
-            return Some(if force {
-                cmd.replace(" -m pip install ", " -m pip install --force-reinstall ")
-            } else {
-                cmd
-            });
-        }
-    }
-    None
+    Some(if force {
+        cmd.replace(" -m pip install ", " -m pip install --force-reinstall ")
+    } else {
+        cmd
+    })
 }
 
 /// A torch build of the same release series (else any) for CUDA `cuda` (major.minor), proven
@@ -320,6 +293,21 @@ pub fn torch_advice_for_cuda(
     id: &str,
     scope: &Scope,
     cuda: &DottedVersion,
+) -> Option<String> {
+    first_closing_torch(ctx, env, t, id, scope, |var| {
+        DottedVersion::parse(&var.cuda).is_some_and(|c| c.same_prefix(cuda, 2))
+    })
+}
+
+/// The pip command of the first matrix candidate (`Matrix::torch_candidates`' order) that
+/// `keep` accepts and that the fix closure proves closes `id` at `scope`.
+fn first_closing_torch(
+    ctx: &Ctx,
+    env: &PythonEnv,
+    t: &TorchBuild,
+    id: &str,
+    scope: &Scope,
+    keep: impl Fn(&crate::matrix::schema::TorchVariant) -> bool,
 ) -> Option<String> {
     let idx = env_index(ctx, env)?;
     let ccs: Vec<(u32, u32)> = view::gpu_ccs(ctx.facts, ctx.matrix)
@@ -335,14 +323,14 @@ pub fn torch_advice_for_cuda(
             platform_of(&ctx.facts.system.arch),
         )
         .into_iter()
-        .filter(|(_, var)| DottedVersion::parse(&var.cuda).is_some_and(|c| c.same_prefix(cuda, 2)))
+        .filter(|(_, var)| keep(var))
         .find_map(|(rel, var)| {
             let cmd = install_command(env.interpreter.as_deref().unwrap_or("python3"), rel, var);
             let version = cmd
                 .split("torch==")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .unwrap_or(&rel.version)
                 .to_string();
             let change = super::closure::Change::Torch {
                 env: idx,

@@ -329,26 +329,21 @@ pub fn parse(text: &str) -> CollectEnv {
             continue;
         }
         // "- **PyTorch Version:** 2.6.0+cu126" (ComfyUI's and web UIs' system information)
-        if let Some(c) = p.md_kv.captures(&line) {
+        // and "torch version .................... 2.3.0+cu121" (ds_report): key, value.
+        let kv = [
+            (&p.md_kv, "system information"),
+            (&p.dotted_kv, "ds_report"),
+        ]
+        .into_iter()
+        .find_map(|(re, format)| Some((re.captures(&line)?, format)));
+        if let Some((c, format)) = kv {
             let key = c
                 .get(1)
                 .map_or("", |m| m.as_str())
                 .trim()
                 .to_ascii_lowercase();
             let value = c.get(2).map_or("", |m| m.as_str()).trim();
-            note(&mut ce, "system information");
-            keyed(&mut ce, &key, value, &mut block_gpus);
-            continue;
-        }
-        // "torch version .................... 2.3.0+cu121" (ds_report)
-        if let Some(c) = p.dotted_kv.captures(&line) {
-            let key = c
-                .get(1)
-                .map_or("", |m| m.as_str())
-                .trim()
-                .to_ascii_lowercase();
-            let value = c.get(2).map_or("", |m| m.as_str()).trim();
-            note(&mut ce, "ds_report");
+            note(&mut ce, format);
             keyed(&mut ce, &key, value, &mut block_gpus);
             continue;
         }
