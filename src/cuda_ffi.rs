@@ -1292,6 +1292,123 @@ pub mod nvml_raw {
             .collect())
     }
 
+    /// `nvmlGpuFabricInfo_t` / `nvmlGpuFabricInfo_v2_t` as read here.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct FabricInfo {
+        pub cluster_uuid: [u8; 16],
+        /// nvmlReturn_t of the registration.
+        pub status: u32,
+        pub clique_id: u32,
+        /// nvmlGpuFabricState_t.
+        pub state: u8,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum FabricError {
+        /// Neither entry point is in the library.
+        Missing,
+        /// `call` returned this nvmlReturn_t.
+        Code { call: &'static str, code: u32 },
+    }
+
+    /// NVML_ERROR_ARGUMENT_VERSION_MISMATCH: a versioned struct the driver does not know.
+    const NVML_ERROR_ARGUMENT_VERSION_MISMATCH: u32 = 25;
+
+    /// `nvmlGpuFabricInfo_v2_t` of nvml.h (R550+): version, clusterUuid[16], status,
+    /// cliqueId, state (unsigned char), healthMask.
+    #[repr(C)]
+    struct FabricInfoV2 {
+        version: c_uint,
+        cluster_uuid: [u8; 16],
+        status: u32,
+        clique_id: c_uint,
+        state: u8,
+        health_mask: c_uint,
+    }
+
+    /// `nvmlGpuFabricInfo_t` of nvml.h (R530+).
+    #[repr(C)]
+    struct FabricInfoV1 {
+        cluster_uuid: [u8; 16],
+        status: u32,
+        clique_id: c_uint,
+        state: u8,
+    }
+
+    /// NVML_STRUCT_VERSION(GpuFabricInfo, 2): sizeof | 2 << 24.
+    #[allow(clippy::cast_possible_truncation)]
+    const FABRIC_INFO_V2: c_uint = std::mem::size_of::<FabricInfoV2>() as c_uint | (2 << 24);
+
+    /// The version word passed in the v2 struct (tests).
+    pub fn fabric_info_v2_version() -> c_uint {
+        FABRIC_INFO_V2
+    }
+
+    /// The GPU's fabric state: `nvmlDeviceGetGpuFabricInfoV` with the v2 struct, else (a
+    /// driver without it, or one that refuses the version) `nvmlDeviceGetGpuFabricInfo`.
+    /// Both through the library nvml-wrapper loaded.
+    pub fn gpu_fabric_info(device: &nvml_wrapper::Device<'_>) -> Result<FabricInfo, FabricError> {
+        let lib = device.nvml().lib();
+        // SAFETY: the handle is only passed to NVML calls on this device's library.
+        let handle = unsafe { device.handle() };
+        type F = unsafe extern "C" fn(*mut std::ffi::c_void, *mut std::ffi::c_void) -> u32;
+        // SAFETY: nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t, nvmlGpuFabricInfoV_t *).
+        if let Ok(f) = unsafe { lib.__library.get::<F>(b"nvmlDeviceGetGpuFabricInfoV") } {
+            let mut info = FabricInfoV2 {
+                version: FABRIC_INFO_V2,
+                cluster_uuid: [0; 16],
+                status: 0,
+                clique_id: 0,
+                state: 0,
+                health_mask: 0,
+            };
+            // SAFETY: `info` is a v2 struct whose version field says so; the handle is
+            // this library's.
+            let rc = unsafe { f(handle.cast(), std::ptr::addr_of_mut!(info).cast()) };
+            match rc {
+                NVML_SUCCESS => {
+                    let _ = info.health_mask;
+                    return Ok(FabricInfo {
+                        cluster_uuid: info.cluster_uuid,
+                        status: info.status,
+                        clique_id: info.clique_id,
+                        state: info.state,
+                    });
+                }
+                NVML_ERROR_ARGUMENT_VERSION_MISMATCH => {}
+                code => {
+                    return Err(FabricError::Code {
+                        call: "nvmlDeviceGetGpuFabricInfoV",
+                        code,
+                    })
+                }
+            }
+        }
+        // SAFETY: nvmlDeviceGetGpuFabricInfo(nvmlDevice_t, nvmlGpuFabricInfo_t *).
+        let f = unsafe { lib.__library.get::<F>(b"nvmlDeviceGetGpuFabricInfo") }
+            .map_err(|_| FabricError::Missing)?;
+        let mut info = FabricInfoV1 {
+            cluster_uuid: [0; 16],
+            status: 0,
+            clique_id: 0,
+            state: 0,
+        };
+        // SAFETY: `info` is the v1 struct the call writes; the handle is this library's.
+        let rc = unsafe { f(handle.cast(), std::ptr::addr_of_mut!(info).cast()) };
+        if rc != NVML_SUCCESS {
+            return Err(FabricError::Code {
+                call: "nvmlDeviceGetGpuFabricInfo",
+                code: rc,
+            });
+        }
+        Ok(FabricInfo {
+            cluster_uuid: info.cluster_uuid,
+            status: info.status,
+            clique_id: info.clique_id,
+            state: info.state,
+        })
+    }
+
     /// `nvmlDeviceGetMemoryInfo` (v1): (total, free, used) bytes.
     pub fn memory_info_v1(
         device: &nvml_wrapper::Device<'_>,
@@ -1331,6 +1448,12 @@ mod tests {
         assert_eq!(nvml_raw::v3_stride("535.104.05"), 24);
         assert_eq!(nvml_raw::v3_stride("550.54.15"), 24);
         assert_eq!(nvml_raw::v3_stride("garbage"), 24);
+    }
+
+    #[test]
+    fn fabric_info_structs_have_the_nvml_h_layout() {
+        // nvmlGpuFabricInfo_v2_t: 4 + 16 + 4 + 4 + 1 (+3 padding) + 4 = 36 bytes.
+        assert_eq!(nvml_raw::fabric_info_v2_version(), 36 | (2 << 24));
     }
 
     #[test]

@@ -82,6 +82,9 @@ fn run_with(lib_dir: &Path, vars: &[(&str, &str)]) -> Run {
         .env("FAKE_NVML_GPUS", format!("{GPU0};{GPU1}"))
         .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
         .env("FAKE_CUDA_DEVICES", "2")
+        // H100 SXM boards have their 18 NVLinks (tests/nvlink.rs covers them).
+        .env("FAKE_NVML_GPU0_NVLINKS", "18")
+        .env("FAKE_NVML_GPU1_NVLINKS", "18")
         // Health facts and checks only; tests/probes.rs runs the probes.
         .arg("--no-probes")
         .timeout(Duration::from_secs(120));

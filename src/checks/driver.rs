@@ -706,7 +706,7 @@ pub fn cuda_init_failed(ctx: &Ctx) -> Vec<Finding> {
     }
 }
 
-fn cuinit_code(f: &crate::facts::Facts) -> Option<i64> {
+pub(crate) fn cuinit_code(f: &crate::facts::Facts) -> Option<i64> {
     view::cuda(f).map(|c| c.init.code)
 }
 

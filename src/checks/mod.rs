@@ -12,6 +12,7 @@ pub mod env;
 pub mod evidence;
 pub mod gpu;
 pub mod host;
+pub mod nvlink;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -52,6 +53,7 @@ pub use gpu::{
 pub use host::{
     GPU_MISSING, HOST_CONTAINER_NO_GPU, HOST_EXPECTED_GPUS, HOST_NO_NVIDIA_GPU, HOST_SHM_SMALL,
 };
+pub use nvlink::{GPU_FABRIC, GPU_NVLINK_DOWN};
 pub use probe::{
     DRIVER_ENTRY_POINT_MISSING, PROBE_BANDWIDTH, PROBE_CUBLASLT, PROBE_GRAPH, PROBE_GRID_LIMIT,
     PROBE_LAUNCH, PROBE_OOM, PROBE_ORDINAL,
@@ -112,6 +114,8 @@ pub const ALL: &[&Check] = &[
     &gpu::GPU_RETIRED_PAGES,
     &gpu::GPU_ROW_REMAP,
     &xid::GPU_XID,
+    &nvlink::GPU_NVLINK_DOWN,
+    &nvlink::GPU_FABRIC,
     &gpu::GPU_PCIE_DEGRADED,
     &gpu::GPU_THROTTLED,
     &gpu::GPU_MIG_ENABLED,

@@ -154,6 +154,7 @@ pub fn healthy() -> Facts {
             events_dropped: 0,
             unreadable: Vec::new(),
         }),
+        fabric_manager: crate::facts::nvlink::fm_not_gathered(),
         skipped: Vec::new(),
     }
 }
@@ -206,6 +207,19 @@ pub fn gpu(index: u32, name: &str, bus: &str) -> NvmlDevice {
         power_limit_mw: Fact::known(700_000),
         vbios: Fact::known("96.00.74.00.01".into()),
         processes: Fact::known(Vec::new()),
+        nvlinks: Fact::known(
+            (0..18)
+                .map(|link| crate::facts::nvlink::NvLink {
+                    link,
+                    active: true,
+                    version: Some(4),
+                    remote_pci_bus_id: Some("00000000:05:00.0".into()),
+                })
+                .collect(),
+        ),
+        fabric: Fact::unsupported(
+            "nvmlDeviceGetGpuFabricInfoV: NVML_ERROR_NOT_SUPPORTED (3) (no NVSwitch fabric)",
+        ),
         lost: false,
     }
 }

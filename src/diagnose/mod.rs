@@ -381,6 +381,7 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
         kernel_log: crate::facts::kernel_log::not_gathered(),
+        fabric_manager: crate::facts::nvlink::fm_not_gathered(),
         skipped: Vec::new(),
     }
 }

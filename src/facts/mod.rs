@@ -8,6 +8,7 @@ pub mod env;
 pub mod fatbin;
 pub mod kernel_log;
 pub mod kernel_module;
+pub mod nvlink;
 pub mod nvml_device;
 pub mod pci;
 pub mod probe;
@@ -49,6 +50,13 @@ pub struct Facts {
         skip_serializing_if = "kernel_log::is_not_gathered"
     )]
     pub kernel_log: Fact<kernel_log::KernelLogFacts>,
+    /// Whether the NVIDIA Fabric Manager runs; gathered only where a GPU reported an
+    /// NVSwitch fabric.
+    #[serde(
+        default = "nvlink::fm_not_gathered",
+        skip_serializing_if = "nvlink::fm_is_not_gathered"
+    )]
+    pub fabric_manager: Fact<nvlink::FabricManager>,
     /// Steps left out because `--budget` ran out, each with what it would have told.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
@@ -142,6 +150,11 @@ pub fn gather_with_progress(
             }
         }
     });
+    let fabric_manager = if nvswitch_fabric(&driver_api) {
+        nvlink::gather_fabric_manager(host)
+    } else {
+        nvlink::fm_not_gathered()
+    };
     let toolkits = step(progress, 5, || toolkit::gather(host));
     let python = step(progress, 6, || {
         let deep = opts.deep && opts.fits(MIN_DEEP_PYTHON_TIME);
@@ -166,8 +179,22 @@ pub fn gather_with_progress(
         ld_library_path_libs,
         probes: Vec::new(),
         kernel_log,
+        fabric_manager,
         skipped,
     }
+}
+
+/// True when some GPU reported an NVSwitch fabric (a fabric state other than
+/// "not supported").
+pub fn nvswitch_fabric(api: &driver_api::DriverApiFacts) -> bool {
+    api.nvml
+        .value()
+        .and_then(|n| n.devices.value())
+        .is_some_and(|devices| {
+            devices
+                .iter()
+                .any(|d| d.fabric.value().is_some_and(|f| f.state != "not_supported"))
+        })
 }
 
 /// Runs one step between its two progress calls.

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::cuda_ffi::nvml_raw;
 use crate::fact::Fact;
 use crate::facts::driver_codes::nvml_error_fact;
+use crate::facts::nvlink::{fabric_state_name, GpuFabric, NvLink, NVLINK_MAX_LINKS};
 
 const NVML_NOT_SUPPORTED: u32 = 3;
 
@@ -70,6 +71,13 @@ pub struct NvmlDevice {
     /// Compute processes on the GPU.
     #[serde(default = "not_in_report::<Vec<GpuProcess>>")]
     pub processes: Fact<Vec<GpuProcess>>,
+    /// NVLink links NVML knows on this GPU (links 0..NVML_NVLINK_MAX_LINKS that answered;
+    /// empty: none, a GPU without NVLink).
+    #[serde(default = "not_in_report::<Vec<NvLink>>")]
+    pub nvlinks: Fact<Vec<NvLink>>,
+    /// The GPU's NVSwitch fabric registration (`Unsupported` without NVSwitch).
+    #[serde(default = "not_in_report::<GpuFabric>")]
+    pub fabric: Fact<GpuFabric>,
     /// Some call returned NVML_ERROR_GPU_IS_LOST; the calls after it were not made.
     #[serde(default)]
     pub lost: bool,
@@ -307,6 +315,8 @@ pub fn gather(nvml: &Nvml, index: u32) -> NvmlDevice {
         device.enforced_power_limit()
     });
     let vbios = calls.call("nvmlDeviceGetVbiosVersion", || device.vbios_version());
+    let nvlinks = nvlinks(&mut calls, &device);
+    let fabric = fabric(&mut calls, &device);
     let processes = compute_processes(nvml, &device).map(|list| {
         list.into_iter()
             .map(|(pid, used)| GpuProcess {
@@ -338,6 +348,8 @@ pub fn gather(nvml: &Nvml, index: u32) -> NvmlDevice {
         power_limit_mw,
         vbios,
         processes,
+        nvlinks,
+        fabric,
         lost: calls.lost_at.is_some(),
     }
 }
@@ -366,7 +378,9 @@ fn without_handle(index: u32, why: &Fact<Device<'_>>, lost: bool) -> NvmlDevice 
         power_draw_mw: absent(why.clone()),
         power_limit_mw: absent(why.clone()),
         vbios: absent(why.clone()),
-        processes: absent(why),
+        processes: absent(why.clone()),
+        nvlinks: absent(why.clone()),
+        fabric: absent(why),
         lost,
     }
 }
@@ -580,6 +594,91 @@ fn pcie_link(calls: &mut Calls, device: &Device<'_>) -> Step<PcieLink> {
     })
 }
 
+/// The links NVML knows: links 0..NVML_NVLINK_MAX_LINKS, where NOT_SUPPORTED or
+/// INVALID_ARGUMENT means "no such link" (a GPU without NVLink answers NOT_SUPPORTED for
+/// link 0; an A100 INVALID_ARGUMENT past its 12). Version and far end are asked of active
+/// links only (an inactive link has neither).
+fn nvlinks(calls: &mut Calls, device: &Device<'_>) -> Fact<Vec<NvLink>> {
+    let mut links = Vec::new();
+    for link in 0..NVLINK_MAX_LINKS {
+        let nv = device.link_wrapper_for(link);
+        // INVALID_ARGUMENT (a link index past the GPU's links) counts as NOT_SUPPORTED.
+        let state = calls.call("nvmlDeviceGetNvLinkState", || match nv.is_active() {
+            Err(NvmlError::InvalidArg) => Err(NvmlError::NotSupported),
+            other => other,
+        });
+        let active = match state {
+            Fact::Known { value } => value,
+            Fact::Unsupported { .. } => continue,
+            other => return other.map(|_| Vec::new()),
+        };
+        let (version, remote_pci_bus_id) = if active {
+            (
+                calls
+                    .call("nvmlDeviceGetNvLinkVersion", || nv.version())
+                    .value()
+                    .copied(),
+                calls
+                    .call("nvmlDeviceGetNvLinkRemotePciInfo_v2", || {
+                        nv.remote_pci_info()
+                    })
+                    .value()
+                    .map(|p| p.bus_id.clone()),
+            )
+        } else {
+            (None, None)
+        };
+        links.push(NvLink {
+            link,
+            active,
+            version,
+            remote_pci_bus_id,
+        });
+    }
+    if let Some(at) = &calls.lost_at {
+        return Fact::failed(format!("{at} returned NVML_ERROR_GPU_IS_LOST (15)"));
+    }
+    Fact::known(links)
+}
+
+/// nvmlDeviceGetGpuFabricInfoV (R550+), else nvmlDeviceGetGpuFabricInfo (R530+).
+fn fabric(calls: &mut Calls, device: &Device<'_>) -> Fact<GpuFabric> {
+    use nvml_raw::FabricError;
+    if let Some(at) = &calls.lost_at {
+        return Fact::failed(format!(
+            "nvmlDeviceGetGpuFabricInfo not called: {at} returned NVML_ERROR_GPU_IS_LOST (15)"
+        ));
+    }
+    match nvml_raw::gpu_fabric_info(device) {
+        Ok(info) => {
+            let rc = crate::facts::driver_codes::nvml_return_code(info.status);
+            Fact::known(GpuFabric {
+                state: fabric_state_name(info.state),
+                status: rc.name.to_string(),
+                status_code: info.status,
+                clique_id: info.clique_id,
+                cluster_uuid: info
+                    .cluster_uuid
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect(),
+            })
+        }
+        Err(FabricError::Missing) => Fact::unsupported(
+            "nvmlDeviceGetGpuFabricInfo(V) is not in this libnvidia-ml (driver before R530)",
+        ),
+        Err(FabricError::Code { call, code }) if code == NVML_NOT_SUPPORTED => {
+            Fact::unsupported(format!("{call}: {} (no NVSwitch fabric)", describe(code)))
+        }
+        Err(FabricError::Code { call, code }) => {
+            if code == 15 {
+                calls.lost_at = Some(call.to_string());
+            }
+            Fact::failed(format!("{call}: {}", describe(code)))
+        }
+    }
+}
+
 /// NVML's name for the process (it reads the host's /proc), else our /proc/PID/comm.
 fn process_name(nvml: &Nvml, pid: u32) -> Option<String> {
     const NAME_BUFFER: usize = 256;
@@ -628,6 +727,8 @@ impl NvmlDevice {
             power_limit_mw: Fact::missing(why),
             vbios: Fact::missing(why),
             processes: Fact::missing(why),
+            nvlinks: Fact::missing(why),
+            fabric: Fact::missing(why),
             lost: false,
         }
     }

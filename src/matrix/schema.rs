@@ -179,6 +179,11 @@ pub struct Gpu {
     pub fp16_tflops: Option<f64>,
     pub bf16_tflops: Option<f64>,
     pub open_module_required: Option<bool>,
+    /// NVLink links the product always has wired (`gpu.nvlink_down` fails an inactive one
+    /// of them): 18 on H100/H200/B200 SXM, 12 on A100 SXM, 6 on V100 SXM2; 0 on PCIe cards,
+    /// whose bridge is optional. Absent: not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvlinks: Option<u32>,
     pub source: String,
     #[serde(default = "yes")]
     pub verified: bool,

@@ -43,6 +43,20 @@
  *                               for their GPU
  *   _PROC_COUNT=N               the process calls report N processes and never have room
  *                               (a corrupt answer)
+ *   _NVLINKS=N                  NVLink links 0..N-1 (default 0: nvmlDeviceGetNvLinkState
+ *                               answers NVML_ERROR_NOT_SUPPORTED, a GPU without NVLink);
+ *                               links N..17 answer NOT_SUPPORTED, 18 and up
+ *                               NVML_ERROR_INVALID_ARGUMENT, as NVML_NVLINK_MAX_LINKS is 18
+ *   _NVLINK_DOWN=L[,L...]       these links are inactive (NVML_FEATURE_DISABLED)
+ *   _NVLINK_VERSION=V           nvmlDeviceGetNvLinkVersion (default 4)
+ *   _NVLINK_REMOTE=BUS_ID       nvmlDeviceGetNvLinkRemotePciInfo_v2's busId (default
+ *                               00000000:05:00.0, an NVSwitch); inactive links answer
+ *                               NVML_ERROR_NOT_SUPPORTED
+ *   _FABRIC=STATE,STATUS[,CLIQUE] nvmlDeviceGetGpuFabricInfo(V): nvmlGpuFabricState_t
+ *                               (1 not started, 2 in progress, 3 completed) and the
+ *                               nvmlReturn_t status (default "-": NVML_ERROR_NOT_SUPPORTED,
+ *                               no NVSwitch). The V call takes the v2 and v3 structs and
+ *                               answers NVML_ERROR_ARGUMENT_VERSION_MISMATCH (25) to others.
  *   FAKE_NVML_COUNT=N            nvmlDeviceGetCount_v2 reports N (a corrupt answer)
  *   FAKE_NVML_MAX_MIG=N          nvmlDeviceGetMaxMigDeviceCount reports N
  * nvmlDeviceGetComputeRunningProcesses_v3 writes the 32-byte struct of drivers
@@ -50,7 +64,8 @@
  * one of them, the 24-byte one otherwise.
  * Built with -DFAKE_OLD_DRIVER it is an R470 driver: it lacks nvmlDeviceGetMemoryInfo_v2,
  * nvmlSystemGetCudaDriverVersion_v2, nvmlDeviceGetFieldValues (the row remapper fields)
- * and nvmlDeviceGetComputeRunningProcesses_v3 (it has _v2 and the v1 call). */
+ * and nvmlDeviceGetComputeRunningProcesses_v3 (it has _v2 and the v1 call), and the
+ * fabric calls (R530+). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +81,8 @@ typedef struct fake_device *nvmlDevice_t;
 #define NVML_ERROR_NOT_FOUND 6
 #define NVML_ERROR_INSUFFICIENT_SIZE 7
 #define NVML_ERROR_GPU_IS_LOST 15
+#define NVML_ERROR_ARGUMENT_VERSION_MISMATCH 25
+#define NVML_NVLINK_MAX_LINKS 18
 
 #define NVML_VALUE_TYPE_UNSIGNED_INT 1
 #define NVML_VALUE_NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
@@ -733,3 +750,125 @@ nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name, unsigned int
     }
     return NVML_ERROR_NOT_FOUND;
 }
+
+/* NVLink: FAKE_NVML_GPU<i>_NVLINKS links, those in _NVLINK_DOWN inactive. */
+static nvmlReturn_t nvlink_exists(nvmlDevice_t device, unsigned int link) {
+    unsigned long long n = 0;
+    if (link >= NVML_NVLINK_MAX_LINKS) return NVML_ERROR_INVALID_ARGUMENT;
+    if (dev(device)->mig) return NVML_ERROR_NOT_SUPPORTED;
+    field(device, "NVLINKS", "0", &n, 1);
+    return link < n ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
+}
+
+static int nvlink_down(nvmlDevice_t device, unsigned int link) {
+    unsigned long long down[NVML_NVLINK_MAX_LINKS];
+    const char *spec = gpu_env(dev(device)->index, "NVLINK_DOWN", "");
+    if (!*spec) return 0;
+    int n = numbers(spec, down, NVML_NVLINK_MAX_LINKS);
+    for (int i = 0; i < n; i++)
+        if (down[i] == link) return 1;
+    return 0;
+}
+
+/* nvmlEnableState_t: 0 NVML_FEATURE_DISABLED, 1 NVML_FEATURE_ENABLED. */
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, int *isActive) {
+    ENTER(device);
+    if (!isActive) return NVML_ERROR_INVALID_ARGUMENT;
+    nvmlReturn_t rc = nvlink_exists(device, link);
+    if (rc != NVML_SUCCESS) return rc;
+    *isActive = nvlink_down(device, link) ? 0 : 1;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device, unsigned int link,
+                                        unsigned int *version) {
+    ENTER(device);
+    unsigned long long v;
+    if (!version) return NVML_ERROR_INVALID_ARGUMENT;
+    nvmlReturn_t rc = nvlink_exists(device, link);
+    if (rc != NVML_SUCCESS) return rc;
+    rc = field(device, "NVLINK_VERSION", "4", &v, 1);
+    if (rc == NVML_SUCCESS) *version = (unsigned int)v;
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link,
+                                                 nvmlPciInfo_t *pci) {
+    ENTER(device);
+    if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
+    nvmlReturn_t rc = nvlink_exists(device, link);
+    if (rc != NVML_SUCCESS) return rc;
+    if (nvlink_down(device, link)) return NVML_ERROR_NOT_SUPPORTED;
+    const char *bus = gpu_env(dev(device)->index, "NVLINK_REMOTE", "00000000:05:00.0");
+    memset(pci, 0, sizeof *pci);
+    snprintf(pci->busId, sizeof pci->busId, "%.31s", bus);
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%.15s", bus);
+    pci->pciDeviceId = 0x22a310de; /* an NVSwitch */
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_OLD_DRIVER
+/* nvml.h's nvmlGpuFabricInfo_t, _v2_t and _v3_t. */
+typedef struct {
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    unsigned char state;
+} nvmlGpuFabricInfo_t;
+
+typedef struct {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    unsigned char state;
+    unsigned int healthMask;
+} nvmlGpuFabricInfo_v2_t;
+
+typedef struct {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    unsigned char state;
+    unsigned int healthMask;
+    unsigned char healthSummary;
+} nvmlGpuFabricInfo_v3_t;
+
+#define FABRIC_V2 ((unsigned int)(sizeof(nvmlGpuFabricInfo_v2_t) | (2U << 24)))
+#define FABRIC_V3 ((unsigned int)(sizeof(nvmlGpuFabricInfo_v3_t) | (3U << 24)))
+
+/* state, status and clique of FAKE_NVML_GPU<i>_FABRIC; NOT_SUPPORTED for "-". */
+static nvmlReturn_t fabric(nvmlDevice_t device, unsigned char *uuid, nvmlReturn_t *status,
+                           unsigned int *clique, unsigned char *state) {
+    unsigned long long v[3];
+    if (dev(device)->mig) return NVML_ERROR_NOT_SUPPORTED;
+    nvmlReturn_t rc = field(device, "FABRIC", "-", v, 3);
+    if (rc != NVML_SUCCESS) return rc;
+    *state = (unsigned char)v[0];
+    *status = (nvmlReturn_t)v[1];
+    *clique = (unsigned int)v[2];
+    memset(uuid, 0, 16);
+    if (v[0] == 3) /* registered: a cluster UUID */
+        for (int i = 0; i < 16; i++) uuid[i] = (unsigned char)(0xa0 + i);
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuFabricInfo(nvmlDevice_t device, nvmlGpuFabricInfo_t *info) {
+    ENTER(device);
+    if (!info) return NVML_ERROR_INVALID_ARGUMENT;
+    return fabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
+}
+
+nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device, nvmlGpuFabricInfo_v3_t *info) {
+    ENTER(device);
+    if (!info) return NVML_ERROR_INVALID_ARGUMENT;
+    if (info->version != FABRIC_V2 && info->version != FABRIC_V3)
+        return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    nvmlReturn_t rc = fabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
+    if (rc != NVML_SUCCESS) return rc;
+    info->healthMask = 0;
+    if (info->version == FABRIC_V3) info->healthSummary = 0;
+    return NVML_SUCCESS;
+}
+#endif

@@ -153,6 +153,8 @@ fn device(i: usize, name: &str, cc: &str, mem: u64) -> NvmlDevice {
         power_limit_mw: Fact::known(700_000),
         vbios: Fact::known("96.00.74.00.01".into()),
         processes: Fact::known(Vec::new()),
+        nvlinks: gpu_doctor::facts::nvml_device::not_in_report(),
+        fabric: gpu_doctor::facts::nvml_device::not_in_report(),
         lost: false,
     }
 }
@@ -308,6 +310,7 @@ fn node_facts(
         ld_library_path_libs: Vec::new(),
         probes: Vec::new(),
         kernel_log: gpu_doctor::facts::kernel_log::not_gathered(),
+        fabric_manager: gpu_doctor::facts::nvlink::fm_not_gathered(),
         skipped: Vec::new(),
     }
 }
