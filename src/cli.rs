@@ -57,6 +57,10 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub expect_gpus: Option<u32>,
 
+    /// Report drift (host.drift) from PROFILE: a TOML profile (gpus, gpu_model, nvlinks_per_gpu, driver_branch, cuda, torch) or a saved golden JSON report.
+    #[arg(long, value_name = "PROFILE")]
+    pub expect: Option<PathBuf>,
+
     /// Run only these checks: ids or areas, comma-separated (e.g. driver,torch.cpu_only).
     #[arg(long, value_name = "ID|AREA", value_delimiter = ',')]
     pub only: Vec<String>,

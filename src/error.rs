@@ -29,6 +29,8 @@ pub enum AppError {
     Input { path: String, error: String },
     #[error("{0}")]
     Usage(String),
+    #[error("the --expect profile {path:?} is not valid: {error}")]
+    Profile { path: String, error: String },
 }
 
 /// Pasted text larger than this is refused rather than read into memory.

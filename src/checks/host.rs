@@ -555,12 +555,14 @@ mod tests {
     fn expected_gpu_count() {
         let opts = CheckOptions {
             expect_gpus: Some(8),
+            ..CheckOptions::default()
         };
         let out = run_with(expected_gpus, &healthy(), &opts);
         assert_eq!(only(&out), Severity::Fail);
         assert!(out[0].summary.contains("1 usable GPU, expected 8"));
         let opts = CheckOptions {
             expect_gpus: Some(1),
+            ..CheckOptions::default()
         };
         assert_eq!(
             only(&run_with(expected_gpus, &healthy(), &opts)),

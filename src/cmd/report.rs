@@ -9,9 +9,35 @@ use crate::host::Host;
 use crate::pipeline;
 use crate::report::{self, text, Report};
 
+/// `--expect PROFILE`: a saved golden report (JSON, its facts give the profile) or a
+/// TOML profile. Anything else is an error naming what is wrong (exit code 3).
+pub fn load_profile(path: &std::path::Path) -> Result<checks::expect::Profile, AppError> {
+    let name = path.display().to_string();
+    let err = |error: String| AppError::Profile {
+        path: name.clone(),
+        error,
+    };
+    let text = crate::error::read_text(path)?;
+    if text.len() as u64 > report::MAX_REPORT_BYTES {
+        return Err(err("larger than any profile or report".to_string()));
+    }
+    if text.trim_start().starts_with('{') {
+        let facts = report::facts_from_json(&text, &name).map_err(|e| err(e.to_string()))?;
+        checks::expect::Profile::from_facts(&facts, &format!("golden report {name}")).map_err(err)
+    } else {
+        checks::expect::Profile::from_toml(&text, &name).map_err(err)
+    }
+}
+
 pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
     check_selection(&settings.request.selection)?;
     let mut request = settings.request.clone();
+    if let Some(path) = &settings.expect {
+        let profile = load_profile(path)?;
+        // The profile's GPU count is what --expect-gpus says; the flag itself wins.
+        request.checks.expect_gpus = request.checks.expect_gpus.or(profile.gpus);
+        request.checks.expect = Some(profile);
+    }
     let mut budgeted;
     let host = match settings.budget {
         Some(b) => {

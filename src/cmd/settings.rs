@@ -32,6 +32,8 @@ pub struct Settings {
     pub labels: Option<PathBuf>,
     /// `--budget`: the whole run ends within this time (the deadline is set when it starts).
     pub budget: Option<std::time::Duration>,
+    /// `--expect PROFILE`: read when the report runs (a malformed one is exit code 3).
+    pub expect: Option<PathBuf>,
     /// The pipeline's request (its selection not yet checked against the catalogue).
     pub request: Request,
 }
@@ -50,6 +52,7 @@ impl Settings {
             npd: cli.npd,
             labels: cli.labels.clone(),
             budget: cli.budget,
+            expect: cli.expect.clone(),
             request: Request {
                 from: cli.from.clone(),
                 gather: GatherOptions {
@@ -65,6 +68,7 @@ impl Settings {
                 },
                 checks: CheckOptions {
                     expect_gpus: cli.expect_gpus,
+                    expect: None,
                 },
                 selection: Selection {
                     only: cli.only.clone(),
