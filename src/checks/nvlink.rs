@@ -55,6 +55,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// NVIDIA's own health checks (Health Validation, `nvlink_active`) tolerate no inactive
+/// NVLink per GPU on H100/A100/GB200/GB300 and recommend draining the node, then a GPU
+/// reset, an OS restart, and service if it persists: the action and fix follow that.
 pub const GPU_NVLINK_DOWN: Check = Check {
     id: "gpu.nvlink_down",
     name: "gpu.nvlink",
