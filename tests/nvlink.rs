@@ -319,3 +319,29 @@ fn an_old_driver_without_the_fabric_calls_is_not_judged() {
     assert!(r.of("gpu.fabric").is_empty());
     assert_eq!(finding(&r.report, "gpu.nvlink_down")["severity"], "pass");
 }
+
+#[test]
+fn a_gpu_lost_while_its_links_are_read_is_judged_by_gpu_lost_alone() {
+    let r = run_hgx(
+        &Fm::Running,
+        &[("FAKE_NVML_GPU1_LOST_AFTER", "nvmlDeviceGetNvLinkState")],
+    );
+    assert_eq!(r.device(1)["lost"], true);
+    assert_eq!(r.device(1)["nvlinks"]["state"], "failed");
+    assert!(r.device(1)["nvlinks"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("GPU_IS_LOST"));
+    assert_eq!(r.device(1)["fabric"]["state"], "failed");
+    assert_eq!(
+        r.of("gpu.lost"),
+        vec![("fail".to_string(), Some(1), Some("drain".to_string()))]
+    );
+    // GPU 0 is read whole and passes; the lost GPU gets no NVLink or fabric verdict.
+    assert_eq!(finding(&r.report, "gpu.nvlink_down")["severity"], "pass");
+    assert!(finding(&r.report, "gpu.nvlink_down")["summary"]
+        .as_str()
+        .unwrap()
+        .contains("1 GPU"));
+    assert_eq!(finding(&r.report, "gpu.fabric")["severity"], "pass");
+}
