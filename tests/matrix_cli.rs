@@ -231,6 +231,12 @@ fn show_answers_gpu_torch_and_driver_questions() {
         text.contains("RTX 4090") && text.contains("sm_89"),
         "{text}"
     );
+    // The NVLink links an SXM part has wired (gpu.nvlink_down judges against them).
+    let out = bin()
+        .args(["matrix", "show", "--json", "--gpu", "10de:2330"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["gpus"][0]["nvlinks"], 18);
 
     let out = bin()
         .args(["matrix", "show", "--gpu", "Voodoo 5 6000"])

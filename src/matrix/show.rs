@@ -27,6 +27,9 @@ pub struct GpuAnswer {
     pub min_driver_branch: Option<u32>,
     pub last_driver_branch: Option<u32>,
     pub open_module_required: bool,
+    /// NVLink links the product always has wired (0: a PCIe card, bridge optional).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvlinks: Option<u32>,
     /// PyTorch builds (Linux x86_64) with kernels for it, newest first.
     pub torch_builds: Vec<BuildAnswer>,
 }
@@ -178,6 +181,7 @@ pub fn gpu(m: &Matrix, query: &str) -> Vec<GpuAnswer> {
                 open_module_required: g
                     .open_module_required
                     .unwrap_or_else(|| arch.is_some_and(|a| a.open_module_required)),
+                nvlinks: g.nvlinks,
                 torch_builds: builds_for_cc(m, major, minor),
             }
         })
@@ -291,6 +295,15 @@ pub fn gpu_text(answers: &[GpuAnswer]) -> String {
                 ""
             }
         );
+        match a.nvlinks {
+            Some(0) => {
+                let _ = writeln!(out, "  NVLink          none wired (a bridge is optional)");
+            }
+            Some(n) => {
+                let _ = writeln!(out, "  NVLink          {n} links");
+            }
+            None => {}
+        }
         match a.torch_builds.first() {
             None => {
                 let _ = writeln!(
