@@ -345,3 +345,43 @@ fn a_gpu_lost_while_its_links_are_read_is_judged_by_gpu_lost_alone() {
         .contains("1 GPU"));
     assert_eq!(finding(&r.report, "gpu.fabric")["severity"], "pass");
 }
+
+#[test]
+fn sxm_gpus_with_no_nvlink_active_anywhere_and_no_fabric_warn_not_fail() {
+    // What a VM given two SXM GPUs without their NVLinks shows: every link inactive, no
+    // NVSwitch fabric.
+    let all = (0..18).map(|l| l.to_string()).collect::<Vec<_>>().join(",");
+    let r = run(
+        &format!("{SXM0};{SXM1}"),
+        "0x2330",
+        &Fm::Unknown,
+        &[
+            ("FAKE_NVML_GPU0_NVLINKS", "18"),
+            ("FAKE_NVML_GPU1_NVLINKS", "18"),
+            ("FAKE_NVML_GPU0_NVLINK_DOWN", &all),
+            ("FAKE_NVML_GPU1_NVLINK_DOWN", &all),
+        ],
+    );
+    assert_eq!(
+        r.of("gpu.nvlink_down"),
+        vec![
+            ("warn".to_string(), Some(0), Some("drain".to_string())),
+            ("warn".to_string(), Some(1), Some("drain".to_string())),
+        ]
+    );
+    // With the other GPU's links up, the same GPU fails.
+    let r = run(
+        &format!("{SXM0};{SXM1}"),
+        "0x2330",
+        &Fm::Unknown,
+        &[
+            ("FAKE_NVML_GPU0_NVLINKS", "18"),
+            ("FAKE_NVML_GPU1_NVLINKS", "18"),
+            ("FAKE_NVML_GPU0_NVLINK_DOWN", &all),
+        ],
+    );
+    assert_eq!(
+        r.of("gpu.nvlink_down"),
+        vec![("fail".to_string(), Some(0), Some("drain".to_string()))]
+    );
+}

@@ -80,7 +80,17 @@ pub fn nvlink_down(ctx: &Ctx) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut checked = 0usize;
     let mut with_links = 0usize;
-    for d in view::nvml_devices(ctx.facts).iter().filter(|d| !d.lost) {
+    // No link active on any GPU and no NVSwitch fabric: SXM GPUs given to a virtual machine
+    // without their NVLinks, or a baseboard whose NVLink side is down as a whole. Either
+    // way not one GPU's fault: a warning, not a failure per GPU.
+    let devices = view::nvml_devices(ctx.facts);
+    let nothing_active = !devices.iter().any(|d| {
+        d.nvlinks
+            .value()
+            .is_some_and(|l| l.iter().any(|x| x.active))
+            || d.fabric.value().is_some_and(|f| f.state != "not_supported")
+    });
+    for d in devices.iter().filter(|d| !d.lost) {
         let name = d.name.value().map_or("", String::as_str);
         let expected = ctx.matrix.gpu_by_name(name).and_then(|g| g.nvlinks);
         let idx = d.index;
@@ -133,7 +143,27 @@ pub fn nvlink_down(ctx: &Ctx) -> Vec<Finding> {
         match expected {
             Some(n) if n > 0 => {
                 let down: Vec<u32> = inactive.iter().copied().filter(|l| *l < n).collect();
-                if !down.is_empty() {
+                if !down.is_empty() && nothing_active {
+                    findings.push(
+                        id.finding(
+                            Severity::Warn,
+                            format!(
+                                "{}: none of its {n} NVLink links is active, nor any other GPU's",
+                                label(d)
+                            ),
+                        )
+                        .scope(scope(d))
+                        .details(
+                            "No GPU here has an active NVLink and none reports an NVSwitch fabric.                              That is what a virtual machine given SXM GPUs without their NVLinks                              looks like; on bare metal it means the NVLink side of the baseboard is                              down as a whole (NVSwitches, Fabric Manager, or the board). Multi-GPU                              jobs fall back to PCIe or fail.",
+                        )
+                        .evidence(&path(d, "nvlinks"), &states)
+                        .evidence("matrix.gpus.nvlinks", n)
+                        .fix_owned(
+                            "On bare metal: drain the node and reboot it; if the links stay down,                              have the baseboard inspected. In a VM: ask the provider for an instance                              with NVLink, or ignore this for single-GPU work.",
+                            commands.clone(),
+                        ),
+                    );
+                } else if !down.is_empty() {
                     findings.push(
                         id.finding(
                             Severity::Fail,
