@@ -9,6 +9,7 @@ pub mod fatbin;
 pub mod kernel_log;
 pub mod kernel_module;
 pub mod nvml_device;
+pub mod nvml_topology;
 pub mod pci;
 pub mod probe;
 pub mod python;
