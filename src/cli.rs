@@ -73,7 +73,7 @@ pub struct Cli {
     #[arg(long, conflicts_with_all = ["probes", "force"])]
     pub no_probes: bool,
 
-    /// Run only these probes, comma-separated: launch, grid_limit, ordinal, cublaslt, graph, bandwidth, oom.
+    /// Run only these probes, comma-separated: launch, grid_limit, ordinal, cublaslt, graph, bandwidth, oom (per GPU); p2p, nccl (between GPUs, with two or more).
     #[arg(long, value_name = "PROBE", value_delimiter = ',', value_parser = parse_probe)]
     pub probes: Vec<crate::facts::probe::ProbeKind>,
 
@@ -81,7 +81,7 @@ pub struct Cli {
     #[arg(long, value_name = "GPU", value_delimiter = ',')]
     pub gpus: Vec<String>,
 
-    /// Run the out-of-memory probe even where other processes hold GPU memory.
+    /// Run the out-of-memory probe and the probes between GPUs (p2p, nccl) even where other processes hold GPU memory.
     #[arg(long)]
     pub force: bool,
 

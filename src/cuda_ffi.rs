@@ -255,11 +255,25 @@ impl CudaDriver {
         let context = Context {
             driver: self,
             dev,
+            raw: ctx,
             jit_log: std::cell::RefCell::new(String::new()),
         };
         // SAFETY: `ctx` was just returned by the driver.
         check("cuCtxSetCurrent", unsafe { set_current(ctx) })?;
         Ok(context)
+    }
+
+    /// `cuDeviceCanAccessPeer`: whether contexts on `dev` can access `peer`'s memory
+    /// directly (NVLink, or PCIe where the platform allows it).
+    pub fn can_access_peer(&self, dev: Device, peer: Device) -> CuResult<bool> {
+        type F = unsafe extern "C" fn(*mut c_int, c_int, c_int) -> c_int;
+        let f = self.symbol::<F>("cuDeviceCanAccessPeer")?;
+        let mut can: c_int = 0;
+        // SAFETY: out-pointer to a live local.
+        check("cuDeviceCanAccessPeer", unsafe {
+            f(&mut can, dev.0, peer.0)
+        })?;
+        Ok(can != 0)
     }
 
     fn error_text(&self, symbol: &str, code: RawCuResult) -> Option<String> {
@@ -304,6 +318,8 @@ fn c_buf_to_string(buf: &[c_char]) -> String {
 pub struct Context<'d> {
     driver: &'d CudaDriver,
     dev: Device,
+    /// The `CUcontext` handle (peer access and peer copies name contexts).
+    raw: *mut c_void,
     /// The JIT's error log of the last failed module load.
     jit_log: std::cell::RefCell<String>,
 }
@@ -325,6 +341,54 @@ pub struct LaunchShape {
 impl<'d> Context<'d> {
     fn sym<F: Copy>(&self, name: &str) -> CuResult<F> {
         Ok(self.driver.symbol::<F>(name)?)
+    }
+
+    /// `cuCtxSetCurrent`: makes this context current on the calling thread (a worker
+    /// that holds several GPUs' contexts switches before each GPU's calls).
+    pub fn make_current(&self) -> CuResult<()> {
+        type F = unsafe extern "C" fn(*mut c_void) -> c_int;
+        let f = self.sym::<F>("cuCtxSetCurrent")?;
+        // SAFETY: `raw` was returned by cuDevicePrimaryCtxRetain and is retained until drop.
+        check("cuCtxSetCurrent", unsafe { f(self.raw) })
+    }
+
+    pub fn device(&self) -> Device {
+        self.dev
+    }
+
+    /// `cuCtxEnablePeerAccess`: lets this context (made current here) access `peer`'s
+    /// memory. Enabling it twice is `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED` (704).
+    pub fn enable_peer_access(&self, peer: &Context<'_>) -> CuResult<()> {
+        type F = unsafe extern "C" fn(*mut c_void, c_uint) -> c_int;
+        let f = self.sym::<F>("cuCtxEnablePeerAccess")?;
+        self.make_current()?;
+        // SAFETY: `peer.raw` is a retained context; flags must be 0 (cuda.h).
+        check("cuCtxEnablePeerAccess", unsafe { f(peer.raw, 0) })
+    }
+
+    /// `cuMemcpyPeerAsync` of `min(len)` bytes from `src` (in its context) to `dst` (in
+    /// its), queued on `stream`: not waited for.
+    pub fn copy_peer_async(
+        &self,
+        dst: &DeviceMemory<'_>,
+        src: &DeviceMemory<'_>,
+        stream: &Stream<'_>,
+    ) -> CuResult<()> {
+        type F =
+            unsafe extern "C" fn(u64, *mut c_void, u64, *mut c_void, usize, *mut c_void) -> c_int;
+        let f = self.sym::<F>("cuMemcpyPeerAsync")?;
+        // SAFETY: both allocations hold at least the smaller size and belong to the
+        // contexts named with them; the stream is live.
+        check("cuMemcpyPeerAsync", unsafe {
+            f(
+                dst.ptr,
+                dst.ctx.raw,
+                src.ptr,
+                src.ctx.raw,
+                dst.bytes.min(src.bytes),
+                stream.stream,
+            )
+        })
     }
 
     /// `cuCtxSynchronize`: waits for all work and returns the first asynchronous error.
@@ -875,6 +939,191 @@ impl Drop for GraphExec<'_> {
         if let Ok(f) = self.ctx.sym::<F>("cuGraphExecDestroy") {
             // SAFETY: from `instantiate`, destroyed once.
             unsafe { f(self.exec) };
+        }
+    }
+}
+
+/// `ncclResult_t` names, from nccl.h.
+pub fn nccl_result_name(code: i32) -> &'static str {
+    match code {
+        0 => "ncclSuccess",
+        1 => "ncclUnhandledCudaError",
+        2 => "ncclSystemError",
+        3 => "ncclInternalError",
+        4 => "ncclInvalidArgument",
+        5 => "ncclInvalidUsage",
+        6 => "ncclRemoteError",
+        7 => "ncclInProgress",
+        _ => "ncclUnrecognizedResult",
+    }
+}
+
+/// `ncclDataType_t` ncclFloat32 and `ncclRedOp_t` ncclSum (nccl.h).
+const NCCL_FLOAT32: c_int = 7;
+const NCCL_SUM: c_int = 0;
+
+/// NCCL (`libnccl.so.2`) loaded from an explicit path: the copy a PyTorch wheel ships
+/// (`nvidia/nccl/lib`) or the system's.
+pub struct Nccl {
+    lib: libloading::Library,
+}
+
+/// The communicators of `ncclCommInitAll`, one per device, destroyed on drop.
+pub struct Communicators<'n> {
+    nccl: &'n Nccl,
+    comms: Vec<*mut c_void>,
+}
+
+impl Nccl {
+    pub fn load(path: &std::path::Path) -> Result<Nccl, String> {
+        // SAFETY: loading runs the library's initialisers; this is a probe worker, whose
+        // purpose is to survive or die on exactly that.
+        match unsafe { libloading::Library::new(path) } {
+            Ok(lib) => Ok(Nccl { lib }),
+            Err(e) => Err(error_chain(&e)),
+        }
+    }
+
+    fn sym<F: Copy>(&self, name: &str) -> CuResult<F> {
+        // SAFETY: every caller names the C signature of `name` from nccl.h as `F`, with
+        // enums and `ncclResult_t` as `c_int`.
+        match unsafe { self.lib.get::<F>(name) } {
+            Ok(s) => Ok(*s),
+            Err(e) => Err(CuError::MissingSymbol(format!("{name}: {e}"))),
+        }
+    }
+
+    /// `ncclGetVersion`, e.g. 22005 for 2.20.5 (NCCL_VERSION_CODE).
+    pub fn version(&self) -> CuResult<i32> {
+        type F = unsafe extern "C" fn(*mut c_int) -> c_int;
+        let f = self.sym::<F>("ncclGetVersion")?;
+        let mut v: c_int = 0;
+        // SAFETY: out-pointer to a live local.
+        check("ncclGetVersion", unsafe { f(&mut v) })?;
+        Ok(v)
+    }
+
+    /// `ncclGetErrorString`.
+    pub fn error_string(&self, code: i32) -> Option<String> {
+        type F = unsafe extern "C" fn(c_int) -> *const c_char;
+        let f = self.sym::<F>("ncclGetErrorString").ok()?;
+        // SAFETY: takes the code by value; returns a static string or NULL.
+        let text = unsafe { f(code) };
+        if text.is_null() {
+            return None;
+        }
+        // SAFETY: a NUL-terminated static string.
+        Some(
+            unsafe { CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned(),
+        )
+    }
+
+    /// `ncclCommInitAll` over these CUDA ordinals (one process, one communicator each).
+    pub fn init_all(&self, ordinals: &[i32]) -> CuResult<Communicators<'_>> {
+        type F = unsafe extern "C" fn(*mut *mut c_void, c_int, *const c_int) -> c_int;
+        let f = self.sym::<F>("ncclCommInitAll")?;
+        let n = c_int::try_from(ordinals.len()).map_err(|_| CuError::Code {
+            call: "ncclCommInitAll",
+            code: 4,
+        })?;
+        let mut comms: Vec<*mut c_void> = vec![std::ptr::null_mut(); ordinals.len()];
+        // SAFETY: `comms` has room for `n` handles; `ordinals` holds `n` ints.
+        check("ncclCommInitAll", unsafe {
+            f(comms.as_mut_ptr(), n, ordinals.as_ptr())
+        })?;
+        Ok(Communicators { nccl: self, comms })
+    }
+}
+
+impl Communicators<'_> {
+    /// One float32 sum all-reduce of `count` elements per rank, every rank in one group
+    /// (ncclGroupStart / ncclGroupEnd, as one thread driving several GPUs must). Queued
+    /// on each rank's stream: not waited for.
+    pub fn all_reduce_sum_f32(
+        &self,
+        send: &[&DeviceMemory<'_>],
+        recv: &[&DeviceMemory<'_>],
+        count: usize,
+        streams: &[&Stream<'_>],
+    ) -> CuResult<()> {
+        type Group = unsafe extern "C" fn() -> c_int;
+        type AllReduce = unsafe extern "C" fn(
+            *const c_void,
+            *mut c_void,
+            usize,
+            c_int,
+            c_int,
+            *mut c_void,
+            *mut c_void,
+        ) -> c_int;
+        let start = self.nccl.sym::<Group>("ncclGroupStart")?;
+        let end = self.nccl.sym::<Group>("ncclGroupEnd")?;
+        let all_reduce = self.nccl.sym::<AllReduce>("ncclAllReduce")?;
+        let ranks = self.comms.len();
+        if send.len() != ranks || recv.len() != ranks || streams.len() != ranks {
+            return Err(CuError::Code {
+                call: "ncclAllReduce",
+                code: 4,
+            });
+        }
+        if send.iter().chain(recv).any(|m| m.bytes < count * 4) {
+            return Err(CuError::Code {
+                call: "ncclAllReduce",
+                code: 4,
+            });
+        }
+        // SAFETY: no arguments.
+        check("ncclGroupStart", unsafe { start() })?;
+        let mut first_error = Ok(());
+        for r in 0..ranks {
+            // SAFETY: the buffers hold `count` floats (checked above) and live past the
+            // caller's synchronisation; the communicator and stream are live.
+            let rc = unsafe {
+                all_reduce(
+                    send[r].ptr as *const c_void,
+                    recv[r].ptr as *mut c_void,
+                    count,
+                    NCCL_FLOAT32,
+                    NCCL_SUM,
+                    self.comms[r],
+                    streams[r].stream,
+                )
+            };
+            if first_error.is_ok() {
+                first_error = check("ncclAllReduce", rc);
+            }
+        }
+        // The group is ended whatever happened inside it.
+        // SAFETY: no arguments.
+        let ended = check("ncclGroupEnd", unsafe { end() });
+        first_error.and(ended)
+    }
+
+    /// `ncclCommGetAsyncError` of rank `r`: an error a communicator met after its call
+    /// returned (0 when none).
+    pub fn async_error(&self, r: usize) -> CuResult<i32> {
+        type F = unsafe extern "C" fn(*mut c_void, *mut c_int) -> c_int;
+        let f = self.nccl.sym::<F>("ncclCommGetAsyncError")?;
+        let Some(comm) = self.comms.get(r) else {
+            return Ok(0);
+        };
+        let mut code: c_int = 0;
+        // SAFETY: a live communicator; out-pointer to a live local.
+        check("ncclCommGetAsyncError", unsafe { f(*comm, &mut code) })?;
+        Ok(code)
+    }
+}
+
+impl Drop for Communicators<'_> {
+    fn drop(&mut self) {
+        type F = unsafe extern "C" fn(*mut c_void) -> c_int;
+        if let Ok(f) = self.nccl.sym::<F>("ncclCommDestroy") {
+            for comm in self.comms.drain(..).filter(|c| !c.is_null()) {
+                // SAFETY: created by ncclCommInitAll, destroyed once.
+                unsafe { f(comm) };
+            }
         }
     }
 }

@@ -127,12 +127,19 @@ pub fn budget_probes(
     }
     let left = deadline.saturating_duration_since(std::time::Instant::now());
     let plan = crate::probes::plan::plan(facts, host, &opts);
-    // The longest probe list of one GPU, in the order the probes run.
+    // The longest probe list of one GPU, in the order the probes run, then the probes
+    // between GPUs (they run after them).
     let Some(order) = plan
         .gpus
         .iter()
         .map(|g| g.probes.clone())
         .max_by_key(Vec::len)
+        .map(|mut p| {
+            if let Some(b) = &plan.between {
+                p.extend(b.probes.iter().copied());
+            }
+            p
+        })
         .filter(|p| !p.is_empty())
     else {
         return (opts, Vec::new());
@@ -173,15 +180,27 @@ pub fn budget_probes(
 }
 
 /// The findings `explain` refines its causes with: a saved report's facts, else this
-/// machine's (no probes), judged by every check with default options.
+/// machine's, with only the `probes` asked for (the probes between GPUs for an NCCL
+/// error), judged by every check with default options.
 pub fn findings_for_explain(
     from: Option<&Path>,
     matrix_dir: Option<&Path>,
     host: &Host,
+    probes: &[crate::facts::probe::ProbeKind],
 ) -> Result<Vec<crate::finding::Finding>, AppError> {
     let facts = match from {
         Some(path) => report::load_facts(path)?,
-        None => facts::gather(host, &GatherOptions::default()),
+        None => {
+            let mut f = facts::gather(host, &GatherOptions::default());
+            if !probes.is_empty() {
+                let opts = ProbeOptions {
+                    probes: probes.to_vec(),
+                    ..ProbeOptions::default()
+                };
+                f.probes = probe(&f, host, &opts, &|_| {});
+            }
+            f
+        }
     };
     let matrix = choose_matrix(matrix_dir, host)?;
     let (findings, _) = checks::evaluate(

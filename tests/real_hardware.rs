@@ -111,8 +111,8 @@ fn the_validation_script_writes_a_report_that_replays() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("report.json")).unwrap())
             .unwrap();
-    // Every probe on every GPU.
-    assert_eq!(report["facts"]["probes"].as_array().unwrap().len(), 14);
+    // Every probe on every GPU (7 × 2), and the two between them (p2p, nccl).
+    assert_eq!(report["facts"]["probes"].as_array().unwrap().len(), 16);
     let timings = std::fs::read_to_string(out.path().join("timings.txt")).unwrap();
     if which_python() {
         assert!(

@@ -350,3 +350,28 @@ fn deep_report_says_what_torch_says() {
         "{f:#}"
     );
 }
+
+#[test]
+fn the_nccl_probe_finds_and_loads_the_libnccl_each_wheel_ships() {
+    use gpu_doctor::cuda_ffi::Nccl;
+    use gpu_doctor::probes::between::nccl_version_text;
+    use gpu_doctor::probes::plan::torch_nccl_dirs;
+    for venv in prepared() {
+        let want = expected(&venv);
+        let (envs, _) = gather(&venv);
+        let torch = only_torch(&envs);
+        let lib = torch_nccl_dirs(&torch.site_packages)
+            .iter()
+            .map(|d| Path::new(d).join("libnccl.so.2"))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("no libnccl.so.2 for {}", venv.display()));
+        // The real library: loaded by the probe's own loader, its version asked.
+        let nccl = Nccl::load(&lib).unwrap_or_else(|e| panic!("{}: {e}", lib.display()));
+        let version = nccl_version_text(nccl.version().unwrap());
+        eprintln!("{}: {} is NCCL {version}", venv.display(), lib.display());
+        if let Some(v) = want.nccl {
+            assert_eq!(version, v, "{}", lib.display());
+        }
+        assert!(nccl.error_string(2).unwrap().contains("system error"));
+    }
+}

@@ -15,6 +15,7 @@ pub mod gpu;
 pub mod host;
 pub mod nvlink;
 pub mod probe;
+pub mod probe_between;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod toolkit;
@@ -60,6 +61,7 @@ pub use probe::{
     DRIVER_ENTRY_POINT_MISSING, PROBE_BANDWIDTH, PROBE_CUBLASLT, PROBE_GRAPH, PROBE_GRID_LIMIT,
     PROBE_LAUNCH, PROBE_OOM, PROBE_ORDINAL,
 };
+pub use probe_between::{PROBE_NCCL, PROBE_P2P, PROBE_P2P_BANDWIDTH};
 pub use toolkit::{
     TOOLKIT_MULTIPLE, TOOLKIT_NOT_FOUND, TOOLKIT_PATH_INCONSISTENT, TOOLKIT_TORCH_MISMATCH,
 };
@@ -153,6 +155,9 @@ pub const ALL: &[&Check] = &[
     &probe::PROBE_GRAPH,
     &probe::PROBE_BANDWIDTH,
     &probe::PROBE_OOM,
+    &probe_between::PROBE_P2P,
+    &probe_between::PROBE_P2P_BANDWIDTH,
+    &probe_between::PROBE_NCCL,
 ];
 
 /// A check that panicked: the rest of the report still stands, but the verdict is incomplete.
@@ -281,8 +286,12 @@ mod tests {
                     .contains(&area),
                 "{id}"
             );
+            // snake_case: lowercase letters, digits (probe.p2p) and underscores.
             assert!(
-                name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
                 "{id}"
             );
         }

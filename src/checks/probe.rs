@@ -186,6 +186,7 @@ pub fn entry_point_missing(ctx: &Ctx) -> Vec<Finding> {
     probes.sort_unstable();
     probes.dedup();
     let mut gpus: Vec<u32> = missing.iter().map(|(r, _)| r.cuda_ordinal).collect();
+    gpus.sort_unstable();
     gpus.dedup();
     let library = ctx
         .facts
@@ -229,6 +230,8 @@ pub fn check_of(kind: ProbeKind) -> &'static Check {
         ProbeKind::Graph => &PROBE_GRAPH,
         ProbeKind::Bandwidth => &PROBE_BANDWIDTH,
         ProbeKind::Oom => &PROBE_OOM,
+        ProbeKind::P2p => &super::probe_between::PROBE_P2P,
+        ProbeKind::Nccl => &super::probe_between::PROBE_NCCL,
     }
 }
 
@@ -463,7 +466,7 @@ mod tests {
 
     #[test]
     fn each_probe_reports_under_its_own_check() {
-        for kind in ProbeKind::ALL {
+        for kind in ProbeKind::every() {
             assert_eq!(check_of(kind).id, kind.finding_id());
         }
     }
@@ -477,6 +480,7 @@ mod tests {
             pci_bus_id: Some("00000000:01:00.0".into()),
             elapsed_ms: 12,
             outcome,
+            pairs: Vec::new(),
         }
     }
 

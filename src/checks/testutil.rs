@@ -106,6 +106,7 @@ pub fn healthy() -> Facts {
                 driver_version: Fact::known(DRIVER.into()),
                 cuda_driver_version: Fact::known("13.0".into()),
                 devices: Fact::known(vec![gpu(0, "NVIDIA H100 80GB HBM3", "00000000:18:00.0")]),
+                pairs: Fact::known(Vec::new()),
             }),
             cuda: Fact::known(CudaFacts {
                 library: "libcuda.so.1".into(),

@@ -36,10 +36,18 @@ pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, 
         } else {
             "this machine"
         };
+        // An NCCL error on this machine: run the probes between GPUs (P2P copies, an
+        // all-reduce) so their result can rank the causes.
+        let probes: &[crate::facts::probe::ProbeKind] = if explain::nccl::wants_probes(&ex) {
+            &crate::facts::probe::ProbeKind::NODE
+        } else {
+            &[]
+        };
         let findings = pipeline::findings_for_explain(
             args.from.as_deref(),
             settings.matrix_dir.as_deref(),
             host,
+            probes,
         )?;
         explain::refine(&mut ex, &findings, whose);
     }

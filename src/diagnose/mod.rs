@@ -242,6 +242,10 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
             } else {
                 Fact::known(devices)
             },
+            pairs: Fact::missing(missing(
+                "how the GPUs are connected",
+                "`nvidia-smi topo -m`",
+            )),
         })
     } else {
         Fact::missing(missing("the driver version and GPUs", "`nvidia-smi`"))

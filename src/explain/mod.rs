@@ -7,6 +7,7 @@
 //! person pasted. Nothing in it may panic on any input.
 
 pub mod cmd;
+pub mod nccl;
 pub mod render;
 pub mod rules;
 
@@ -965,6 +966,7 @@ pub fn refine(ex: &mut Explanation, findings: &[Finding], facts: &str) {
         }
         rank(m);
     }
+    nccl::refine(ex, findings, facts);
 }
 
 /// Uses the compatibility matrix on the numbers read from the messages (no machine

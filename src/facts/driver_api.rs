@@ -60,6 +60,9 @@ pub struct NvmlFacts {
     /// The CUDA version the driver supports, e.g. "12.4".
     pub cuda_driver_version: Fact<String>,
     pub devices: Fact<Vec<NvmlDevice>>,
+    /// How each pair of GPUs is connected (PCIe common ancestor, NVLink).
+    #[serde(default = "crate::facts::nvml_topology::pairs_not_in_report")]
+    pub pairs: Fact<Vec<crate::facts::nvml_topology::GpuPairLink>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -492,7 +495,8 @@ fn nvml_init_failed(library: String, code: u32) -> NvmlFacts {
         init: nvml_return_code(code),
         driver_version: Fact::missing(why.clone()),
         cuda_driver_version: Fact::missing(why.clone()),
-        devices: Fact::missing(why),
+        devices: Fact::missing(why.clone()),
+        pairs: Fact::missing(why),
     }
 }
 
@@ -507,6 +511,11 @@ fn describe_nvml_system(nvml: &Nvml, library: String) -> NvmlFacts {
         )
         .map(|v| cuda_version_from_int(i64::from(v))),
         devices: nvml_devices(nvml),
+        pairs: match nvml.device_count() {
+            Ok(count) if count <= MAX_DEVICES => crate::facts::nvml_topology::gather(nvml, count),
+            Ok(_) => Fact::unsupported("too many GPUs"),
+            Err(e) => nvml_error_fact("nvmlDeviceGetCount_v2", &e),
+        },
     }
 }
 

@@ -10,6 +10,7 @@ pub mod kernel_log;
 pub mod kernel_module;
 pub mod nvlink;
 pub mod nvml_device;
+pub mod nvml_topology;
 pub mod pci;
 pub mod probe;
 pub mod python;

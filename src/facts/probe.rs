@@ -16,6 +16,10 @@ pub enum ProbeKind {
     Graph,
     Bandwidth,
     Oom,
+    /// Between GPUs: the peer-access matrix and verified peer copies (one worker, every GPU).
+    P2p,
+    /// Between GPUs: a single-node NCCL all-reduce (one worker, every GPU).
+    Nccl,
 }
 
 impl ProbeKind {
@@ -29,6 +33,20 @@ impl ProbeKind {
         ProbeKind::Oom,
     ];
 
+    /// The probes that run between GPUs, in one worker over every planned GPU, after the
+    /// per-GPU probes (only with two GPUs or more).
+    pub const NODE: [ProbeKind; 2] = [ProbeKind::P2p, ProbeKind::Nccl];
+
+    /// Per-GPU probes, then the probes between GPUs.
+    pub fn every() -> impl Iterator<Item = ProbeKind> {
+        ProbeKind::ALL.into_iter().chain(ProbeKind::NODE)
+    }
+
+    /// Whether the probe runs between GPUs rather than on one.
+    pub fn between_gpus(self) -> bool {
+        ProbeKind::NODE.contains(&self)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProbeKind::Launch => "launch",
@@ -38,12 +56,14 @@ impl ProbeKind {
             ProbeKind::Graph => "graph",
             ProbeKind::Bandwidth => "bandwidth",
             ProbeKind::Oom => "oom",
+            ProbeKind::P2p => "p2p",
+            ProbeKind::Nccl => "nccl",
         }
     }
 
     pub fn parse(s: &str) -> Option<ProbeKind> {
         let s = s.trim().strip_prefix("probe.").unwrap_or(s.trim());
-        ProbeKind::ALL.into_iter().find(|k| k.as_str() == s)
+        ProbeKind::every().find(|k| k.as_str() == s)
     }
 
     /// The finding id a probe's result is reported under.
@@ -56,6 +76,8 @@ impl ProbeKind {
             ProbeKind::Graph => "probe.graph",
             ProbeKind::Bandwidth => "probe.bandwidth",
             ProbeKind::Oom => "probe.oom",
+            ProbeKind::P2p => "probe.p2p",
+            ProbeKind::Nccl => "probe.nccl",
         }
     }
 }
@@ -168,6 +190,63 @@ pub struct ProbeResult {
     /// Wall time of the probe in the worker (or until it was killed).
     pub elapsed_ms: u64,
     pub outcome: ProbeOutcome,
+    /// The P2P probe: every ordered pair of GPUs, as far as the probe got.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<PeerPair>,
+}
+
+/// One ordered pair of the P2P probe: `src` writes into `dst`'s memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PeerPair {
+    /// CUDA ordinals (the worker's view).
+    pub src: u32,
+    pub dst: u32,
+    /// `cuDeviceCanAccessPeer(src, dst)`.
+    pub access: bool,
+    pub status: PeerStatus,
+    /// Bytes of each timed copy.
+    #[serde(default)]
+    pub bytes: u64,
+    /// Copy bandwidth measured with CUDA events on the source's stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gbps: Option<f64>,
+    /// What went wrong (the first differing word, the driver's code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// How far one pair of the P2P probe got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PeerStatus {
+    /// The driver reports no peer access: nothing copied.
+    NoAccess,
+    /// Access reported, but not tried (an earlier pair poisoned the worker's contexts).
+    NotRun,
+    /// The copy started and had not finished when the worker was last heard from.
+    Running,
+    /// Copied, timed, and the data that arrived was checked word by word.
+    Verified,
+    /// Access reported and the copy completed, but the data that arrived differs.
+    Corrupted,
+    /// A driver call failed (enabling access, the copy, its synchronisation).
+    Failed,
+    /// The copy never finished: the worker was killed at the time limit.
+    Hung,
+}
+
+impl PeerStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PeerStatus::NoAccess => "no_access",
+            PeerStatus::NotRun => "not_run",
+            PeerStatus::Running => "running",
+            PeerStatus::Verified => "verified",
+            PeerStatus::Corrupted => "corrupted",
+            PeerStatus::Failed => "failed",
+            PeerStatus::Hung => "hung",
+        }
+    }
 }
 
 /// The probe code of a probe that could not run because libcuda lacks an entry point it
@@ -180,7 +259,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_accept_the_finding_id() {
-        for k in ProbeKind::ALL {
+        for k in ProbeKind::every() {
             assert_eq!(ProbeKind::parse(k.as_str()), Some(k));
             assert_eq!(ProbeKind::parse(k.finding_id()), Some(k));
             assert_eq!(k.finding_id(), format!("probe.{}", k.as_str()));

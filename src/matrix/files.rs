@@ -1,6 +1,6 @@
 /// The files of a matrix, in the order they are read. Shared with build.rs (`include!`),
 /// which turns them into the bundled JSON.
-pub const FILES: [&str; 8] = [
+pub const FILES: [&str; 9] = [
     "matrix.toml",
     "toolkits.toml",
     "drivers.toml",
@@ -9,4 +9,5 @@ pub const FILES: [&str; 8] = [
     "torch.toml",
     "cudnn.toml",
     "xid.toml",
+    "interconnect.toml",
 ];

@@ -13,7 +13,7 @@ pub use super::problem::{Problem, Texts, SCHEMA}; // moved: src/matrix/problem.r
 
 include!("files.rs");
 
-const BUNDLED: [(&str, &str); 8] = [
+const BUNDLED: [(&str, &str); 9] = [
     (
         "matrix.toml",
         include_str!("../../compat-matrix/matrix.toml"),
@@ -31,6 +31,10 @@ const BUNDLED: [(&str, &str); 8] = [
     ("torch.toml", include_str!("../../compat-matrix/torch.toml")),
     ("cudnn.toml", include_str!("../../compat-matrix/cudnn.toml")),
     ("xid.toml", include_str!("../../compat-matrix/xid.toml")),
+    (
+        "interconnect.toml",
+        include_str!("../../compat-matrix/interconnect.toml"),
+    ),
 ];
 
 /// The bundled files as one JSON document (see build.rs).
@@ -51,6 +55,8 @@ pub struct Matrix {
     pub cudnn: CudnnFile,
     /// NVIDIA's Xid catalogue (`xid.toml`).
     pub xid: XidFile,
+    /// Links between GPUs (`interconnect.toml`): PCIe lane rates, NVLink per product.
+    pub interconnect: InterconnectFile,
     /// "bundled", or the folder it came from.
     pub source: String,
 }
@@ -175,7 +181,18 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
     let torch = parts.part(FILES[5], &mut problems);
     let cudnn = parts.part(FILES[6], &mut problems);
     let xid = parts.part(FILES[7], &mut problems);
-    match (manifest, toolkits, drivers, archs, gpus, torch, cudnn, xid) {
+    let interconnect = parts.part(FILES[8], &mut problems);
+    match (
+        manifest,
+        toolkits,
+        drivers,
+        archs,
+        gpus,
+        torch,
+        cudnn,
+        xid,
+        interconnect,
+    ) {
         (
             Some(manifest),
             Some(toolkits),
@@ -185,6 +202,7 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
             Some(torch),
             Some(cudnn),
             Some(xid),
+            Some(interconnect),
         ) => Ok(Matrix {
             manifest,
             toolkits,
@@ -194,6 +212,7 @@ fn assemble(parts: &impl Parts, source: &str) -> Result<Matrix, Vec<Problem>> {
             torch,
             cudnn,
             xid,
+            interconnect,
             source: source.to_string(),
         }),
         _ => Err(problems),

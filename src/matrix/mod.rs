@@ -64,7 +64,8 @@ mod tests {
                         && fast.gpus == m.gpus
                         && fast.torch == m.torch
                         && fast.cudnn == m.cudnn
-                        && fast.xid == m.xid,
+                        && fast.xid == m.xid
+                        && fast.interconnect == m.interconnect,
                     "the JSON build of the matrix differs from the TOML files"
                 );
             }

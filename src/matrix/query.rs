@@ -2,7 +2,9 @@
 //! is, what a driver supports, which driver a CUDA version needs, which PyTorch builds
 //! cover a GPU. Versions compare as numbers per component, never as strings.
 
-use super::schema::{Arch, DriverBranch, Gpu, MinorVersionCompat, TorchRelease, TorchVariant};
+use super::schema::{
+    Arch, DriverBranch, Gpu, MinorVersionCompat, NvlinkProduct, TorchRelease, TorchVariant,
+};
 use super::Matrix;
 use crate::arch_list::{arch_list_covers, parse_arch_list, ArchEntry};
 use crate::version::DottedVersion;
@@ -48,6 +50,25 @@ impl Matrix {
             normalize_gpu_name(&g.name) == want
                 || g.aliases.iter().any(|a| normalize_gpu_name(a) == want)
         })
+    }
+
+    /// The product's NVLink (interconnect.toml), by the GPU's name or a gpus.toml alias.
+    pub fn nvlink_product(&self, name: &str) -> Option<&NvlinkProduct> {
+        let want = normalize_gpu_name(name);
+        let canonical = self.gpu_by_name(name).map(|g| normalize_gpu_name(&g.name));
+        self.interconnect.nvlink.iter().find(|n| {
+            let have = normalize_gpu_name(&n.gpu);
+            have == want || Some(&have) == canonical.as_ref()
+        })
+    }
+
+    /// GB/s of one PCIe lane of this generation, one direction (interconnect.toml).
+    pub fn pcie_lane_gbps(&self, generation: u32) -> Option<f64> {
+        self.interconnect
+            .pcie
+            .iter()
+            .find(|p| p.generation == generation)
+            .map(|p| p.lane_gbps)
     }
 
     pub fn gpu_by_pci_id(&self, device_id: &str) -> Option<&Gpu> {

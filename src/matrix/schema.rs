@@ -299,3 +299,48 @@ pub const XID_ACTIONS: &[&str] = &[
     "drain",
     "inspect_hardware",
 ];
+
+/// `compat-matrix/interconnect.toml`: what the links between GPUs should carry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterconnectFile {
+    pub schema: u32,
+    pub sources: BTreeMap<String, String>,
+    pub judgement: InterconnectJudgement,
+    #[serde(default)]
+    pub pcie: Vec<PcieGeneration>,
+    #[serde(default)]
+    pub nvlink: Vec<NvlinkProduct>,
+}
+
+/// The shares of a link's one-direction rate under which the probes report a pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterconnectJudgement {
+    pub p2p_fraction: f64,
+    pub allreduce_fraction: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieGeneration {
+    pub generation: u32,
+    /// GB/s of one lane, one direction, after line encoding.
+    pub lane_gbps: f64,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NvlinkProduct {
+    /// The GPU's name as NVML prints it (or an alias of a gpus.toml row).
+    pub gpu: String,
+    pub generation: u32,
+    /// NVLink links per GPU.
+    pub links: u32,
+    /// The GPU's whole NVLink bandwidth, both directions together (datasheet figure).
+    pub total_gbps: f64,
+    pub source: String,
+    #[serde(default = "yes")]
+    pub verified: bool,
+}

@@ -153,7 +153,72 @@ pub fn validate(m: &Matrix, texts: &Texts) -> Vec<Problem> {
     torch(m, &mut r, &cuda_versions);
     cudnn(m, &mut r);
     xid(m, &mut r);
+    interconnect(m, &mut r);
     r.problems
+}
+
+fn interconnect(m: &Matrix, r: &mut Report) {
+    let f = "interconnect.toml";
+    let i = &m.interconnect;
+    r.schema(f, i.schema);
+    for (key, v) in [
+        ("p2p_fraction", i.judgement.p2p_fraction),
+        ("allreduce_fraction", i.judgement.allreduce_fraction),
+    ] {
+        if !(v > 0.0 && v <= 1.0) {
+            r.entry(
+                f,
+                key,
+                &v.to_string(),
+                format!("{key} {v} must be a share in (0, 1]"),
+            );
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for p in &i.pcie {
+        r.duplicate(&mut seen, f, "generation", &p.generation.to_string());
+        r.source(
+            f,
+            &i.sources,
+            &p.source,
+            &format!("PCIe Gen{}", p.generation),
+        );
+        if !(p.lane_gbps > 0.0 && p.lane_gbps < 100.0) {
+            r.entry(
+                f,
+                "lane_gbps",
+                &p.lane_gbps.to_string(),
+                format!(
+                    "PCIe Gen{}: lane_gbps {} is not a lane's rate",
+                    p.generation, p.lane_gbps
+                ),
+            );
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for n in &i.nvlink {
+        r.duplicate(&mut seen, f, "gpu", &n.gpu);
+        r.source(f, &i.sources, &n.source, &n.gpu);
+        if m.gpu_by_name(&n.gpu).is_none() {
+            r.entry(
+                f,
+                "gpu",
+                &n.gpu,
+                format!("{:?} is not a GPU name or alias in gpus.toml", n.gpu),
+            );
+        }
+        if n.links == 0 || n.total_gbps <= 0.0 || !(1..=6).contains(&n.generation) {
+            r.entry(
+                f,
+                "gpu",
+                &n.gpu,
+                format!(
+                    "{}: NVLink generation {}, {} links, {} GB/s is not a product's NVLink",
+                    n.gpu, n.generation, n.links, n.total_gbps
+                ),
+            );
+        }
+    }
 }
 
 /// Returns the (major, minor) CUDA versions the toolkit table knows.
@@ -595,6 +660,29 @@ mod tests {
             .unwrap()
             .1;
         text.lines().position(|l| l.contains(needle)).unwrap() + 1
+    }
+
+    #[test]
+    fn interconnect_rows_are_checked() {
+        let p = problems_after("interconnect.toml", |t| {
+            t.replacen("p2p_fraction = 0.4", "p2p_fraction = 4", 1)
+        });
+        expect(&p, "p2p_fraction 4 must be a share in (0, 1]");
+        let p = problems_after("interconnect.toml", |t| {
+            t.replacen("gpu = \"NVIDIA B200\"", "gpu = \"NVIDIA B9000\"", 1)
+        });
+        expect(
+            &p,
+            "\"NVIDIA B9000\" is not a GPU name or alias in gpus.toml",
+        );
+        let p = problems_after("interconnect.toml", |t| {
+            t.replacen("source = \"N5\"", "source = \"N99\"", 1)
+        });
+        expect(&p, "interconnect.toml:");
+        let p = problems_after("interconnect.toml", |t| {
+            t.replacen("links = 18", "lanes = 18", 1)
+        });
+        expect(&p, "unknown field `lanes`");
     }
 
     #[test]

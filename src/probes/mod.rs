@@ -4,6 +4,7 @@
 
 pub use crate::cuda_ffi as kernels; // moved: src/cuda_ffi.rs
 pub use crate::facts::probe as outcome; // moved: src/facts/probe.rs
+pub mod between;
 pub mod plan;
 pub mod protocol;
 pub mod runner;

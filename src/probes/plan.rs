@@ -54,6 +54,22 @@ pub struct Plan {
     /// cuBLASLt libraries to test, best first (real paths on this machine).
     pub cublaslt: Vec<PathBuf>,
     pub timeout: Duration,
+    /// The probes between GPUs (P2P, NCCL): one worker over every planned, idle GPU,
+    /// after the per-GPU probes. `None` with fewer than two GPUs planned.
+    pub between: Option<PlannedBetween>,
+}
+
+/// The worker of the probes between GPUs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedBetween {
+    /// The GPUs it opens, in rank order (CUDA ordinals of the planned GPUs).
+    pub gpus: Vec<PlannedGpu>,
+    pub probes: Vec<ProbeKind>,
+    pub skipped: Vec<(ProbeKind, String)>,
+    /// libnccl.so.2 candidates, best first (real paths).
+    pub nccl: Vec<PathBuf>,
+    /// Bytes of each P2P copy (smaller under a short time limit).
+    pub p2p_bytes: u64,
 }
 
 /// Why nothing is probed at all, for the report; `None` when the plan has GPUs.
@@ -79,6 +95,7 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
         gpus: Vec::new(),
         cublaslt: Vec::new(),
         timeout: opts.timeout,
+        between: None,
     };
     if !opts.enabled {
         return plan;
@@ -92,13 +109,18 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
         return plan;
     };
     let wanted: Vec<ProbeKind> = if opts.probes.is_empty() {
-        ProbeKind::ALL.to_vec()
+        ProbeKind::every().collect()
     } else {
-        ProbeKind::ALL
-            .into_iter()
+        ProbeKind::every()
             .filter(|k| opts.probes.contains(k))
             .collect()
     };
+    let between_wanted: Vec<ProbeKind> = wanted
+        .iter()
+        .copied()
+        .filter(|k| k.between_gpus())
+        .collect();
+    let wanted: Vec<ProbeKind> = wanted.into_iter().filter(|k| !k.between_gpus()).collect();
     for dev in devices {
         let uuid = dev.uuid.value().map(String::as_str);
         if !selected(&opts.gpus, dev.nvml_index.unwrap_or(dev.ordinal), uuid) {
@@ -124,6 +146,9 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
             skipped,
         });
     }
+    if !between_wanted.is_empty() && plan.gpus.len() >= 2 {
+        plan.between = Some(plan_between(facts, host, opts, &plan.gpus, between_wanted));
+    }
     // Looked for only when some GPU will run the cuBLASLt probe.
     if plan
         .gpus
@@ -133,6 +158,119 @@ pub fn plan(facts: &Facts, host: &Host, opts: &ProbeOptions) -> Plan {
         plan.cublaslt = cublaslt_libraries(facts, host);
     }
     plan
+}
+
+/// The worker between GPUs: the idle GPUs among those planned (copies and collectives
+/// take memory and bandwidth from whatever else runs there), unless `--force`.
+fn plan_between(
+    facts: &Facts,
+    host: &Host,
+    opts: &ProbeOptions,
+    planned: &[PlannedGpu],
+    probes: Vec<ProbeKind>,
+) -> PlannedBetween {
+    let mut gpus = Vec::new();
+    let mut busy = Vec::new();
+    for g in planned {
+        match (!opts.force)
+            .then(|| busy_reason(facts, g.nvml_index))
+            .flatten()
+        {
+            Some(why) => busy.push(format!("CUDA device {} ({why})", g.cuda_ordinal)),
+            None => gpus.push(g.clone()),
+        }
+    }
+    let mut run = Vec::new();
+    let mut skipped = Vec::new();
+    let nccl = if probes.contains(&ProbeKind::Nccl) {
+        nccl_libraries(facts, host)
+    } else {
+        Vec::new()
+    };
+    for kind in probes {
+        if gpus.len() < 2 {
+            skipped.push((
+                kind,
+                format!(
+                    "fewer than two idle GPUs: {}; pass --force to run it anyway",
+                    busy.join("; ")
+                ),
+            ));
+        } else if kind == ProbeKind::Nccl && nccl.is_empty() {
+            skipped.push((
+                kind,
+                format!(
+                    "no libnccl.so.2 found; looked in {}",
+                    nccl_search_dirs(facts).join(", ")
+                ),
+            ));
+        } else {
+            run.push(kind);
+        }
+    }
+    let p2p_bytes = if opts.timeout < super::between::P2P_FULL_SIZE_LIMIT {
+        super::between::P2P_SMALL_BYTES
+    } else {
+        super::between::P2P_BYTES
+    };
+    PlannedBetween {
+        gpus,
+        probes: run,
+        skipped,
+        nccl,
+        p2p_bytes,
+    }
+}
+
+/// Where libnccl.so.2 is looked for: each PyTorch's nvidia-nccl wheel
+/// (`site-packages/nvidia/nccl/lib`, the layout of the CUDA 12 and CUDA 13 wheels alike),
+/// an old wheel's copy in torch/lib, then the system's library folders.
+pub fn nccl_search_dirs(facts: &Facts) -> Vec<String> {
+    let mut dirs: Vec<String> = Vec::new();
+    for env in &facts.python {
+        for torch in &env.torch {
+            dirs.extend(torch_nccl_dirs(&torch.site_packages));
+        }
+    }
+    for d in [
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+        "/usr/lib64",
+        "/usr/local/lib",
+    ] {
+        dirs.push(d.to_string());
+    }
+    for t in &facts.toolkits.toolkits {
+        dirs.push(format!("{}/lib64", t.root.trim_end_matches('/')));
+    }
+    dirs.dedup();
+    dirs
+}
+
+/// Where a PyTorch in `site_packages` keeps its NCCL: the nvidia-nccl-cu12 / -cu13
+/// wheel's `nvidia/nccl/lib` (both wheels use it), else an old wheel's `torch/lib`.
+pub fn torch_nccl_dirs(site_packages: &str) -> [String; 2] {
+    let sp = site_packages.trim_end_matches('/');
+    [format!("{sp}/nvidia/nccl/lib"), format!("{sp}/torch/lib")]
+}
+
+/// The libnccl.so.2 files found, best first (the first PyTorch's wheel).
+pub fn nccl_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for dir in nccl_search_dirs(facts) {
+        let lib = format!("{dir}/libnccl.so.2");
+        if !host.exists(&lib) {
+            continue;
+        }
+        let real = host.path(&lib);
+        let key = std::fs::canonicalize(&real).unwrap_or_else(|_| real.clone());
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push(real);
+        }
+    }
+    out
 }
 
 /// `--gpus` entries: an nvidia-smi index, or a prefix of the GPU's UUID ("GPU-…") or of
@@ -310,6 +448,19 @@ mod tests {
         assert_eq!(p.gpus[0].skipped.len(), 1, "{p:?}");
         assert!(p.gpus[0].skipped[0].1.contains("can tell neither"));
         assert!(plan_of(&f, true).gpus[0].skipped.is_empty());
+    }
+
+    #[test]
+    fn nccl_is_looked_for_in_the_torch_wheel_first_then_the_system() {
+        let f = crate::checks::testutil::healthy();
+        let dirs = nccl_search_dirs(&f);
+        let sp = f.python[0].torch[0].site_packages.trim_end_matches('/');
+        assert_eq!(dirs[0], format!("{sp}/nvidia/nccl/lib"));
+        assert!(dirs.contains(&"/usr/lib/x86_64-linux-gnu".to_string()));
+        // Nothing there in an empty root: nothing found, and no plan between one GPU.
+        let host = Host::fixture("/nonexistent", &[]);
+        assert!(nccl_libraries(&f, &host).is_empty());
+        assert_eq!(plan(&f, &host, &ProbeOptions::default()).between, None);
     }
 
     #[test]

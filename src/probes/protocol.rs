@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::facts::probe::{ProbeKind, ProbeOutcome};
+use crate::facts::probe::{PeerPair, ProbeKind, ProbeOutcome};
 
 /// Bumped whenever `Event` changes shape.
 pub const PROBE_PROTOCOL: u32 = 1;
@@ -32,6 +32,12 @@ pub enum Event {
         elapsed_ms: u64,
         outcome: ProbeOutcome,
     },
+    /// The P2P probe: a pair as it starts (`running`) and as it ends, so a copy that
+    /// hangs is named by the last pair heard of.
+    Pair {
+        protocol: u32,
+        pair: PeerPair,
+    },
 }
 
 impl Event {
@@ -39,7 +45,8 @@ impl Event {
         match self {
             Event::Ready { protocol }
             | Event::Started { protocol, .. }
-            | Event::Finished { protocol, .. } => *protocol,
+            | Event::Finished { protocol, .. }
+            | Event::Pair { protocol, .. } => *protocol,
         }
     }
 }

@@ -8,10 +8,10 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::plan::{Plan, PlannedGpu};
+use super::plan::{Plan, PlannedBetween, PlannedGpu};
 use super::protocol::{parse_line, Event};
 use super::worker::WorkerArgs;
-use crate::facts::probe::{ProbeKind, ProbeOutcome, ProbeResult};
+use crate::facts::probe::{PeerPair, PeerStatus, ProbeKind, ProbeOutcome, ProbeResult};
 use crate::host::{kill_group, tail_lines, Host};
 
 /// Stderr kept per worker (a chatty driver must not grow the doctor).
@@ -71,16 +71,43 @@ fn read_line_bounded(reader: &mut impl BufRead) -> Option<String> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProbeEvent {
     Started { cuda_ordinal: u32, probe: ProbeKind },
-    Finished(ProbeResult),
+    Finished(Box<ProbeResult>),
 }
 
-/// Runs every planned probe; results come back in plan order (GPU, then probe).
+/// Runs every planned probe; results come back in plan order (GPU, then probe), the
+/// probes between GPUs last (they run after the per-GPU probes, on idle GPUs).
 pub fn run(host: &Host, plan: &Plan, on_event: &(dyn Fn(ProbeEvent) + Sync)) -> Vec<ProbeResult> {
+    let mut results = run_per_gpu(host, plan, on_event);
+    if let Some(between) = &plan.between {
+        let gpu = between_gpu(between);
+        results.extend(run_gpu(host, plan, &gpu, Some(between), on_event));
+    }
+    results
+}
+
+/// The stand-in `PlannedGpu` of the worker between GPUs: its first GPU's ordinal, no
+/// single GPU's identity (its results are the node's), its probes and skips.
+fn between_gpu(b: &PlannedBetween) -> PlannedGpu {
+    PlannedGpu {
+        cuda_ordinal: b.gpus.first().map_or(0, |g| g.cuda_ordinal),
+        nvml_index: None,
+        name: None,
+        pci_bus_id: None,
+        probes: b.probes.clone(),
+        skipped: b.skipped.clone(),
+    }
+}
+
+fn run_per_gpu(
+    host: &Host,
+    plan: &Plan,
+    on_event: &(dyn Fn(ProbeEvent) + Sync),
+) -> Vec<ProbeResult> {
     std::thread::scope(|s| {
         let handles: Vec<_> = plan
             .gpus
             .iter()
-            .map(|gpu| s.spawn(move || run_gpu(host, plan, gpu, on_event)))
+            .map(|gpu| s.spawn(move || run_gpu(host, plan, gpu, None, on_event)))
             .collect();
         handles
             .into_iter()
@@ -119,6 +146,7 @@ fn result(
         pci_bus_id: gpu.pci_bus_id.clone(),
         elapsed_ms,
         outcome,
+        pairs: Vec::new(),
     }
 }
 
@@ -130,13 +158,22 @@ fn run_gpu(
     host: &Host,
     plan: &Plan,
     gpu: &PlannedGpu,
+    between: Option<&PlannedBetween>,
     on_event: &(dyn Fn(ProbeEvent) + Sync),
 ) -> Vec<ProbeResult> {
     let mut results: Vec<ProbeResult> = Vec::new();
     let mut remaining: Vec<ProbeKind> = gpu.probes.clone();
     while !remaining.is_empty() {
         let before = remaining.len();
-        run_worker(host, plan, gpu, &mut remaining, &mut results, on_event);
+        run_worker(
+            host,
+            plan,
+            gpu,
+            between,
+            &mut remaining,
+            &mut results,
+            on_event,
+        );
         if remaining.len() == before {
             // A worker that made no progress and reported no failure: never loop.
             for p in remaining.drain(..) {
@@ -150,14 +187,14 @@ fn run_gpu(
                         stderr_tail: "the probe worker ended without running any probe".to_string(),
                     },
                 );
-                on_event(ProbeEvent::Finished(r.clone()));
+                on_event(ProbeEvent::Finished(Box::new(r.clone())));
                 results.push(r);
             }
         }
     }
     for (probe, why) in &gpu.skipped {
         let r = result(gpu, *probe, 0, ProbeOutcome::Skipped { why: why.clone() });
-        on_event(ProbeEvent::Finished(r.clone()));
+        on_event(ProbeEvent::Finished(Box::new(r.clone())));
         results.push(r);
     }
     results.sort_by_key(|r| r.probe);
@@ -168,15 +205,24 @@ fn worker_command(
     host: &Host,
     plan: &Plan,
     gpu: &PlannedGpu,
+    between: Option<&PlannedBetween>,
     probes: &[ProbeKind],
 ) -> Result<Command, String> {
     let exe = std::env::current_exe().map_err(|e| {
         format!("cannot find gpu-doctor's own executable to run the probe worker: {e}")
     })?;
+    let ordinal = |g: &PlannedGpu| i32::try_from(g.cuda_ordinal).unwrap_or(i32::MAX);
     let args = WorkerArgs {
-        ordinal: i32::try_from(gpu.cuda_ordinal).unwrap_or(i32::MAX),
+        ordinal: ordinal(gpu),
         probes: probes.to_vec(),
-        cublaslt: plan.cublaslt.clone(),
+        cublaslt: if between.is_some() {
+            Vec::new()
+        } else {
+            plan.cublaslt.clone()
+        },
+        peers: between.map_or_else(Vec::new, |b| b.gpus.iter().map(ordinal).collect()),
+        nccl: between.map_or_else(Vec::new, |b| b.nccl.clone()),
+        p2p_bytes: between.map_or(super::between::P2P_BYTES, |b| b.p2p_bytes),
     };
     let mut cmd = Command::new(exe);
     cmd.args(args.to_args());
@@ -187,25 +233,42 @@ fn worker_command(
     Ok(cmd)
 }
 
+/// The P2P pairs heard of so far: a pair's later event replaces its earlier one.
+fn note_pair(pairs: &mut Vec<PeerPair>, pair: PeerPair) {
+    match pairs
+        .iter_mut()
+        .find(|p| p.src == pair.src && p.dst == pair.dst)
+    {
+        Some(p) => *p = pair,
+        None => pairs.push(pair),
+    }
+}
+
 /// One worker for the probes in `remaining`; removes each probe it settles.
 fn run_worker(
     host: &Host,
     plan: &Plan,
     gpu: &PlannedGpu,
+    between: Option<&PlannedBetween>,
     remaining: &mut Vec<ProbeKind>,
     results: &mut Vec<ProbeResult>,
     on_event: &(dyn Fn(ProbeEvent) + Sync),
 ) {
+    let mut pairs: Vec<PeerPair> = Vec::new();
     let mut settle = |probe: ProbeKind,
                       elapsed_ms: u64,
                       outcome: ProbeOutcome,
-                      remaining: &mut Vec<ProbeKind>| {
+                      remaining: &mut Vec<ProbeKind>,
+                      pairs: &[PeerPair]| {
         remaining.retain(|p| *p != probe);
-        let r = result(gpu, probe, elapsed_ms, outcome);
-        on_event(ProbeEvent::Finished(r.clone()));
+        let mut r = result(gpu, probe, elapsed_ms, outcome);
+        if probe == ProbeKind::P2p {
+            r.pairs = pairs.to_vec();
+        }
+        on_event(ProbeEvent::Finished(Box::new(r.clone())));
         results.push(r);
     };
-    let spawned = worker_command(host, plan, gpu, remaining).and_then(|mut cmd| {
+    let spawned = worker_command(host, plan, gpu, between, remaining).and_then(|mut cmd| {
         use std::os::unix::process::CommandExt;
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -227,6 +290,7 @@ fn run_worker(
                         stderr_tail: why.clone(),
                     },
                     remaining,
+                    &pairs,
                 );
             }
             return;
@@ -285,6 +349,7 @@ fn run_worker(
                         probe,
                     });
                 }
+                Some(Ok(Event::Pair { pair, .. })) => note_pair(&mut pairs, pair),
                 Some(Ok(Event::Finished {
                     probe,
                     elapsed_ms,
@@ -292,7 +357,7 @@ fn run_worker(
                     ..
                 })) => {
                     if remaining.contains(&probe) {
-                        settle(probe, elapsed_ms, outcome, remaining);
+                        settle(probe, elapsed_ms, outcome, remaining, &pairs);
                     }
                     current = None;
                     deadline = Instant::now() + plan.timeout;
@@ -330,6 +395,18 @@ fn run_worker(
         .and_then(|h| join_with_deadline(h, PIPE_GRACE))
         .map(|s| tail_lines(&s, 12))
         .unwrap_or_default();
+    // A copy the worker started and never finished is the one that hung.
+    if matches!(ended, End::TimedOut) {
+        for p in &mut pairs {
+            if p.status == PeerStatus::Running {
+                p.status = PeerStatus::Hung;
+                p.detail = Some(format!(
+                    "the copy did not finish within the probe's time limit ({} s)",
+                    plan.timeout.as_secs_f64()
+                ));
+            }
+        }
+    }
     let (blamed, elapsed) = match current {
         Some((p, t)) => (Some(p), millis(t.elapsed())),
         None => (remaining.first().copied(), 0),
@@ -350,6 +427,7 @@ fn run_worker(
                         notes: Vec::new(),
                     },
                     remaining,
+                    &pairs,
                 );
             }
         }
@@ -364,6 +442,7 @@ fn run_worker(
                         stderr_tail,
                     },
                     remaining,
+                    &pairs,
                 );
             }
             for p in remaining.clone() {
@@ -372,7 +451,7 @@ fn run_worker(
                     gpu.cuda_ordinal,
                     blamed.map_or("first", ProbeKind::as_str)
                 );
-                settle(p, 0, ProbeOutcome::Skipped { why }, remaining);
+                settle(p, 0, ProbeOutcome::Skipped { why }, remaining, &pairs);
             }
         }
         End::TimedOut => {
@@ -390,6 +469,7 @@ fn run_worker(
                         stderr_tail,
                     },
                     remaining,
+                    &pairs,
                 );
             }
         }
@@ -412,6 +492,7 @@ fn run_worker(
                         stderr_tail,
                     },
                     remaining,
+                    &pairs,
                 );
             }
         }

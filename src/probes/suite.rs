@@ -67,7 +67,9 @@ pub fn is_sticky(code: i64) -> bool {
 pub fn sticky_code(outcome: &ProbeOutcome) -> Option<i64> {
     match outcome {
         ProbeOutcome::Failed { code: Some(c), .. }
-            if !c.call.starts_with("cublas") && is_sticky(c.code) =>
+            if !c.call.starts_with("cublas")
+                && !c.call.starts_with("nccl")
+                && is_sticky(c.code) =>
         {
             Some(c.code)
         }
@@ -85,6 +87,12 @@ pub fn run(gpu: &Gpu<'_>, probe: ProbeKind) -> ProbeOutcome {
         ProbeKind::Graph => graph(gpu),
         ProbeKind::Bandwidth => bandwidth(gpu),
         ProbeKind::Oom => oom(gpu),
+        ProbeKind::P2p | ProbeKind::Nccl => Ok(ProbeOutcome::Skipped {
+            why: format!(
+                "{} runs between GPUs, in a worker that holds them all",
+                probe.as_str()
+            ),
+        }),
     };
     let mut outcome =
         result.unwrap_or_else(|e| failed_call(gpu.driver, &e, "a driver call failed"));

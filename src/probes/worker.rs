@@ -19,6 +19,13 @@ pub struct WorkerArgs {
     pub ordinal: i32,
     pub probes: Vec<ProbeKind>,
     pub cublaslt: Vec<PathBuf>,
+    /// The probes between GPUs: every GPU's CUDA ordinal, in rank order (`ordinal` is
+    /// the first). Empty for a per-GPU worker.
+    pub peers: Vec<i32>,
+    /// libnccl.so.2 candidates for the NCCL probe, best first.
+    pub nccl: Vec<PathBuf>,
+    /// Bytes of each P2P copy.
+    pub p2p_bytes: u64,
 }
 
 impl WorkerArgs {
@@ -38,6 +45,22 @@ impl WorkerArgs {
             out.push("--cublaslt".to_string());
             out.push(lib.display().to_string());
         }
+        if !self.peers.is_empty() {
+            out.push("--peers".to_string());
+            out.push(
+                self.peers
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+            out.push("--p2p-bytes".to_string());
+            out.push(self.p2p_bytes.to_string());
+        }
+        for lib in &self.nccl {
+            out.push("--nccl".to_string());
+            out.push(lib.display().to_string());
+        }
         out
     }
 
@@ -45,6 +68,9 @@ impl WorkerArgs {
         let mut ordinal = None;
         let mut probes = Vec::new();
         let mut cublaslt = Vec::new();
+        let mut peers = Vec::new();
+        let mut nccl = Vec::new();
+        let mut p2p_bytes = super::between::P2P_BYTES;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = || it.next().ok_or(format!("{a} needs a value"));
@@ -58,6 +84,15 @@ impl WorkerArgs {
                     }
                 }
                 "--cublaslt" => cublaslt.push(PathBuf::from(value()?)),
+                "--peers" => {
+                    for p in value()?.split(',').filter(|p| !p.is_empty()) {
+                        peers.push(p.parse::<i32>().map_err(|e| format!("--peers {p}: {e}"))?);
+                    }
+                }
+                "--nccl" => nccl.push(PathBuf::from(value()?)),
+                "--p2p-bytes" => {
+                    p2p_bytes = value()?.parse::<u64>().map_err(|e| e.to_string())?;
+                }
                 other => return Err(format!("unexpected argument {other}")),
             }
         }
@@ -65,6 +100,9 @@ impl WorkerArgs {
             ordinal: ordinal.ok_or("--ordinal is required")?,
             probes,
             cublaslt,
+            peers,
+            nccl,
+            p2p_bytes,
         })
     }
 }
@@ -120,6 +158,9 @@ pub fn worker_main(args: &[String]) -> i32 {
             return settle_all(suite::missing_entry_point(&driver, &s))
         }
     }
+    if !args.peers.is_empty() {
+        return between_main(&driver, &args, &emit, &fail_all, &settle_all);
+    }
     let opened = driver
         .device(args.ordinal)
         .and_then(|device| Ok((device, driver.primary_context(device)?)));
@@ -169,6 +210,68 @@ pub fn worker_main(args: &[String]) -> i32 {
     0
 }
 
+/// The worker of the probes between GPUs: every GPU's primary context, then each probe.
+fn between_main(
+    driver: &kernels::CudaDriver,
+    args: &WorkerArgs,
+    emit: &dyn Fn(&Event),
+    fail_all: &dyn Fn(String) -> i32,
+    settle_all: &dyn Fn(ProbeOutcome) -> i32,
+) -> i32 {
+    let mut gpus = Vec::new();
+    for ordinal in &args.peers {
+        let opened = driver
+            .device(*ordinal)
+            .and_then(|device| driver.primary_context(device));
+        match opened {
+            Ok(ctx) => gpus.push((*ordinal, ctx)),
+            Err(kernels::CuError::Code { call, code }) => {
+                let c = suite::probe_code(driver, call, code);
+                return fail_all(format!(
+                    "opening CUDA ordinal {ordinal}: {call} returned {} ({})",
+                    c.name, c.code
+                ));
+            }
+            Err(kernels::CuError::MissingSymbol(s)) => {
+                return settle_all(suite::missing_entry_point(driver, &s))
+            }
+        }
+    }
+    emit(&Event::Ready {
+        protocol: PROBE_PROTOCOL,
+    });
+    let node = super::between::Node {
+        driver,
+        gpus,
+        nccl: args.nccl.clone(),
+        p2p_bytes: args.p2p_bytes,
+    };
+    for probe in &args.probes {
+        emit(&Event::Started {
+            protocol: PROBE_PROTOCOL,
+            probe: *probe,
+        });
+        let t = Instant::now();
+        let outcome = super::between::run(&node, *probe, &|pair| {
+            emit(&Event::Pair {
+                protocol: PROBE_PROTOCOL,
+                pair: pair.clone(),
+            });
+        });
+        let sticky = suite::sticky_code(&outcome);
+        emit(&Event::Finished {
+            protocol: PROBE_PROTOCOL,
+            probe: *probe,
+            elapsed_ms: u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX),
+            outcome,
+        });
+        if sticky.is_some() {
+            return STICKY_EXIT;
+        }
+    }
+    0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,7 +282,21 @@ mod tests {
             ordinal: 3,
             probes: vec![ProbeKind::Launch, ProbeKind::Oom],
             cublaslt: vec![PathBuf::from("/x/libcublasLt.so.12")],
+            peers: Vec::new(),
+            nccl: Vec::new(),
+            p2p_bytes: super::super::between::P2P_BYTES,
         };
+        let args = a.to_args();
+        assert_eq!(WorkerArgs::parse(&args[1..]).unwrap(), a);
+        let node = WorkerArgs {
+            ordinal: 0,
+            probes: vec![ProbeKind::P2p, ProbeKind::Nccl],
+            cublaslt: Vec::new(),
+            peers: vec![0, 2, 3],
+            nccl: vec![PathBuf::from("/v/nvidia/nccl/lib/libnccl.so.2")],
+            p2p_bytes: 8 << 20,
+        };
+        assert_eq!(WorkerArgs::parse(&node.to_args()[1..]).unwrap(), node);
         let args = a.to_args();
         assert_eq!(args[0], WORKER_SUBCOMMAND);
         assert_eq!(WorkerArgs::parse(&args[1..]).unwrap(), a);

@@ -376,6 +376,7 @@ mod tests {
                     measurements: vec![Measurement::new("host_to_device_gbps", 52.5, "GB/s")],
                     notes: vec![],
                 },
+                pairs: Vec::new(),
             },
             ProbeResult {
                 probe: ProbeKind::Launch,
@@ -388,6 +389,7 @@ mod tests {
                     after_ms: 60_000,
                     stderr_tail: String::new(),
                 },
+                pairs: Vec::new(),
             },
         ];
         let r = Report::new(crate::matrix::bundled(), facts, Vec::new(), Vec::new());

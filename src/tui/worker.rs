@@ -48,13 +48,25 @@ fn judge(req: &Request, host: &Host, facts: facts::Facts) -> Result<Report, Stri
 /// The probes of the person's pick: the GPUs and probes not left out in the picker.
 pub fn probe_plan(req: &Request, host: &Host, facts: &facts::Facts, picked: &ProbePlan) -> Plan {
     let mut plan = crate::probes::plan::plan(facts, host, &req.probes);
-    plan.gpus.retain(|g| {
+    let kept = |g: &crate::probes::plan::PlannedGpu| {
         let by_index = g.nvml_index.map(|i| i.to_string());
         ![by_index, g.pci_bus_id.clone()]
             .iter()
             .flatten()
             .any(|key| picked.skip_gpus.contains(key))
-    });
+    };
+    plan.gpus.retain(kept);
+    // The probes between GPUs run on the GPUs left, two at least.
+    if let Some(b) = &mut plan.between {
+        b.gpus.retain(kept);
+        b.probes
+            .retain(|p| !picked.skip_probes.contains(p.as_str()));
+        b.skipped
+            .retain(|(p, _)| !picked.skip_probes.contains(p.as_str()));
+    }
+    if plan.between.as_ref().is_some_and(|b| b.gpus.len() < 2) {
+        plan.between = None;
+    }
     for gpu in &mut plan.gpus {
         gpu.probes
             .retain(|p| !picked.skip_probes.contains(p.as_str()));
@@ -73,6 +85,9 @@ fn probe_msg(event: &ProbeEvent, plan: &Plan) -> Option<Msg> {
             .map(|g| g.nvml_index.unwrap_or(ordinal))
     };
     match event {
+        // The probes between GPUs are the node's, not one GPU's cell.
+        ProbeEvent::Started { probe, .. } if probe.between_gpus() => None,
+        ProbeEvent::Finished(r) if r.probe.between_gpus() => None,
         ProbeEvent::Started {
             cuda_ordinal,
             probe,

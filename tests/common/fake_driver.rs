@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 /// Folders holding `libnvidia-ml.so.1`, `libcuda.so.1` and `libcuda.so` (the first name
-/// cudarc tries), and `cublas/libcublasLt.so.12`.
+/// cudarc tries), `cublas/libcublasLt.so.12` and `nccl/lib/libnccl.so.2`.
 pub struct FakeDriver {
     /// Every entry point present.
     pub current: PathBuf,
@@ -81,6 +81,15 @@ fn build(dir: &Path, defines: &[&str]) -> PathBuf {
     compile(
         &src.join("fake_cublaslt.c"),
         &cublas.join("libcublasLt.so.12"),
+        defines,
+    );
+    // A wheel-like folder: nvidia/nccl/lib/libnccl.so.2, the layout of PyTorch's
+    // nvidia-nccl-cu12 / -cu13 wheels.
+    let nccl = dir.join("nccl/lib");
+    std::fs::create_dir_all(&nccl).unwrap();
+    compile(
+        &src.join("fake_nccl.c"),
+        &nccl.join("libnccl.so.2"),
         defines,
     );
     std::os::unix::fs::symlink("libcuda.so.1", dir.join("libcuda.so")).unwrap();

@@ -58,6 +58,21 @@
  *   FAKE_CUDA_USED_STEP=BYTES    other processes take BYTES more on every cuMemGetInfo_v2
  *   FAKE_CUDA_FORK_CHILD=1       cuInit forks a child that sleeps 600 s holding stdout/stderr
  *   FAKE_CUDA_STDOUT_BYTES=N     cuInit writes N bytes of chatter (no newline) to stdout
+ * Peer access (cuDeviceCanAccessPeer, cuCtxEnablePeerAccess, cuMemcpyPeerAsync), as cuda.h
+ * documents it: a device never reports access to itself; enabling access twice returns
+ * CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED (704), to a pair without access
+ * CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217), to the current context itself or a bad one
+ * CUDA_ERROR_INVALID_CONTEXT (201), with flags other than 0 CUDA_ERROR_INVALID_VALUE; a peer
+ * copy is queued on its stream like any asynchronous copy.
+ *   FAKE_CUDA_P2P=0              no pair of GPUs reports peer access
+ *   FAKE_CUDA_P2P_DENY="0>1,..." these ordered pairs (CUDA ordinals) report no access
+ *   FAKE_CUDA_P2P_PAIR="0>1"     the faults below hit only this ordered pair (default: all)
+ *   FAKE_CUDA_P2P_CORRUPT=1      a peer copy completes without an error but one word arrives
+ *                                changed (an IOMMU/ACS-style redirect)
+ *   FAKE_CUDA_P2P_HANG=1         a peer copy never completes (whatever waits for it hangs)
+ *   FAKE_CUDA_P2P_GBPS=F         peer copies advance the GPU clock as at F GB/s (default: the
+ *                                memory bandwidth, as device copies)
+ *   FAKE_CUDA_P2P_ERROR=N        a peer copy faults with CUresult N when it runs (sticky if N is)
  * Asynchrony, as NVIDIA documents it ("API synchronization behavior", "Stream
  * synchronization behavior"): kernels, graph launches, cuMemsetD32_v2, cuMemcpyDtoD_v2,
  * event records and work libraries enqueue (fake_cuda_enqueue_host) are queued and run
@@ -96,6 +111,8 @@ typedef unsigned long long CUdeviceptr;
 #define CUDA_ERROR_INVALID_IMAGE 200
 #define CUDA_ERROR_NOT_FOUND 500
 #define CUDA_ERROR_INVALID_HANDLE 400
+#define CUDA_ERROR_PEER_ACCESS_UNSUPPORTED 217
+#define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED 704
 #define CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED 900
 
 #ifdef FAKE_STUB
@@ -512,7 +529,7 @@ struct launch {
 
 struct event { int recorded, done; double at; };
 
-enum op_kind { OP_KERNEL, OP_COPY, OP_MEMSET, OP_HOST, OP_EVENT };
+enum op_kind { OP_KERNEL, OP_COPY, OP_MEMSET, OP_HOST, OP_EVENT, OP_PEER };
 struct op {
     unsigned long seq;
     int stream; /* 0: the legacy stream */
@@ -527,7 +544,10 @@ struct op {
     void (*host_fn)(void *);
     void *host_arg;
     struct event *event;
+    int src_dev, dst_dev; /* OP_PEER: CUDA ordinals */
 };
+
+static int peer_faulty(int src, int dst);
 
 static struct op *queue;
 static size_t queued, queue_cap;
@@ -555,6 +575,24 @@ static void run_op(struct op *o) {
     case OP_MEMSET:
         for (size_t i = 0; i < o->bytes; i++) ((uint32_t *)o->dst)[i] = o->value;
         break;
+    case OP_PEER: {
+        int faulty = peer_faulty(o->src_dev, o->dst_dev);
+        if (faulty && env_int("FAKE_CUDA_P2P_HANG", 0))
+            for (;;) pause();
+        CUresult rc = faulty ? env_int("FAKE_CUDA_P2P_ERROR", 0) : 0;
+        if (rc) {
+            if (is_sticky(rc)) sticky = rc;
+            break;
+        }
+        memmove(o->dst, o->src, o->bytes);
+        if (faulty && env_int("FAKE_CUDA_P2P_CORRUPT", 0) && o->bytes >= 4)
+            ((uint32_t *)o->dst)[o->bytes / 8] ^= 0x40u;
+        const char *p2p = faulty ? env_str("FAKE_CUDA_P2P_GBPS") : NULL;
+        const char *bw = env_str("FAKE_CUDA_MEMORY_GBPS");
+        double gbps = p2p ? atof(p2p) * 2.0 : (bw ? atof(bw) : 3000.0);
+        if (gbps > 0) gpu_clock_ns += 2.0 * (double)o->bytes / gbps;
+        break;
+    }
     case OP_HOST: o->host_fn(o->host_arg); break;
     case OP_EVENT: o->event->at = gpu_clock_ns; o->event->done = 1; break;
     }
@@ -637,7 +675,7 @@ CUresult cuCtxSynchronize(void) {
  * (the probes never touch the bytes of a large allocation). */
 #define BACKED_LIMIT (256ULL << 20)
 #define MAX_ALLOCS 1024
-struct alloc { CUdeviceptr ptr; size_t bytes; int backed; };
+struct alloc { CUdeviceptr ptr; size_t bytes; int backed; struct gpu *gpu; };
 static struct alloc allocs[MAX_ALLOCS];
 static CUdeviceptr next_unbacked = 0x7e0000000000ULL;
 #define MAX_PINNED 64
@@ -677,6 +715,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
             allocs[i].backed = 0;
         }
         allocs[i].bytes = bytes;
+        allocs[i].gpu = g;
         g->used += bytes;
         *ptr = allocs[i].ptr;
         return CUDA_SUCCESS;
@@ -691,12 +730,13 @@ static struct alloc *find_alloc(CUdeviceptr p, size_t bytes) {
     return NULL;
 }
 
-/* cuMemFree waits for the device, so no queued work outlives its memory. */
+/* cuMemFree waits for the device, so no queued work outlives its memory; the memory goes
+ * back to the GPU it was allocated on (unified addressing: any context may free it). */
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
-    struct gpu *g = gpu_of(current);
     drain_all();
     for (int i = 0; i < MAX_ALLOCS; i++) {
         if (allocs[i].ptr != ptr) continue;
+        struct gpu *g = allocs[i].gpu;
         if (allocs[i].backed) free((void *)(uintptr_t)ptr);
         if (g && !env_int("FAKE_CUDA_LEAK", 0)) g->used -= allocs[i].bytes;
         allocs[i].ptr = 0;
@@ -811,6 +851,72 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int value, size_t count) {
     o.bytes = count;
     o.value = value;
     return enqueue(NULL, o) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+/* ---- peer access ------------------------------------------------------------------ */
+
+static int peer_enabled[MAX_GPUS][MAX_GPUS];
+
+/* "0>1" listed in the variable's comma-separated pairs. */
+static int pair_listed(const char *var, int src, int dst) {
+    const char *v = env_str(var);
+    if (!v) return 0;
+    char want[32];
+    snprintf(want, sizeof want, "%d>%d", src, dst);
+    size_t n = strlen(want);
+    for (const char *p = v; (p = strstr(p, want)) != NULL; p += n)
+        if ((p == v || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) return 1;
+    return 0;
+}
+
+static int peer_allowed(int src, int dst) {
+    if (src == dst || !gpu_of(src) || !gpu_of(dst)) return 0;
+    if (env_str("FAKE_CUDA_P2P") && env_int("FAKE_CUDA_P2P", 1) == 0) return 0;
+    return !pair_listed("FAKE_CUDA_P2P_DENY", src, dst);
+}
+
+static int peer_faulty(int src, int dst) {
+    return !env_str("FAKE_CUDA_P2P_PAIR") || pair_listed("FAKE_CUDA_P2P_PAIR", src, dst);
+}
+
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
+    if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!can) return CUDA_ERROR_INVALID_VALUE;
+    if (!gpu_of(dev) || !gpu_of(peer)) return CUDA_ERROR_INVALID_DEVICE;
+    *can = peer_allowed(dev, peer);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxEnablePeerAccess(void *peer_ctx, unsigned int flags) {
+    CUresult rc = ctx_state();
+    if (rc) return rc;
+    int peer = (int)(intptr_t)peer_ctx - 1;
+    if (!gpu_of(peer) || peer == current) return CUDA_ERROR_INVALID_CONTEXT;
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (!peer_allowed(current, peer)) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    if (peer_enabled[current][peer]) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    peer_enabled[current][peer] = 1;
+    return CUDA_SUCCESS;
+}
+
+/* Queued on the stream; without peer access enabled the real driver stages the copy
+ * through host memory, which is slower but as correct. */
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx,
+                           size_t bytes, void *stream) {
+    CUresult rc = ctx_state();
+    if (rc) return rc;
+    int d_dev = (int)(intptr_t)dst_ctx - 1, s_dev = (int)(intptr_t)src_ctx - 1;
+    if (!gpu_of(d_dev) || !gpu_of(s_dev)) return CUDA_ERROR_INVALID_CONTEXT;
+    void *d = host_of(dst, bytes), *s = host_of(src, bytes);
+    if (!d || !s) return CUDA_ERROR_INVALID_VALUE;
+    struct op o = {0};
+    o.kind = OP_PEER;
+    o.dst = d;
+    o.src = s;
+    o.bytes = bytes;
+    o.src_dev = s_dev;
+    o.dst_dev = d_dev;
+    return enqueue(stream, o) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 /* ---- events ----------------------------------------------------------------------- */
@@ -1108,7 +1214,9 @@ static const struct known KNOWN[] = {
     {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
     {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
+    {217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "peer access is not supported between these two devices"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", "peer access is already enabled"},
     {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
      "system has unsupported display driver / cuda driver combination"},

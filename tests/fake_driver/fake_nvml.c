@@ -58,6 +58,13 @@
  *                               no NVSwitch). The V call takes the v2 and v3 structs and
  *                               answers NVML_ERROR_ARGUMENT_VERSION_MISMATCH (25) to others.
  *   FAKE_NVML_COUNT=N            nvmlDeviceGetCount_v2 reports N (a corrupt answer)
+ *   FAKE_NVML_TOPOLOGY=N         nvmlDeviceGetTopologyCommonAncestor for every pair:
+ *                                nvmlGpuTopologyLevel_t (0 internal, 10 single switch, 20
+ *                                multiple, 30 host bridge, 40 node, 50 system; default 30);
+ *                                "-" NVML_ERROR_NOT_SUPPORTED
+ *   FAKE_NVML_NVLINK_PAIRS="0-1,2-3" pairs NVLink joins: nvmlDeviceGetP2PStatus with
+ *                                NVML_P2P_CAPS_INDEX_NVLINK answers NVML_P2P_STATUS_OK for
+ *                                them, NVML_P2P_STATUS_NOT_SUPPORTED for the others
  *   FAKE_NVML_MAX_MIG=N          nvmlDeviceGetMaxMigDeviceCount reports N
  * nvmlDeviceGetComputeRunningProcesses_v3 writes the 32-byte struct of drivers
  * 535.43.02 to 535.86.05 (with usedGpuCcProtectedMemory) when FAKE_NVML_DRIVER_VERSION is
@@ -602,6 +609,49 @@ nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned in
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *v) {
     ENTER(device);
     return pcie(device, 3, v);
+}
+
+/* ---- topology between GPUs ---------------------------------------------------------- */
+
+nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2,
+                                                 int *level) {
+    ENTER(device1);
+    if (!device2 || !level || device1 == device2) return NVML_ERROR_INVALID_ARGUMENT;
+    const char *v = getenv("FAKE_NVML_TOPOLOGY");
+    if (v && strcmp(v, "-") == 0) return NVML_ERROR_NOT_SUPPORTED;
+    *level = v && *v ? atoi(v) : 30;
+    return NVML_SUCCESS;
+}
+
+static int nvlink_joins(unsigned int a, unsigned int b) {
+    const char *v = getenv("FAKE_NVML_NVLINK_PAIRS");
+    if (!v) return 0;
+    char x[32], y[32];
+    snprintf(x, sizeof x, "%u-%u", a, b);
+    snprintf(y, sizeof y, "%u-%u", b, a);
+    for (const char *p = v; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if ((n == strlen(x) && strncmp(p, x, n) == 0) || (n == strlen(y) && strncmp(p, y, n) == 0))
+            return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+/* nvmlGpuP2PCapsIndex_t NVML_P2P_CAPS_INDEX_NVLINK = 2; other indices answer OK (PCIe P2P
+ * read/write/atomics are not told apart here). */
+nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t device1, nvmlDevice_t device2, int p2pIndex,
+                                    int *p2pStatus) {
+    ENTER(device1);
+    if (!device2 || !p2pStatus || p2pIndex < 0 || p2pIndex > 4) return NVML_ERROR_INVALID_ARGUMENT;
+    if (p2pIndex != 2) {
+        *p2pStatus = 0;
+        return NVML_SUCCESS;
+    }
+    *p2pStatus = nvlink_joins(dev(device1)->index, dev(device2)->index) ? 0 : 5;
+    return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device,

@@ -284,6 +284,7 @@ fn node_facts(
                 driver_version: Fact::known(driver.into()),
                 cuda_driver_version: Fact::known(cuda.into()),
                 devices: Fact::known((0..gpus).map(|i| device(i, name, cc, mem)).collect()),
+                pairs: Fact::missing("not in this fixture"),
             }),
             cuda: Fact::known(CudaFacts {
                 library: "libcuda.so.1".into(),
@@ -343,6 +344,7 @@ fn probe(kind: ProbeKind, i: u32, ms: u64, outcome: ProbeOutcome) -> ProbeResult
         pci_bus_id: Some(bus(i as usize)),
         elapsed_ms: ms,
         outcome,
+        pairs: Vec::new(),
     }
 }
 
@@ -428,6 +430,7 @@ fn mismatched_driver() -> Report {
             driver_version: Fact::failed("nvmlInit failed"),
             cuda_driver_version: Fact::failed("nvmlInit failed"),
             devices: Fact::failed("nvmlInit failed"),
+            pairs: Fact::failed("nvmlInit failed"),
         }),
         cuda: Fact::known(CudaFacts {
             library: "libcuda.so.1".into(),
