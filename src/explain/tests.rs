@@ -90,7 +90,8 @@ fn samples_rank_the_right_cause_first() {
         ("RuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call", "driver.uvm_unavailable"),
         ("NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address", "workload.illegal_address"),
         ("NVRM: Xid (PCI:0000:18:00): 43, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
-        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "gpu.xid"),
+        // The catalogue (compat-matrix/xid.toml) files 45 under the application's faults.
+        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
         ("NVRM: Xid (PCI:0000:18:00): 62, pid='<unknown>', name=<unknown>, 0000d3c6 0000d3aa", "gpu.xid"),
         ("NVRM: Xid (PCI:0000:18:00): 63, pid='<unknown>', name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to activate.", "gpu.row_remap"),
         ("NVRM: Xid (PCI:0000:18:00): 64, pid='<unknown>', name=<unknown>, Row Remapper: row remap failure", "gpu.row_remap"),
@@ -358,9 +359,10 @@ fn typographic_punctuation_matches() {
 #[test]
 fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
     for (text, first) in [
+        // cudaErrorUnknown at initialisation: nvidia_uvm (finding-ids.md; ollama/ollama#2934).
         (
             "ggml_cuda_init: failed to initialize CUDA: unknown error",
-            "driver.cuda_init_failed",
+            "driver.uvm_unavailable",
         ),
         (
             "Error: cudaMemcpyAsync returned 2 in my_kernel.cu",
