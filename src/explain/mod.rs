@@ -737,7 +737,13 @@ fn rank(m: &mut Match) {
     let sum: f64 = m.causes.iter().map(|k| k.weight).sum();
     let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
     for k in &mut m.causes {
-        k.confidence = (k.weight * scale * 100.0).round() / 100.0;
+        // Scaled confidences are rounded down, so they still sum to at most 1.
+        let pct = k.weight * scale * 100.0;
+        k.confidence = if scale < 1.0 {
+            (pct + 1e-9).floor() / 100.0
+        } else {
+            pct.round() / 100.0
+        };
     }
     // A cause the message observed comes first; then by weight.
     m.causes.sort_by(|a, b| {
