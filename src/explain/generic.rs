@@ -444,9 +444,9 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     first_pair.or(first_strong)
 }
 
-/// The CUDA status the text names: a CUresult or cudaError_t name anywhere, else the text
-/// `cudaGetErrorString` prints on the anchor line, else a number next to "error", "code",
-/// "returned" or "failure" (on the anchor line first).
+/// The CUDA status the text names: a CUresult or cudaError_t name anywhere, else a number
+/// next to "error", "code", "returned" or "failure" on the anchor line, else the text
+/// `cudaGetErrorString` prints on it, else such a number anywhere.
 fn status_in(text: &str, line: &str) -> Option<&'static Status> {
     if let Some(name) = small(r"\b(CUDA_ERROR_[A-Z_]+|cudaError[A-Za-z]+)\b")
         .and_then(|re| re.captures(text))
@@ -460,6 +460,17 @@ fn status_in(text: &str, line: &str) -> Option<&'static Status> {
             return Some(s);
         }
     }
+    let re = small(
+        r"(?:cuda\w* error|error(?: code)?|returned|failed with error|failure|\bcode|\berr)\s*[#:=(]?\s*(\d{1,3})\b",
+    )?;
+    let number = |t: &str| {
+        re.captures(t)
+            .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
+            .and_then(|n| STATUSES.iter().find(|s| s.code == n))
+    };
+    if let Some(s) = number(line) {
+        return Some(s);
+    }
     let lower = line.to_ascii_lowercase();
     if let Some(s) = STATUSES
         .iter()
@@ -467,14 +478,7 @@ fn status_in(text: &str, line: &str) -> Option<&'static Status> {
     {
         return Some(s);
     }
-    let re = small(
-        r"(?:cuda\w* error|error(?: code)?|returned|failed with error|failure|\bcode|\berr)\s*[#:=(]?\s*(\d{1,3})\b",
-    )?;
-    [line, text]
-        .iter()
-        .filter_map(|t| re.captures(t))
-        .filter_map(|c| c.get(1)?.as_str().parse::<u32>().ok())
-        .find_map(|n| STATUSES.iter().find(|s| s.code == n))
+    number(text)
 }
 
 /// The NVML return code the text names, by name or by `nvmlErrorString`'s text.
