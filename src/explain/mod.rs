@@ -621,7 +621,8 @@ fn specialise(
         }
         "cuda.driver_too_old" => {
             // No PyTorch anywhere in the text: a program built with a toolkit.
-            if !small(r"\btorch|pytorch|site-packages|\.py\b|python|found version")
+            // ("RuntimeError: CUDA error: …" is PyTorch's own wording.)
+            if !small(r"\btorch|pytorch|site-packages|\.py\b|python|found version|RuntimeError: CUDA error")
                 .is_some_and(|re| re.is_match(text))
             {
                 bump(causes, "driver.too_old_for_toolkit", 0.3, None);

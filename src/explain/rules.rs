@@ -138,7 +138,7 @@ pub const RULES: &[Rule] = &[
             h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
-            h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old", "driver.too_old_for_torch", 0.35),
+            h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
             h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
         ],
         tells_apart: "`nvidia-smi` prints the CUDA version the driver supports; compare it with `python -c \"import torch; print(torch.version.cuda)\"` (or the image's CUDA). 'found version 11040' means the driver supports CUDA 11.4.",
@@ -798,7 +798,9 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined symbol|undefined symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
-            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.3),
+            // A CUDA library that is not there at all is no ABI mismatch: the build needs a
+            // CUDA major that is not installed (microsoft/onnxruntime#21684).
+            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
             h(r"undefined symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
