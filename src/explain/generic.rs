@@ -115,7 +115,7 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 /// Words that name a CUDA, driver or GPU-library thing.
 const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b)";
 /// Words that say something failed.
-const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|= ?false|\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:cuda[ -]capable |cuda |nvidia |usable )?(?:gpus?|devices?)\b|found no|too old|refus|denied|broken|\blost\b)";
+const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:cuda[ -]capable |cuda |nvidia |usable )?(?:gpus?|devices?)\b|found no|too old|refus|denied|broken|\blost\b)";
 /// Tokens that are a GPU library's error on their own.
 const STRONG: &str = r"(?:CUDA_ERROR_\w+|cudaError\w+|NVML_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUFFT_\w+|CUSOLVER_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl\w*Error|NCCL error)";
 
@@ -416,6 +416,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let gpu = small(GPU_WORDS)?;
     let err = small(ERROR_WORDS)?;
     let strong = small(STRONG)?;
+    let negated = small(r"\b(?:no|without|zero|0) (?:errors?|failures?|issues?|problems?)\b")?;
     let mut pos = 0usize;
     let mut first_strong = None;
     let mut first_pair = None;
@@ -425,7 +426,9 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
         let end = pos + line.len();
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
         if line.len() <= 8192 && !python_only {
-            let (g, e) = (gpu.is_match(line), err.is_match(line));
+            // "no errors", "without errors": a failure word said in the negative.
+            let said = negated.replace_all(line, "");
+            let (g, e) = (gpu.is_match(line), err.is_match(&said));
             if g && e {
                 return Some((pos, end));
             }

@@ -563,3 +563,22 @@ fn decode_error_appends_the_decoders_cause() {
     // nothing GPU-related: unchanged
     assert_eq!(decode_error("KeyError: 'x'"), "KeyError: 'x'");
 }
+
+/// Texts from a machine that works (collect_env lines, nvidia-smi tables, training logs that
+/// say "no errors") get no answer: the generic answer never blames a fine machine.
+#[test]
+fn healthy_texts_get_no_answer() {
+    for text in [
+        "Is CUDA available: True\nIs debug build: False\nGPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090",
+        "torch.cuda.is_available() -> True; no errors",
+        "Epoch 3: loss 0.231, GPU memory 10.2 GiB, no error",
+        "Using GPU: NVIDIA A100-SXM4-80GB, driver 550.54.15, CUDA 12.4",
+        "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes",
+        "| NVIDIA-SMI 535.183.01   Driver Version: 535.183.01   CUDA Version: 12.2 |\n|   0  NVIDIA A10G   On  | 00000000:00:1E.0 Off |   0 |",
+    ] {
+        let ex = explain(text);
+        assert!(ex.matches.is_empty(), "{text}: {:?}", ex.matches.first().map(|m| &m.id));
+    }
+    // ...while the same words saying it failed do.
+    assert!(explain("Is CUDA available: False").primary.is_some());
+}
