@@ -1200,6 +1200,25 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against `python -c \"import torch; print(torch.cuda.get_arch_list())\"`.",
     },
+    // ------------------------------------------------------- serialized engines / plans
+    // A prebuilt artifact (a TensorRT engine/plan, a serialized kernel cache) is tied to the
+    // GPU architecture and the library version that built it (NVIDIA/TensorRT#564, #2195).
+    Rule {
+        id: "engine.built_elsewhere",
+        title: "a serialized engine was built for another GPU or library version",
+        pattern: r"(?:(?:plan file|engine|plan) is generated on an incompatible device|expecting compute \d+\.\d+ got compute \d+\.\d+|Version tag does not match|Serialized Engine Version: \d+|(?:engine|plan)[^\n]{0,40}(?:built|serialized|created) (?:with|by|on) (?:a )?(?:different|another|newer|older) (?:TensorRT |TRT )?(?:version|device|GPU))",
+        priority: 75,
+        causes: &[
+            c("ext.abi_mismatch", 0.5, "The engine was serialized by another TensorRT version than the one loading it: engines load only in the TensorRT release that built them.", "Rebuild the engine with the TensorRT that runs it (or run it with the TensorRT that built it); check which libnvinfer is loaded (`ldd`, LD_LIBRARY_PATH)."),
+            c("ext.arch_unsupported", 0.35, "The engine was built on a GPU of another compute capability; engines carry kernels for the GPU they were built on only.", "Rebuild the engine on this GPU (or on one of the same compute capability)."),
+            c("torch.libs_shadowed", 0.15, "Another TensorRT library on LD_LIBRARY_PATH is loaded instead of the one the engine was built with.", FIX_LIBS_SHADOWED),
+        ],
+        hints: &[
+            h(r"incompatible device|expecting compute \d", "ext.arch_unsupported", 0.6),
+            h(r"LD_LIBRARY_PATH\s*=|/usr/lib/x86_64-linux-gnu/libnvinfer|/usr/local/TensorRT", "torch.libs_shadowed", 0.4),
+        ],
+        tells_apart: "The message: 'incompatible device, expecting compute X got compute Y' → the GPU; 'Version tag does not match' → the TensorRT version.",
+    },
     Rule {
         id: "bitsandbytes.setup",
         title: "bitsandbytes found no usable CUDA build",
