@@ -115,7 +115,7 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 /// Words that name a CUDA, driver or GPU-library thing.
 const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b)";
 /// Words that say something failed.
-const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:cuda[ -]capable |cuda |nvidia |usable )?(?:gpus?|devices?)\b|found no|too old|refus|denied|broken|\blost\b)";
+const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\blost\b)";
 /// Tokens that are a GPU library's error on their own.
 const STRONG: &str = r"(?:CUDA_ERROR_\w+|cudaError\w+|NVML_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUFFT_\w+|CUSOLVER_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl\w*Error|NCCL error)";
 
@@ -194,11 +194,19 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     let build = has(
         r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil(?:e|ing|ation) (?:error|failed|terminated)|error: command|\bninja\b",
     );
-    let init = has(
-        r"initiali[sz]|\binit\b|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|GetDeviceCount|DeviceCount|found no|no gpu|driver",
+    // Installing or loading the driver itself (the OS kernel, not a CUDA kernel).
+    let install = has(
+        r"kernel module|nvidia-installer|NVIDIA-Linux-\w+|\.run\b|\bmodprobe\b|\binsmod\b|\bdkms\b|linux-headers|in your kernel",
     );
-    let launch = has(r"\bkernel\b|launch|illegal|segmentation|core dumped|misaligned|assert");
-    let memory = has(r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|\bmemory\b");
+    let init = has(
+        r"initiali[sz]|\binit\b|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|GetDeviceCount|DeviceCount|found no|no (?:\w+ )?gpus?|driver|discover|were (?:not )?found",
+    );
+    let launch = has(
+        r"(?:cuda |gpu |device )?kernel (?:launch|failed|error|execution|timed out)|\blaunch|illegal|segmentation|core dumped|misaligned|assert",
+    );
+    let memory = has(
+        r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|(?:unable|failed|cannot|could not) to allocate|allocate[^\n]{0,30}buffer|\bmemory\b",
+    );
     let scale = if status.is_some() { 0.4 } else { 1.0 };
     let phase = if import && lib.is_none() {
         if has(super::rules::EXTENSIONS) || has(r"_C\.|\.so:|\.pyd") {
@@ -212,6 +220,14 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
         "import"
     } else if import {
         "import"
+    } else if install {
+        w.add("driver.module_not_loaded", 0.3 * scale, "The NVIDIA kernel module could not be built or loaded for the running kernel (an old module still loaded, missing headers, Secure Boot).");
+        w.add(
+            "driver.not_installed",
+            0.2 * scale,
+            "The driver installation did not complete.",
+        );
+        "install"
     } else if build {
         w.add(
             "toolkit.torch_mismatch",
@@ -319,6 +335,16 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
             "It followed a suspend/resume, which leaves nvidia_uvm broken until it is reloaded.",
         );
     }
+    if has(r"nvidia-smi[^\n]{0,12}(?:command not found|not found|is not recognized)") {
+        w.add(
+            "driver.not_installed",
+            0.5,
+            "nvidia-smi itself is missing: no NVIDIA driver is installed where this ran.",
+        );
+    }
+    if has(r"\bNVML\b") && nvml_in(text).is_none() {
+        w.add("driver.nvml_failed", 0.35, "NVML (libnvidia-ml) could not be initialised: in a container, WSL or a VM it is often absent or blocked.");
+    }
     if has(r"kernel (?:update|upgrade)|\bdkms\b|secure boot|mokutil") {
         w.add("driver.module_not_loaded", 0.35, "A kernel update (without a module rebuilt for it) or Secure Boot keeps the nvidia module from loading.");
     }
@@ -417,6 +443,11 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let err = small(ERROR_WORDS)?;
     let strong = small(STRONG)?;
     let negated = small(r"\b(?:no|without|zero|0) (?:errors?|failures?|issues?|problems?)\b")?;
+    // Lines TensorFlow logs at start-up on healthy machines (its plugin-registration and TF-TRT
+    // warnings): they name a GPU library and a failure but break nothing.
+    let noise = small(
+        r"Unable to register (?:cuDNN|cuFFT|cuBLAS) factory|Attempting to register factory for plugin|TF-TRT Warning: Could not find TensorRT|computation placer already registered",
+    )?;
     let mut pos = 0usize;
     let mut first_strong = None;
     let mut first_pair = None;
@@ -425,7 +456,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     for line in text.split('\n') {
         let end = pos + line.len();
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
-        if line.len() <= 8192 && !python_only {
+        if line.len() <= 8192 && !python_only && !noise.is_match(line) {
             // "no errors", "without errors": a failure word said in the negative.
             let said = negated.replace_all(line, "");
             let (g, e) = (gpu.is_match(line), err.is_match(&said));

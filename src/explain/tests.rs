@@ -582,3 +582,25 @@ fn healthy_texts_get_no_answer() {
     // ...while the same words saying it failed do.
     assert!(explain("Is CUDA available: False").primary.is_some());
 }
+
+/// The generic answer's phases and circumstances on wordings no rule knows.
+#[test]
+fn the_generic_answer_knows_install_memory_nvml_and_noise() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("llama_model_load: error loading model: unable to allocate CUDA0 buffer").as_deref(),
+        Some("workload.out_of_memory")
+    );
+    assert_eq!(
+        top("bash: nvidia-smi: command not found").as_deref(),
+        Some("driver.not_installed")
+    );
+    assert_eq!(top("ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.").as_deref(), Some("driver.module_not_loaded"));
+    assert_eq!(
+        top("UserWarning: Can't initialize NVML").as_deref(),
+        Some("driver.nvml_failed")
+    );
+    assert!(top("msg=\"no compatible GPUs were discovered\"").is_some());
+    // TensorFlow's start-up registration warnings break nothing.
+    assert_eq!(top("E0000 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered"), None);
+}
