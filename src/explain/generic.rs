@@ -64,6 +64,7 @@ pub(super) const STATUSES: &[Status] = &[
     st(46, "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE", "busy or unavailable", "gpu.compute_mode_restricted", "CUDA status 46: the devices are busy or unavailable (exclusive compute mode, or another process holds them)."),
     st(100, "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected", "driver.not_installed", "CUDA status 100 (no device): no usable GPU (no working driver, or none visible)."),
     st(101, "cudaErrorInvalidDevice", "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal", "env.visible_devices_invalid", "CUDA status 101: the device index names no visible GPU."),
+    st(200, "cudaErrorInvalidKernelImage", "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid", TOO_OLD, "CUDA status 200: the kernel image cannot be loaded: made by a newer CUDA toolchain than the driver supports (or for another GPU)."),
     st(209, "cudaErrorNoKernelImageForDevice", "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for execution on the device", "torch.arch_unsupported", "CUDA status 209: no kernel image for this GPU's architecture in the build."),
     st(214, "cudaErrorECCUncorrectable", "CUDA_ERROR_ECC_UNCORRECTABLE", "uncorrectable ECC error encountered", "gpu.ecc_errors", "CUDA status 214: an uncorrectable ECC error in GPU memory."),
     st(218, "cudaErrorInvalidPtx", "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed", TOO_OLD, "CUDA status 218: the driver could not JIT-compile the PTX (made by a newer toolkit than the driver)."),
@@ -451,8 +452,9 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let mut pos = 0usize;
     let mut first_strong = None;
     let mut first_pair = None;
-    // The previous line, if it named a GPU thing: (start, end).
+    // The previous line, if it named a GPU thing: (start, end); whether it told a failure.
     let mut prev_gpu: Option<(usize, usize)> = None;
+    let mut prev_err = false;
     for line in text.split('\n') {
         let end = pos + line.len();
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
@@ -466,12 +468,19 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
             if first_pair.is_none() && e {
                 first_pair = prev_gpu;
             }
+            // "Error loading" / "…\\torch\\lib\\cudnn_cnn_infer64_8.dll" or": the failure
+            // first, the library on the next line.
+            if first_pair.is_none() && g && prev_err {
+                first_pair = Some((pos, end));
+            }
+            prev_err = e;
             if first_strong.is_none() && strong.is_match(line) {
                 first_strong = Some((pos, end));
             }
             prev_gpu = g.then_some((pos, end));
         } else {
             prev_gpu = None;
+            prev_err = false;
         }
         pos = end + 1;
     }

@@ -1134,11 +1134,12 @@ pub const RULES: &[Rule] = &[
     // magenta/mt3#145 ("Unable to load CUDA"), JdeRobot/BehaviorMetrics#385 ("Cannot dlopen some
     // GPU libraries"), paninski-lab/lightning-pose#460 ("Cannot load symbol cudnnGetVersion"),
     // stat-ml/TTDE#4 ("DNN library initialization failed"), tensorflow/tensorflow#57103 (Windows
-    // DLL names).
+    // DLL names; Windows' "Error loading …\\torch\\lib\\cudnn_cnn_infer64_8.dll or one of its
+    // dependencies": vladmandic/sdnext#2332, Softcatala/whisper-ctranslate2#41).
     Rule {
         id: "framework.cuda_libs_unloadable",
         title: "a framework could not load the CUDA libraries it was built for",
-        pattern: r"(?:Unable to load (?:CUDA|cuDNN|cuBLAS(?:Lt)?|cuSPARSE|cuSOLVER|cuFFT|cuRAND|CUPTI|NCCL|nvJitLink)\b|The (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUPTI|NCCL) library was not found|Cannot dlopen some GPU libraries|(?:Cannot|Could not|Unable to) load symbol (?:cudnn|cublas|cufft|curand|cusparse|cusolver|nccl|nvrtc|cuda)\w*|DNN library initialization failed|Could not load dynamic library '?(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|cudnn(?:_\w+)?)64_\d+\.dll)",
+        pattern: r"(?:Unable to load (?:CUDA|cuDNN|cuBLAS(?:Lt)?|cuSPARSE|cuSOLVER|cuFFT|cuRAND|CUPTI|NCCL|nvJitLink)\b|The (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUPTI|NCCL) library was not found|Cannot dlopen some GPU libraries|(?:Cannot|Could not|Unable to) load symbol (?:cudnn|cublas|cufft|curand|cusparse|cusolver|nccl|nvrtc|cuda)\w*|DNN library initialization failed|Could not load dynamic library '?(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|cudnn(?:_\w+)?)64_\d+\.dll|Could not load library (?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|cudnn(?:_\w+)?)64_\d+\.dll|Error loading\s+\S*[\\/](?:cudnn|cublas|cudart|cufft|curand|cusparse|cusolver|nvrtc|caffe2_nvrtc|torch_cuda|c10_cuda)\w*\.dll)",
         priority: 78,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.6, "The framework's build needs the CUDA libraries (cuDNN, cuBLAS, cuSPARSE, the runtime) of one CUDA major, and they are not installed, or the pip wheels that ship them are not on the loader path, or they are older than the build needs.", "Install the CUDA libraries the build names (the framework's CUDA extra, e.g. `pip install -U \"jax[cuda12]\"` or `pip install tensorflow[and-cuda]`, or the toolkit and cuDNN of that major) and make sure their lib folders are found."),
