@@ -3,9 +3,8 @@
 //! and action. An Xid that records an application's own fault (31, 13, 43) is info: the
 //! GPU is not failed for it.
 //!
-//! `explain` still decodes pasted Xids with its own table (`src/explain/rules.rs`,
-//! `xid_causes`), which maps codes to several finding ids with weights rather than to one
-//! action; moving it onto `Matrix::xid` is left for after the explain rewrite.
+//! `explain` decodes pasted Xids from the same catalogue (`src/explain/rules.rs`,
+//! `xid_causes`), so a code means the same thing in a report and in an explained paste.
 
 use std::collections::BTreeMap;
 

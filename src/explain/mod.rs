@@ -7,6 +7,7 @@
 //! person pasted. Nothing in it may panic on any input.
 
 pub mod cmd;
+mod generic;
 pub mod nccl;
 pub mod render;
 pub mod rules;
@@ -86,7 +87,7 @@ struct Compiled {
 }
 
 fn compile(pattern: &str) -> Option<Regex> {
-    regex::RegexBuilder::new(pattern)
+    regex::RegexBuilder::new(&tolerate_padding(pattern))
         .case_insensitive(true)
         .multi_line(true)
         .size_limit(50 * 1024 * 1024)
@@ -94,12 +95,71 @@ fn compile(pattern: &str) -> Option<Regex> {
         .ok()
 }
 
+/// `pattern` where a literal quote (`'`, `"`) may be followed by the padding the ASCII shadow
+/// puts after a typographic quote's first byte ("couldn‘t" scans as "couldn'\x7f\x7ft"), so a
+/// rule written with ASCII quotes matches text typed with typographic ones. Quotes inside a
+/// character class and escaped characters are left alone.
+fn tolerate_padding(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                out.push(ch);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                    // `\x22` / `\x27` are quotes too.
+                    if next == 'x' {
+                        let hex: String = chars.by_ref().take(2).collect();
+                        if (hex == "22" || hex == "27") && !in_class {
+                            // `\xHH` becomes `(?:\xHH\x7f*)`, so a quantifier after it
+                            // still applies to the whole.
+                            out.pop();
+                            out.pop();
+                            out.push_str("(?:\\x");
+                            out.push_str(&hex);
+                            out.push_str("\\x7f*)");
+                        } else {
+                            out.push_str(&hex);
+                        }
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(ch);
+                // A leading `]` or `^]` is part of the class.
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(ch);
+            }
+            '\'' | '"' if !in_class => {
+                out.push_str("(?:");
+                out.push(ch);
+                out.push_str("\\x7f*)");
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
 /// All rule patterns as one set, so a long log is scanned once to learn which rules
 /// match at all (`None` if the set does not build; then every rule scans).
 fn rule_set() -> Option<&'static regex::RegexSet> {
     static S: OnceLock<Option<regex::RegexSet>> = OnceLock::new();
     S.get_or_init(|| {
-        regex::RegexSetBuilder::new(compiled().iter().map(|c| c.rule.pattern))
+        regex::RegexSetBuilder::new(compiled().iter().map(|c| tolerate_padding(c.rule.pattern)))
             .case_insensitive(true)
             .multi_line(true)
             .size_limit(200 * 1024 * 1024)
@@ -209,7 +269,7 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
     }
     drop_overlaps(&mut matches);
     if matches.is_empty() {
-        matches.extend(fallback(text, original));
+        matches.extend(generic::fallback(text, original));
     }
     matches.sort_by_key(|m| m.span[0]);
     let primary = primary_of(&matches);
@@ -234,220 +294,6 @@ const OBSERVED: &[(&str, &str)] = &[
 pub const GENERIC_MATCH: &str = "generic.gpu_error";
 /// How much less a generic answer is trusted than a rule's.
 const GENERIC_CONFIDENCE: f64 = 0.5;
-
-/// When no rule matches a text that names a CUDA, driver or GPU-library error, the causes
-/// are ranked from what the text shows: the CUDA error number or name, the library, the
-/// framework, and the phase it failed in (import, build, init, launch), at a lower
-/// confidence. `None` when the text names no such error.
-fn fallback(text: &str, original: &str) -> Option<Match> {
-    let gpu_words = small(
-        r"\b(?:cuda\w*|cudnn|cublas\w*|cufft|curand|cusparse|cusolver|nccl|nvml|nvrtc|nvcc|ptxas|nvidia\w*|lib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|gpus?|driver|cu(?:Init|Ctx\w+|Module\w+|Launch\w*)|xid|nvrm|tensorrt|jaxlib|bitsandbytes|xformers|flash[_-]attn|vllm|llama\.cpp|ggml|ollama|triton)\b",
-    )?;
-    let error_words = small(
-        r"(?:error|fail|unable|cannot|can't|could not|couldn't|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|crash|segmentation|illegal|= ?false|\bfalse\b|not detect|no device|not compiled|undefined)",
-    )?;
-    // The first line that names both a GPU thing and an error.
-    let mut pos = 0usize;
-    let mut found: Option<(usize, usize)> = None;
-    for line in text.split('\n') {
-        let end = pos + line.len();
-        // A Python module that is not installed is not a GPU error.
-        let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
-        if line.len() <= 8192
-            && !python_only
-            && gpu_words.is_match(line)
-            && error_words.is_match(line)
-        {
-            found = Some((pos, end));
-            break;
-        }
-        pos = end + 1;
-    }
-    let (start, end) = found?;
-    let line = text.get(start..end).unwrap_or("");
-    let has = |p: &'static str| small(p).is_some_and(|re| re.is_match(text));
-    let mut causes: Vec<(&'static str, f64, String)> = Vec::new();
-    let mut add = |id: &'static str, w: f64, why: &str| {
-        if let Some(k) = causes.iter_mut().find(|k| k.0 == id) {
-            k.1 += w;
-        } else {
-            causes.push((id, w, why.to_string()));
-        }
-    };
-    let mut phase = "unknown";
-    let mut extracted = BTreeMap::new();
-    // A CUDA error number or name says most.
-    let code = small(r"(?:cuda\w* error|error(?: code)?|returned|failed with error|code)\s*[#:=(]?\s*(\d{1,3})\b")
-        .and_then(|re| re.captures(line).or_else(|| re.captures(text)))
-        .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
-        .filter(|n| cuda_error_name(*n).is_some());
-    if let Some(n) = code {
-        extracted.insert(
-            "cuda_error".to_string(),
-            format!("{n} ({})", cuda_error_name(n).unwrap_or("?")),
-        );
-        let (id, why) = match n {
-            2 => ("workload.out_of_memory", "CUDA error 2 is cudaErrorMemoryAllocation: the GPU's memory ran out."),
-            3 => ("driver.cuda_init_failed", "CUDA error 3 is an initialisation error: the driver could not be initialised."),
-            35 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the build uses."),
-            35 => ("driver.too_old_for_toolkit", "CUDA error 35 is cudaErrorInsufficientDriver: the driver is older than the CUDA runtime the program was built with (or there is none)."),
-            34 => ("driver.stub_library", "CUDA error 34 is cudaErrorStubLibrary: the toolkit's stub libcuda was loaded instead of the driver's."),
-            36 if has(r"\btorch|pytorch") => ("driver.too_old_for_torch", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the build calls an API the installed driver is too old for."),
-            36 => ("driver.too_old_for_toolkit", "CUDA error 36 is cudaErrorCallRequiresNewerDriver: the program calls an API the installed driver is too old for."),
-            46 => ("gpu.compute_mode_restricted", "CUDA error 46: the devices are busy or unavailable (exclusive compute mode)."),
-            100 => ("driver.not_installed", "CUDA error 100 is cudaErrorNoDevice: no usable GPU (no driver, or none visible)."),
-            101 => ("env.visible_devices_invalid", "CUDA error 101 is an invalid device: the index names no visible GPU."),
-            209 => ("torch.arch_unsupported", "CUDA error 209: no kernel image for this GPU's architecture."),
-            222 => ("driver.too_old_for_torch", "CUDA error 222: the PTX is newer than the driver can compile."),
-            700 | 716 | 719 => ("workload.illegal_address", "A kernel faulted (illegal address / launch failure)."),
-            802 => ("driver.fabric_manager", "CUDA error 802 (system not ready): on NVSwitch systems the fabric manager is not running."),
-            803 => ("driver.library_mismatch", "CUDA error 803: the driver's libraries and kernel module differ."),
-            804 => ("driver.forward_compat_unsupported", "CUDA error 804: forward compatibility is not supported on this GPU."),
-            _ => ("driver.cuda_init_failed", "CUDA returned an error the driver raised."),
-        };
-        add(id, 0.6, why);
-    }
-    let import = has(
-        r"ImportError|cannot open shared object|undefined symbol|DLL load failed|cannot load|Could not load (?:dynamic )?library",
-    );
-    let build = has(
-        r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil|error: command|ninja",
-    );
-    let init = has(
-        r"initiali[sz]|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|driver",
-    );
-    let launch = has(r"kernel|launch|illegal|segmentation|core dumped|misaligned|assert");
-    let memory = has(r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|memory");
-    let container = has(r"docker|container|podman|kubernetes|\bpod\b|singularity|apptainer");
-    let cuda_lib = has(
-        r"lib(?:cudart|cublas\w*|cudnn\w*|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl)",
-    );
-    if import {
-        phase = "import";
-        if cuda_lib {
-            add("torch.wheel_deps_mismatch", 0.35, "A CUDA library the program imports is missing or of another version than it was built for.");
-            add(
-                "torch.libs_shadowed",
-                0.25,
-                "Another copy of a CUDA library (system, LD_LIBRARY_PATH, conda) is loaded first.",
-            );
-        } else {
-            add("ext.abi_mismatch", 0.35, "A compiled module was built against another version of the framework or CUDA than the one installed.");
-            add(
-                "torch.wheel_deps_mismatch",
-                0.2,
-                "The installed packages' versions do not match each other.",
-            );
-        }
-    } else if build {
-        phase = "build";
-        add(
-            "toolkit.torch_mismatch",
-            0.3,
-            "Building against a CUDA toolkit other than the one the framework was built with.",
-        );
-        add(
-            "toolkit.not_found",
-            0.2,
-            "No (or the wrong) CUDA toolkit is found for the build.",
-        );
-        add(
-            "toolkit.arch_unsupported",
-            0.15,
-            "The toolkit cannot target this GPU's architecture.",
-        );
-    } else if memory {
-        phase = "launch";
-        add(
-            "workload.out_of_memory",
-            0.4,
-            "The message speaks of memory: the GPU ran out of it.",
-        );
-        add("gpu.busy", 0.15, "Other processes hold the GPU's memory.");
-    } else if launch {
-        phase = "launch";
-        add(
-            "workload.library_bug",
-            0.3,
-            "A kernel failed at run time: most often a library or program bug, not the machine.",
-        );
-        add(
-            "workload.illegal_address",
-            0.2,
-            "A kernel read or wrote memory it should not.",
-        );
-        add(
-            "ext.arch_unsupported",
-            0.1,
-            "An extension's kernel does not support this GPU.",
-        );
-    } else if init {
-        phase = "init";
-        add(
-            "driver.cuda_init_failed",
-            0.3,
-            "The driver could not be initialised for CUDA.",
-        );
-        add(
-            "driver.not_installed",
-            0.2,
-            "No working NVIDIA driver is installed.",
-        );
-        add(
-            "driver.module_not_loaded",
-            0.15,
-            "The NVIDIA kernel module is not loaded.",
-        );
-        add("torch.cpu_only", 0.1, "The framework build has no CUDA.");
-    } else {
-        add(
-            "torch.cuda_unavailable",
-            0.2,
-            "CUDA is not usable for the program.",
-        );
-        add(
-            "driver.cuda_init_failed",
-            0.15,
-            "The driver could not be initialised for CUDA.",
-        );
-        add("workload.library_bug", 0.15, "A library bug.");
-    }
-    if container {
-        add(
-            "host.container_no_gpu",
-            0.2,
-            "It runs in a container, which may have been started without the GPUs.",
-        );
-    }
-    let title =
-        format!("a GPU error no rule knows (phase: {phase}); causes ranked from what it names");
-    let mut m = Match {
-        id: GENERIC_MATCH.to_string(),
-        title,
-        text: excerpt(original.get(start..end).unwrap_or(line)),
-        span: [start, end],
-        line: text.get(..start).map_or(0, |t| t.matches('\n').count()) + 1,
-        occurrences: 1,
-        priority: 1,
-        extracted,
-        causes: causes
-            .into_iter()
-            .map(|(id, w, why)| RankedCause {
-                id: id.to_string(),
-                confidence: 0.0,
-                why,
-                fix: format!("Check the `{id}` finding: run `gpu-doctor` on the machine (or `gpu-doctor diagnose` on its environment) to confirm or rule it out."),
-                commands: vec!["gpu-doctor".to_string()],
-                evidence: vec![format!("no rule matched; ranked from the {phase} phase and the names in the text")],
-                weight: w * GENERIC_CONFIDENCE,
-                observed: false,
-            })
-            .collect(),
-        tells_apart: "No known message: run `gpu-doctor` on the machine; its findings confirm or rule out each cause.".to_string(),
-    };
-    rank(&mut m);
-    Some(m)
-}
 
 /// `text` with every non-ASCII character replaced by ASCII of the same byte length
 /// (typographic quotes and full-width colons by their ASCII twins, the rest by DEL), so
@@ -692,36 +538,19 @@ fn extract(text: &str, matched: &str, line: &str) -> BTreeMap<String, String> {
     {
         out.insert("library".into(), so.as_str().to_string());
     }
+    if let Some(sym) = small(r"undefined symbol:\s*([\w@.]+)")
+        .and_then(|re| re.captures(&here))
+        .and_then(|c| c.get(1))
+    {
+        out.insert("symbol".into(), sym.as_str().to_string());
+    }
     out
 }
 
 /// cudaError_t / CUresult numbers that appear bare in messages ("error 802",
 /// "cudaGetDeviceCount returned 35"), by the runtime's enum name.
 pub fn cuda_error_name(code: u32) -> Option<&'static str> {
-    Some(match code {
-        2 => "cudaErrorMemoryAllocation",
-        3 => "cudaErrorInitializationError",
-        34 => "cudaErrorStubLibrary",
-        35 => "cudaErrorInsufficientDriver",
-        36 => "cudaErrorCallRequiresNewerDriver",
-        46 => "cudaErrorDevicesUnavailable",
-        100 => "cudaErrorNoDevice",
-        101 => "cudaErrorInvalidDevice",
-        209 => "cudaErrorNoKernelImageForDevice",
-        222 => "cudaErrorUnsupportedPtxVersion",
-        700 => "cudaErrorIllegalAddress",
-        702 => "cudaErrorLaunchTimeout",
-        710 => "cudaErrorAssert",
-        716 => "cudaErrorMisalignedAddress",
-        719 => "cudaErrorLaunchFailure",
-        802 => "cudaErrorSystemNotReady",
-        803 => "cudaErrorSystemDriverMismatch",
-        804 => "cudaErrorCompatNotSupportedOnDevice",
-        900 => "cudaErrorStreamCaptureUnsupported",
-        901 => "cudaErrorStreamCaptureInvalidated",
-        999 => "cudaErrorUnknown",
-        _ => return None,
-    })
+    generic::status_name(code)
 }
 
 /// Adjustments that need the message's numbers, not only its words.
@@ -793,7 +622,8 @@ fn specialise(
         }
         "cuda.driver_too_old" => {
             // No PyTorch anywhere in the text: a program built with a toolkit.
-            if !small(r"\btorch|pytorch|site-packages|\.py\b|python|found version")
+            // ("RuntimeError: CUDA error: …" is PyTorch's own wording.)
+            if !small(r"\btorch|pytorch|site-packages|\.py\b|python|found version|RuntimeError: CUDA error")
                 .is_some_and(|re| re.is_match(text))
             {
                 bump(causes, "driver.too_old_for_toolkit", 0.3, None);
@@ -823,7 +653,14 @@ fn specialise(
                         .is_some_and(|re| re.is_match(name));
                 let torch_lib =
                     small(r"^lib(?:torch\w*|c10\w*)\.so").is_some_and(|re| re.is_match(name));
-                if cuda_lib {
+                // The missing symbol is a CUDA library's C API (cudnnSetConvolutionGroupCount,
+                // __nvJitLinkAddData_12_1, cublasLt…): that library was loaded in another
+                // version than the one the caller was built against (pytorch/pytorch#3251).
+                let cuda_symbol = extracted.get("symbol").is_some_and(|sym| {
+                    small(r"^_{0,2}(?:cudnn|cublas|cusparse|cusolver|cufft|curand|nccl|nvJitLink|nvrtc|cuda[A-Z]|cu[A-Z])")
+                        .is_some_and(|re| re.is_match(sym))
+                });
+                if cuda_lib || cuda_symbol {
                     // A CUDA library missing a sibling's symbol: another copy of the
                     // sibling (system, LD_LIBRARY_PATH) was loaded first.
                     bump(causes, "torch.libs_shadowed", 0.5, None);
@@ -902,7 +739,13 @@ fn rank(m: &mut Match) {
     let sum: f64 = m.causes.iter().map(|k| k.weight).sum();
     let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
     for k in &mut m.causes {
-        k.confidence = (k.weight * scale * 100.0).round() / 100.0;
+        // Scaled confidences are rounded down, so they still sum to at most 1.
+        let pct = k.weight * scale * 100.0;
+        k.confidence = if scale < 1.0 {
+            (pct + 1e-9).floor() / 100.0
+        } else {
+            pct.round() / 100.0
+        };
     }
     // A cause the message observed comes first; then by weight.
     m.causes.sort_by(|a, b| {

@@ -90,7 +90,8 @@ fn samples_rank_the_right_cause_first() {
         ("RuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call", "driver.uvm_unavailable"),
         ("NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address", "workload.illegal_address"),
         ("NVRM: Xid (PCI:0000:18:00): 43, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
-        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "gpu.xid"),
+        // The catalogue (compat-matrix/xid.toml) files 45 under the application's faults.
+        ("NVRM: Xid (PCI:0000:18:00): 45, pid=4242, name=python, Ch 00000010", "workload.illegal_address"),
         ("NVRM: Xid (PCI:0000:18:00): 62, pid='<unknown>', name=<unknown>, 0000d3c6 0000d3aa", "gpu.xid"),
         ("NVRM: Xid (PCI:0000:18:00): 63, pid='<unknown>', name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to activate.", "gpu.row_remap"),
         ("NVRM: Xid (PCI:0000:18:00): 64, pid='<unknown>', name=<unknown>, Row Remapper: row remap failure", "gpu.row_remap"),
@@ -358,9 +359,10 @@ fn typographic_punctuation_matches() {
 #[test]
 fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
     for (text, first) in [
+        // cudaErrorUnknown at initialisation: nvidia_uvm (finding-ids.md; ollama/ollama#2934).
         (
             "ggml_cuda_init: failed to initialize CUDA: unknown error",
-            "driver.cuda_init_failed",
+            "driver.uvm_unavailable",
         ),
         (
             "Error: cudaMemcpyAsync returned 2 in my_kernel.cu",
@@ -414,4 +416,191 @@ fn driver_states_and_framework_families() {
         let ex = explain(text);
         assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some(want), "{text}");
     }
+}
+
+/// The generic answer reads a CUDA status by its runtime name, driver API name, printed text
+/// or bare number, and lets the framework and circumstances move the ranking.
+#[test]
+fn the_generic_answer_reads_status_names_texts_and_numbers() {
+    let generic_top = |text: &str| {
+        let ex = explain(text);
+        let m = &ex.matches[ex.primary.unwrap_or_else(|| panic!("no answer: {text}"))];
+        assert_eq!(m.id, GENERIC_MATCH, "{text}: a rule matched ({})", m.id);
+        assert!(
+            m.causes.iter().all(|k| k.confidence <= GENERIC_CONFIDENCE),
+            "{text}"
+        );
+        (m.causes[0].id.clone(), m.extracted.clone())
+    };
+    for (text, want, code) in [
+        // by the CUresult name
+        (
+            "myapp: cuModuleLoadData failed: CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
+            "driver.not_installed",
+            "221",
+        ),
+        // by the runtime's name
+        (
+            "launcher: cudaModuleLoad -> cudaErrorInvalidPtx",
+            "driver.too_old_for_toolkit",
+            "218",
+        ),
+        // by the printed text
+        (
+            "ggml-cuda.cu:93: CUDA error: PTX JIT compiler library not found",
+            "driver.not_installed",
+            "221",
+        ),
+        // by the bare number (old numbering of cudaErrorUnknown included)
+        (
+            "THCudaCheck FAIL file=THCGeneral.c line=70 error=30 : unknown error",
+            "driver.uvm_unavailable",
+            "30",
+        ),
+        (
+            "my_solver: CUDA call returned 35",
+            "driver.too_old_for_toolkit",
+            "35",
+        ),
+        (
+            "torch: CUDA call returned 35",
+            "driver.too_old_for_torch",
+            "35",
+        ),
+    ] {
+        let (top, extracted) = generic_top(text);
+        assert_eq!(top, want, "{text}");
+        assert!(
+            extracted
+                .get("cuda_error")
+                .is_some_and(|c| c.starts_with(code)),
+            "{text}: {extracted:?}"
+        );
+    }
+    // circumstances: a suspend, a container, LD_LIBRARY_PATH
+    let (top, _) =
+        generic_top("my GPU app says: cuInit failed (the laptop had been in hibernation)");
+    assert_eq!(top, "driver.uvm_unavailable");
+    let (top, x) = generic_top("export LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64\nOSError: libcublasLt.so.12 failed to load: symbol lookup error");
+    assert_eq!(top, "torch.libs_shadowed");
+    assert_eq!(x.get("library").map(String::as_str), Some("libcublas"));
+    let (_, x) = generic_top("jaxlib: GPU backend failed: something odd");
+    assert_eq!(x.get("framework").map(String::as_str), Some("jax"));
+    assert_eq!(cuda_error_name(222), Some("cudaErrorUnsupportedPtxVersion"));
+    assert_eq!(cuda_error_name(5), None);
+}
+
+/// Rules written for the families from researched wordings (tests/corpus/errors/
+/// research-2026-11b.toml): each a pattern over the message's structure, checked here on
+/// wordings that are not the corpus's.
+#[test]
+fn family_rules_from_the_research() {
+    for (text, want) in [
+        ("stderr: nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig failed with error code: 1: unknown", "host.container_no_gpu"),
+        ("I1210 main.go:40] Failed to initialize NVML: could not load NVML library.\nIf this is a GPU node, did you set the docker default runtime to `nvidia`?", "host.container_no_gpu"),
+        ("$ sudo nvidia-smi\nFailed to initialize NVML: NVML version mismatch", "driver.library_mismatch"),
+        ("Ollama stopped using the GPU after resume from hibernate", "driver.uvm_unavailable"),
+        ("nvidia-smi stopped working since the kernel update last night", "driver.module_not_loaded"),
+        ("Does PyTorch 2.0 no longer support Tesla K80?", "torch.arch_unsupported"),
+        ("My GTX 760 has compute capability 3.0 which is not supported by this build", "torch.arch_unsupported"),
+        ("W external/xla/xla/service/gpu/gpu_compiler.cc] Unable to load cuDNN. Falling back to CPU", "torch.wheel_deps_mismatch"),
+        ("E0101 jax: The cuBLAS library was not found.\n search path=/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/math_libs/lib64 (LD_LIBRARY_PATH)", "torch.libs_shadowed"),
+        ("W tensorflow/tsl/platform/default/dso_loader.cc:66] Could not load dynamic library 'cublas64_12.dll'; dlerror: cublas64_12.dll not found", "torch.wheel_deps_mismatch"),
+        ("CUDA backend failed to initialize: Found cuBLAS version 120103, but JAX was built against version 120205, which is newer.", "torch.wheel_deps_mismatch"),
+        ("CUDA SETUP: Required library version not found: libbitsandbytes_cuda122.so. Maybe you need to compile it from source?", "ext.abi_mismatch"),
+        ("ImportError: /opt/app/ops/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: cublasLtMatmulAlgoGetHeuristic", "torch.libs_shadowed"),
+        ("Error: the provided PTX was compiled with an unsupported toolchain. (tritonserver model load)", "driver.too_old_for_toolkit"),
+        ("NVIDIA-SMI has failed because it couldn’t communicate with the NVIDIA driver.", "driver.module_not_loaded"),
+    ] {
+        let ex = explain(text);
+        assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some(want), "{text}");
+    }
+}
+
+/// Xid causes come from the catalogue the `gpu.xid` check judges with: its meaning is the
+/// why, its todo the fix, its fault decides whether the application is blamed first.
+#[test]
+fn xid_causes_are_read_from_the_catalogue() {
+    let m = crate::checks::testutil::matrix();
+    for e in &m.xid.xid {
+        let causes = rules::xid_causes(e.code);
+        let first = &causes[0];
+        assert!(known_id(first.id), "xid {}: {}", e.code, first.id);
+        if e.fault == "application" {
+            assert_eq!(first.id, "workload.illegal_address", "xid {}", e.code);
+        } else {
+            assert!(first.id.starts_with("gpu."), "xid {}: {}", e.code, first.id);
+            assert_eq!(first.why, e.meaning, "xid {}", e.code);
+            assert_eq!(first.fix, e.todo, "xid {}", e.code);
+        }
+    }
+    // A code the catalogue lacks is still an Xid.
+    assert!(m.xid.xid.iter().all(|e| e.code != 7));
+    assert_eq!(rules::xid_causes(7)[0].id, "gpu.xid");
+    let ex = explain(
+        "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.",
+    );
+    let k = top_cause(&ex).unwrap();
+    assert_eq!(k.id, "gpu.lost");
+    let entry = m.xid.xid.iter().find(|e| e.code == 79).unwrap();
+    assert_eq!(k.why, entry.meaning);
+}
+
+/// `--deep`'s captured torch error goes through the same decoder as a pasted one.
+#[test]
+fn decode_error_appends_the_decoders_cause() {
+    let raw = "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 36: API call is not supported in the installed CUDA driver";
+    let d = decode_error(raw);
+    assert!(d.starts_with(raw), "{d}");
+    assert!(d.contains("[gpu-doctor: driver.too_old_for_torch:"), "{d}");
+    // one no rule knows: the generic answer decodes the number
+    let raw = "torch._C._cuda_init() failed: CUDA call returned 804";
+    let d = decode_error(raw);
+    assert!(
+        d.contains("[gpu-doctor: driver.forward_compat_unsupported:"),
+        "{d}"
+    );
+    // nothing GPU-related: unchanged
+    assert_eq!(decode_error("KeyError: 'x'"), "KeyError: 'x'");
+}
+
+/// Texts from a machine that works (collect_env lines, nvidia-smi tables, training logs that
+/// say "no errors") get no answer: the generic answer never blames a fine machine.
+#[test]
+fn healthy_texts_get_no_answer() {
+    for text in [
+        "Is CUDA available: True\nIs debug build: False\nGPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090",
+        "torch.cuda.is_available() -> True; no errors",
+        "Epoch 3: loss 0.231, GPU memory 10.2 GiB, no error",
+        "Using GPU: NVIDIA A100-SXM4-80GB, driver 550.54.15, CUDA 12.4",
+        "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes",
+        "| NVIDIA-SMI 535.183.01   Driver Version: 535.183.01   CUDA Version: 12.2 |\n|   0  NVIDIA A10G   On  | 00000000:00:1E.0 Off |   0 |",
+    ] {
+        let ex = explain(text);
+        assert!(ex.matches.is_empty(), "{text}: {:?}", ex.matches.first().map(|m| &m.id));
+    }
+    // ...while the same words saying it failed do.
+    assert!(explain("Is CUDA available: False").primary.is_some());
+}
+
+/// The generic answer's phases and circumstances on wordings no rule knows.
+#[test]
+fn the_generic_answer_knows_install_memory_nvml_and_noise() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("llama_model_load: error loading model: unable to allocate CUDA0 buffer").as_deref(),
+        Some("workload.out_of_memory")
+    );
+    assert_eq!(
+        top("bash: nvidia-smi: command not found").as_deref(),
+        Some("driver.not_installed")
+    );
+    assert_eq!(top("ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.").as_deref(), Some("driver.module_not_loaded"));
+    assert_eq!(
+        top("UserWarning: Can't initialize NVML").as_deref(),
+        Some("driver.nvml_failed")
+    );
+    assert!(top("msg=\"no compatible GPUs were discovered\"").is_some());
+    // TensorFlow's start-up registration warnings break nothing.
+    assert_eq!(top("E0000 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered"), None);
 }
