@@ -420,11 +420,52 @@ fn direct_cause(findings: &[Finding], i: usize) -> Option<usize> {
     None
 }
 
+/// The error code a failed probe returned ("cuInit returned CUDA_ERROR_… (803)").
+fn probe_code(f: &Finding) -> Option<&str> {
+    f.evidence
+        .iter()
+        .find(|e| e.fact == "probe.code")
+        .map(|e| e.value.as_str())
+}
+
+/// Probes run in this order on each GPU; the first to fail with a code explains the later
+/// ones on that GPU that failed with the same code (one library fault, not seven).
+const PROBE_ORDER: &[&str] = &[
+    "probe.launch",
+    "probe.grid_limit",
+    "probe.ordinal",
+    "probe.cublaslt",
+    "probe.graph",
+    "probe.bandwidth",
+    "probe.oom",
+];
+
+/// When no rule explains a failed probe: the GPU's first probe that failed with the same
+/// error code.
+fn same_fault_probe(findings: &[Finding], i: usize) -> Option<usize> {
+    let s = &findings[i];
+    let code = probe_code(s)?;
+    let rank = |f: &Finding| PROBE_ORDER.iter().position(|p| *p == f.id);
+    let mine = rank(s)?;
+    findings
+        .iter()
+        .enumerate()
+        .filter(|(j, c)| {
+            *j != i
+                && c.severity >= Severity::Warn
+                && rank(c).is_some_and(|r| r < mine)
+                && probe_code(c) == Some(code)
+                && same_gpu(&c.scope, &s.scope)
+        })
+        .min_by_key(|(_, c)| rank(c))
+        .map(|(j, _)| j)
+}
+
 /// Sets `caused_by` on every finding another one explains, to its root cause. Findings
 /// with a `caused_by` already set (a saved report) are left as they are.
 pub fn link(findings: &mut [Finding]) {
     let direct: Vec<Option<usize>> = (0..findings.len())
-        .map(|i| direct_cause(findings, i))
+        .map(|i| direct_cause(findings, i).or_else(|| same_fault_probe(findings, i)))
         .collect();
     for i in 0..findings.len() {
         if findings[i].caused_by.is_some() {
@@ -651,6 +692,37 @@ mod tests {
         link(&mut fs);
         assert!(fs[0].caused_by.is_none());
         assert!(fs[1..].iter().all(|x| fs[0].explains(x)));
+    }
+
+    #[test]
+    fn a_gpus_probes_failing_with_one_code_fold_under_its_first() {
+        let failed = |id: &str, gpu: u32, code: &str| {
+            on_gpu(f(id, Severity::Fail), Some(gpu), None).evidence("probe.code", code)
+        };
+        let lib = "cuModuleLoadData returned CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)";
+        let mut fs = vec![
+            failed("probe.graph", 0, lib),
+            failed("probe.launch", 0, lib),
+            failed("probe.cublaslt", 0, lib),
+            failed(
+                "probe.oom",
+                0,
+                "cuMemAlloc returned CUDA_ERROR_OUT_OF_MEMORY (2)",
+            ),
+            failed("probe.graph", 1, lib),
+        ];
+        link(&mut fs);
+        assert!(fs[1].caused_by.is_none(), "the first failure is the cause");
+        assert!(fs[1].explains(&fs[0]) && fs[1].explains(&fs[2]));
+        assert!(fs[3].caused_by.is_none(), "another code is another fault");
+        assert!(fs[4].caused_by.is_none(), "another GPU is another fault");
+        // A driver fault still comes first.
+        fs.push(f("driver.cuda_init_failed", Severity::Fail));
+        for x in &mut fs {
+            x.caused_by = None;
+        }
+        link(&mut fs);
+        assert!(fs[..5].iter().all(|x| fs[5].explains(x)));
     }
 
     #[test]
