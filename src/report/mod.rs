@@ -170,6 +170,29 @@ impl Report {
         r.restore_ids();
         Ok(r)
     }
+
+    /// The same from a JSON value (a report rewritten as a value, e.g. redacted): every
+    /// round trip through JSON must come back through here or [`Report::from_json`], or
+    /// passes lose their failure ids.
+    pub fn from_value(v: serde_json::Value) -> Result<Report, serde_json::Error> {
+        let mut r: Report = serde_json::from_value(v)?;
+        r.restore_ids();
+        Ok(r)
+    }
+
+    /// `--redact`: the machine's identity (machine id hash, boot id) is replaced in the
+    /// facts and in `host`; the host name is left to the caller's redaction.
+    pub fn redact_identity(&mut self) {
+        for f in [
+            &mut self.facts.system.machine_id_hash,
+            &mut self.facts.system.boot_id,
+        ] {
+            if f.is_known() {
+                *f = crate::fact::Fact::known(crate::facts::REDACTED.to_string());
+            }
+        }
+        self.host = overview::HostIdentity::of(&self.facts);
+    }
 }
 
 /// Why a saved report could not be used.
@@ -287,6 +310,40 @@ mod tests {
     }
 
     #[test]
+    fn json_round_trips_keep_failure_ids_and_redaction_covers_identity() {
+        let facts = {
+            let mut f = healthy();
+            f.system.machine_id_hash = crate::fact::Fact::known("ab".repeat(16));
+            f.system.boot_id = crate::fact::Fact::known("0f-1e".into());
+            f
+        };
+        let (findings, errors) = crate::checks::evaluate(
+            &facts,
+            crate::checks::testutil::matrix(),
+            &crate::checks::CheckOptions::default(),
+            &crate::checks::Selection::default(),
+        );
+        let r = Report::new(crate::matrix::bundled(), facts, findings, errors);
+        let v = serde_json::to_value(&r).unwrap();
+        let pass = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["check"] == "driver.installed")
+            .unwrap();
+        assert!(pass.get("id").is_none(), "{pass}");
+        let mut back = Report::from_value(v).unwrap();
+        assert_eq!(back, r);
+        back.redact_identity();
+        assert_eq!(back.host.machine_id_hash.as_deref(), Some("redacted"));
+        assert_eq!(back.host.boot_id.as_deref(), Some("redacted"));
+        assert_eq!(
+            back.facts.system.boot_id.value().map(String::as_str),
+            Some("redacted")
+        );
+    }
+
+    #[test]
     fn exit_codes_follow_the_worst_severity() {
         use finding::{Finding, Severity};
         let mk = |s| {
@@ -350,9 +407,7 @@ impl Report {
             return self.clone();
         };
         defang(&mut v);
-        let mut out: Report = serde_json::from_value(v).unwrap_or_else(|_| self.clone());
-        out.restore_ids();
-        out
+        Report::from_value(v).unwrap_or_else(|_| self.clone())
     }
 }
 
