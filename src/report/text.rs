@@ -798,7 +798,14 @@ fn summary(out: &mut String, r: &Report, p: &Paint) {
             .next()
             .unwrap_or(&fix.text)
             .trim();
-        let _ = writeln!(out, "{}   {}", p.bold("Next"), truncate(first, 110));
+        for (i, line) in wrap(first, 100).iter().enumerate() {
+            let head = if i == 0 {
+                p.bold("Next")
+            } else {
+                "    ".into()
+            };
+            let _ = writeln!(out, "{head}   {line}");
+        }
         if let Some(c) = fix.commands.first() {
             let more = if fix.commands.len() > 1 {
                 p.dim(&format!("   (+{} more below)", fix.commands.len() - 1))
