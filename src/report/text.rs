@@ -318,73 +318,107 @@ fn truncate(s: &str, max: usize) -> String {
 fn gpu_table(out: &mut String, r: &Report, p: &Paint) {
     use crate::finding::Scope;
     const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
-    let devices = view::nvml_devices(&r.facts);
-    if devices.is_empty() {
-        return;
-    }
-    let about = |f: &Finding, index: u32, bus: Option<&str>| match &f.scope {
-        Scope::Gpu { index: Some(i), .. } => *i == index,
+    let about = |f: &Finding, index: Option<u32>, bus: Option<&str>| match &f.scope {
+        Scope::Gpu {
+            index: Some(i),
+            pci_bus_id,
+        } => {
+            index == Some(*i)
+                || (index.is_none()
+                    && bus
+                        .zip(pci_bus_id.as_deref())
+                        .is_some_and(|(x, b)| bus_key(x) == bus_key(b)))
+        }
         Scope::Gpu {
             index: None,
             pci_bus_id: Some(b),
         } => bus.is_some_and(|x| bus_key(x) == bus_key(b)),
         _ => false,
     };
+    // One GPU's row: what NVML says of it (when it answers), and the findings about it.
+    let row = |index: Option<u32>,
+               name: &str,
+               bus: Option<&str>,
+               memory: String,
+               temp: String,
+               lost: bool|
+     -> [String; 7] {
+        let mine: Vec<&Finding> = r.findings.iter().filter(|f| about(f, index, bus)).collect();
+        let worst = mine.iter().map(|f| f.severity).max();
+        let health = if lost {
+            "LOST".to_string()
+        } else {
+            match worst {
+                Some(Severity::Fail) => "fail".into(),
+                Some(Severity::Warn) => "warn".into(),
+                _ => "ok".into(),
+            }
+        };
+        let probes: Vec<&&Finding> = mine.iter().filter(|f| f.area() == "probe").collect();
+        let failed = probes
+            .iter()
+            .filter(|f| f.severity >= Severity::Warn)
+            .count();
+        let ran = probes
+            .iter()
+            .filter(|f| f.severity != Severity::Info)
+            .count();
+        let probes = if probes.is_empty() {
+            "not run".to_string()
+        } else if failed == 0 {
+            format!("{ran}/{ran} ok")
+        } else {
+            format!("{failed} of {ran} failed")
+        };
+        [
+            index.map_or("-".to_string(), |i| i.to_string()),
+            truncate(name, 28),
+            bus.unwrap_or("?").to_string(),
+            memory,
+            temp,
+            health,
+            probes,
+        ]
+    };
+    let devices = view::nvml_devices(&r.facts);
     #[allow(clippy::cast_precision_loss)]
-    let rows: Vec<[String; 7]> = devices
-        .iter()
-        .map(|d| {
-            let bus = d.pci_bus_id.value().map(String::as_str);
-            let mine: Vec<&Finding> = r
-                .findings
+    let rows: Vec<[String; 7]> = if devices.is_empty() {
+        // NVML cannot enumerate them: the GPUs on the PCI bus, by address.
+        match r.facts.pci_gpus.value() {
+            Some(pci) if !pci.is_empty() => pci
                 .iter()
-                .filter(|f| about(f, d.index, bus))
-                .collect();
-            let worst = mine.iter().map(|f| f.severity).max();
-            let health = if d.lost {
-                "LOST".to_string()
-            } else {
-                match worst {
-                    Some(Severity::Fail) => "fail".into(),
-                    Some(Severity::Warn) => "warn".into(),
-                    _ => "ok".into(),
-                }
-            };
-            let probes: Vec<&&Finding> = mine.iter().filter(|f| f.area() == "probe").collect();
-            let failed = probes
-                .iter()
-                .filter(|f| f.severity >= Severity::Warn)
-                .count();
-            let ran = probes
-                .iter()
-                .filter(|f| f.severity != Severity::Info)
-                .count();
-            let probes = if probes.is_empty() {
-                "not run".to_string()
-            } else if failed == 0 {
-                format!("{ran}/{ran} ok")
-            } else {
-                format!("{failed} of {ran} failed")
-            };
-            let memory = d
-                .memory_total_bytes
-                .value()
-                .map_or("?".to_string(), |t| format!("{:.0} GiB", *t as f64 / GIB));
-            let temp = d
-                .temperature_c
-                .value()
-                .map_or("?".to_string(), |t| format!("{t} °C"));
-            [
-                d.index.to_string(),
-                truncate(d.name.value().map_or("?", String::as_str), 28),
-                bus.unwrap_or("?").to_string(),
-                memory,
-                temp,
-                health,
-                probes,
-            ]
-        })
-        .collect();
+                .map(|g| {
+                    row(
+                        None,
+                        &format!("{}:{}", g.vendor_id, g.device_id),
+                        Some(&g.bus_id),
+                        "?".into(),
+                        "?".into(),
+                        false,
+                    )
+                })
+                .collect(),
+            _ => return,
+        }
+    } else {
+        devices
+            .iter()
+            .map(|d| {
+                row(
+                    Some(d.index),
+                    d.name.value().map_or("?", String::as_str),
+                    d.pci_bus_id.value().map(String::as_str),
+                    d.memory_total_bytes
+                        .value()
+                        .map_or("?".to_string(), |t| format!("{:.0} GiB", *t as f64 / GIB)),
+                    d.temperature_c
+                        .value()
+                        .map_or("?".to_string(), |t| format!("{t} °C")),
+                    d.lost,
+                )
+            })
+            .collect()
+    };
     let head = [
         "GPU", "Name", "Bus id", "Memory", "Temp", "Health", "Probes",
     ];
