@@ -153,6 +153,8 @@ fn a_library_mismatch_folds_803_and_the_probe_failures_under_it() {
         !text.contains("\n  ✗ GPU"),
         "no probe failure stands alone: {text}"
     );
+    // NVML cannot enumerate the GPUs: the table lists them from the PCI bus.
+    assert_eq!(text.matches("fail   3 of 3 failed").count(), 4, "{text}");
     snapshot_settings().bind(|| insta::assert_snapshot!("text_mismatch_803_probes", text));
     // JSON: each symptom names the cause.
     let json: serde_json::Value =
