@@ -27,7 +27,7 @@ fn this_machine_has_no_driver_and_says_so() {
     assert_eq!(finding(&r, "host.no_nvidia_gpu")["severity"], "fail");
     assert_eq!(finding(&r, "driver.not_installed")["severity"], "info");
     assert_eq!(r["summary"]["verdict"], "failures");
-    assert_eq!(r["schema_version"], 1);
+    assert_eq!(r["schema_version"], 2);
     assert_eq!(r["tool"]["name"], "gpu-doctor");
     assert_eq!(r["matrix"]["source"], "bundled");
     assert!(
@@ -47,7 +47,7 @@ fn this_machine_text_report() {
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("✗ No NVIDIA GPU on this machine"), "{text}");
-    assert!(text.contains("Verdict failures"), "{text}");
+    assert!(text.contains("Verdict ✗ failures"), "{text}");
     assert!(!text.contains('\x1b'), "no colour on a pipe");
 }
 

@@ -164,7 +164,7 @@ fn diagnose_a_paste_with_and_without_a_log() {
     paste.write_all(PASTE.as_bytes()).unwrap();
     let (code, v) = json(bin().args(["diagnose", "--collect-env"]).arg(paste.path()));
     assert_eq!(code, 2, "{:#}", v["findings"]);
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["diagnosis"]["cause"], "torch.arch_unsupported");
     let arch = v["findings"]
         .as_array()

@@ -276,7 +276,7 @@ fn a_healthy_fleet_folds_into_one_group() {
     assert_eq!(doc["drift"].as_array().unwrap().len(), 0);
     // Every host's full report is in the document, readable as a report.
     let h = host(&doc, "node07");
-    assert_eq!(h["report"]["schema_version"], 1);
+    assert_eq!(h["report"]["schema_version"], 2);
     assert_eq!(h["summary"]["gpus"], 8);
     assert!(t < Duration::from_secs(60), "took {t:?}");
 }
@@ -409,14 +409,14 @@ fn push_runs_this_binary_where_gpu_doctor_is_missing_and_cleans_up() {
         assert_eq!(r["pushed"], true, "{h}");
         assert_eq!(r["report"]["tool"]["version"], env!("CARGO_PKG_VERSION"));
         // The pushed binary ran on "this machine" (no GPU) with the passed-through args.
-        let ids: Vec<&str> = r["report"]["findings"]
+        let ids: Vec<String> = r["report"]["findings"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|f| f["id"].as_str().unwrap())
+            .map(fixture_root::failure_id)
             .collect();
         assert!(ids.iter().all(|i| i.starts_with("host.")), "{ids:?}");
-        assert!(ids.contains(&"host.no_nvidia_gpu"), "{ids:?}");
+        assert!(ids.iter().any(|i| i == "host.no_nvidia_gpu"), "{ids:?}");
     }
     assert!(host(&doc, "node01").get("pushed").is_none());
     // No GPU here: the pushed reports fail, so the fleet does.
@@ -651,7 +651,7 @@ fn fleet_prometheus_metrics_per_host() {
         "gpu_doctor_fleet_host_status{host=\"refused-nowhere\",status=\"unreachable\"} 1",
         "gpu_doctor_up{host=\"refused-nowhere\"} 0",
         "gpu_doctor_verdict{host=\"failing\",verdict=\"failures\"} 1",
-        "gpu_doctor_finding{host=\"failing\",id=\"driver.library_mismatch\"} 3",
+        "gpu_doctor_finding{host=\"failing\",check=\"driver.library_version\",id=\"driver.library_mismatch\"} 3",
     ] {
         assert!(text.contains(want), "{want} missing:\n{text}");
     }
@@ -682,7 +682,11 @@ fn slurm_mode_and_single_host_prometheus() {
         metrics.contains("gpu_doctor_verdict{verdict=\"failures\"} 1"),
         "{metrics}"
     );
-    assert!(metrics.contains("gpu_doctor_finding{id=\"host.no_nvidia_gpu\"} 3"));
+    assert!(
+        metrics
+            .contains("gpu_doctor_finding{check=\"host.gpu_present\",id=\"host.no_nvidia_gpu\"} 3"),
+        "{metrics}"
+    );
 }
 
 /// Processes whose command line mentions `needle` (read from /proc).

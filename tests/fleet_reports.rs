@@ -109,7 +109,7 @@ fn saved_reports_get_the_statuses_groups_and_drift_of_the_ssh_fleet() {
     let hosts = doc["hosts"].as_array().unwrap();
     // Input order, each answering host with its whole report.
     assert_eq!(hosts[0]["host"], "node01");
-    assert_eq!(hosts[0]["report"]["schema_version"], 1);
+    assert_eq!(hosts[0]["report"]["schema_version"], 2);
     assert_eq!(hosts[0]["summary"]["gpus"], 8);
     assert!(hosts[11]["detail"].as_str().unwrap().contains("truncated"));
     assert_eq!(hosts[12]["detail"], "the file is empty");

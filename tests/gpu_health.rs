@@ -398,7 +398,7 @@ fn finding_ids(r: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f["id"].as_str().unwrap().to_string())
+        .map(fixture_root::failure_id)
         .collect()
 }
 

@@ -63,7 +63,7 @@ fn xids(report: &Value) -> Vec<(String, Option<u64>, String, String)> {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["id"] == "gpu.xid")
+        .filter(|f| fixture_root::failure_id(f) == "gpu.xid")
         .map(|f| {
             let action = f["evidence"]
                 .as_array()
@@ -131,7 +131,7 @@ fn on_a_fixture_root_whose_kernel_log_holds_an_xid_79_gpu_doctor_fails_that_gpu(
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["id"] == "gpu.xid")
+        .find(|f| fixture_root::failure_id(f) == "gpu.xid")
         .unwrap();
     assert_eq!(f["action"], "reboot", "{f}");
 }

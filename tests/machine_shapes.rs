@@ -116,7 +116,7 @@ fn ids(r: &serde_json::Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f["id"].as_str().unwrap().to_string())
+        .map(fixture_root::failure_id)
         .collect()
 }
 

@@ -296,7 +296,15 @@ fn report_of_the_real_binary_on_real_wheels() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .find(|f| f["id"] == id && f["scope"]["interpreter"] == python.to_str().unwrap())
+                .find(|f| {
+                    // A pass names only its check (schema 2).
+                    let fid = f["id"].as_str().map(str::to_string).or_else(|| {
+                        gpu_doctor::checks::catalogue::by_name(f["check"].as_str()?)
+                            .map(|c| c.id.to_string())
+                    });
+                    fid.as_deref() == Some(id)
+                        && f["scope"]["interpreter"] == python.to_str().unwrap()
+                })
                 .map(|f| f["severity"].as_str().unwrap().to_string())
         };
         assert_eq!(

@@ -357,7 +357,7 @@ fn plain_prints_the_text_report_on_a_terminal() {
     );
     let (code, s) = t.exit();
     assert_eq!(code, 2);
-    assert!(s.contains("Verdict failures"), "{s}");
+    assert!(s.contains("Verdict ✗ failures"), "{s}");
     assert_eq!(t.modes(), (false, true, false));
 }
 

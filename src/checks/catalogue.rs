@@ -111,13 +111,20 @@ pub struct Check {
 impl Check {
     /// A finding of this check.
     pub fn finding(&self, severity: Severity, summary: impl Into<String>) -> Finding {
-        Finding::new(self.id, severity, summary)
+        let mut f = Finding::new(self.id, severity, summary);
+        f.check = self.name.to_string();
+        f
     }
 }
 
 /// The check with this id.
 pub fn by_id(id: &str) -> Option<&'static Check> {
     super::ALL.iter().copied().find(|c| c.id == id)
+}
+
+/// The check with this neutral name.
+pub fn by_name(name: &str) -> Option<&'static Check> {
+    super::ALL.iter().copied().find(|c| c.name == name)
 }
 
 /// `gpu-doctor checks --json`: every check, in report order.

@@ -4,6 +4,7 @@
 pub use crate::finding; // moved: src/finding.rs
 pub mod labels;
 pub mod npd;
+pub mod overview;
 pub mod prometheus;
 pub mod safe_json;
 pub mod slurm;
@@ -18,8 +19,10 @@ use crate::matrix::MatrixInfo;
 use finding::{Finding, Severity};
 
 /// Version of the JSON report format. Additive changes keep it; a change that breaks
-/// readers bumps it.
-pub const SCHEMA_VERSION: u32 = 1;
+/// readers bumps it. 2: passes carry `check` and no failure `id`; `generated_at`, `host`,
+/// `overview`, `fix.options[]` and `caused_by` (README, "Report schema 1 → 2"). Schema 1
+/// reports are still read.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Tool {
@@ -30,7 +33,17 @@ pub struct Tool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     pub schema_version: u32,
+    /// When the report was made: RFC 3339, UTC, to the second ("2026-11-23T21:40:00Z").
+    /// Empty in a schema 1 report.
+    #[serde(default)]
+    pub generated_at: String,
     pub tool: Tool,
+    /// Which machine (redacted under `--redact`).
+    #[serde(default)]
+    pub host: overview::HostIdentity,
+    /// The stack in plain values: GPUs, driver, CUDA, toolkits, torch builds.
+    #[serde(default)]
+    pub overview: overview::Overview,
     pub matrix: MatrixInfo,
     pub facts: Facts,
     pub findings: Vec<Finding>,
@@ -115,10 +128,13 @@ impl Report {
         };
         Report {
             schema_version: SCHEMA_VERSION,
+            generated_at: labels::rfc3339(std::time::SystemTime::now()),
             tool: Tool {
                 name: env!("CARGO_PKG_NAME").to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
             },
+            host: overview::HostIdentity::of(&facts),
+            overview: overview::Overview::of(&facts),
             matrix,
             facts,
             findings,
@@ -126,6 +142,56 @@ impl Report {
             summary,
             exit_code,
         }
+    }
+}
+
+impl Report {
+    /// A report read from JSON made whole: a pass (schema 2) carries no failure id, so its
+    /// `id` is the check's again, and a schema 1 finding gets its check's name. Findings of
+    /// checks this build does not know keep what they had.
+    pub fn restore_ids(&mut self) {
+        for f in &mut self.findings {
+            if let Some(c) = crate::checks::catalogue::by_name(&f.id) {
+                if f.check == f.id {
+                    f.id = c.id.to_string();
+                }
+            }
+            if f.check.is_empty() {
+                if let Some(c) = crate::checks::catalogue::by_id(&f.id) {
+                    f.check = c.name.to_string();
+                }
+            }
+        }
+    }
+
+    /// A report read from JSON (schema 1 or 2), ids restored.
+    pub fn from_json(bytes: &[u8]) -> Result<Report, serde_json::Error> {
+        let mut r: Report = serde_json::from_slice(bytes)?;
+        r.restore_ids();
+        Ok(r)
+    }
+
+    /// The same from a JSON value (a report rewritten as a value, e.g. redacted): every
+    /// round trip through JSON must come back through here or [`Report::from_json`], or
+    /// passes lose their failure ids.
+    pub fn from_value(v: serde_json::Value) -> Result<Report, serde_json::Error> {
+        let mut r: Report = serde_json::from_value(v)?;
+        r.restore_ids();
+        Ok(r)
+    }
+
+    /// `--redact`: the machine's identity (machine id hash, boot id) is replaced in the
+    /// facts and in `host`; the host name is left to the caller's redaction.
+    pub fn redact_identity(&mut self) {
+        for f in [
+            &mut self.facts.system.machine_id_hash,
+            &mut self.facts.system.boot_id,
+        ] {
+            if f.is_known() {
+                *f = crate::fact::Fact::known(crate::facts::REDACTED.to_string());
+            }
+        }
+        self.host = overview::HostIdentity::of(&self.facts);
     }
 }
 
@@ -244,6 +310,40 @@ mod tests {
     }
 
     #[test]
+    fn json_round_trips_keep_failure_ids_and_redaction_covers_identity() {
+        let facts = {
+            let mut f = healthy();
+            f.system.machine_id_hash = crate::fact::Fact::known("ab".repeat(16));
+            f.system.boot_id = crate::fact::Fact::known("0f-1e".into());
+            f
+        };
+        let (findings, errors) = crate::checks::evaluate(
+            &facts,
+            crate::checks::testutil::matrix(),
+            &crate::checks::CheckOptions::default(),
+            &crate::checks::Selection::default(),
+        );
+        let r = Report::new(crate::matrix::bundled(), facts, findings, errors);
+        let v = serde_json::to_value(&r).unwrap();
+        let pass = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["check"] == "driver.installed")
+            .unwrap();
+        assert!(pass.get("id").is_none(), "{pass}");
+        let mut back = Report::from_value(v).unwrap();
+        assert_eq!(back, r);
+        back.redact_identity();
+        assert_eq!(back.host.machine_id_hash.as_deref(), Some("redacted"));
+        assert_eq!(back.host.boot_id.as_deref(), Some("redacted"));
+        assert_eq!(
+            back.facts.system.boot_id.value().map(String::as_str),
+            Some("redacted")
+        );
+    }
+
+    #[test]
     fn exit_codes_follow_the_worst_severity() {
         use finding::{Finding, Severity};
         let mk = |s| {
@@ -307,7 +407,7 @@ impl Report {
             return self.clone();
         };
         defang(&mut v);
-        serde_json::from_value(v).unwrap_or_else(|_| self.clone())
+        Report::from_value(v).unwrap_or_else(|_| self.clone())
     }
 }
 

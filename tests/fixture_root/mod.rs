@@ -246,11 +246,27 @@ pub fn problems(report: &serde_json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A JSON finding's failure id: its `id` (problems, and every finding of a schema 1
+/// report), else its check's id from the catalogue (a schema 2 pass names only its check).
+pub fn failure_id(f: &serde_json::Value) -> String {
+    match f["id"].as_str() {
+        Some(id) => id.to_string(),
+        None => {
+            let name = f["check"].as_str().unwrap_or("");
+            gpu_doctor::checks::catalogue::by_name(name)
+                .map_or(name.to_string(), |c| c.id.to_string())
+        }
+    }
+}
+
+/// The finding of a failure id: a problem carries the id, a pass (schema 2) only its
+/// check's neutral name.
 pub fn finding<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    let name = gpu_doctor::checks::catalogue::by_id(id).map(|c| c.name);
     report["findings"]
         .as_array()
         .expect("findings")
         .iter()
-        .find(|f| f["id"] == id)
+        .find(|f| f["id"] == id || (f["id"].is_null() && name.is_some_and(|n| f["check"] == n)))
         .unwrap_or_else(|| panic!("no finding {id} in {:#}", report["findings"]))
 }
