@@ -9,6 +9,7 @@ use super::app::{stage_names, App, Load, Overlay, Pane, StageState};
 use super::keymap::{label, Action};
 use super::layout;
 use super::widgets::detail::Detail;
+use super::widgets::ellipsis::fit_line;
 use super::widgets::environment::EnvironmentView;
 use super::widgets::findings::FindingsList;
 use super::widgets::gpu_table::GpuTable;
@@ -149,6 +150,10 @@ impl Widget for &Footer<'_> {
                 Span::raw(" quit"),
             ])
         };
-        Paragraph::new(line.style(self.theme.dim())).render(area, buf);
+        Paragraph::new(fit_line(
+            line.style(self.theme.dim()),
+            usize::from(area.width),
+        ))
+        .render(area, buf);
     }
 }

@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::ellipsis::fit_lines;
 use super::theme::Theme;
 use crate::finding::Scope;
 use crate::tui::app::{App, Pane, Row};
@@ -78,6 +79,6 @@ impl Widget for &FindingsList<'_> {
             };
             lines.push(line);
         }
-        Paragraph::new(lines).render(area, buf);
+        Paragraph::new(fit_lines(lines, usize::from(area.width))).render(area, buf);
     }
 }

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use super::ellipsis::{self, fit_line};
 use super::theme::{spinner, Theme};
 use crate::checks::view;
 use crate::finding::{Scope, Severity};
@@ -348,15 +349,7 @@ pub struct GpuTable<'a> {
 }
 
 fn pad(s: &str, w: u16) -> String {
-    let w = usize::from(w);
-    let n = s.chars().count();
-    if n > w {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s}{}", " ".repeat(w - n))
-    }
+    ellipsis::pad(s, usize::from(w))
 }
 
 impl Widget for &GpuTable<'_> {
@@ -385,7 +378,7 @@ impl Widget for &GpuTable<'_> {
                 theme.severity(Severity::Warn),
             ));
         }
-        let mut lines = vec![Line::from(head)];
+        let mut lines = vec![fit_line(Line::from(head), usize::from(area.width))];
         if rows.is_empty() {
             lines.push(Line::from(no_gpu_text(report)));
             ratatui::widgets::Paragraph::new(lines)
@@ -429,7 +422,8 @@ impl Widget for &GpuTable<'_> {
             }
             lines.push(line);
         }
-        ratatui::widgets::Paragraph::new(lines).render(area, buf);
+        ratatui::widgets::Paragraph::new(ellipsis::fit_lines(lines, usize::from(area.width)))
+            .render(area, buf);
     }
 }
 
