@@ -5,7 +5,8 @@ use crate::checks::Area;
 use std::path::PathBuf;
 
 use super::msg::ProbeState;
-use crate::finding::{Finding, Severity};
+use super::widgets::gpu_table::bus_key;
+use crate::finding::{Finding, Scope, Severity};
 use crate::report::Report;
 
 /// The panes, in Tab order.
@@ -92,6 +93,40 @@ pub const PROBES: [&str; 7] = [
 
 pub use super::msg::ProbePlan; // moved: src/tui/msg.rs
 
+/// The GPU whose findings the list shows after a drill-down from the GPU table: by NVML
+/// index (a GPU the driver does not enumerate, by PCI bus id), never by text, so GPU 1
+/// is not GPU 10. Separate from the typed filter; both narrow the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuScope {
+    pub index: Option<u32>,
+    pub pci_bus_id: Option<String>,
+}
+
+impl GpuScope {
+    /// Whether a finding is about this GPU.
+    pub fn matches(&self, scope: &Scope) -> bool {
+        let Scope::Gpu { index, pci_bus_id } = scope else {
+            return false;
+        };
+        match (self.index, index) {
+            (Some(a), Some(b)) => a == *b,
+            _ => match (&self.pci_bus_id, pci_bus_id) {
+                (Some(a), Some(b)) => bus_key(a) == bus_key(b),
+                _ => false,
+            },
+        }
+    }
+
+    /// "GPU 1", or "GPU 0000:18:00.0" for one the driver does not enumerate.
+    pub fn label(&self) -> String {
+        Scope::Gpu {
+            index: self.index,
+            pci_bus_id: self.pci_bus_id.clone(),
+        }
+        .to_string()
+    }
+}
+
 /// One line of the findings list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
@@ -117,6 +152,8 @@ pub struct App {
     pub focus: Pane,
     pub overlay: Option<Overlay>,
     pub filter: String,
+    /// The GPU a drill-down from the GPU table narrowed the list to.
+    pub gpu_scope: Option<GpuScope>,
     /// True while `/` is taking typed text.
     pub filter_editing: bool,
     pub rows: Vec<Row>,
@@ -160,6 +197,7 @@ impl App {
             focus: Pane::Findings,
             overlay: None,
             filter: String::new(),
+            gpu_scope: None,
             filter_editing: false,
             rows: Vec::new(),
             selected: 0,
@@ -227,7 +265,7 @@ impl App {
         self.rows = self
             .report
             .as_ref()
-            .map(|r| rows(&r.findings, &self.filter))
+            .map(|r| rows(&r.findings, &self.filter, self.gpu_scope.as_ref()))
             .unwrap_or_default();
         self.selected = keep
             .and_then(|k| self.rows.iter().position(|r| *r == Row::Finding(k)))
@@ -242,13 +280,17 @@ impl App {
     }
 }
 
-/// The findings matching `filter`, grouped by area; areas with failures come first, and
-/// within an area the report's order (failures first) is kept.
-pub fn rows(findings: &[Finding], filter: &str) -> Vec<Row> {
+/// The findings matching `filter` (and about the GPU of `gpu`, when given), grouped by
+/// area; areas with failures come first, and within an area the report's order (failures
+/// first) is kept.
+pub fn rows(findings: &[Finding], filter: &str, gpu: Option<&GpuScope>) -> Vec<Row> {
     let needle = filter.to_lowercase();
     let matches = |f: &Finding| {
+        if gpu.is_some_and(|g| !g.matches(&f.scope)) {
+            return false;
+        }
         let scope = match f.scope {
-            crate::finding::Scope::Host => String::new(),
+            Scope::Host => String::new(),
             ref s => s.to_string(),
         };
         needle.is_empty()
@@ -309,7 +351,7 @@ mod tests {
             f("driver.d", Severity::Fail),
             f("weird.e", Severity::Info),
         ];
-        let r = rows(&findings, "");
+        let r = rows(&findings, "", None);
         assert_eq!(
             r,
             vec![
@@ -339,14 +381,54 @@ mod tests {
     }
 
     #[test]
+    fn a_gpu_scope_is_by_index_not_by_text() {
+        let on = |i: u32| {
+            f("probe.launch", Severity::Fail).scope(Scope::Gpu {
+                index: Some(i),
+                pci_bus_id: Some(format!("0000:{:02x}:00.0", i + 0x18)),
+            })
+        };
+        let findings: Vec<Finding> = (0..12)
+            .map(on)
+            .chain([f("driver.a", Severity::Pass)])
+            .collect();
+        let one = GpuScope {
+            index: Some(1),
+            pci_bus_id: Some("0000:19:00.0".into()),
+        };
+        let r = rows(&findings, "", Some(&one));
+        let shown: Vec<&Row> = r.iter().filter(|r| matches!(r, Row::Finding(_))).collect();
+        assert_eq!(
+            shown,
+            vec![&Row::Finding(1)],
+            "not GPU 10 or 11, not the host's"
+        );
+        // The text filter narrows within the scope.
+        assert_eq!(rows(&findings, "launch", Some(&one)).len(), 2);
+        assert!(rows(&findings, "driver", Some(&one)).is_empty());
+        // A GPU the driver does not enumerate is matched by bus id, across domain widths.
+        let pci_only = f("driver.x", Severity::Fail).scope(Scope::Gpu {
+            index: None,
+            pci_bus_id: Some("00000000:19:00.0".into()),
+        });
+        let by_bus = GpuScope {
+            index: None,
+            pci_bus_id: Some("0000:19:00.0".into()),
+        };
+        assert!(by_bus.matches(&pci_only.scope));
+        assert!(!by_bus.matches(&Scope::Host));
+        assert_eq!(one.label(), "GPU 1");
+    }
+
+    #[test]
     fn filter_matches_id_summary_scope_and_severity() {
         let findings = vec![f("driver.a", Severity::Pass), f("host.b", Severity::Warn)];
         assert_eq!(
-            rows(&findings, "HOST").len(),
+            rows(&findings, "HOST", None).len(),
             2,
             "only host.b and its heading"
         );
-        assert_eq!(rows(&findings, "warn")[1], Row::Finding(1));
-        assert!(rows(&findings, "nothing").is_empty());
+        assert_eq!(rows(&findings, "warn", None)[1], Row::Finding(1));
+        assert!(rows(&findings, "nothing", None).is_empty());
     }
 }

@@ -290,11 +290,15 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
     let page = app.table_height();
     // The shared keymap (tui::keymap); in the fleet `s` (Save there) sorts the table.
     match action {
-        Some(Action::Quit) => {
-            if app.filter.is_empty() {
-                app.quit = true;
-            } else {
+        Some(Action::Quit) => app.quit = true,
+        // Back one level: the summary to the hosts, a filter to none; then quit.
+        Some(Action::Escape) => {
+            if app.page == Page::Summary {
+                app.page = Page::Hosts;
+            } else if !app.filter.is_empty() {
                 app.filter.clear();
+            } else {
+                app.quit = true;
             }
         }
         Some(Action::Up) => app.selected = app.selected.saturating_sub(1),

@@ -15,6 +15,9 @@ pub enum Action {
     PrevPane,
     Open,
     Back,
+    /// Back one level (overlay, detail, a GPU's findings, the filter, another pane); at
+    /// the top level, quit.
+    Escape,
     Rerun,
     Pick,
     Toggle,
@@ -143,6 +146,13 @@ pub const BINDINGS: &[Binding] = &[
         group: Group::Panes,
     },
     Binding {
+        keys: &[(KeyCode::Esc, NONE)],
+        label: "Esc",
+        action: Action::Escape,
+        help: "back one level",
+        group: Group::Panes,
+    },
+    Binding {
         keys: &[(KeyCode::Char('/'), NONE)],
         label: "/",
         action: Action::Filter,
@@ -203,14 +213,10 @@ pub const BINDINGS: &[Binding] = &[
         group: Group::Act,
     },
     Binding {
-        keys: &[
-            (KeyCode::Char('q'), NONE),
-            (KeyCode::Esc, NONE),
-            (KeyCode::Char('c'), CTRL),
-        ],
-        label: "q Esc Ctrl-C",
+        keys: &[(KeyCode::Char('q'), NONE), (KeyCode::Char('c'), CTRL)],
+        label: "q Ctrl-C",
         action: Action::Quit,
-        help: "close overlay / quit",
+        help: "quit (Esc at the top too)",
         group: Group::Act,
     },
 ];
@@ -261,7 +267,7 @@ mod tests {
             (KeyCode::Char('y'), NONE, Action::PrintFix),
             (KeyCode::Char('?'), NONE, Action::Help),
             (KeyCode::Char('q'), NONE, Action::Quit),
-            (KeyCode::Esc, NONE, Action::Quit),
+            (KeyCode::Esc, NONE, Action::Escape),
         ];
         for (code, mods, want) in cases {
             assert_eq!(action_for(&key(code, mods)), Some(want), "{code:?}");

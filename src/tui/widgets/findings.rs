@@ -26,10 +26,14 @@ impl Widget for &FindingsList<'_> {
             .iter()
             .filter(|r| matches!(r, Row::Finding(_)))
             .count();
+        // The GPU of a drill-down and the typed filter are separate, and both are shown.
         let mut title = format!(" Findings ({shown}/{}) ", report.findings.len());
+        if let Some(g) = &app.gpu_scope {
+            title.push_str(&format!("· {} ", g.label()));
+        }
         if app.filter_editing || !app.filter.is_empty() {
             title.push_str(&format!(
-                "/{}{} ",
+                "· /{}{} ",
                 app.filter,
                 if app.filter_editing { "▏" } else { "" }
             ));
@@ -39,10 +43,16 @@ impl Widget for &FindingsList<'_> {
             t.title(app.focus == Pane::Findings),
         ))];
         if app.rows.is_empty() {
-            lines.push(Line::from(if app.filter.is_empty() {
-                "no findings"
-            } else {
-                "no finding matches the filter (Esc in / clears it)"
+            lines.push(Line::from(match (&app.gpu_scope, app.filter.is_empty()) {
+                (None, true) => "no findings".to_string(),
+                (None, false) => "no finding matches the filter (Esc clears it)".to_string(),
+                (Some(g), true) => {
+                    format!("no findings about {} (Esc: back to the GPUs)", g.label())
+                }
+                (Some(g), false) => format!(
+                    "no finding about {} matches the filter (Esc clears it)",
+                    g.label()
+                ),
             }));
         }
         let height = usize::from(area.height.saturating_sub(1));
