@@ -143,10 +143,24 @@ pub struct Fix {
     pub commands: Vec<String>,
 }
 
+/// Which finding explains another: the cause's failure id and scope (several findings
+/// may share an id, one per GPU).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CauseRef {
+    pub id: String,
+    pub scope: Scope,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
-    /// Stable id from the finding-id taxonomy, e.g. "driver.library_mismatch".
+    /// Stable id from the finding-id taxonomy, e.g. "driver.library_mismatch": the
+    /// check's failure id. The JSON report writes it only on findings that are not
+    /// passes (a pass is named by `check`).
     pub id: String,
+    /// The check's neutral name ("driver.kernel_module"), what is checked rather than
+    /// what fails; empty on findings not made by a catalogue check.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub check: String,
     pub severity: Severity,
     pub scope: Scope,
     /// One line.
@@ -162,6 +176,10 @@ pub struct Finding {
     /// catalogue, or the finding's own where one check covers several (an Xid's code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Action>,
+    /// The finding that explains this one (a symptom names its cause: CUDA error 803
+    /// under `driver.library_mismatch`); set by `checks::causes` after all checks ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caused_by: Option<CauseRef>,
 }
 
 impl Finding {
@@ -175,7 +193,27 @@ impl Finding {
             evidence: Vec::new(),
             fix: None,
             action: None,
+            check: String::new(),
+            caused_by: None,
         }
+    }
+
+    /// The name to show for this finding: the failure id when it is not a pass, else the
+    /// check's neutral name (so a healthy machine never prints a failure id).
+    pub fn label(&self) -> &str {
+        if self.severity == Severity::Pass && !self.check.is_empty() {
+            &self.check
+        } else {
+            &self.id
+        }
+    }
+
+    /// Whether `self` is the cause that `other` names.
+    pub fn explains(&self, other: &Finding) -> bool {
+        other
+            .caused_by
+            .as_ref()
+            .is_some_and(|c| c.id == self.id && c.scope == self.scope)
     }
 
     /// This finding's own action, over the check's default.

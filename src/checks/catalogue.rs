@@ -111,7 +111,9 @@ pub struct Check {
 impl Check {
     /// A finding of this check.
     pub fn finding(&self, severity: Severity, summary: impl Into<String>) -> Finding {
-        Finding::new(self.id, severity, summary)
+        let mut f = Finding::new(self.id, severity, summary);
+        f.check = self.name.to_string();
+        f
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod arch;
 pub mod budget;
 pub mod catalogue;
+pub mod causes;
 pub mod closure;
 pub mod compat;
 pub mod driver;
@@ -159,6 +160,7 @@ pub struct CheckError {
 /// check set one (an Xid's code), else the check's from the catalogue. Passes and info
 /// findings carry none.
 fn with_action(mut f: Finding, check: &Check) -> Finding {
+    check.name.clone_into(&mut f.check);
     if f.severity >= crate::finding::Severity::Warn {
         f.action.get_or_insert(check.action);
     } else {
@@ -194,6 +196,8 @@ pub fn evaluate(
             }),
         }
     }
+    // Symptoms name their cause (803 under the library mismatch); severities stay.
+    causes::link(&mut findings);
     (findings, errors)
 }
 
