@@ -529,3 +529,27 @@ fn gpu_drill_down_is_by_index_and_the_filter_stays_apart() {
     assert_eq!(code, 2);
     t.assert_restored(&s);
 }
+
+/// The cause comes first with its symptom folded under it; → unfolds, ← folds.
+#[test]
+fn a_cause_unfolds_its_symptoms_on_right() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--from {}",
+            fixture("mismatched_driver").display()
+        )),
+        100,
+        30,
+    );
+    let s = t.wait_for("▸ ✗ Kernel module and user-space driver versions differ");
+    assert!(!s.contains("(803)"), "the 803 symptom is folded:\n{s}");
+    t.keys(&["Right"]);
+    let s = t.wait_for("↳ ✗ CUDA reports a driver mismatch (803)");
+    assert!(s.contains("▾ ✗ Kernel module"), "{s}");
+    t.keys(&["Left"]);
+    t.wait_gone("↳ ✗");
+    t.keys(&["q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}

@@ -202,3 +202,55 @@ fn health_is_never_pass_beside_a_failed_probe() {
     }
     assert!(gpu_row(&lines, 1).contains("✗ 1 probe"));
 }
+
+/// Causes over symptoms: the 803 error folds under "kernel module and user space differ"
+/// (its cause comes first), and → unfolds it.
+#[test]
+fn symptoms_fold_under_their_cause_and_unfold_on_right() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use gpu_doctor::tui::msg::Msg;
+    use gpu_doctor::tui::update::update;
+    let report = tui_reports::load("mismatched_driver");
+    let symptom = report
+        .findings
+        .iter()
+        .find(|f| f.caused_by.is_some())
+        .expect("the fixture has a finding with a cause")
+        .clone();
+    let cause = report
+        .findings
+        .iter()
+        .find(|c| c.explains(&symptom))
+        .unwrap()
+        .clone();
+    let mut app = App::with_report(report, (100, 30), false);
+    let head = |s: &str| s.chars().take(30).collect::<String>();
+    let before = lines_of(&app).join("\n");
+    let cause_line = before
+        .lines()
+        .find(|l| l.contains(&head(&cause.summary)))
+        .unwrap_or_else(|| panic!("no cause line:\n{before}"));
+    assert!(cause_line.starts_with("▸ ✗"), "{cause_line}");
+    assert!(cause_line.contains("(+1 caused by this)"), "{cause_line}");
+    assert!(
+        !before.contains(&head(&symptom.summary)),
+        "folded:\n{before}"
+    );
+    // The cause is the first failure, so it is selected on start.
+    assert_eq!(app.selected_finding().unwrap().id, cause.id);
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE)),
+    );
+    let after = lines_of(&app);
+    let at = after
+        .iter()
+        .position(|l| l.contains(&head(&cause.summary)))
+        .unwrap();
+    assert!(after[at].starts_with("▾ ✗"), "{}", after[at]);
+    assert!(
+        after[at + 1].starts_with("    ↳ ✗") && after[at + 1].contains(&head(&symptom.summary)),
+        "the symptom right under its cause:\n{}",
+        after.join("\n")
+    );
+}

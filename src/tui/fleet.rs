@@ -318,7 +318,7 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
             app.filter_editing = true;
             app.page = Page::Hosts;
         }
-        Some(Action::Open) => open(app),
+        Some(Action::Open | Action::Expand) => open(app),
         _ => {}
     }
     if app.page == Page::Summary {

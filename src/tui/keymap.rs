@@ -14,6 +14,8 @@ pub enum Action {
     NextPane,
     PrevPane,
     Open,
+    /// Unfold a cause's symptoms; elsewhere the same as `Open`.
+    Expand,
     Back,
     /// Back one level (overlay, detail, a GPU's findings, the filter, another pane); at
     /// the top level, quit.
@@ -124,14 +126,17 @@ pub const BINDINGS: &[Binding] = &[
         group: Group::Panes,
     },
     Binding {
-        keys: &[
-            (KeyCode::Enter, NONE),
-            (KeyCode::Right, NONE),
-            (KeyCode::Char('l'), NONE),
-        ],
-        label: "Enter → l",
+        keys: &[(KeyCode::Enter, NONE)],
+        label: "Enter",
         action: Action::Open,
         help: "details / GPU's findings",
+        group: Group::Panes,
+    },
+    Binding {
+        keys: &[(KeyCode::Right, NONE), (KeyCode::Char('l'), NONE)],
+        label: "→ l",
+        action: Action::Expand,
+        help: "unfold a cause / details",
         group: Group::Panes,
     },
     Binding {
@@ -142,7 +147,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "← h",
         action: Action::Back,
-        help: "back to the findings",
+        help: "fold / to the findings",
         group: Group::Panes,
     },
     Binding {

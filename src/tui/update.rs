@@ -146,9 +146,23 @@ pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
         Action::Bottom => move_by(app, isize::MAX / 2),
         Action::NextPane => cycle(app, 1),
         Action::PrevPane => cycle(app, Pane::ALL.len() - 1),
-        Action::Open => open(app),
+        Action::Open => {
+            // Enter on a folded cause unfolds it and shows its detail.
+            if app.focus == Pane::Findings {
+                app.set_folded(true);
+            }
+            open(app);
+        }
+        Action::Expand => {
+            if app.focus != Pane::Findings || !app.set_folded(true) {
+                open(app);
+            }
+            keep_visible(app);
+        }
         Action::Back => {
-            app.focus = Pane::Findings;
+            if app.focus != Pane::Findings || !app.set_folded(false) {
+                app.focus = Pane::Findings;
+            }
             keep_visible(app);
         }
         Action::Escape => escape(app),
@@ -157,7 +171,12 @@ pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
             app.overlay = Some(Overlay::Picker);
             app.picker_cursor = 0;
         }
-        Action::Toggle => {}
+        Action::Toggle => {
+            if app.focus == Pane::Findings && !app.set_folded(true) {
+                app.set_folded(false);
+            }
+            keep_visible(app);
+        }
         Action::Filter => {
             app.filter_editing = true;
             app.focus = Pane::Findings;
@@ -336,7 +355,7 @@ fn move_by(app: &mut App, by: isize) {
                 .rows
                 .iter()
                 .enumerate()
-                .filter(|(_, r)| matches!(r, Row::Finding(_)))
+                .filter(|(_, r)| r.finding().is_some())
                 .map(|(i, _)| i)
                 .collect();
             let here = findings
@@ -353,9 +372,10 @@ fn move_by(app: &mut App, by: isize) {
         Pane::Gpus => app.gpu_selected = step(app.gpu_selected, by, gpu_count(app)),
         Pane::Detail => {
             let rect = regions(app).detail;
+            let all = app.report.as_ref().map_or(&[][..], |r| &r.findings[..]);
             let lines = app
                 .selected_finding()
-                .map_or(0, |f| wrapped_len(&detail::lines(f, theme), rect));
+                .map_or(0, |f| wrapped_len(&detail::lines(f, all, theme), rect));
             let h = layout::inner_height(rect);
             app.detail_scroll = scroll(app.detail_scroll, by, lines, h);
         }
@@ -500,7 +520,7 @@ fn mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Cmd> {
                 Some(Pane::Findings) => {
                     let top = r.findings.map_or(0, |f| f.y + 1);
                     let i = app.list_offset + usize::from(row.saturating_sub(top));
-                    if row >= top && matches!(app.rows.get(i), Some(Row::Finding(_))) {
+                    if row >= top && app.rows.get(i).and_then(Row::finding).is_some() {
                         if app.selected != i {
                             app.detail_scroll = 0;
                         }
@@ -859,6 +879,65 @@ mod tests {
         let mut b = app(failing());
         press(&mut b, &[KeyCode::Enter, KeyCode::Char('q')]);
         assert!(b.quit);
+    }
+
+    #[test]
+    fn right_unfolds_a_cause_left_folds_it_and_enter_unfolds_and_opens() {
+        let cause = Finding::new("driver.library_mismatch", Severity::Fail, "versions differ");
+        let symptom = |id: &str| Finding {
+            caused_by: Some(crate::finding::CauseRef {
+                id: cause.id.clone(),
+                scope: Scope::Host,
+            }),
+            ..Finding::new(id, Severity::Fail, id)
+        };
+        let mut a = app(report_of(
+            healthy(),
+            vec![
+                symptom("driver.compat_package_mismatch"),
+                symptom("driver.cuda_init_failed"),
+                cause.clone(),
+            ],
+        ));
+        assert_eq!(
+            a.selected_finding().unwrap().id,
+            cause.id,
+            "the cause first"
+        );
+        assert!(matches!(
+            a.rows[a.selected],
+            Row::Cause {
+                symptoms: 2,
+                expanded: false,
+                ..
+            }
+        ));
+        let folded = a.rows.len();
+        press(&mut a, &[KeyCode::Right]);
+        assert_eq!(a.focus, Pane::Findings, "→ on a folded cause only unfolds");
+        assert_eq!(a.rows.len(), folded + 2);
+        assert_eq!(a.selected_finding().unwrap().id, cause.id);
+        press(&mut a, &[KeyCode::Down]);
+        assert!(matches!(a.rows[a.selected], Row::Symptom { .. }));
+        // ← on a symptom folds its cause and puts the cursor back on it.
+        press(&mut a, &[KeyCode::Left]);
+        assert_eq!(a.rows.len(), folded);
+        assert_eq!(a.selected_finding().unwrap().id, cause.id);
+        // Space toggles.
+        press(&mut a, &[KeyCode::Char(' ')]);
+        assert_eq!(a.rows.len(), folded + 2);
+        press(&mut a, &[KeyCode::Char(' ')]);
+        assert_eq!(a.rows.len(), folded);
+        // Enter unfolds and shows the cause's detail; Esc comes back to the open list.
+        press(&mut a, &[KeyCode::Enter]);
+        assert_eq!(a.focus, Pane::Detail);
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!(a.focus, Pane::Findings);
+        assert_eq!(a.rows.len(), folded + 2);
+        // The unfolded cause stays unfolded across a new report of the same machine.
+        let again = a.report.clone().unwrap();
+        a.set_report(again);
+        assert_eq!(a.rows.len(), folded + 2);
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
                 format!("  {} ", p.severity.marker()),
                 t.severity(p.severity),
             ),
-            Span::raw(format!("{} [{}]{ms}: {}", p.id, p.scope, p.summary)),
+            Span::raw(format!("{} [{}]{ms}: {}", p.label(), p.scope, p.summary)),
         ]));
         if !p.details.is_empty() {
             out.push(Line::from(format!("      {}", p.details)));
