@@ -23,7 +23,8 @@ pub struct Diff {
 pub struct Difference {
     /// "finding" or "fact".
     pub kind: String,
-    /// A finding "id (scope)" or a fact path such as "kernel_module.version".
+    /// A finding "check (scope)" (the check's neutral name) or a fact path such as
+    /// "kernel_module.version".
     pub key: String,
     /// The value in A (`None`: absent there).
     pub a: Option<String>,
@@ -42,12 +43,28 @@ pub struct Saved {
     pub findings: Vec<Value>,
 }
 
-/// A saved finding's id, scope, severity and summary, read from its JSON.
+/// A saved finding's check, id, scope, severity and summary, read from its JSON: schema 2
+/// (`check` always, `id` on problems) or schema 1 (`id` always, no `check`).
 pub fn lenient(v: &Value) -> Option<Finding> {
-    let id = v.get("id")?.as_str()?;
+    use crate::checks::catalogue;
+    let check = v
+        .get("check")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty());
+    let id = match (v.get("id").and_then(Value::as_str), check) {
+        (Some(id), _) => id.to_string(),
+        (None, Some(c)) => {
+            catalogue::by_name(c).map_or_else(|| c.to_string(), |x| x.id.to_string())
+        }
+        (None, None) => return None,
+    };
     let severity: Severity = serde_json::from_value(v.get("severity")?.clone()).ok()?;
     let summary = v.get("summary").and_then(Value::as_str).unwrap_or("");
-    let mut f = Finding::new(id, severity, summary);
+    let mut f = Finding::new(&id, severity, summary);
+    f.check = match check {
+        Some(c) => c.to_string(),
+        None => catalogue::by_id(&id).map_or_else(|| id.clone(), |x| x.name.to_string()),
+    };
     if let Some(scope) = v.get("scope") {
         match serde_json::from_value(scope.clone()) {
             Ok(s) => f.scope = s,
@@ -207,12 +224,23 @@ fn finding_relevance(a: Option<Severity>, b: Option<Severity>) -> u8 {
 
 pub fn diff_values(a_facts: &Value, a: &[Finding], b_facts: &Value, b: &[Finding]) -> Diff {
     let mut out = Vec::new();
-    let key = |f: &Finding| format!("{} ({})", f.id, f.scope);
+    // Keyed by the check's neutral name, so a pass and a failure of one check meet; the
+    // failure id is shown only beside a side that is not a pass.
+    let key = |f: &Finding| {
+        let name = if f.check.is_empty() { &f.id } else { &f.check };
+        format!("{name} ({})", f.scope)
+    };
     let index = |fs: &[Finding]| -> BTreeMap<String, (Severity, String)> {
         let mut m = BTreeMap::new();
         for f in fs {
-            m.entry(key(f))
-                .or_insert_with(|| (f.severity, f.summary.clone()));
+            m.entry(key(f)).or_insert_with(|| {
+                let summary = if f.severity == Severity::Pass {
+                    f.summary.clone()
+                } else {
+                    format!("[{}] {}", f.id, f.summary)
+                };
+                (f.severity, summary)
+            });
         }
         m
     };
@@ -319,27 +347,42 @@ mod tests {
         b.kernel_module.version = Fact::known("550.54.15".into());
         b.system.hostname = Fact::known("node02".into());
         b.env.insert("CUDA_VISIBLE_DEVICES".into(), "1".into());
-        let fa = vec![Finding::new("host.shm_small", Severity::Pass, "ok")];
+        let named = |id: &str, s, summary: &str| {
+            let mut f = Finding::new(id, s, summary);
+            f.check = crate::checks::catalogue::by_id(id)
+                .unwrap()
+                .name
+                .to_string();
+            f
+        };
+        let fa = vec![
+            named("host.shm_small", Severity::Pass, "ok"),
+            named("driver.library_mismatch", Severity::Pass, "both 580"),
+        ];
         let fb = vec![
-            Finding::new("host.shm_small", Severity::Pass, "ok"),
-            Finding::new(
+            named("host.shm_small", Severity::Pass, "ok"),
+            named(
                 "driver.library_mismatch",
                 Severity::Fail,
                 "module 550 vs libs 580",
             ),
-            Finding::new("toolkit.multiple", Severity::Info, "two toolkits"),
+            named("toolkit.multiple", Severity::Info, "two toolkits"),
         ];
         let d = diff_values(&facts_json(&a), &fa, &facts_json(&b), &fb);
         assert!(!d.identical);
         let keys: Vec<&str> = d.differences.iter().map(|x| x.key.as_str()).collect();
-        assert_eq!(keys[0], "driver.library_mismatch (host)");
-        assert_eq!(d.differences[0].a, None);
+        assert_eq!(keys[0], "driver.library_version (host)");
+        assert_eq!(d.differences[0].a.as_deref(), Some("pass: both 580"));
+        assert_eq!(
+            d.differences[0].b.as_deref(),
+            Some("fail: [driver.library_mismatch] module 550 vs libs 580")
+        );
         assert_eq!(keys[1], "kernel_module.version");
         assert_eq!(d.differences[1].b.as_deref(), Some("550.54.15"));
         assert!(keys.contains(&"env.CUDA_VISIBLE_DEVICES"));
         assert_eq!(keys.last(), Some(&"system.hostname"));
         // unchanged findings are not differences
-        assert!(!keys.iter().any(|k| k.starts_with("host.shm_small")));
+        assert!(!keys.iter().any(|k| k.starts_with("host.shm_size")));
     }
 
     #[test]
@@ -348,6 +391,17 @@ mod tests {
                                    "scope": {"kind": "probe", "gpu": 3}});
         let f = lenient(&v).unwrap();
         assert_eq!(f.id, "probe.launch");
+        assert_eq!(
+            f.check, "probe.kernel_launch",
+            "a schema 1 finding gets its check's name"
+        );
+        let v2 = serde_json::json!({"check": "probe.kernel_launch", "severity": "pass",
+                                    "summary": "ok", "scope": {"kind": "host"}});
+        let g = lenient(&v2).unwrap();
+        assert_eq!(
+            (g.id.as_str(), g.check.as_str()),
+            ("probe.launch", "probe.kernel_launch")
+        );
         assert_eq!(f.severity, Severity::Fail);
         assert!(f.scope.to_string().contains("probe"));
         assert!(lenient(&serde_json::json!({"id": "x"})).is_none());

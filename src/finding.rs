@@ -136,11 +136,80 @@ pub struct Evidence {
 }
 
 /// The remedy: what to do, and the exact command where one exists.
+///
+/// In the JSON report (schema 2) a fix is `{text, commands, options[]}`: `options[0]` is
+/// this fix's own way (`commands`, runnable as they are), the others its alternatives,
+/// each with runnable `commands` and prose `notes` kept apart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(from = "FixWire", into = "FixWire")]
 pub struct Fix {
     pub text: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<String>,
+    /// What is not a command here (a command for the host when this is a container).
+    pub notes: Vec<String>,
+    /// Other ways to the same end (keep the driver and install another PyTorch build).
+    pub alternatives: Vec<FixOption>,
+}
+
+/// One way to fix a finding: commands to run as they are, and notes that are not
+/// commands (where to run them, what to check after).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FixOption {
+    /// What this way does, one line.
+    pub title: String,
+    #[serde(default)]
+    pub commands: Vec<String>,
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+impl Fix {
+    /// Every way to fix it, the fix's own first.
+    pub fn options(&self) -> Vec<FixOption> {
+        let mut out = vec![FixOption {
+            title: self.text.clone(),
+            commands: self.commands.clone(),
+            notes: self.notes.clone(),
+        }];
+        out.extend(self.alternatives.iter().cloned());
+        out
+    }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "Fix")]
+struct FixWire {
+    text: String,
+    /// The first option's commands (as schema 1 wrote them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    commands: Vec<String>,
+    /// Every way to fix it, the preferred first (absent in schema 1 reports).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    options: Vec<FixOption>,
+}
+
+impl From<Fix> for FixWire {
+    fn from(f: Fix) -> FixWire {
+        let options = f.options();
+        FixWire {
+            text: f.text,
+            commands: f.commands,
+            options,
+        }
+    }
+}
+
+impl From<FixWire> for Fix {
+    fn from(w: FixWire) -> Fix {
+        let mut options = w.options.into_iter();
+        let notes = options.next().map(|o| o.notes).unwrap_or_default();
+        Fix {
+            text: w.text,
+            commands: w.commands,
+            notes,
+            alternatives: options.collect(),
+        }
+    }
 }
 
 /// Which finding explains another: the cause's failure id and scope (several findings
@@ -152,6 +221,7 @@ pub struct CauseRef {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(from = "FindingWire", into = "FindingWire")]
 pub struct Finding {
     /// Stable id from the finding-id taxonomy, e.g. "driver.library_mismatch": the
     /// check's failure id. The JSON report writes it only on findings that are not
@@ -159,27 +229,90 @@ pub struct Finding {
     pub id: String,
     /// The check's neutral name ("driver.kernel_module"), what is checked rather than
     /// what fails; empty on findings not made by a catalogue check.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub check: String,
     pub severity: Severity,
     pub scope: Scope,
     /// One line.
     pub summary: String,
     /// Why it matters and what exactly was seen.
-    #[serde(default)]
     pub details: String,
-    #[serde(default)]
     pub evidence: Vec<Evidence>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
     /// What a scheduler should do (warn and fail findings): the check's action from the
     /// catalogue, or the finding's own where one check covers several (an Xid's code).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Action>,
     /// The finding that explains this one (a symptom names its cause: CUDA error 803
     /// under `driver.library_mismatch`); set by `checks::causes` after all checks ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caused_by: Option<CauseRef>,
+}
+
+/// A finding as the JSON report writes it: `check` always, the failure `id` only on a
+/// finding that is not a pass (schema 1 reports carry `id` on every finding and no
+/// `check`; both read).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "Finding")]
+struct FindingWire {
+    /// The check's neutral name ("driver.kernel_module"): what is checked.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    check: String,
+    /// The failure id ("driver.module_not_loaded"), stable across versions; absent on
+    /// passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    severity: Severity,
+    scope: Scope,
+    /// One line.
+    summary: String,
+    /// Why it matters and what exactly was seen.
+    #[serde(default)]
+    details: String,
+    #[serde(default)]
+    evidence: Vec<Evidence>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fix: Option<Fix>,
+    /// What a scheduler should do (warn and fail findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    action: Option<Action>,
+    /// The finding that explains this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    caused_by: Option<CauseRef>,
+}
+
+impl From<Finding> for FindingWire {
+    fn from(f: Finding) -> FindingWire {
+        let id = (f.severity != Severity::Pass || f.check.is_empty()).then_some(f.id);
+        FindingWire {
+            check: f.check,
+            id,
+            severity: f.severity,
+            scope: f.scope,
+            summary: f.summary,
+            details: f.details,
+            evidence: f.evidence,
+            fix: f.fix,
+            action: f.action,
+            caused_by: f.caused_by,
+        }
+    }
+}
+
+impl From<FindingWire> for Finding {
+    /// A saved pass has no failure id: it keeps its check's name there, so `id` always
+    /// names the check's area and [`Finding::label`] shows the name.
+    fn from(w: FindingWire) -> Finding {
+        Finding {
+            id: w.id.unwrap_or_else(|| w.check.clone()),
+            check: w.check,
+            severity: w.severity,
+            scope: w.scope,
+            summary: w.summary,
+            details: w.details,
+            evidence: w.evidence,
+            fix: w.fix,
+            action: w.action,
+            caused_by: w.caused_by,
+        }
+    }
 }
 
 impl Finding {
@@ -244,6 +377,8 @@ impl Finding {
         self.fix = Some(Fix {
             text: text.into(),
             commands: commands.iter().map(|c| (*c).to_string()).collect(),
+            notes: Vec::new(),
+            alternatives: Vec::new(),
         });
         self
     }
@@ -252,7 +387,17 @@ impl Finding {
         self.fix = Some(Fix {
             text: text.into(),
             commands,
+            notes: Vec::new(),
+            alternatives: Vec::new(),
         });
+        self
+    }
+
+    /// Other ways to fix it, beside the fix's own (no effect without a fix).
+    pub fn alternatives(mut self, options: Vec<FixOption>) -> Self {
+        if let Some(fix) = &mut self.fix {
+            fix.alternatives.extend(options);
+        }
         self
     }
 

@@ -53,7 +53,7 @@ pub fn gather(
         }
     };
     if req.gather.redact {
-        facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
+        facts.system.redact();
     }
     Ok(facts)
 }

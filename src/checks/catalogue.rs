@@ -122,6 +122,11 @@ pub fn by_id(id: &str) -> Option<&'static Check> {
     super::ALL.iter().copied().find(|c| c.id == id)
 }
 
+/// The check with this neutral name.
+pub fn by_name(name: &str) -> Option<&'static Check> {
+    super::ALL.iter().copied().find(|c| c.name == name)
+}
+
 /// `gpu-doctor checks --json`: every check, in report order.
 pub fn json() -> String {
     #[derive(Serialize)]

@@ -6,7 +6,7 @@ use super::catalogue::{Action, Area, Check, PasteGap};
 use super::view::{self, GpuCc};
 use super::Ctx;
 use crate::facts::python::{PythonEnv, TorchBuild};
-use crate::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, FixOption, Scope, Severity};
 use crate::matrix::query::{install_command, platform_of, DriverFit};
 use crate::version::DottedVersion;
 
@@ -347,12 +347,19 @@ fn driver_or_torch(
     headline: String,
     driver: Option<DriverFix>,
     torch: Option<String>,
-) -> (String, Vec<String>) {
-    match (driver, torch) {
-        (Some(d), Some(t)) if !d.commands.is_empty() => (
-            format!("{headline} {} Or keep the driver and install a PyTorch build it runs: `{t}`.", d.text),
-            d.commands,
-        ),
+) -> (String, Vec<String>, Vec<FixOption>) {
+    let (text, commands) = match (driver, torch) {
+        (Some(d), Some(t)) if !d.commands.is_empty() => {
+            return (
+                format!("{headline} {} Or keep the driver and install a PyTorch build it runs: `{t}`.", d.text),
+                d.commands,
+                vec![FixOption {
+                    title: "Keep the driver and install a PyTorch build it runs.".into(),
+                    commands: vec![t],
+                    notes: Vec::new(),
+                }],
+            )
+        }
         (Some(d), Some(t)) => (
             format!("{headline} Install a PyTorch build this driver runs (below), or: {}", d.text),
             vec![t],
@@ -366,7 +373,8 @@ fn driver_or_torch(
             format!("{headline} No supported driver branch or published PyTorch build in the matrix fixes this without breaking something else."),
             Vec::new(),
         ),
-    }
+    };
+    (text, commands, Vec::new())
 }
 
 pub const DRIVER_TOO_OLD_FOR_TORCH: Check = Check {
@@ -406,7 +414,7 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                 let tfix = u
                     .torch
                     .and_then(|(env, t)| torch_advice(ctx, env, t, id.id, &u.scope));
-                let (text, commands) = driver_or_torch(
+                let (text, commands, alternatives) = driver_or_torch(
                     format!("Driver {needed} or newer runs CUDA {}.", u.cuda),
                     dfix,
                     tfix,
@@ -423,7 +431,8 @@ pub fn too_old_for_torch(ctx: &Ctx) -> Vec<Finding> {
                         ))
                         .evidence("driver", driver.to_string())
                         .evidence("torch.cuda", &u.cuda)
-                        .fix_owned(text, commands),
+                        .fix_owned(text, commands)
+                        .alternatives(alternatives),
                 );
             }
             DriverFit::Unknown => {}

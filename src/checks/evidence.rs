@@ -271,10 +271,29 @@ pub fn place_fix(f: &Facts, mut finding: Finding) -> Finding {
         .commands
         .into_iter()
         .partition(|c| is_host_only_command(c));
+    // An alternative's host-only commands are notes here: not runnable in this place.
+    let alternatives: Vec<crate::finding::FixOption> = fix
+        .alternatives
+        .into_iter()
+        .map(|mut o| {
+            let (host, local): (Vec<String>, Vec<String>) = o
+                .commands
+                .into_iter()
+                .partition(|c| is_host_only_command(c));
+            o.commands = local;
+            o.notes.extend(
+                host.into_iter()
+                    .map(|c| format!("on the host, not here: {c}")),
+            );
+            o
+        })
+        .collect();
     if host_only.is_empty() {
         finding.fix = Some(Fix {
             text: fix.text,
             commands: here,
+            notes: fix.notes,
+            alternatives,
         });
         return finding;
     }
@@ -301,7 +320,22 @@ pub fn place_fix(f: &Facts, mut finding: Finding) -> Finding {
         commands.push("wsl.exe --shutdown".to_string());
         commands.push("nvidia-smi.exe".to_string());
     }
-    finding.fix = Some(Fix { text, commands });
+    let mut notes = fix.notes;
+    // In WSL the Linux driver commands are never run (the driver is Windows'); in a
+    // container they are run on the host.
+    if site != Site::Wsl {
+        notes.extend(
+            host_only
+                .iter()
+                .map(|c| format!("on the host, not in this container: {c}")),
+        );
+    }
+    finding.fix = Some(Fix {
+        text,
+        commands,
+        notes,
+        alternatives,
+    });
     finding
 }
 

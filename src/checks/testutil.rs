@@ -66,6 +66,8 @@ pub fn healthy() -> Facts {
             container: Fact::known(None),
             wsl: false,
             shm_bytes: Fact::known(64 * 1024 * 1024 * 1024),
+            machine_id_hash: Fact::missing("not gathered"),
+            boot_id: Fact::missing("not gathered"),
         },
         pci_gpus: Fact::known(vec![PciGpu {
             bus_id: "0000:18:00.0".into(),

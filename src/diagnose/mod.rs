@@ -178,6 +178,8 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
         )),
         wsl: ce.is_wsl(),
         shm_bytes: Fact::missing(missing("the size of /dev/shm", "`df -h /dev/shm`")),
+        machine_id_hash: Fact::missing("not in the collect_env paste"),
+        boot_id: Fact::missing("not in the collect_env paste"),
     };
     let driver_fact = |what: &str| -> Fact<String> {
         ce.driver

@@ -115,7 +115,7 @@ pub fn gather_with_progress(
 ) -> Facts {
     let mut system = step(progress, 0, || system::gather(host));
     if opts.redact {
-        system.hostname = system.hostname.map(|_| REDACTED.to_string());
+        system.redact();
     }
     let pci_gpus = step(progress, 1, || pci::gather(host));
     let mut skipped = Vec::new();

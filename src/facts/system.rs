@@ -31,6 +31,29 @@ pub struct SystemFacts {
     pub wsl: bool,
     /// Size of the tmpfs at /dev/shm.
     pub shm_bytes: Fact<u64>,
+    /// The machine's identity, never the id itself: SHA-256 of /etc/machine-id (with a
+    /// gpu-doctor prefix), 32 hex digits; "redacted" under `--redact`. Absent in schema 1.
+    #[serde(default)]
+    pub machine_id_hash: Fact<String>,
+    /// This boot's id (/proc/sys/kernel/random/boot_id): tells a reboot apart from a
+    /// restart of the report; "redacted" under `--redact`. Absent in schema 1.
+    #[serde(default)]
+    pub boot_id: Fact<String>,
+}
+
+impl SystemFacts {
+    /// `--redact`: the host's identity (name, machine id hash, boot id) is replaced.
+    pub fn redact(&mut self) {
+        for f in [
+            &mut self.hostname,
+            &mut self.machine_id_hash,
+            &mut self.boot_id,
+        ] {
+            if f.is_known() {
+                *f = Fact::known(super::REDACTED.to_string());
+            }
+        }
+    }
 }
 
 pub fn gather(host: &Host) -> SystemFacts {
@@ -47,6 +70,46 @@ pub fn gather(host: &Host) -> SystemFacts {
         container: detect_container(host),
         wsl,
         shm_bytes: shm_bytes(host),
+        machine_id_hash: machine_id_hash(host),
+        boot_id: boot_id(host),
+    }
+}
+
+/// SHA-256 of the machine id, so reports can be told apart by machine without the id
+/// (which systemd asks not to expose) leaving it.
+fn machine_id_hash(host: &Host) -> Fact<String> {
+    let mut errors = Vec::new();
+    for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+        match host.read_string(path) {
+            Ok(text) => {
+                let id = text.trim();
+                if id.len() == 32 && id.chars().all(|c| c.is_ascii_hexdigit()) {
+                    let digest = crate::host::sha256_hex(format!("gpu-doctor:{id}").as_bytes());
+                    return Fact::known(digest[..32].to_string());
+                }
+                errors.push(format!("{path} is not a machine id"));
+            }
+            Err(e) => errors.push(format!("{path}: {e}")),
+        }
+    }
+    Fact::missing(format!("no machine id ({})", errors.join("; ")))
+}
+
+fn boot_id(host: &Host) -> Fact<String> {
+    let path = "/proc/sys/kernel/random/boot_id";
+    match host.read_string(path) {
+        Ok(text) => {
+            let id = text.trim();
+            if !id.is_empty()
+                && id.len() <= 64
+                && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+            {
+                Fact::known(id.to_ascii_lowercase())
+            } else {
+                Fact::missing(format!("{path} is not a boot id"))
+            }
+        }
+        Err(e) => Fact::missing(format!("{path}: {e}")),
     }
 }
 

@@ -158,7 +158,12 @@ pub fn parse_report(stdout: &[u8]) -> Classified {
                 "JSON without schema_version: not a gpu-doctor report",
             )
         }
-        Some(v) if v != SCHEMA_VERSION => {
+        // Schema 1 reports still read (README, "Report schema 1 → 2").
+        Some(v)
+            if !v
+                .as_u64()
+                .is_some_and(|n| (1..=u64::from(SCHEMA_VERSION)).contains(&n)) =>
+        {
             return Classified::bad(
                 Status::Incompatible,
                 format!(
@@ -169,7 +174,7 @@ pub fn parse_report(stdout: &[u8]) -> Classified {
         }
         Some(_) => {}
     }
-    match serde_json::from_slice::<Report>(stdout) {
+    match Report::from_json(stdout) {
         Ok(report) => Classified {
             status: Status::Ok,
             detail: None,
@@ -282,7 +287,7 @@ mod tests {
             Status::Incompatible
         );
         assert_eq!(
-            status(&raw(0, "{\"schema_version\": 2}", "")),
+            status(&raw(0, "{\"schema_version\": 3}", "")),
             Status::Incompatible
         );
         assert_eq!(
@@ -291,6 +296,11 @@ mod tests {
         );
         assert_eq!(
             status(&raw(0, "{\"schema_version\": 1}", "")),
+            Status::Incompatible,
+            "schema 1 is read, but a head alone is not a report"
+        );
+        assert_eq!(
+            status(&raw(0, "{\"schema_version\": 2}", "")),
             Status::Incompatible
         );
         // A remote exit 255 with a report on stdout is the remote's, not ssh's.

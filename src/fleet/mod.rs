@@ -300,7 +300,9 @@ impl HostResult {
     pub fn parsed_report(&self) -> Option<Report> {
         let mut v: serde_json::Value = serde_json::from_str(self.report.as_ref()?.get()).ok()?;
         crate::report::defang(&mut v);
-        serde_json::from_value(v).ok()
+        let mut r: Report = serde_json::from_value(v).ok()?;
+        r.restore_ids();
+        Some(r)
     }
 
     pub fn verdict(&self) -> Option<Verdict> {

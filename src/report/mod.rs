@@ -4,6 +4,7 @@
 pub use crate::finding; // moved: src/finding.rs
 pub mod labels;
 pub mod npd;
+pub mod overview;
 pub mod prometheus;
 pub mod safe_json;
 pub mod slurm;
@@ -18,8 +19,10 @@ use crate::matrix::MatrixInfo;
 use finding::{Finding, Severity};
 
 /// Version of the JSON report format. Additive changes keep it; a change that breaks
-/// readers bumps it.
-pub const SCHEMA_VERSION: u32 = 1;
+/// readers bumps it. 2: passes carry `check` and no failure `id`; `generated_at`, `host`,
+/// `overview`, `fix.options[]` and `caused_by` (README, "Report schema 1 → 2"). Schema 1
+/// reports are still read.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Tool {
@@ -30,7 +33,17 @@ pub struct Tool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     pub schema_version: u32,
+    /// When the report was made: RFC 3339, UTC, to the second ("2026-11-23T21:40:00Z").
+    /// Empty in a schema 1 report.
+    #[serde(default)]
+    pub generated_at: String,
     pub tool: Tool,
+    /// Which machine (redacted under `--redact`).
+    #[serde(default)]
+    pub host: overview::HostIdentity,
+    /// The stack in plain values: GPUs, driver, CUDA, toolkits, torch builds.
+    #[serde(default)]
+    pub overview: overview::Overview,
     pub matrix: MatrixInfo,
     pub facts: Facts,
     pub findings: Vec<Finding>,
@@ -115,10 +128,13 @@ impl Report {
         };
         Report {
             schema_version: SCHEMA_VERSION,
+            generated_at: labels::rfc3339(std::time::SystemTime::now()),
             tool: Tool {
                 name: env!("CARGO_PKG_NAME").to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
             },
+            host: overview::HostIdentity::of(&facts),
+            overview: overview::Overview::of(&facts),
             matrix,
             facts,
             findings,
@@ -126,6 +142,33 @@ impl Report {
             summary,
             exit_code,
         }
+    }
+}
+
+impl Report {
+    /// A report read from JSON made whole: a pass (schema 2) carries no failure id, so its
+    /// `id` is the check's again, and a schema 1 finding gets its check's name. Findings of
+    /// checks this build does not know keep what they had.
+    pub fn restore_ids(&mut self) {
+        for f in &mut self.findings {
+            if let Some(c) = crate::checks::catalogue::by_name(&f.id) {
+                if f.check == f.id {
+                    f.id = c.id.to_string();
+                }
+            }
+            if f.check.is_empty() {
+                if let Some(c) = crate::checks::catalogue::by_id(&f.id) {
+                    f.check = c.name.to_string();
+                }
+            }
+        }
+    }
+
+    /// A report read from JSON (schema 1 or 2), ids restored.
+    pub fn from_json(bytes: &[u8]) -> Result<Report, serde_json::Error> {
+        let mut r: Report = serde_json::from_slice(bytes)?;
+        r.restore_ids();
+        Ok(r)
     }
 }
 
@@ -307,7 +350,9 @@ impl Report {
             return self.clone();
         };
         defang(&mut v);
-        serde_json::from_value(v).unwrap_or_else(|_| self.clone())
+        let mut out: Report = serde_json::from_value(v).unwrap_or_else(|_| self.clone());
+        out.restore_ids();
+        out
     }
 }
 

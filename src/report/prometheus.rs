@@ -9,8 +9,9 @@
 //! gpu_doctor_exit_code                the report's exit code (0, 1, 2, 3)
 //! gpu_doctor_verdict{verdict}         1 for the report's verdict, 0 for the others
 //! gpu_doctor_findings{severity}       findings per severity
-//! gpu_doctor_finding{id}              worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail
-//! gpu_doctor_finding_action{id,action}  1 for the action each warn/fail finding id asks for
+//! gpu_doctor_finding{check[,id]}      worst severity of each check: 0 pass, 1 info, 2 warn, 3 fail;
+//!                                     the failure `id` label only when not a pass
+//! gpu_doctor_finding_action{check,id,action}  1 for the action each warn/fail finding asks for
 //! gpu_doctor_gpus                     GPUs seen (PCI, NVML, device nodes)
 //! gpu_doctor_driver_init_ok{api}      nvmlInit / cuInit succeeded (1) or not (0), from the driver worker
 //! gpu_doctor_probe_ok{gpu,probe,status}   1 passed, 0 otherwise (status: passed, failed, crashed, timed_out, skipped)
@@ -46,7 +47,7 @@ const HEADERS: &[(&str, &str)] = &[
     ("gpu_doctor_findings", "Findings per severity"),
     (
         "gpu_doctor_finding",
-        "Worst severity of each finding id: 0 pass, 1 info, 2 warn, 3 fail",
+        "Worst severity of each check (check: its neutral name; id: the failure id, only when not a pass): 0 pass, 1 info, 2 warn, 3 fail",
     ),
     (
         "gpu_doctor_finding_action",
@@ -140,6 +141,16 @@ impl Metrics {
     }
 }
 
+/// The neutral name of a finding's check (a finding read from a schema 1 report has none:
+/// the catalogue's, else its id).
+fn check_of(f: &crate::finding::Finding) -> &str {
+    if f.check.is_empty() {
+        crate::checks::catalogue::by_id(&f.id).map_or(f.id.as_str(), |c| c.name)
+    } else {
+        f.check.as_str()
+    }
+}
+
 fn severity_value(s: Severity) -> f64 {
     match s {
         Severity::Pass => 0.0,
@@ -182,24 +193,45 @@ pub fn add_report(m: &mut Metrics, r: &Report, host: Option<&str>) {
     ] {
         add(m, "gpu_doctor_findings", &[("severity", sev)], f64::from(n));
     }
-    let mut worst: BTreeMap<&str, Severity> = BTreeMap::new();
+    // One series per check, by its neutral name; the failure id is a label only while the
+    // check does not pass, so a healthy host exports no failure-named series.
+    let mut worst: BTreeMap<&str, (Severity, &str)> = BTreeMap::new();
     for f in &r.findings {
-        let e = worst.entry(f.id.as_str()).or_insert(f.severity);
-        *e = (*e).max(f.severity);
+        let e = worst
+            .entry(check_of(f))
+            .or_insert((f.severity, f.id.as_str()));
+        if f.severity > e.0 {
+            *e = (f.severity, f.id.as_str());
+        }
     }
-    for (id, s) in worst {
-        add(m, "gpu_doctor_finding", &[("id", id)], severity_value(s));
+    for (check, (s, id)) in worst {
+        if s == Severity::Pass {
+            add(
+                m,
+                "gpu_doctor_finding",
+                &[("check", check)],
+                severity_value(s),
+            );
+        } else {
+            add(
+                m,
+                "gpu_doctor_finding",
+                &[("check", check), ("id", id)],
+                severity_value(s),
+            );
+        }
     }
-    let actions: std::collections::BTreeSet<(&str, &str)> = r
+    let actions: std::collections::BTreeSet<(&str, &str, &str)> = r
         .findings
         .iter()
-        .filter_map(|f| Some((f.id.as_str(), f.action?.as_str())))
+        .filter(|f| f.severity >= Severity::Warn)
+        .filter_map(|f| Some((check_of(f), f.id.as_str(), f.action?.as_str())))
         .collect();
-    for (id, action) in actions {
+    for (check, id, action) in actions {
         add(
             m,
             "gpu_doctor_finding_action",
-            &[("id", id), ("action", action)],
+            &[("check", check), ("id", id), ("action", action)],
             1.0,
         );
     }
@@ -341,15 +373,18 @@ mod tests {
             Vec::new(),
         );
         let text = single(&r, 0.25);
-        assert!(!text.contains("gpu_doctor_finding_action{id=\"host.shm_small\""));
+        assert!(
+            !text.contains("host.shm_small"),
+            "a pass exports no failure id:\n{text}"
+        );
         for want in [
             "# TYPE gpu_doctor_verdict gauge",
             "gpu_doctor_verdict{verdict=\"failures\"} 1",
             "gpu_doctor_verdict{verdict=\"healthy\"} 0",
             "gpu_doctor_findings{severity=\"fail\"} 1",
-            "gpu_doctor_finding{id=\"driver.library_mismatch\"} 3",
-            "gpu_doctor_finding{id=\"host.shm_small\"} 0",
-            "gpu_doctor_finding_action{id=\"driver.library_mismatch\",action=\"reboot\"} 1",
+            "gpu_doctor_finding{check=\"driver.library_version\",id=\"driver.library_mismatch\"} 3",
+            "gpu_doctor_finding{check=\"host.shm_size\"} 0",
+            "gpu_doctor_finding_action{check=\"driver.library_version\",id=\"driver.library_mismatch\",action=\"reboot\"} 1",
             "gpu_doctor_exit_code 2",
             "gpu_doctor_run_duration_seconds 0.25",
             "gpu_doctor_info{driver=",

@@ -48,33 +48,9 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let p = Paint { on: opts.color };
     let mut out = String::new();
     header(&mut out, report, &p);
+    summary(&mut out, report, &p);
     overview(&mut out, &report.facts, opts.verbose, &p);
-    for area in Area::ALL {
-        let (area, title) = (area.as_str(), area.heading());
-        let in_area: Vec<&Finding> = report
-            .findings
-            .iter()
-            .filter(|f| f.area() == area)
-            .collect();
-        if in_area.is_empty() {
-            continue;
-        }
-        let _ = writeln!(out, "\n{}", p.bold(title));
-        for f in in_area {
-            finding(&mut out, f, opts.verbose, &p);
-        }
-    }
-    let other: Vec<&Finding> = report
-        .findings
-        .iter()
-        .filter(|f| Area::parse(f.area()).is_none())
-        .collect();
-    if !other.is_empty() {
-        let _ = writeln!(out, "\n{}", p.bold("Other"));
-        for f in other {
-            finding(&mut out, f, opts.verbose, &p);
-        }
-    }
+    problems(&mut out, report, opts.verbose, &p);
     for e in &report.check_errors {
         let _ = writeln!(
             out,
@@ -84,8 +60,374 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             e.message
         );
     }
-    summary(&mut out, report, &p);
+    gpu_table(&mut out, report, &p);
+    if opts.verbose {
+        all_passes(&mut out, report, &p);
+    } else {
+        folded_passes(&mut out, report, &p);
+    }
     out
+}
+
+/// A cause and the symptoms it explains (none for a problem on its own).
+struct Group<'a> {
+    cause: &'a Finding,
+    symptoms: Vec<&'a Finding>,
+}
+
+impl Group<'_> {
+    fn severity(&self) -> Severity {
+        self.symptoms
+            .iter()
+            .map(|f| f.severity)
+            .fold(self.cause.severity, Severity::max)
+    }
+}
+
+/// Position of a check in the catalogue (report order), unknown ids last.
+fn catalogue_rank(f: &Finding) -> usize {
+    crate::checks::ALL
+        .iter()
+        .position(|c| c.id == f.id)
+        .unwrap_or(usize::MAX)
+}
+
+/// Warnings and failures as causes with their symptoms, most severe first, then the cause
+/// that explains most, then the catalogue's order.
+fn problem_groups(r: &Report) -> Vec<Group<'_>> {
+    let problems: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warn)
+        .collect();
+    let mut groups: Vec<Group> = Vec::new();
+    for f in &problems {
+        let has_cause = problems.iter().any(|c| c.explains(f));
+        if !has_cause {
+            groups.push(Group {
+                cause: f,
+                symptoms: problems.iter().filter(|s| f.explains(s)).copied().collect(),
+            });
+        }
+    }
+    groups.sort_by(|a, b| {
+        b.severity()
+            .cmp(&a.severity())
+            .then_with(|| b.symptoms.len().cmp(&a.symptoms.len()))
+            .then_with(|| catalogue_rank(a.cause).cmp(&catalogue_rank(b.cause)))
+            .then_with(|| a.cause.scope.cmp(&b.cause.scope))
+    });
+    groups
+}
+
+/// Symptoms listed under a cause before the rest are counted (`-v` lists all).
+const SYMPTOMS_SHOWN: usize = 6;
+
+fn problems(out: &mut String, r: &Report, verbose: bool, p: &Paint) {
+    let groups = problem_groups(r);
+    if !groups.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("Problems"));
+    }
+    for g in &groups {
+        finding(out, g.cause, true, verbose, p);
+        let shown = if verbose {
+            g.symptoms.len()
+        } else {
+            SYMPTOMS_SHOWN.min(g.symptoms.len())
+        };
+        if !g.symptoms.is_empty() {
+            let _ = writeln!(
+                out,
+                "      {}",
+                p.dim(&format!(
+                    "explains {} more problem{}:",
+                    g.symptoms.len(),
+                    if g.symptoms.len() == 1 { "" } else { "s" }
+                ))
+            );
+        }
+        for s in &g.symptoms[..shown] {
+            let _ = writeln!(
+                out,
+                "      ↳ {} {}{}  {}",
+                p.severity(s.severity, s.severity.marker()),
+                s.summary,
+                scope_suffix(s),
+                p.dim(s.label())
+            );
+        }
+        if g.symptoms.len() > shown {
+            let _ = writeln!(
+                out,
+                "      {}",
+                p.dim(&format!(
+                    "↳ … {} more ({}; -v lists them)",
+                    g.symptoms.len() - shown,
+                    symptom_ids(&g.symptoms[shown..])
+                ))
+            );
+        }
+    }
+    let notes: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Info)
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("Notes"));
+        for f in notes {
+            finding(out, f, false, verbose, p);
+        }
+    }
+}
+
+/// "probe.launch ×3, probe.graph ×3".
+fn symptom_ids(fs: &[&Finding]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for f in fs {
+        match counts.iter_mut().find(|(id, _)| *id == f.label()) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((f.label(), 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(id, n)| {
+            if *n == 1 {
+                (*id).to_string()
+            } else {
+                format!("{id} ×{n}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn scope_suffix(f: &Finding) -> String {
+    match f.scope {
+        crate::finding::Scope::Host => String::new(),
+        ref s => format!(" [{s}]"),
+    }
+}
+
+/// `-v`: every pass, by area, with its details and evidence.
+fn all_passes(out: &mut String, r: &Report, p: &Paint) {
+    let passes: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Pass)
+        .collect();
+    if passes.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", p.bold("Passed"));
+    for area in Area::ALL {
+        let in_area: Vec<&&Finding> = passes
+            .iter()
+            .filter(|f| f.area() == area.as_str())
+            .collect();
+        if in_area.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  {}", p.bold(area.heading()));
+        for f in in_area {
+            finding(out, f, false, true, p);
+        }
+    }
+    let other: Vec<&&Finding> = passes
+        .iter()
+        .filter(|f| Area::parse(f.area()).is_none())
+        .collect();
+    if !other.is_empty() {
+        let _ = writeln!(out, "  {}", p.bold("Other"));
+        for f in other {
+            finding(out, f, false, true, p);
+        }
+    }
+}
+
+/// Passes as one line per area: how many, and which checks.
+fn folded_passes(out: &mut String, r: &Report, p: &Paint) {
+    let passes: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Pass)
+        .collect();
+    if passes.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{} {}", p.bold("Passed"), p.dim("(-v lists each)"));
+    let width = Area::ALL
+        .iter()
+        .map(|a| a.heading().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut line = |heading: &str, fs: Vec<&Finding>| {
+        if fs.is_empty() {
+            return;
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for f in &fs {
+            let short = f.label().split_once('.').map_or(f.label(), |(_, n)| n);
+            if !names.contains(&short) {
+                names.push(short);
+            }
+        }
+        let list = names.join(", ").replace('_', " ");
+        let _ = writeln!(
+            out,
+            "  {} {:<width$} {:>3}  {}",
+            p.severity(Severity::Pass, "✓"),
+            heading,
+            fs.len(),
+            p.dim(&truncate(&list, 70))
+        );
+    };
+    for area in Area::ALL {
+        line(
+            area.heading(),
+            passes
+                .iter()
+                .filter(|f| f.area() == area.as_str())
+                .copied()
+                .collect(),
+        );
+    }
+    line(
+        "Other",
+        passes
+            .iter()
+            .filter(|f| Area::parse(f.area()).is_none())
+            .copied()
+            .collect(),
+    );
+}
+
+/// At most `max` characters, an ellipsis where cut.
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+/// One row per GPU NVML sees: index, name, bus id, memory, temperature, health (the worst
+/// finding about that GPU, probes included) and its probes.
+fn gpu_table(out: &mut String, r: &Report, p: &Paint) {
+    use crate::finding::Scope;
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    let devices = view::nvml_devices(&r.facts);
+    if devices.is_empty() {
+        return;
+    }
+    let about = |f: &Finding, index: u32, bus: Option<&str>| match &f.scope {
+        Scope::Gpu { index: Some(i), .. } => *i == index,
+        Scope::Gpu {
+            index: None,
+            pci_bus_id: Some(b),
+        } => bus.is_some_and(|x| bus_key(x) == bus_key(b)),
+        _ => false,
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let rows: Vec<[String; 7]> = devices
+        .iter()
+        .map(|d| {
+            let bus = d.pci_bus_id.value().map(String::as_str);
+            let mine: Vec<&Finding> = r
+                .findings
+                .iter()
+                .filter(|f| about(f, d.index, bus))
+                .collect();
+            let worst = mine.iter().map(|f| f.severity).max();
+            let health = if d.lost {
+                "LOST".to_string()
+            } else {
+                match worst {
+                    Some(Severity::Fail) => "fail".into(),
+                    Some(Severity::Warn) => "warn".into(),
+                    _ => "ok".into(),
+                }
+            };
+            let probes: Vec<&&Finding> = mine.iter().filter(|f| f.area() == "probe").collect();
+            let failed = probes
+                .iter()
+                .filter(|f| f.severity >= Severity::Warn)
+                .count();
+            let ran = probes
+                .iter()
+                .filter(|f| f.severity != Severity::Info)
+                .count();
+            let probes = if probes.is_empty() {
+                "not run".to_string()
+            } else if failed == 0 {
+                format!("{ran}/{ran} ok")
+            } else {
+                format!("{failed} of {ran} failed")
+            };
+            let memory = d
+                .memory_total_bytes
+                .value()
+                .map_or("?".to_string(), |t| format!("{:.0} GiB", *t as f64 / GIB));
+            let temp = d
+                .temperature_c
+                .value()
+                .map_or("?".to_string(), |t| format!("{t} °C"));
+            [
+                d.index.to_string(),
+                truncate(d.name.value().map_or("?", String::as_str), 28),
+                bus.unwrap_or("?").to_string(),
+                memory,
+                temp,
+                health,
+                probes,
+            ]
+        })
+        .collect();
+    let head = [
+        "GPU", "Name", "Bus id", "Memory", "Temp", "Health", "Probes",
+    ];
+    let mut widths = head.map(|h| h.chars().count());
+    for row in &rows {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut l = String::from(" ");
+        for (c, w) in cells.iter().zip(widths) {
+            let pad = w.saturating_sub(c.chars().count());
+            let _ = write!(l, " {c}{}", " ".repeat(pad));
+        }
+        l.trim_end().to_string()
+    };
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", p.bold(&line(&head.map(String::from))));
+    for row in rows {
+        let sev = match row[5].as_str() {
+            "ok" => Severity::Pass,
+            "warn" => Severity::Warn,
+            _ => Severity::Fail,
+        };
+        let text = line(&row);
+        if sev == Severity::Pass {
+            let _ = writeln!(out, "{text}");
+        } else {
+            let _ = writeln!(out, "{}", p.severity(sev, &text));
+        }
+    }
+}
+
+/// "00000000:3B:00.0" and "0000:3b:00.0" alike → "3b:00".
+fn bus_key(bus: &str) -> String {
+    let lower = bus.trim().to_ascii_lowercase();
+    let no_fn = lower.split('.').next().unwrap_or(&lower).to_string();
+    let parts: Vec<&str> = no_fn.split(':').collect();
+    match parts.as_slice() {
+        [.., b, d] => format!("{b}:{d}"),
+        _ => no_fn.clone(),
+    }
 }
 
 fn header(out: &mut String, r: &Report, p: &Paint) {
@@ -342,21 +684,16 @@ fn torch_line(f: &Facts) -> String {
     }
 }
 
-fn finding(out: &mut String, f: &Finding, verbose: bool, p: &Paint) {
-    let scope = match f.scope {
-        crate::finding::Scope::Host => String::new(),
-        ref s => format!(" [{s}]"),
-    };
+fn finding(out: &mut String, f: &Finding, expand: bool, verbose: bool, p: &Paint) {
     let _ = writeln!(
         out,
         "  {} {}{}  {}",
         p.severity(f.severity, f.severity.marker()),
         f.summary,
-        scope,
-        p.dim(&f.id)
+        scope_suffix(f),
+        p.dim(f.label())
     );
-    let expand = verbose || f.severity >= Severity::Warn;
-    if !expand {
+    if !(expand || verbose) {
         return;
     }
     if !f.details.is_empty() {
@@ -380,15 +717,29 @@ fn finding(out: &mut String, f: &Finding, verbose: bool, p: &Paint) {
         for c in &fix.commands {
             let _ = writeln!(out, "        {} {c}", p.dim("$"));
         }
+        for n in &fix.notes {
+            let _ = writeln!(out, "        {} {n}", p.dim("·"));
+        }
+        for o in &fix.alternatives {
+            let _ = writeln!(out, "      {} {}", p.bold("or:"), o.title);
+            for c in &o.commands {
+                let _ = writeln!(out, "        {} {c}", p.dim("$"));
+            }
+            for n in &o.notes {
+                let _ = writeln!(out, "        {} {n}", p.dim("·"));
+            }
+        }
     }
 }
 
+/// The first screen's answer: the verdict with its counts, the cause, and the one next
+/// step with its command.
 fn summary(out: &mut String, r: &Report, p: &Paint) {
     let s = &r.summary;
     let verdict = match s.verdict {
-        Verdict::Healthy => p.severity(Severity::Pass, "healthy"),
-        Verdict::Warnings => p.severity(Severity::Warn, "warnings"),
-        Verdict::Failures => p.severity(Severity::Fail, "failures"),
+        Verdict::Healthy => p.severity(Severity::Pass, "✓ healthy"),
+        Verdict::Warnings => p.severity(Severity::Warn, "! warnings"),
+        Verdict::Failures => p.severity(Severity::Fail, "✗ failures"),
     };
     let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let _ = writeln!(
@@ -401,6 +752,75 @@ fn summary(out: &mut String, r: &Report, p: &Paint) {
         count(s.pass, "passed", "passed"),
         r.exit_code
     );
+    if !r.check_errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}   {} could not run: the verdict is incomplete",
+            p.bold("Note"),
+            count(
+                u32::try_from(r.check_errors.len()).unwrap_or(u32::MAX),
+                "check",
+                "checks"
+            )
+        );
+    }
+    let groups = problem_groups(r);
+    let Some(top) = groups.first() else {
+        let _ = writeln!(
+            out,
+            "{}   nothing to fix: CUDA and PyTorch work can run here",
+            p.bold("Next")
+        );
+        return;
+    };
+    let f = top.cause;
+    let explains = if top.symptoms.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (explains {} more problem{})",
+            top.symptoms.len(),
+            if top.symptoms.len() == 1 { "" } else { "s" }
+        )
+    };
+    let _ = writeln!(
+        out,
+        "{}  {} {}{}{explains}",
+        p.bold("Cause"),
+        p.severity(f.severity, f.severity.marker()),
+        f.summary,
+        scope_suffix(f)
+    );
+    if let Some(fix) = &f.fix {
+        let first = fix
+            .text
+            .split_inclusive(". ")
+            .next()
+            .unwrap_or(&fix.text)
+            .trim();
+        let _ = writeln!(out, "{}   {}", p.bold("Next"), truncate(first, 110));
+        if let Some(c) = fix.commands.first() {
+            let more = if fix.commands.len() > 1 {
+                p.dim(&format!("   (+{} more below)", fix.commands.len() - 1))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "       {} {c}{more}", p.dim("$"));
+        }
+    } else if let Some(c) = crate::checks::catalogue::by_id(&f.id) {
+        let _ = writeln!(out, "{}   {}", p.bold("Next"), truncate(c.next_step, 110));
+    }
+    if groups.len() > 1 {
+        let _ = writeln!(
+            out,
+            "       {}",
+            p.dim(&format!(
+                "{} other problem{} below",
+                groups.len() - 1,
+                if groups.len() == 2 { "" } else { "s" }
+            ))
+        );
+    }
 }
 
 /// Greedy word wrap; words longer than the width stay whole.
@@ -442,9 +862,87 @@ mod tests {
         assert!(text.contains("Driver    not installed"), "{text}");
         assert!(text.contains("exit code 2"));
         assert!(!text.contains('\x1b'));
-        let idx_host = text.find("\nHost\n").unwrap();
-        let idx_driver = text.find("\nDriver\n").unwrap();
-        assert!(idx_host < idx_driver);
+        // The verdict, the cause and the next step come first, before the stack.
+        let verdict = text.find("Verdict ✗ failures").unwrap();
+        let cause = text.find("Cause  ✗ No NVIDIA GPU on this machine").unwrap();
+        let next = text.find("\nNext ").unwrap();
+        let stack = text.find("  GPUs ").unwrap();
+        assert!(verdict < cause && cause < next && next < stack, "{text}");
+        // A pass never shows a failure id: the no-GPU machine passes nothing named
+        // driver.not_installed.
+        for line in text.lines().filter(|l| l.contains('✓')) {
+            assert!(!line.contains("not_installed"), "{line}");
+        }
+    }
+
+    #[test]
+    fn problems_by_cause_with_symptoms_folded_under_it() {
+        use crate::checks::testutil::{code, lib};
+        // A driver upgraded without a reboot: the libraries are 535, cuInit says 803.
+        let mut facts = healthy();
+        let dir = "/usr/lib/x86_64-linux-gnu";
+        facts.driver_libs.files = vec![
+            lib("libnvidia-ml", "535.183.01", dir, false),
+            lib("libcuda", "535.183.01", dir, false),
+        ];
+        facts.driver_libs.nvml_soname = Some(format!("{dir}/libnvidia-ml.so.535.183.01"));
+        facts.driver_libs.cuda_soname = Some(format!("{dir}/libcuda.so.535.183.01"));
+        facts.driver_api.nvml = crate::fact::Fact::missing("worker not reached");
+        facts.driver_api.cuda = crate::fact::Fact::known(crate::facts::driver_api::CudaFacts {
+            init: code("CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", 803),
+            ..crate::checks::view::cuda(&healthy()).unwrap().clone()
+        });
+        let r = report(facts);
+        let text = render(&r, TextOptions::default());
+        let mismatch = r
+            .findings
+            .iter()
+            .find(|f| f.id == "driver.library_mismatch")
+            .unwrap();
+        assert_eq!(mismatch.severity, Severity::Fail, "{text}");
+        assert!(
+            text.contains("Cause  ✗ Kernel module and user-space driver versions differ"),
+            "{text}"
+        );
+        let cause_at = text.find("  ✗ Kernel module and user-space").unwrap();
+        let symptom_at = text
+            .find("      ↳ ✗ CUDA reports a driver mismatch (803)")
+            .unwrap();
+        assert!(cause_at < symptom_at, "{text}");
+        assert_eq!(r.exit_code, super::super::exit::FAILURES);
+    }
+
+    #[test]
+    fn passes_fold_into_one_line_per_area_unless_verbose() {
+        let r = report(healthy());
+        let plain = render(&r, TextOptions::default());
+        assert_eq!(
+            plain.matches('✓').count(),
+            plain.matches("\n  ✓ ").count() + 1,
+            "{plain}"
+        );
+        let areas: std::collections::BTreeSet<&str> = r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Pass)
+            .map(Finding::area)
+            .collect();
+        assert_eq!(plain.matches("\n  ✓ ").count(), areas.len(), "{plain}");
+        assert!(plain.contains("Next   nothing to fix"), "{plain}");
+        assert!(plain.contains("  GPU Name"), "the GPU table: {plain}");
+        let verbose = render(
+            &r,
+            TextOptions {
+                color: false,
+                verbose: true,
+            },
+        );
+        let passes = r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Pass)
+            .count();
+        assert_eq!(verbose.matches("\n  ✓ ").count(), passes, "{verbose}");
     }
 
     #[test]

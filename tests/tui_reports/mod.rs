@@ -245,6 +245,8 @@ fn node_facts(
             container: Fact::known(None),
             wsl: false,
             shm_bytes: Fact::known(64 << 30),
+            machine_id_hash: Fact::missing("not gathered"),
+            boot_id: Fact::missing("not gathered"),
         },
         pci_gpus: Fact::known(
             (0..gpus)
