@@ -474,7 +474,8 @@ mod tests {
     #[test]
     fn rules_table() {
         use Severity::{Fail, Pass, Warn};
-        let cases: &[(&[(&str, Severity)], &str, Option<&str>)] = &[
+        type Case<'a> = (&'a [(&'a str, Severity)], &'a str, Option<&'a str>);
+        let cases: &[Case] = &[
             // 803 and cuInit under "driver upgraded without a reboot".
             (
                 &[
