@@ -893,6 +893,15 @@ mod tests {
         press(&mut app, KeyCode::Char('q'));
         assert!(app.detail.is_none());
         assert!(!app.quit);
+        // Esc goes back one level: the host's detail pane, its findings, then the fleet.
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(app.detail.as_ref().unwrap().focus, tui::app::Pane::Detail);
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.detail.as_ref().unwrap().focus, tui::app::Pane::Findings);
+        press(&mut app, KeyCode::Esc);
+        assert!(app.detail.is_none());
+        assert!(!app.quit);
         // The summary page: groups and drift.
         press(&mut app, KeyCode::Tab);
         let s = screen(&app);
