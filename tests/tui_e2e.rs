@@ -357,7 +357,8 @@ fn plain_prints_the_text_report_on_a_terminal() {
     );
     let (code, s) = t.exit();
     assert_eq!(code, 2);
-    assert!(s.contains("Verdict failures"), "{s}");
+    // The text report opens with its verdict.
+    assert!(s.contains("Verdict ✗ failures"), "{s}");
     assert_eq!(t.modes(), (false, true, false));
 }
 
