@@ -357,6 +357,7 @@ fn plain_prints_the_text_report_on_a_terminal() {
     );
     let (code, s) = t.exit();
     assert_eq!(code, 2);
+    // The text report opens with its verdict.
     assert!(s.contains("Verdict ✗ failures"), "{s}");
     assert_eq!(t.modes(), (false, true, false));
 }
@@ -447,6 +448,107 @@ fn probe_progress_shows_live_in_the_gpu_table() {
     // After the time limit the worker is killed and the finding arrives.
     let s = t.wait_for("the graph probe hung and was killed");
     assert!(s.contains("FAILURES") || s.contains("failures"), "{s}");
+    t.keys(&["q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}
+
+/// Esc goes back one level (lazygit, k9s): from the full-screen detail to the list, and
+/// the program keeps running; only at the top level does it quit.
+#[test]
+fn esc_in_the_detail_goes_back_to_the_list_and_keeps_running() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--from {}",
+            fixture("mismatched_driver").display()
+        )),
+        100,
+        30,
+    );
+    t.wait_for("✗ Driver");
+    // Below 110 columns the detail takes the whole body.
+    t.keys(&["Enter"]);
+    let s = t.wait_for("$ ");
+    assert!(!s.contains("Findings ("), "the detail is full screen:\n{s}");
+    t.keys(&["Escape"]);
+    let s = t.wait_for("Findings (");
+    assert!(s.contains("✗ Driver"), "{s}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!t.screen().contains("EXIT="), "Esc in a nested view quit");
+    assert!(t.modes().0, "the UI still owns the screen");
+    // Another pane: Esc comes back to the list, still running.
+    t.keys(&["Tab", "Tab", "Tab"]);
+    t.wait_for("Python environments (1)");
+    t.keys(&["Escape"]);
+    t.wait_for("Findings (");
+    assert!(!t.screen().contains("EXIT="));
+    // At the top level Esc quits, with the report's exit code.
+    t.keys(&["Escape"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}
+
+/// Enter on GPU 1 shows GPU 1's findings by index: not GPU 10's or 11's. `/` then types
+/// a filter beside the GPU scope, not into it.
+#[test]
+fn gpu_drill_down_is_by_index_and_the_filter_stays_apart() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--from {}",
+            fixture("twelve_gpu_probe_failures").display()
+        )),
+        100,
+        40,
+    );
+    t.wait_for("✗ Probes");
+    let s = t.screen();
+    assert!(s.contains("[GPU 10]") && s.contains("[GPU 11]"), "{s}");
+    // GPUs pane, second row (GPU 1), Enter.
+    t.keys(&["Tab", "Tab", "j", "Enter"]);
+    let s = t.wait_for("Findings (8/150) · GPU 1");
+    assert!(
+        s.contains("launch probe hung") && s.contains("[GPU 1]"),
+        "{s}"
+    );
+    for other in ["[GPU 10]", "[GPU 11]", "[GPU 0]"] {
+        assert!(!s.contains(other), "{other} in GPU 1's findings:\n{s}");
+    }
+    t.keys(&["/"]);
+    t.text("launch");
+    let s = t.wait_for("Findings (1/150) · GPU 1 · /launch");
+    assert!(!s.contains("GPU 1launch"), "{s}");
+    // Esc clears the filter, then leaves the GPU's findings for the GPU table.
+    t.keys(&["Enter", "Escape"]);
+    t.wait_for("Findings (8/150) · GPU 1");
+    t.keys(&["Escape"]);
+    let s = t.wait_for("Findings (150/150)");
+    assert!(s.contains("[GPU 10]"), "{s}");
+    t.keys(&["q"]);
+    let (code, s) = t.exit();
+    assert_eq!(code, 2);
+    t.assert_restored(&s);
+}
+
+/// The cause comes first with its symptom folded under it; → unfolds, ← folds.
+#[test]
+fn a_cause_unfolds_its_symptoms_on_right() {
+    let t = Tmux::start(
+        &ui(&format!(
+            "--from {}",
+            fixture("mismatched_driver").display()
+        )),
+        100,
+        30,
+    );
+    let s = t.wait_for("▸ ✗ Kernel module and user-space driver versions differ");
+    assert!(!s.contains("(803)"), "the 803 symptom is folded:\n{s}");
+    t.keys(&["Right"]);
+    let s = t.wait_for("↳ ✗ CUDA reports a driver mismatch (803)");
+    assert!(s.contains("▾ ✗ Kernel module"), "{s}");
+    t.keys(&["Left"]);
+    t.wait_gone("↳ ✗");
     t.keys(&["q"]);
     let (code, s) = t.exit();
     assert_eq!(code, 2);

@@ -96,6 +96,26 @@ fn overlays_and_filter() {
     }
 }
 
+/// GPU 1's findings (by index: not GPUs 10 and 11), then `/` typed over the drill-down:
+/// the title shows the GPU and the filter apart.
+#[test]
+fn gpu_drill_down_and_filter() {
+    for size in SIZES {
+        let s = format!("{}x{}", size.0, size.1);
+        let keys = [KeyCode::Tab, KeyCode::Tab, KeyCode::Down, KeyCode::Enter];
+        snapshot(
+            &format!("drill_down_gpu1_{s}"),
+            &app("twelve_gpu_probe_failures", size, &keys),
+        );
+        let mut typed = keys.to_vec();
+        typed.extend("/probe".chars().map(KeyCode::Char));
+        snapshot(
+            &format!("drill_down_gpu1_filter_{s}"),
+            &app("twelve_gpu_probe_failures", size, &typed),
+        );
+    }
+}
+
 #[test]
 fn loading_and_failure_states() {
     let mut a = App::new("gpu-doctor-report.json".into(), false, true);

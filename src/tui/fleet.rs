@@ -23,6 +23,7 @@ use crate::fleet::{aggregate, render, FleetOptions, HostResult, Status};
 use crate::host::Host;
 use crate::report::{exit, Verdict};
 use crate::tui::keymap::{self, Action};
+use crate::tui::widgets::ellipsis::{ellipsize, fit_line};
 use crate::tui::widgets::theme::{spinner, Theme};
 use crate::tui::{self, msg::Cmd, msg::Msg};
 
@@ -289,11 +290,15 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
     let page = app.table_height();
     // The shared keymap (tui::keymap); in the fleet `s` (Save there) sorts the table.
     match action {
-        Some(Action::Quit) => {
-            if app.filter.is_empty() {
-                app.quit = true;
-            } else {
+        Some(Action::Quit) => app.quit = true,
+        // Back one level: the summary to the hosts, a filter to none; then quit.
+        Some(Action::Escape) => {
+            if app.page == Page::Summary {
+                app.page = Page::Hosts;
+            } else if !app.filter.is_empty() {
                 app.filter.clear();
+            } else {
+                app.quit = true;
             }
         }
         Some(Action::Up) => app.selected = app.selected.saturating_sub(1),
@@ -313,7 +318,7 @@ fn key(app: &mut FleetApp, k: KeyEvent) -> Vec<Cmd> {
             app.filter_editing = true;
             app.page = Page::Hosts;
         }
-        Some(Action::Open) => open(app),
+        Some(Action::Open | Action::Expand) => open(app),
         _ => {}
     }
     if app.page == Page::Summary {
@@ -376,7 +381,10 @@ pub fn draw(frame: &mut Frame, app: &FleetApp) {
         height: area.height.saturating_sub(2),
         ..area
     };
-    frame.render_widget(Paragraph::new(header_line(app, t)), header);
+    frame.render_widget(
+        Paragraph::new(fit_line(header_line(app, t), usize::from(area.width))),
+        header,
+    );
     match app.page {
         Page::Hosts => hosts_table(frame, app, t, body),
         Page::Summary => {
@@ -408,7 +416,13 @@ pub fn draw(frame: &mut Frame, app: &FleetApp) {
             }
         )
     };
-    frame.render_widget(Paragraph::new(Span::styled(foot, t.dim())), footer);
+    frame.render_widget(
+        Paragraph::new(fit_line(
+            Line::from(Span::styled(foot, t.dim())),
+            usize::from(area.width),
+        )),
+        footer,
+    );
 }
 
 fn header_line(app: &FleetApp, t: Theme) -> Line<'static> {
@@ -455,16 +469,58 @@ fn header_line(app: &FleetApp, t: Theme) -> Line<'static> {
     Line::from(spans)
 }
 
-fn style_for(r: &HostResult, t: Theme) -> Style {
+/// The STATUS cell: `ok` (the host answered with a report) is good news whatever the
+/// report says; anything else (unreachable, timeout …) is a failure of the run.
+fn status_style(r: &HostResult, t: Theme) -> Style {
+    match r.status {
+        Status::Ok => t.severity(Severity::Pass),
+        _ => t.severity(Severity::Fail),
+    }
+}
+
+/// The VERDICT cell: the report's verdict colour; no report is a failure.
+fn verdict_style(r: &HostResult, t: Theme) -> Style {
     match (r.status, r.verdict()) {
         (Status::Ok, Some(v)) => t.verdict(v),
         _ => t.severity(Severity::Fail),
     }
 }
 
+/// The host table's column widths (the last one takes what is left).
+const HOST_COLUMNS: [Constraint; 9] = [
+    Constraint::Min(10),
+    Constraint::Length(17),
+    Constraint::Length(8),
+    Constraint::Length(4),
+    Constraint::Length(12),
+    Constraint::Length(5),
+    Constraint::Length(18),
+    Constraint::Fill(2),
+    Constraint::Length(6),
+];
+
+/// The width each column of the host table gets at `width` columns, as the table lays
+/// them out (so a cell is cut with an ellipsis, not silently by the table).
+fn column_widths(width: u16) -> Vec<usize> {
+    ratatui::layout::Layout::horizontal(HOST_COLUMNS)
+        .flex(ratatui::layout::Flex::Start)
+        .spacing(1)
+        .split(Rect::new(0, 0, width, 1))
+        .iter()
+        .map(|r| usize::from(r.width))
+        .collect()
+}
+
 fn hosts_table(frame: &mut Frame, app: &FleetApp, t: Theme, area: Rect) {
     let visible = app.visible();
     let h = usize::from(area.height.saturating_sub(1));
+    let col_w = column_widths(area.width);
+    let fit = |c: usize, text: String| -> String {
+        match col_w.get(c) {
+            Some(w) => ellipsize(&text, *w).into_owned(),
+            None => text,
+        }
+    };
     let rows: Vec<Row> = visible
         .iter()
         .enumerate()
@@ -472,24 +528,22 @@ fn hosts_table(frame: &mut Frame, app: &FleetApp, t: Theme, area: Rect) {
         .take(h)
         .map(|(pos, &i)| {
             let cells: Vec<Cell> = match app.result(i) {
-                Some(r) => {
-                    let st = style_for(r, t);
-                    render::row(r)
-                        .into_iter()
-                        .enumerate()
-                        .map(|(c, text)| {
-                            if c == 1 || c == 2 {
-                                Cell::from(Span::styled(text, st))
-                            } else {
-                                Cell::from(text)
-                            }
-                        })
-                        .collect()
-                }
+                Some(r) => render::row(r)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(c, text)| {
+                        let text = fit(c, text);
+                        match c {
+                            1 => Cell::from(Span::styled(text, status_style(r, t))),
+                            2 => Cell::from(Span::styled(text, verdict_style(r, t))),
+                            _ => Cell::from(text),
+                        }
+                    })
+                    .collect(),
                 None => vec![
-                    Cell::from(app.hosts[i].clone()),
+                    Cell::from(fit(0, app.hosts[i].clone())),
                     Cell::from(Span::styled(
-                        format!("{} running", spinner(app.tick)),
+                        fit(1, format!("{} running", spinner(app.tick))),
                         t.dim(),
                     )),
                 ],
@@ -502,19 +556,13 @@ fn hosts_table(frame: &mut Frame, app: &FleetApp, t: Theme, area: Rect) {
             }
         })
         .collect();
-    let widths = [
-        Constraint::Min(10),
-        Constraint::Length(17),
-        Constraint::Length(8),
-        Constraint::Length(4),
-        Constraint::Length(12),
-        Constraint::Length(5),
-        Constraint::Length(18),
-        Constraint::Fill(2),
-        Constraint::Length(6),
-    ];
-    let header = Row::new(render::COLUMNS.map(|c| Cell::from(Span::styled(c, t.bold()))));
-    Table::new(rows, widths)
+    let header = Row::new(
+        render::COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(c, title)| Cell::from(Span::styled(fit(c, title.to_string()), t.bold()))),
+    );
+    Table::new(rows, HOST_COLUMNS)
         .header(header)
         .column_spacing(1)
         .render(area, frame.buffer_mut());
@@ -723,6 +771,72 @@ mod tests {
         assert!(table.contains("driver.library_mismatch"), "{table}");
     }
 
+    /// The buffer of one draw, for styles.
+    fn buffer(app: &FleetApp, width: u16) -> ratatui::buffer::Buffer {
+        let mut term = Terminal::new(TestBackend::new(width, 20)).unwrap();
+        term.draw(|f| draw(f, app)).unwrap();
+        term.backend().buffer().clone()
+    }
+
+    /// The first cell at which `word` starts on row `y`.
+    fn find(buf: &ratatui::buffer::Buffer, y: u16, word: &str) -> Option<u16> {
+        let row: Vec<String> = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        (0..row.len())
+            .find(|&x| row[x..].concat().starts_with(word))
+            .map(|x| x as u16)
+    }
+
+    #[test]
+    fn ok_is_green_and_a_failed_verdict_red_beside_it() {
+        let failing = crate::report::Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::healthy(),
+            vec![crate::finding::Finding::new(
+                "driver.library_mismatch",
+                Severity::Fail,
+                "broken",
+            )],
+            Vec::new(),
+        );
+        let mut app = FleetApp::new(vec!["node01".into(), "node02".into()], true);
+        app.size = (120, 20);
+        update(
+            &mut app,
+            FleetMsg::Host(0, Box::new(result("node01", Status::Ok, Some(&failing)))),
+        );
+        update(
+            &mut app,
+            FleetMsg::Host(1, Box::new(result("node02", Status::Unreachable, None))),
+        );
+        let buf = buffer(&app, 120);
+        // Row 0 is the header line, row 1 the table's column titles, then the hosts.
+        let ok = find(&buf, 2, "ok ").expect("node01's status");
+        assert_eq!(buf[(ok, 2)].fg, ratatui::style::Color::Green);
+        assert_eq!(buf[(ok + 1, 2)].fg, ratatui::style::Color::Green);
+        let verdict = find(&buf, 2, "failures").expect("node01's verdict");
+        assert_eq!(buf[(verdict, 2)].fg, ratatui::style::Color::Red);
+        let unreachable = find(&buf, 3, "unreachable").expect("node02's status");
+        assert_eq!(buf[(unreachable, 3)].fg, ratatui::style::Color::Red);
+    }
+
+    #[test]
+    fn a_cell_too_long_for_its_column_ends_in_an_ellipsis() {
+        let mut app = FleetApp::new(vec!["node01".into()], false);
+        app.size = (80, 20);
+        let mut r = result("node01", Status::Unreachable, None);
+        r.detail = Some("ssh: connect to host node01 port 22: Connection refused".repeat(3));
+        update(&mut app, FleetMsg::Host(0, Box::new(r)));
+        let s = screen(&app);
+        let row = s.lines().find(|l| l.starts_with("node01")).unwrap();
+        assert!(row.contains("ssh: connect"), "{row}");
+        assert!(row.contains('…'), "{row}");
+        let widths = column_widths(120);
+        assert_eq!(widths.len(), render::COLUMNS.len());
+        assert_eq!(widths[1], 17);
+    }
+
     #[test]
     fn live_table_sort_filter_and_open_a_report() {
         let healthy = crate::report::Report::new(
@@ -777,6 +891,15 @@ mod tests {
         press(&mut app, KeyCode::Char('r'));
         assert!(!app.detail.as_ref().unwrap().gathering());
         press(&mut app, KeyCode::Char('q'));
+        assert!(app.detail.is_none());
+        assert!(!app.quit);
+        // Esc goes back one level: the host's detail pane, its findings, then the fleet.
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(app.detail.as_ref().unwrap().focus, tui::app::Pane::Detail);
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.detail.as_ref().unwrap().focus, tui::app::Pane::Findings);
+        press(&mut app, KeyCode::Esc);
         assert!(app.detail.is_none());
         assert!(!app.quit);
         // The summary page: groups and drift.

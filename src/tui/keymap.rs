@@ -14,7 +14,12 @@ pub enum Action {
     NextPane,
     PrevPane,
     Open,
+    /// Unfold a cause's symptoms; elsewhere the same as `Open`.
+    Expand,
     Back,
+    /// Back one level (overlay, detail, a GPU's findings, the filter, another pane); at
+    /// the top level, quit.
+    Escape,
     Rerun,
     Pick,
     Toggle,
@@ -121,14 +126,17 @@ pub const BINDINGS: &[Binding] = &[
         group: Group::Panes,
     },
     Binding {
-        keys: &[
-            (KeyCode::Enter, NONE),
-            (KeyCode::Right, NONE),
-            (KeyCode::Char('l'), NONE),
-        ],
-        label: "Enter → l",
+        keys: &[(KeyCode::Enter, NONE)],
+        label: "Enter",
         action: Action::Open,
         help: "details / GPU's findings",
+        group: Group::Panes,
+    },
+    Binding {
+        keys: &[(KeyCode::Right, NONE), (KeyCode::Char('l'), NONE)],
+        label: "→ l",
+        action: Action::Expand,
+        help: "unfold a cause / details",
         group: Group::Panes,
     },
     Binding {
@@ -139,7 +147,14 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "← h",
         action: Action::Back,
-        help: "back to the findings",
+        help: "fold / to the findings",
+        group: Group::Panes,
+    },
+    Binding {
+        keys: &[(KeyCode::Esc, NONE)],
+        label: "Esc",
+        action: Action::Escape,
+        help: "back one level",
         group: Group::Panes,
     },
     Binding {
@@ -203,14 +218,10 @@ pub const BINDINGS: &[Binding] = &[
         group: Group::Act,
     },
     Binding {
-        keys: &[
-            (KeyCode::Char('q'), NONE),
-            (KeyCode::Esc, NONE),
-            (KeyCode::Char('c'), CTRL),
-        ],
-        label: "q Esc Ctrl-C",
+        keys: &[(KeyCode::Char('q'), NONE), (KeyCode::Char('c'), CTRL)],
+        label: "q Ctrl-C",
         action: Action::Quit,
-        help: "close overlay / quit",
+        help: "quit (Esc at the top too)",
         group: Group::Act,
     },
 ];
@@ -261,7 +272,7 @@ mod tests {
             (KeyCode::Char('y'), NONE, Action::PrintFix),
             (KeyCode::Char('?'), NONE, Action::Help),
             (KeyCode::Char('q'), NONE, Action::Quit),
-            (KeyCode::Esc, NONE, Action::Quit),
+            (KeyCode::Esc, NONE, Action::Escape),
         ];
         for (code, mods, want) in cases {
             assert_eq!(action_for(&key(code, mods)), Some(want), "{code:?}");

@@ -6,7 +6,7 @@ use crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use super::app::{App, Load, Overlay, Pane, Row, StageState, PROBES, STAGE_COUNT};
+use super::app::{App, GpuScope, Load, Overlay, Pane, Row, StageState, PROBES, STAGE_COUNT};
 use super::keymap::{self, Action};
 use super::layout::{self, Regions};
 use super::msg::{Cmd, Msg};
@@ -129,7 +129,7 @@ fn edit_filter(app: &mut App, key: KeyEvent) {
 pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
     if app.overlay == Some(Overlay::Help) && action != Action::Quit {
         app.overlay = None;
-        if action == Action::Help {
+        if matches!(action, Action::Help | Action::Escape) {
             return Vec::new();
         }
     }
@@ -146,17 +146,37 @@ pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
         Action::Bottom => move_by(app, isize::MAX / 2),
         Action::NextPane => cycle(app, 1),
         Action::PrevPane => cycle(app, Pane::ALL.len() - 1),
-        Action::Open => open(app),
-        Action::Back => {
-            app.focus = Pane::Findings;
+        Action::Open => {
+            // Enter on a folded cause unfolds it and shows its detail.
+            if app.focus == Pane::Findings {
+                app.set_folded(true);
+            }
+            open(app);
+        }
+        Action::Expand => {
+            if app.focus != Pane::Findings || !app.set_folded(true) {
+                open(app);
+            }
             keep_visible(app);
         }
+        Action::Back => {
+            if app.focus != Pane::Findings || !app.set_folded(false) {
+                app.focus = Pane::Findings;
+            }
+            keep_visible(app);
+        }
+        Action::Escape => escape(app),
         Action::Rerun => return rerun(app),
         Action::Pick => {
             app.overlay = Some(Overlay::Picker);
             app.picker_cursor = 0;
         }
-        Action::Toggle => {}
+        Action::Toggle => {
+            if app.focus == Pane::Findings && !app.set_folded(true) {
+                app.set_folded(false);
+            }
+            keep_visible(app);
+        }
         Action::Filter => {
             app.filter_editing = true;
             app.focus = Pane::Findings;
@@ -181,6 +201,28 @@ pub fn act(app: &mut App, action: Action) -> Vec<Cmd> {
         }
     }
     Vec::new()
+}
+
+/// Esc goes back one level, as in lazygit and k9s: the detail to the list, a filter to
+/// none, a GPU's findings to the GPU table, another pane to the findings list; only from
+/// the plain findings list does it quit. (Overlays close before this is reached.)
+fn escape(app: &mut App) {
+    match app.focus {
+        Pane::Findings if !app.filter.is_empty() => {
+            app.filter.clear();
+            app.refilter();
+        }
+        Pane::Findings if app.gpu_scope.is_some() => {
+            app.gpu_scope = None;
+            app.refilter();
+            app.focus = Pane::Gpus;
+        }
+        Pane::Findings => app.quit = true,
+        Pane::Detail | Pane::Gpus | Pane::Environment | Pane::ProbeLog => {
+            app.focus = Pane::Findings;
+        }
+    }
+    keep_visible(app);
 }
 
 fn fix_commands(app: &App) -> Option<Vec<String>> {
@@ -233,6 +275,8 @@ fn rerun(app: &mut App) -> Vec<Cmd> {
     }
     app.generation += 1;
     app.ran_plan = Some(app.plan.clone());
+    // The last run's probe states are not this run's: the cells start over.
+    app.probes.clear();
     app.load = Load::Gathering {
         generation: app.generation,
         started: app.tick,
@@ -253,10 +297,10 @@ fn open(app: &mut App) {
         Pane::Gpus => {
             let rows = app.report.as_ref().map(gpu_table::rows).unwrap_or_default();
             if let Some(r) = rows.get(app.gpu_selected) {
-                app.filter = match r.index {
-                    Some(i) => format!("GPU {i}"),
-                    None => r.pci_bus_id.clone().unwrap_or_default(),
-                };
+                app.gpu_scope = Some(GpuScope {
+                    index: r.index,
+                    pci_bus_id: r.pci_bus_id.clone(),
+                });
                 app.refilter();
                 app.focus = Pane::Findings;
             }
@@ -311,7 +355,7 @@ fn move_by(app: &mut App, by: isize) {
                 .rows
                 .iter()
                 .enumerate()
-                .filter(|(_, r)| matches!(r, Row::Finding(_)))
+                .filter(|(_, r)| r.finding().is_some())
                 .map(|(i, _)| i)
                 .collect();
             let here = findings
@@ -328,9 +372,10 @@ fn move_by(app: &mut App, by: isize) {
         Pane::Gpus => app.gpu_selected = step(app.gpu_selected, by, gpu_count(app)),
         Pane::Detail => {
             let rect = regions(app).detail;
+            let all = app.report.as_ref().map_or(&[][..], |r| &r.findings[..]);
             let lines = app
                 .selected_finding()
-                .map_or(0, |f| wrapped_len(&detail::lines(f, theme), rect));
+                .map_or(0, |f| wrapped_len(&detail::lines(f, all, theme), rect));
             let h = layout::inner_height(rect);
             app.detail_scroll = scroll(app.detail_scroll, by, lines, h);
         }
@@ -425,7 +470,7 @@ fn picker(app: &mut App, action: Action) -> Vec<Cmd> {
             app.overlay = None;
             return rerun(app);
         }
-        Action::Quit | Action::Pick => app.overlay = None,
+        Action::Quit | Action::Escape | Action::Pick => app.overlay = None,
         _ => {}
     }
     Vec::new()
@@ -475,7 +520,7 @@ fn mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Cmd> {
                 Some(Pane::Findings) => {
                     let top = r.findings.map_or(0, |f| f.y + 1);
                     let i = app.list_offset + usize::from(row.saturating_sub(top));
-                    if row >= top && matches!(app.rows.get(i), Some(Row::Finding(_))) {
+                    if row >= top && app.rows.get(i).and_then(Row::finding).is_some() {
                         if app.selected != i {
                             app.detail_scroll = 0;
                         }
@@ -764,7 +809,7 @@ mod tests {
     }
 
     #[test]
-    fn enter_on_a_gpu_filters_its_findings() {
+    fn enter_on_a_gpu_scopes_the_list_to_it_and_the_filter_stays_separate() {
         let probe = Finding::new("probe.launch", Severity::Fail, "timed out").scope(Scope::Gpu {
             index: Some(0),
             pci_bus_id: None,
@@ -772,8 +817,144 @@ mod tests {
         let mut a = app(report_of(healthy(), vec![probe]));
         press(&mut a, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Enter]);
         assert_eq!(a.focus, Pane::Findings);
-        assert_eq!(a.filter, "GPU 0");
+        assert_eq!(a.gpu_scope.as_ref().unwrap().index, Some(0));
+        assert_eq!(a.filter, "", "the drill-down does not write the filter");
         assert_eq!(a.selected_finding().unwrap().id, "probe.launch");
+        let scoped = a.rows.len();
+        // `/` then typing edits the filter only: the scope stays.
+        press(
+            &mut a,
+            &[KeyCode::Char('/'), KeyCode::Char('t'), KeyCode::Char('i')],
+        );
+        assert_eq!(a.filter, "ti");
+        assert_eq!(a.gpu_scope.as_ref().unwrap().index, Some(0));
+        assert!(a.rows.len() <= scoped);
+        assert_eq!(a.selected_finding().unwrap().id, "probe.launch");
+        // Esc while typing clears the filter, not the scope.
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!((a.filter.as_str(), a.rows.len()), ("", scoped));
+        assert!(a.gpu_scope.is_some());
+    }
+
+    #[test]
+    fn esc_goes_back_one_level_and_quits_only_from_the_top() {
+        let mut a = app(failing());
+        let all = a.rows.len();
+        // Help: Esc closes it, nothing else.
+        press(&mut a, &[KeyCode::Char('?'), KeyCode::Esc]);
+        assert_eq!((a.overlay, a.focus, a.quit), (None, Pane::Findings, false));
+        // The picker: Esc closes it.
+        press(&mut a, &[KeyCode::Char('p'), KeyCode::Esc]);
+        assert_eq!((a.overlay, a.quit), (None, false));
+        // The detail (full screen at 80 columns) goes back to the list.
+        press(&mut a, &[KeyCode::Enter]);
+        assert_eq!(a.focus, Pane::Detail);
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!((a.focus, a.quit), (Pane::Findings, false));
+        // Another pane goes back to the list.
+        press(&mut a, &[KeyCode::BackTab]);
+        assert_eq!(a.focus, Pane::ProbeLog);
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!((a.focus, a.quit), (Pane::Findings, false));
+        // GPU table -> a GPU's findings -> its detail, and back out level by level.
+        press(&mut a, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Enter]);
+        assert!(a.gpu_scope.is_some());
+        press(
+            &mut a,
+            &[KeyCode::Char('/'), KeyCode::Char('x'), KeyCode::Enter],
+        );
+        assert_eq!(a.filter, "x");
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!(a.filter, "", "the filter goes first");
+        assert!(a.gpu_scope.is_some());
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!((a.gpu_scope.clone(), a.focus), (None, Pane::Gpus));
+        assert_eq!(a.rows.len(), all);
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!((a.focus, a.quit), (Pane::Findings, false));
+        // Only now, at the top, Esc quits.
+        press(&mut a, &[KeyCode::Esc]);
+        assert!(a.quit);
+        // q quits from anywhere nested.
+        let mut b = app(failing());
+        press(&mut b, &[KeyCode::Enter, KeyCode::Char('q')]);
+        assert!(b.quit);
+    }
+
+    #[test]
+    fn right_unfolds_a_cause_left_folds_it_and_enter_unfolds_and_opens() {
+        let cause = Finding::new("driver.library_mismatch", Severity::Fail, "versions differ");
+        let symptom = |id: &str| Finding {
+            caused_by: Some(crate::finding::CauseRef {
+                id: cause.id.clone(),
+                scope: Scope::Host,
+            }),
+            ..Finding::new(id, Severity::Fail, id)
+        };
+        let mut a = app(report_of(
+            healthy(),
+            vec![
+                symptom("driver.compat_package_mismatch"),
+                symptom("driver.cuda_init_failed"),
+                cause.clone(),
+            ],
+        ));
+        assert_eq!(
+            a.selected_finding().unwrap().id,
+            cause.id,
+            "the cause first"
+        );
+        assert!(matches!(
+            a.rows[a.selected],
+            Row::Cause {
+                symptoms: 2,
+                expanded: false,
+                ..
+            }
+        ));
+        let folded = a.rows.len();
+        press(&mut a, &[KeyCode::Right]);
+        assert_eq!(a.focus, Pane::Findings, "→ on a folded cause only unfolds");
+        assert_eq!(a.rows.len(), folded + 2);
+        assert_eq!(a.selected_finding().unwrap().id, cause.id);
+        press(&mut a, &[KeyCode::Down]);
+        assert!(matches!(a.rows[a.selected], Row::Symptom { .. }));
+        // ← on a symptom folds its cause and puts the cursor back on it.
+        press(&mut a, &[KeyCode::Left]);
+        assert_eq!(a.rows.len(), folded);
+        assert_eq!(a.selected_finding().unwrap().id, cause.id);
+        // Space toggles.
+        press(&mut a, &[KeyCode::Char(' ')]);
+        assert_eq!(a.rows.len(), folded + 2);
+        press(&mut a, &[KeyCode::Char(' ')]);
+        assert_eq!(a.rows.len(), folded);
+        // Enter unfolds and shows the cause's detail; Esc comes back to the open list.
+        press(&mut a, &[KeyCode::Enter]);
+        assert_eq!(a.focus, Pane::Detail);
+        press(&mut a, &[KeyCode::Esc]);
+        assert_eq!(a.focus, Pane::Findings);
+        assert_eq!(a.rows.len(), folded + 2);
+        // The unfolded cause stays unfolded across a new report of the same machine.
+        let again = a.report.clone().unwrap();
+        a.set_report(again);
+        assert_eq!(a.rows.len(), folded + 2);
+    }
+
+    #[test]
+    fn a_rerun_starts_the_probe_cells_over() {
+        let mut a = app(failing());
+        update(
+            &mut a,
+            Msg::Probe {
+                gpu: 0,
+                probe: "launch".into(),
+                state: ProbeState::Done(Severity::Fail, Some(10_000)),
+            },
+        );
+        assert_eq!(a.probes.len(), 1);
+        press(&mut a, &[KeyCode::Char('r')]);
+        assert!(a.gathering());
+        assert!(a.probes.is_empty(), "{:?}", a.probes);
     }
 
     #[test]

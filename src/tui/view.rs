@@ -9,6 +9,7 @@ use super::app::{stage_names, App, Load, Overlay, Pane, StageState};
 use super::keymap::{label, Action};
 use super::layout;
 use super::widgets::detail::Detail;
+use super::widgets::ellipsis::fit_line;
 use super::widgets::environment::EnvironmentView;
 use super::widgets::findings::FindingsList;
 use super::widgets::gpu_table::GpuTable;
@@ -129,6 +130,23 @@ impl Widget for &Footer<'_> {
             Line::from(format!("/{}▏  Enter keeps · Esc clears", app.filter))
         } else if let Some(s) = &app.status {
             Line::from(s.clone())
+        } else if let (Some(g), Pane::Findings) = (&app.gpu_scope, app.focus) {
+            let b = |k: &'static str| Span::styled(k, self.theme.bold());
+            Line::from(vec![
+                Span::raw(format!("{}'s findings  ", g.label())),
+                b("Esc"),
+                Span::raw(if app.filter.is_empty() {
+                    " back to the GPUs  "
+                } else {
+                    " clears the filter  "
+                }),
+                b("Enter"),
+                Span::raw(" details  "),
+                b("/"),
+                Span::raw(" filter  "),
+                b("q"),
+                Span::raw(" quit"),
+            ])
         } else {
             // The save target comes early so its name is on screen even at 80 columns.
             let b = |k: &'static str| Span::styled(k, self.theme.bold());
@@ -149,6 +167,10 @@ impl Widget for &Footer<'_> {
                 Span::raw(" quit"),
             ])
         };
-        Paragraph::new(line.style(self.theme.dim())).render(area, buf);
+        Paragraph::new(fit_line(
+            line.style(self.theme.dim()),
+            usize::from(area.width),
+        ))
+        .render(area, buf);
     }
 }

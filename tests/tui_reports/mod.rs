@@ -29,6 +29,7 @@ pub const NAMES: &[&str] = &[
     "probe_timeout",
     "container_no_gpu",
     "no_gpu",
+    "twelve_gpu_probe_failures",
 ];
 
 pub fn dir() -> PathBuf {
@@ -76,6 +77,7 @@ fn generate_live(name: &str) -> Report {
         "probe_timeout" => probe_timeout(),
         "container_no_gpu" => container_no_gpu(),
         "no_gpu" => no_gpu(),
+        "twelve_gpu_probe_failures" => twelve_gpu_probe_failures(),
         other => panic!("no fixture {other}"),
     }
 }
@@ -494,6 +496,43 @@ fn probe_timeout() -> Report {
             },
         ),
     ];
+    judge(facts, Vec::new())
+}
+
+/// 12 × H100 (GPU indexes 0–11, so "GPU 1" is a prefix of "GPU 10" and "GPU 11"): every
+/// probe passes but the launch probe on GPU 1 (timed out), cuBLASLt on GPU 10 (failed)
+/// and the OOM probe on GPU 11 (crashed). NVML finds every GPU healthy.
+fn twelve_gpu_probe_failures() -> Report {
+    let mut facts = node_facts("hgx-12", 12, H100, "9.0", H100_MEM, "550.54.15", "12.4");
+    for i in 0..12u32 {
+        for (n, kind) in ProbeKind::ALL.into_iter().enumerate() {
+            let ms = 40 + u64::from(i) * 3 + n as u64 * 17;
+            let outcome = match (i, kind) {
+                (1, ProbeKind::Launch) => ProbeOutcome::TimedOut {
+                    after_ms: 10_000,
+                    stderr_tail: String::new(),
+                },
+                (10, ProbeKind::Cublaslt) => ProbeOutcome::Failed {
+                    reason: "cublasLtMatmul returned CUBLAS_STATUS_EXECUTION_FAILED (13)".into(),
+                    code: None,
+                    measurements: Vec::new(),
+                    notes: Vec::new(),
+                },
+                (11, ProbeKind::Oom) => ProbeOutcome::Crashed {
+                    signal: Some(11),
+                    exit_status: None,
+                    stderr_tail: "Segmentation fault".into(),
+                },
+                _ => passed(&format!("the {} probe passed", kind.as_str())),
+            };
+            let ms = if matches!(outcome, ProbeOutcome::TimedOut { .. }) {
+                10_000
+            } else {
+                ms
+            };
+            facts.probes.push(probe(kind, i, ms, outcome));
+        }
+    }
     judge(facts, Vec::new())
 }
 

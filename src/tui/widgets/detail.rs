@@ -10,18 +10,64 @@ use crate::finding::Finding;
 use crate::tui::app::{App, Pane};
 use crate::tui::keymap::{self, Action};
 
-/// The pane's lines before wrapping.
-pub fn lines(f: &Finding, t: Theme) -> Vec<Line<'static>> {
+/// How many symptoms a cause's detail lists before "and N more".
+const SYMPTOMS_LISTED: usize = 5;
+
+/// The pane's lines before wrapping. `all` is the report's findings, for the cause this
+/// finding names and the symptoms it explains.
+pub fn lines(f: &Finding, all: &[Finding], t: Theme) -> Vec<Line<'static>> {
     let mut out = vec![
         Line::from(vec![
             Span::styled(format!("{} ", f.severity.marker()), t.severity(f.severity)),
             Span::styled(f.summary.clone(), t.severity(f.severity).patch(t.bold())),
         ]),
         Line::from(Span::styled(
-            format!("{} · {} · {}", f.id, f.severity, f.scope),
+            format!("{} · {} · {}", f.label(), f.severity, f.scope),
             t.dim(),
         )),
     ];
+    // Causes over symptoms: a symptom points at what explains it, a cause lists what it
+    // explains.
+    if let Some(cause) = all.iter().find(|c| c.explains(f)) {
+        out.push(Line::default());
+        out.push(Line::from(vec![
+            Span::styled("Caused by ", t.bold()),
+            Span::styled(
+                format!("{} ", cause.severity.marker()),
+                t.severity(cause.severity),
+            ),
+            Span::raw(format!("{} ({}): fix that first", cause.summary, cause.id)),
+        ]));
+    }
+    let symptoms: Vec<&Finding> = all.iter().filter(|s| f.explains(s)).collect();
+    if !symptoms.is_empty() {
+        out.push(Line::default());
+        out.push(Line::from(Span::styled(
+            format!(
+                "Explains {} other finding{}",
+                symptoms.len(),
+                if symptoms.len() == 1 { "" } else { "s" }
+            ),
+            t.bold(),
+        )));
+        for s in symptoms.iter().take(SYMPTOMS_LISTED) {
+            let scope = match &s.scope {
+                crate::finding::Scope::Host => String::new(),
+                sc => format!(" [{sc}]"),
+            };
+            out.push(Line::from(vec![
+                Span::raw("  ↳ "),
+                Span::styled(s.severity.marker(), t.severity(s.severity)),
+                Span::raw(format!(" {}{scope}", s.summary)),
+            ]));
+        }
+        if symptoms.len() > SYMPTOMS_LISTED {
+            out.push(Line::from(Span::styled(
+                format!("  and {} more", symptoms.len() - SYMPTOMS_LISTED),
+                t.dim(),
+            )));
+        }
+    }
     // The fix first, so it is on screen without scrolling at 80×24.
     out.push(Line::default());
     match &f.fix {
@@ -97,8 +143,9 @@ impl Widget for &Detail<'_> {
             height: area.height.saturating_sub(1),
             ..area
         };
+        let all = app.report.as_ref().map_or(&[][..], |r| &r.findings[..]);
         let content = match app.selected_finding() {
-            Some(f) => lines(f, t),
+            Some(f) => lines(f, all, t),
             None => vec![Line::from(
                 "Select a finding to see what is wrong and how to fix it.",
             )],

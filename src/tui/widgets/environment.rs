@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::ellipsis::fit_lines;
 use super::gpu_table;
 use super::theme::Theme;
 use crate::fact::Fact;
@@ -257,7 +258,7 @@ impl Widget for &EnvironmentView<'_> {
                 .into_iter()
                 .skip(usize::from(self.app.env_scroll)),
         );
-        Paragraph::new(all).render(area, buf);
+        Paragraph::new(fit_lines(all, usize::from(area.width))).render(area, buf);
     }
 }
 

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use super::ellipsis::{self, fit_line};
 use super::theme::{spinner, Theme};
 use crate::checks::view;
 use crate::finding::{Scope, Severity};
@@ -55,7 +56,7 @@ impl GpuRow {
 }
 
 /// "00000000:18:00.0" and "0000:18:00.0" name the same function.
-fn bus_key(bus: &str) -> String {
+pub fn bus_key(bus: &str) -> String {
     bus.rsplitn(3, ':')
         .collect::<Vec<_>>()
         .into_iter()
@@ -255,13 +256,17 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         },
         Column {
             title: "Health".into(),
-            width: 6,
+            width: 10,
             priority: 3,
-            cell: Box::new(|r, _, theme| match r.health {
-                Some(s) => {
+            cell: Box::new(|r, app, theme| match health(r, app) {
+                Health::Unknown => text(NOT_YET),
+                Health::Nvml(s) => {
                     Span::styled(format!("{} {}", s.marker(), s.as_str()), theme.severity(s))
                 }
-                None => text(NOT_YET),
+                Health::Probes(s, n) => Span::styled(
+                    format!("{} {n} probe{}", s.marker(), if n == 1 { "" } else { "s" }),
+                    theme.severity(s),
+                ),
             }),
         },
         Column {
@@ -284,20 +289,73 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
     cols
 }
 
-fn probe_cell(row: &GpuRow, probe: &str, app: &App, theme: Theme) -> Span<'static> {
+/// A probe's state on one GPU as the screen shows it: live from the run under way, else
+/// the report's result. While a re-run gathers, the report on screen is the last run's:
+/// its probe results are not shown as if they were this run's.
+pub fn probe_state(row: &GpuRow, probe: &str, app: &App) -> Option<ProbeState> {
     let live = row.index.and_then(|i| {
         app.probes
             .iter()
             .find(|(g, p, _)| *g == i && p == probe)
             .map(|(_, _, s)| s.clone())
     });
-    let state = live.or_else(|| {
+    live.or_else(|| {
+        if app.gathering() {
+            return None;
+        }
         row.probes
             .iter()
             .find(|(p, _, _)| p == probe)
             .map(|(_, s, ms)| ProbeState::Done(*s, *ms))
-    });
-    match state {
+    })
+}
+
+/// What the Health column says about a GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Health {
+    /// Not judged (no `gpu.*` checks ran, no probe finished).
+    Unknown,
+    /// The worst of the NVML health checks (ECC, remaps, link, lost …), no probe worse.
+    Nvml(Severity),
+    /// Probes did worse than NVML says: the worst severity and how many probes had it.
+    Probes(Severity, usize),
+}
+
+/// The GPU's health: NVML's view (`gpu.*` findings) and what the probes found on it
+/// together, so "✓ pass" never sits next to failed probes.
+pub fn health(row: &GpuRow, app: &App) -> Health {
+    let mut names: Vec<&str> = row.probes.iter().map(|(p, _, _)| p.as_str()).collect();
+    if let Some(i) = row.index {
+        names.extend(
+            app.probes
+                .iter()
+                .filter(|(g, _, _)| *g == i)
+                .map(|(_, p, _)| p.as_str()),
+        );
+    }
+    names.sort_unstable();
+    names.dedup();
+    let done: Vec<Severity> = names
+        .iter()
+        .filter_map(|p| match probe_state(row, p, app) {
+            Some(ProbeState::Done(s, _)) => Some(s),
+            _ => None,
+        })
+        .collect();
+    // A skipped probe (info) says nothing about the GPU's health.
+    let worst_probe = done.iter().copied().filter(|s| *s >= Severity::Warn).max();
+    match (row.health, worst_probe) {
+        (nvml, Some(p)) if nvml.is_none_or(|n| p > n) => {
+            Health::Probes(p, done.iter().filter(|s| **s == p).count())
+        }
+        (Some(n), _) => Health::Nvml(n),
+        (None, _) if !done.is_empty() => Health::Nvml(Severity::Pass),
+        (None, _) => Health::Unknown,
+    }
+}
+
+fn probe_cell(row: &GpuRow, probe: &str, app: &App, theme: Theme) -> Span<'static> {
+    match probe_state(row, probe, app) {
         None => text(NOT_YET),
         Some(ProbeState::Pending) => Span::styled("pending", theme.dim()),
         Some(ProbeState::Running) => text(format!("{} run", spinner(app.tick))),
@@ -348,15 +406,7 @@ pub struct GpuTable<'a> {
 }
 
 fn pad(s: &str, w: u16) -> String {
-    let w = usize::from(w);
-    let n = s.chars().count();
-    if n > w {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s}{}", " ".repeat(w - n))
-    }
+    ellipsis::pad(s, usize::from(w))
 }
 
 impl Widget for &GpuTable<'_> {
@@ -385,7 +435,7 @@ impl Widget for &GpuTable<'_> {
                 theme.severity(Severity::Warn),
             ));
         }
-        let mut lines = vec![Line::from(head)];
+        let mut lines = vec![fit_line(Line::from(head), usize::from(area.width))];
         if rows.is_empty() {
             lines.push(Line::from(no_gpu_text(report)));
             ratatui::widgets::Paragraph::new(lines)
@@ -429,7 +479,8 @@ impl Widget for &GpuTable<'_> {
             }
             lines.push(line);
         }
-        ratatui::widgets::Paragraph::new(lines).render(area, buf);
+        ratatui::widgets::Paragraph::new(ellipsis::fit_lines(lines, usize::from(area.width)))
+            .render(area, buf);
     }
 }
 
@@ -463,6 +514,74 @@ mod tests {
     fn bus_ids_compare_across_domain_widths() {
         assert_eq!(bus_key("00000000:18:00.0"), bus_key("0000:18:00.0"));
         assert_ne!(bus_key("0000:19:00.0"), bus_key("0000:18:00.0"));
+    }
+
+    fn row(health: Option<Severity>, probes: &[(&str, Severity)]) -> GpuRow {
+        GpuRow {
+            index: Some(0),
+            name: "NVIDIA H100 80GB HBM3".into(),
+            compute_capability: Some("9.0".into()),
+            memory_total_bytes: None,
+            pci_bus_id: None,
+            uuid: None,
+            memory_used_bytes: None,
+            temperature_c: None,
+            health,
+            probes: probes
+                .iter()
+                .map(|(p, s)| ((*p).to_string(), *s, Some(40)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn health_counts_the_probes() {
+        let mut app = App::new("r.json".into(), false, true);
+        app.load = crate::tui::app::Load::Ready;
+        let (p, w, f, i) = (
+            Severity::Pass,
+            Severity::Warn,
+            Severity::Fail,
+            Severity::Info,
+        );
+        // NVML says pass, seven probes failed: the health is the probes'.
+        let all_failed: Vec<(&str, Severity)> =
+            crate::tui::app::PROBES.iter().map(|n| (*n, f)).collect();
+        assert_eq!(
+            health(&row(Some(p), &all_failed), &app),
+            Health::Probes(f, 7)
+        );
+        assert_eq!(
+            health(&row(Some(p), &[("launch", p), ("oom", w)]), &app),
+            Health::Probes(w, 1)
+        );
+        // NVML's failure is not hidden by passing probes; a skipped probe is no failure.
+        assert_eq!(
+            health(&row(Some(f), &[("launch", p)]), &app),
+            Health::Nvml(f)
+        );
+        assert_eq!(
+            health(&row(Some(p), &[("launch", p), ("oom", i)]), &app),
+            Health::Nvml(p)
+        );
+        assert_eq!(health(&row(None, &[]), &app), Health::Unknown);
+        assert_eq!(health(&row(None, &[("launch", p)]), &app), Health::Nvml(p));
+        // A live result counts before the report has it.
+        app.probes
+            .push((0, "graph".into(), ProbeState::Done(Severity::Fail, None)));
+        assert_eq!(health(&row(Some(p), &[]), &app), Health::Probes(f, 1));
+        // While a re-run gathers, the last report's probe results do not count.
+        app.probes.clear();
+        app.load = crate::tui::app::Load::Gathering {
+            generation: 1,
+            started: 0,
+            stages: Vec::new(),
+        };
+        assert_eq!(health(&row(Some(p), &all_failed), &app), Health::Nvml(p));
+        assert_eq!(
+            probe_state(&row(Some(p), &all_failed), "launch", &app),
+            None
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::ellipsis::{fit_line, fit_lines};
 use super::theme::{spinner, Theme};
 use crate::checks::view;
 use crate::facts::kernel_module::ModuleFlavor;
@@ -32,7 +33,7 @@ impl Widget for &Header<'_> {
                 Span::raw("no report"),
             ])],
         };
-        Paragraph::new(lines).render(area, buf);
+        Paragraph::new(fit_lines(lines, usize::from(area.width))).render(area, buf);
     }
 }
 
@@ -205,6 +206,6 @@ impl Widget for &Tabs<'_> {
             spans.push(Span::styled(format!(" {} ", p.title()), style));
             spans.push(Span::raw("│"));
         }
-        Paragraph::new(Line::from(spans)).render(area, buf);
+        Paragraph::new(fit_line(Line::from(spans), usize::from(area.width))).render(area, buf);
     }
 }

@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use super::ellipsis::{fit_line, fit_lines};
 use super::theme::Theme;
 use crate::tui::keymap::{Group, BINDINGS};
 
@@ -52,14 +53,14 @@ impl Widget for &Help {
         let inner = block.inner(rect);
         block.render(rect, buf);
         let half = inner.width / 2;
-        Paragraph::new(left).render(
+        Paragraph::new(fit_lines(left, usize::from(half))).render(
             Rect {
                 width: half,
                 ..inner
             },
             buf,
         );
-        Paragraph::new(right).render(
+        Paragraph::new(fit_lines(right, usize::from(inner.width - half))).render(
             Rect {
                 x: inner.x + half,
                 width: inner.width - half,
@@ -72,10 +73,13 @@ impl Widget for &Help {
             height: 1,
             ..inner
         };
-        Line::from(Span::styled(
-            "mouse: the wheel scrolls, a click selects",
-            self.theme.dim(),
-        ))
+        fit_line(
+            Line::from(Span::styled(
+                "mouse: the wheel scrolls, a click selects",
+                self.theme.dim(),
+            )),
+            usize::from(foot.width),
+        )
         .render(foot, buf);
     }
 }

@@ -1,6 +1,7 @@
 //! One widget per part of the screen; each draws from `&App`/`&Report` and nothing else.
 
 pub mod detail;
+pub mod ellipsis;
 pub mod environment;
 pub mod findings;
 pub mod gpu_table;

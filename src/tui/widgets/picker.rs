@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use super::ellipsis::fit_lines;
 use super::help::centered;
 use super::theme::Theme;
 use crate::tui::app::App;
@@ -43,6 +44,7 @@ impl Widget for &Picker<'_> {
             self.theme.dim(),
         ));
         Clear.render(rect, buf);
+        let lines = fit_lines(lines, usize::from(rect.width.saturating_sub(2)));
         Paragraph::new(lines)
             .block(Block::bordered().title(" Run which GPUs and probes? "))
             .render(rect, buf);

@@ -93,8 +93,18 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
     }
     out.push(Line::default());
     out.push(h("Probes"));
-    let probes: Vec<_> = r.findings.iter().filter(|f| f.area() == "probe").collect();
-    if probes.is_empty() && app.probes.is_empty() {
+    // While a re-run gathers, the report is the last run's: its probe results are not
+    // this run's.
+    let probes: Vec<_> = if app.gathering() {
+        out.push(Line::from(Span::styled(
+            "  re-running: the last run's probe results are cleared",
+            t.dim(),
+        )));
+        Vec::new()
+    } else {
+        r.findings.iter().filter(|f| f.area() == "probe").collect()
+    };
+    if probes.is_empty() && app.probes.is_empty() && !app.gathering() {
         out.push(Line::from("  no probes run"));
     }
     for (gpu, name, state) in &app.probes {
@@ -120,7 +130,7 @@ pub fn lines(app: &App, t: Theme) -> Vec<Line<'static>> {
                 format!("  {} ", p.severity.marker()),
                 t.severity(p.severity),
             ),
-            Span::raw(format!("{} [{}]{ms}: {}", p.id, p.scope, p.summary)),
+            Span::raw(format!("{} [{}]{ms}: {}", p.label(), p.scope, p.summary)),
         ]));
         if !p.details.is_empty() {
             out.push(Line::from(format!("      {}", p.details)));
