@@ -46,6 +46,13 @@ pub struct CollectEnv {
     /// nvidia-smi printed that it could not talk to the driver.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub smi_failed: bool,
+    /// What pasted kernel-log lines observed: (finding id, the line), e.g. nouveau owning the
+    /// GPU, a GPU fallen off the bus.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kernel_observed: Vec<(String, String)>,
+    /// nvidia-smi answered with its table of GPUs (the driver and NVML worked there).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub smi_answered: bool,
     /// Architectures an extension was compiled for, as the paste says them
     /// (detectron2's "arch flags"): (extension, value).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -86,6 +86,17 @@ const UNAVAILABILITY: &[&str] = &[
     "env.visible_devices_empty",
 ];
 
+/// Causes a pasted nvidia-smi table of GPUs rules out: the driver is installed, its kernel
+/// module loaded and bound to the GPUs, and NVML matched it (where nvidia-smi ran).
+const SMI_ANSWERED_RULES_OUT: &[&str] = &[
+    "driver.not_installed",
+    "driver.module_not_loaded",
+    "driver.nouveau_loaded",
+    "driver.library_mismatch",
+    "driver.nvml_failed",
+    "host.no_nvidia_gpu",
+];
+
 /// Minimum compute capability of the released wheels of CUDA packages collect_env lists
 /// (their documented GPU requirements): (pip name, major, minor, source).
 const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
@@ -502,6 +513,25 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("On a machine with an NVIDIA GPU install a CUDA build.", &["pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124"]),
         );
     }
+    // What pasted kernel-log lines observed (a GPU fallen off the bus, nouveau owning it).
+    for (id, line) in &ce.kernel_observed {
+        let (summary, fix): (&str, &str) = match id.as_str() {
+            "driver.nouveau_loaded" => (
+                "the kernel log shows nouveau holding the GPU, so the nvidia module cannot bind to it",
+                "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot.",
+            ),
+            "gpu.lost" => (
+                "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
+                "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
+            ),
+            _ => continue,
+        };
+        out.push(
+            Finding::new(id, Severity::Fail, summary)
+                .evidence("kernel_log", line.clone())
+                .fix(fix, &[]),
+        );
+    }
     if !ce.mig.is_empty() {
         out.push(
             Finding::new("gpu.mig_enabled", Severity::Warn, format!("MIG is on ({} instance{} listed)", ce.mig.len(), if ce.mig.len() == 1 { "" } else { "s" }))
@@ -628,12 +658,13 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
     findings.extend(missing_fact_findings(&ce, matrix));
     findings.extend(paste_findings(&ce, matrix));
-    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too.
+    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too, and so
+    // does one of the same major from CUDA 11 on (minor version compatibility).
     let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
         (Some(tk), Some(tc)) => {
             let mm =
                 |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
-            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b)
+            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b || (a.0 == b.0 && a.0 >= 11))
         }
         _ => false,
     };
@@ -682,6 +713,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             || (ce.cuda_available == Some(true)
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
+            || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
     };
 
     // What the paste observed beats what the tables predict: a finding whose cause the

@@ -79,6 +79,12 @@ struct Patterns {
     env_module: Regex,
     free_driver2: Regex,
     torch_spaced: Regex,
+    mig_row: Regex,
+    gpu_count: Regex,
+    torch_upgrade: Regex,
+    cuda_worked: Regex,
+    free_toolkit: Regex,
+    driver_cuda_free: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -94,9 +100,14 @@ fn patterns() -> Option<&'static Patterns> {
     P.get_or_init(|| {
         Some(Patterns {
             smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+Driver Version:\s*([\d.]+)(?:\s+CUDA Version:\s*([\d.]+))?")?,
-            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            // "On"/"Off" is persistence mode on Linux, "WDDM"/"TCC" the driver model on Windows
+            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
+            mig_row: re(r"^\|\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+\|\s+\d+MiB\s*/\s*\d+MiB\s*\|")?,
             nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
-            proc_version: re(r"NVRM version: NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
+            // /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX ...") and the module's
+            // load line in dmesg ("NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01")
+            proc_version: re(r"NVRM(?: version)?:\s*(?:loading )?NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
             api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
             nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
             dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
@@ -106,7 +117,18 @@ fn patterns() -> Option<&'static Patterns> {
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
             free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
             free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
-            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
+            torch_upgrade: re(r"\b(?:py)?torch\b[^0-9]{0,12}\d[\w.+]*\s*(?:->|→|=>)\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            // "2x Tesla V100-SXM2-32GB", "2× RTX 5090", "8 x A100": a count before a GPU name
+            gpu_count: re(r"\b(\d{1,2})\s?[x×*]\s?$")?,
+            // lines that only a process with working CUDA prints (torch allocated on the GPU,
+            // ComfyUI/Forge named the CUDA device, a kernel was looked up for the device)
+            // "CUDA toolkit 12.8": the toolkit, not the driver
+            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
+            // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
+            driver_cuda_free: re(r"\bdriver(?: version)?\s*(?:is|=|:)?\s*(1[0-3]\.\d)\b")?,
+            cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
@@ -153,6 +175,15 @@ fn looks_like_version(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'))
 }
 
+/// A free-form GPU name is a word of its own, not part of a path, host name or build id
+/// ("dvs-builder@U22-I3-B10-02-5" names no B10).
+fn stands_alone(line: &str, start: usize, end: usize) -> bool {
+    let before = line[..start].chars().next_back();
+    let after = line[end..].chars().next();
+    !before.is_some_and(|c| c.is_ascii_alphanumeric() || "-_@/\\.=".contains(c))
+        && !after.is_some_and(|c| c.is_ascii_alphanumeric() || "-_@/\\".contains(c))
+}
+
 fn note(ce: &mut CollectEnv, format: &str) {
     if !ce.formats.iter().any(|f| f == format) {
         ce.formats.push(format.to_string());
@@ -187,6 +218,12 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut in_smi_q = false;
     let mut image_cudas: Vec<String> = Vec::new();
     let mut required_cuda: Option<String> = None;
+    // `pip show torch`: the "Name:" its "Version:" belongs to
+    let mut pip_show: Option<String> = None;
+    let mut cuda_worked = false;
+    let mut upgraded = false;
+    let mut free_toolkit: Option<String> = None;
+    let mut free_driver_cuda: Option<String> = None;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
@@ -206,8 +243,26 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.smi_row.captures(&line) {
             if let Some(name) = c.get(2) {
                 smi_gpus.push(name.as_str().trim().to_string());
+                ce.smi_answered = true;
             }
             continue;
+        }
+        if let Some(c) = p.mig_row.captures(&line) {
+            note(&mut ce, "nvidia-smi");
+            let n = |i: usize| c.get(i).map_or("", |m| m.as_str());
+            if ce.mig.len() < 1024 {
+                ce.mig.push(format!(
+                    "MIG device {} on GPU {} (GI {}, CI {})",
+                    n(4),
+                    n(1),
+                    n(2),
+                    n(3)
+                ));
+            }
+            continue;
+        }
+        if line.contains("Failed to initialize NVML") || line.starts_with("NVML library version:") {
+            note(&mut ce, "nvidia-smi");
         }
         if line.contains("NVIDIA-SMI has failed") || line.starts_with("No devices were found") {
             note(&mut ce, "nvidia-smi");
@@ -281,6 +336,25 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if line.contains("NVRM: Xid") || line.contains("NVRM:") {
             note(&mut ce, "dmesg");
+            // kernel lines that observe a cause themselves
+            let observed = if line.contains("probe routine was not called")
+                || (line.contains("nouveau") && line.contains("NVRM:"))
+            {
+                Some("driver.nouveau_loaded")
+            } else if line.contains("fallen off the bus") || line.contains("has fallen off") {
+                Some("gpu.lost")
+            } else {
+                None
+            };
+            if let Some(id) = observed {
+                if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                    ce.kernel_observed
+                        .push((id.to_string(), line.chars().take(300).collect()));
+                }
+            }
+        }
+        if p.cuda_worked.is_match(&line) {
+            cuda_worked = true;
         }
         // xformers: "PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)"
         if let Some(v) = p.you_have.captures(&line).and_then(|c| c.get(1)) {
@@ -375,14 +449,38 @@ pub fn parse(text: &str) -> CollectEnv {
                 continue;
             }
         }
-        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q)
-        if let Some(c) = p.table_kv.captures(&line) {
+        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q),
+        // also as markdown list items ("- PyTorch: `2.7.0+cu128`")
+        let body = line
+            .strip_prefix("- ")
+            .or_else(|| line.strip_prefix("* "))
+            .unwrap_or(&line);
+        if let Some(c) = p.table_kv.captures(body) {
             let key = c
                 .get(1)
                 .map_or("", |m| m.as_str())
                 .trim()
                 .to_ascii_lowercase();
             let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            let unquoted = value.replace('`', "");
+            // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after an upgrade's arrow
+            let value = ["->", "→", "=>"]
+                .iter()
+                .find_map(|arrow| unquoted.rsplit_once(arrow).map(|(_, v)| v))
+                .unwrap_or(&unquoted)
+                .trim();
+            // `pip show torch`: "Name: torch" then "Version: 2.2.1"
+            if key == "name" && !value.contains(' ') {
+                pip_show = Some(value.to_ascii_lowercase());
+            } else if key == "version" {
+                if let Some(name) = pip_show.take().filter(|n| PACKAGES.contains(&n.as_str())) {
+                    if looks_like_version(value) {
+                        note(&mut ce, "pip show");
+                        package(&mut ce, &name, value, None);
+                        continue;
+                    }
+                }
+            }
             // "Name:" is a GPU only in ComfyUI's markdown (collect_env's CPU block has one).
             if key != "name" && keyed(&mut ce, &key, value, &mut block_gpus) {
                 if in_smi_q {
@@ -411,28 +509,56 @@ pub fn parse(text: &str) -> CollectEnv {
                 free_driver = Some(v.as_str().to_string());
             }
         }
+        if let Some(v) = p.free_toolkit.captures(&line).and_then(|c| c.get(1)) {
+            free_toolkit.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.driver_cuda_free.captures(&line).and_then(|c| c.get(1)) {
+            free_driver_cuda.get_or_insert_with(|| v.as_str().to_string());
+        }
         if let Some(v) = p.free_cuda.captures(&line).and_then(|c| c.get(1)) {
             free_cuda.get_or_insert_with(|| v.as_str().to_string());
         }
-        if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
+        if let Some(v) = p.torch_upgrade.captures(&line).and_then(|c| c.get(1)) {
+            // an upgrade names the version now installed after the arrow
+            if !upgraded {
+                free_torch = Some(v.as_str().to_string());
+                upgraded = true;
+            }
+        } else if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
             free_torch.get_or_insert_with(|| v.as_str().to_string());
         }
         if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
             free_os.get_or_insert_with(|| v.as_str().to_string());
         }
         if free_gpus.len() < 64 {
-            if let Some(v) = p.free_gpu.captures(&line).and_then(|c| c.get(1)) {
-                let v = v.as_str().trim().to_string();
-                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080"): the longer name
+            if let Some(m) = p
+                .free_gpu
+                .captures(&line)
+                .and_then(|c| c.get(1))
+                .filter(|m| stands_alone(&line, m.start(), m.end()))
+            {
+                let v = m.as_str().trim().to_string();
+                // "2x Tesla V100-SXM2-32GB": that many of it
+                let count = p
+                    .gpu_count
+                    .captures(&line[..m.start()])
+                    .and_then(|c| c.get(1)?.as_str().parse::<usize>().ok())
+                    .filter(|n| (1..=64).contains(n))
+                    .unwrap_or(1);
+                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080", "RTX5070Ti"):
+                // the longer name
+                let key = |g: &str| g.replace(' ', "").to_ascii_lowercase();
                 if let Some(known) = free_gpus
                     .iter_mut()
-                    .find(|g| g.contains(v.as_str()) || v.contains(g.as_str()))
+                    .find(|g| key(g).contains(&key(&v)) || key(&v).contains(&key(g)))
                 {
                     if v.len() > known.len() {
                         *known = v;
                     }
                 } else {
-                    free_gpus.push(v);
+                    for _ in 0..count {
+                        free_gpus.push(v.clone());
+                    }
                 }
             }
         }
@@ -469,6 +595,16 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     if let Some(o) = free_os {
         set(&mut ce.os, &o);
+    }
+    if let Some(t) = free_toolkit {
+        set(&mut ce.cuda_runtime, &t);
+    }
+    if let Some(c) = free_driver_cuda {
+        set(&mut ce.driver_cuda, &c);
+    }
+    // A torch that allocated on the GPU, or a UI that named its CUDA device, had CUDA working.
+    if cuda_worked && ce.cuda_available.is_none() {
+        ce.cuda_available = Some(true);
     }
     if any_free {
         note(&mut ce, "free-form");
@@ -538,7 +674,36 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
             }
         }
         "os" | "operating system" | "description" | "pretty_name" => {
-            set(&mut ce.os, value.trim_matches('"'));
+            // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
+            let v = value.split(" (kernel").next().unwrap_or(value);
+            set(&mut ce.os, v.trim_matches('"'));
+        }
+        "cuda toolkit" | "cuda toolkit version" | "cuda runtime" => {
+            if looks_like_version(first) {
+                set(&mut ce.cuda_runtime, first);
+            }
+        }
+        "gpu" | "gpus" | "gpu(s)" | "gpu model" | "gpu models" | "graphics card" => {
+            // "2× RTX 5090 (32 GB each)", "NVIDIA A100-SXM4-80GB", "8 x H100"
+            let v = value.split(" (").next().unwrap_or(value).trim();
+            let (n, name) = match v.split_once(['×', 'x', '*']) {
+                Some((n, rest))
+                    if !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit()) =>
+                {
+                    (
+                        n.trim().parse::<usize>().unwrap_or(1).clamp(1, 64),
+                        rest.trim(),
+                    )
+                }
+                _ => (1, v),
+            };
+            if name.chars().next().is_some_and(char::is_alphanumeric) && !collect_env_absent(name) {
+                for _ in 0..n {
+                    gpus.push(name.to_string());
+                }
+            } else {
+                return false;
+            }
         }
         "python" | "python version" | "python_version" => {
             set(&mut ce.python, value);
