@@ -955,6 +955,87 @@ Nvidia driver version: 550.54.15
             .any(|f| f.id == "ext.arch_unsupported" && f.severity == Severity::Fail));
     }
 
+    /// A pasted nvidia-smi table observed the driver answering with its GPUs: a log line
+    /// that only lets one infer "no driver" (here seen inside a container) cannot make
+    /// the diagnosis a missing or unloaded driver. Header and row from
+    /// https://github.com/tloen/alpaca-lora/issues/174.
+    #[test]
+    fn a_pasted_nvidia_smi_table_outranks_an_inferred_missing_driver() {
+        let smi = "| NVIDIA-SMI 530.30.02              Driver Version: 530.30.02    CUDA Version: 12.1     |
+|   0  NVIDIA A100-SXM4-80GB           On | 00000000:05:00.0 Off |                    0 |
+";
+        let log = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+        let d = diagnose(smi, Some(log), matrix());
+        assert!(d.collect_env.smi_answered);
+        assert_eq!(d.from, "log");
+        for id in SMI_ANSWERED_RULES_OUT {
+            assert_ne!(d.cause, *id, "{}", d.summary);
+        }
+        // without the table the same log names a missing driver
+        let d = diagnose("", Some(log), matrix());
+        assert_eq!(d.cause, "driver.not_installed", "{}", d.summary);
+        // a table that failed ("NVIDIA-SMI has failed") observes nothing of the kind
+        let d = diagnose(
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+            None,
+            matrix(),
+        );
+        assert!(!d.collect_env.smi_answered);
+        assert_eq!(d.cause, "driver.module_not_loaded", "{}", d.summary);
+    }
+
+    /// torch's own error shows CUDA ran (it allocated on the GPU): the matrix's inference
+    /// that the driver is too old for the build is contradicted, and the traceback's error
+    /// is the diagnosis. Environment from https://github.com/vllm-project/vllm/pull/7943
+    /// (driver 470 with a cu121 build), the error from https://github.com/Comfy-Org/ComfyUI/issues/5278.
+    #[test]
+    fn a_traceback_that_ran_cuda_outranks_the_matrix() {
+        let env = "PyTorch version: 2.4.0+cu121
+CUDA used to build PyTorch: 12.1
+OS: Ubuntu 22.04.3 LTS (x86_64)
+GPU models and configuration:
+GPU 0: NVIDIA A10
+Nvidia driver version: 470.129.06
+";
+        let d = diagnose(env, None, matrix());
+        assert_eq!(d.cause, "driver.too_old_for_torch", "{}", d.summary);
+        let oom = format!(
+            "{env}torch.OutOfMemoryError: Allocation on device \nCUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 22.06 GiB\n"
+        );
+        let d = diagnose(&oom, None, matrix());
+        assert_eq!(d.collect_env.cuda_available, Some(true));
+        assert_eq!(d.cause, "workload.out_of_memory", "{}", d.summary);
+        let old = d
+            .report
+            .findings
+            .iter()
+            .find(|f| f.id == "driver.too_old_for_torch" && f.summary.contains("too old"))
+            .unwrap();
+        assert_eq!(old.severity, Severity::Info, "{}", old.summary);
+        // collect_env itself observed CUDA working on that driver (the PR's own paste):
+        // nothing is wrong, a newer toolkit of the same CUDA major included
+        let works = format!("{env}Is CUDA available: True\nCUDA runtime version: 12.2.140\n");
+        let d = diagnose(&works, None, matrix());
+        assert_eq!(d.cause, "none", "{}", d.summary);
+    }
+
+    /// Kernel lines in the paste that observe a cause are findings of their own (dmesg from
+    /// https://github.com/mattshma/bigdata/issues/133).
+    #[test]
+    fn kernel_lines_that_observe_a_cause_are_findings() {
+        let d = diagnose(
+            "[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n[188549.977053] NVRM: This can occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \nNVRM: was loaded and obtained ownership of the NVIDIA device(s).\n",
+            None,
+            matrix(),
+        );
+        assert_eq!(d.cause, "driver.nouveau_loaded", "{}", d.summary);
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|f| f.id == "driver.nouveau_loaded" && f.severity == Severity::Fail));
+    }
+
     #[test]
     fn garbage_is_an_empty_paste_not_a_panic() {
         let d = diagnose("\u{0}\u{fffd}garbage: 1\nGPU 0:\n", Some("\u{0}"), matrix());

@@ -115,7 +115,7 @@ fn patterns() -> Option<&'static Patterns> {
             md_kv: re(r"^[-*]\s*\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
-            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
             free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
             free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
             // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
@@ -486,7 +486,11 @@ pub fn parse(text: &str) -> CollectEnv {
                 if in_smi_q {
                     note(&mut ce, "nvidia-smi -q");
                 }
-                continue;
+                // a value's aside ("12.4 (driver 570.124.06 from NVIDIA)") is read as
+                // free-form below; what the key said comes first
+                if !value.contains('(') {
+                    continue;
+                }
             }
         }
         // free-form
@@ -580,6 +584,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let any_free = free_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
+        || free_toolkit.is_some()
+        || free_driver_cuda.is_some()
         || (!free_gpus.is_empty() && ce.gpus.is_empty());
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;
@@ -1096,3 +1102,7 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
         let _ = parse(&"x".repeat(100_000));
     }
 }
+
+#[cfg(test)]
+#[path = "paste_formats.rs"]
+mod formats;
