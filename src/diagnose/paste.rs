@@ -99,7 +99,8 @@ fn patterns() -> Option<&'static Patterns> {
     static P: OnceLock<Option<Patterns>> = OnceLock::new();
     P.get_or_init(|| {
         Some(Patterns {
-            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+Driver Version:\s*([\d.]+)(?:\s+CUDA Version:\s*([\d.]+))?")?,
+            // from the 610 drivers on: "KMD Version: 610.57.04  CUDA UMD Version: 13.3"
+            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA (?:UMD )?Version:\s*([\d.]+))?")?,
             // "On"/"Off" is persistence mode on Linux, "WDDM"/"TCC" the driver model on Windows
             smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
             // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
@@ -127,7 +128,7 @@ fn patterns() -> Option<&'static Patterns> {
             // "CUDA toolkit 12.8": the toolkit, not the driver
             free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
             // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
-            driver_cuda_free: re(r"\bdriver(?: version)?\s*(?:is|=|:)?\s*(1[0-3]\.\d)\b")?,
+            driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -645,7 +646,11 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, v);
             }
         }
-        "cuda driver version" | "driver version" | "nvidia driver version" | "nvidia_driver" => {
+        "cuda driver version"
+        | "driver version"
+        | "nvidia driver version"
+        | "nvidia_driver"
+        | "kmd version" => {
             if looks_like_version(first) {
                 set(&mut ce.driver, first);
             }
@@ -656,7 +661,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_mentioned, first);
             }
         }
-        "cuda version" => {
+        "cuda version" | "cuda umd version" => {
             if looks_like_version(first) {
                 set(&mut ce.driver_cuda, first);
             }

@@ -246,6 +246,29 @@ fn nvidia_smi_old_headers() {
     assert_eq!(ce.gpus, vec!["Tesla V100-PCIE..."]);
 }
 
+/// nvidia-smi of the 610 drivers renames the header's fields: "KMD Version:" (the kernel
+/// module's) and "CUDA UMD Version:" (the user-mode driver's CUDA), reported in
+/// https://github.com/gkyle/startrails/pull/18 ("observed on driver 610.47 / CUDA UMD
+/// Version 13.3"); the header and row as a public install guide shows them (the index that
+/// found it names no repository).
+#[test]
+fn nvidia_smi_610_kmd_and_umd_header() {
+    let ce = parse(
+        "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: 13.3     |
++-----------------------------------------+------------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+|   0  NVIDIA GeForce RTX 5060        Off |   00000000:01:00.0  On |                  N/A |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("610.43.02"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.3"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5060"]);
+    assert!(ce.smi_answered);
+    let ce = parse("nvidia-smi's header now labels the CUDA version as 'CUDA UMD Version:' on recent driver releases (observed on driver 610.47 / CUDA UMD Version 13.3, Windows), instead of the legacy 'CUDA Version:'.");
+    assert_eq!(ce.driver.as_deref(), Some("610.47"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.3"));
+}
+
 /// nvidia-smi's "MIG devices" table, from https://github.com/XuehaiPan/nvitop/pull/8
 #[test]
 fn nvidia_smi_mig_devices_table() {
