@@ -50,6 +50,9 @@ pub struct CollectEnv {
     /// GPU, a GPU fallen off the bus.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kernel_observed: Vec<(String, String)>,
+    /// `lspci -k` shows the nvidia kernel module bound to an NVIDIA GPU ("Kernel driver in use: nvidia").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub module_in_use: bool,
     /// nvidia-smi answered with its table of GPUs (the driver and NVML worked there).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub smi_answered: bool,

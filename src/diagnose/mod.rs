@@ -714,6 +714,11 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
             || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
+            || (ce.module_in_use
+                && matches!(
+                    id,
+                    "driver.not_installed" | "driver.module_not_loaded" | "driver.nouveau_loaded"
+                ))
     };
 
     // What the paste observed beats what the tables predict: a finding whose cause the

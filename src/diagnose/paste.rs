@@ -85,6 +85,10 @@ struct Patterns {
     cuda_worked: Regex,
     free_toolkit: Regex,
     driver_cuda_free: Regex,
+    lspci_gpu: Regex,
+    lspci_device: Regex,
+    smi_xml: Regex,
+    bare_value: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -129,6 +133,13 @@ fn patterns() -> Option<&'static Patterns> {
             free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
             // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
             driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
+            // lspci: "05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)"
+            lspci_gpu: re(r"^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d (?:VGA compatible controller|3D controller)(?: \[03\d\d\])?: NVIDIA Corporation (?:\S+ )?(?:\[([^\]]+)\])?")?,
+            lspci_device: re(r"^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d ")?,
+            // nvidia-smi -q -x (also HTML-escaped): "<driver_version>591.74</driver_version>"
+            smi_xml: re(r"<(driver_version|cuda_version|product_name)(?:>|&gt;)([^<]+)</")?,
+            // what `print(torch.__version__)` / a REPL printed on the next line
+            bare_value: re(r"^(?:>>>\s*)?'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?|True|False)'?$")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -224,10 +235,85 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut cuda_worked = false;
     let mut upgraded = false;
     let mut free_toolkit: Option<String> = None;
+    let mut lspci_gpus: Vec<String> = Vec::new();
+    let mut in_nvidia_lspci = false;
+    // the torch attribute the previous line printed ("torch.__version__"), read from this line
+    let mut asked: Option<&'static str> = None;
     let mut free_driver_cuda: Option<String> = None;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
+            continue;
+        }
+        // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the next line
+        if let Some(what) = asked.take() {
+            if let Some(v) = p.bare_value.captures(&line).and_then(|c| c.get(1)) {
+                let v = v.as_str();
+                match (what, v) {
+                    ("available", "True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
+                    ("available", "False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                    ("version", v) if v.contains('.') => {
+                        free_torch.get_or_insert_with(|| v.to_string());
+                    }
+                    ("cuda", v) if v.contains('.') => set(&mut ce.torch_cuda, v),
+                    _ => {}
+                }
+                note(&mut ce, "python output");
+                continue;
+            }
+        }
+        for (attr, what) in [
+            ("torch.__version__", "version"),
+            ("torch.version.cuda", "cuda"),
+            ("torch.cuda.is_available()", "available"),
+        ] {
+            if line.contains(attr)
+                && line.matches(attr).count() == 1
+                && line.ends_with([')', '_', 'a', '"', '\''])
+            {
+                asked = Some(what);
+            }
+        }
+        // lspci: the GPU's name, and which kernel driver holds it
+        if let Some(c) = p.lspci_gpu.captures(&line) {
+            note(&mut ce, "lspci");
+            in_nvidia_lspci = true;
+            if let Some(name) = c.get(1).filter(|m| !m.as_str().contains(':')) {
+                if lspci_gpus.len() < 64 {
+                    lspci_gpus.push(name.as_str().trim().to_string());
+                }
+            }
+            continue;
+        }
+        if p.lspci_device.is_match(&line) {
+            in_nvidia_lspci = false;
+        }
+        if in_nvidia_lspci {
+            if let Some(driver) = line.strip_prefix("Kernel driver in use:") {
+                let driver = driver.trim();
+                if driver == "nvidia" {
+                    ce.module_in_use = true;
+                }
+                let seen = ce
+                    .kernel_observed
+                    .iter()
+                    .any(|(k, _)| k == "driver.nouveau_loaded");
+                if driver == "nouveau" && !seen {
+                    ce.kernel_observed
+                        .push(("driver.nouveau_loaded".into(), line.clone()));
+                }
+                continue;
+            }
+        }
+        // nvidia-smi -q -x
+        if let Some(c) = p.smi_xml.captures(&line) {
+            note(&mut ce, "nvidia-smi -q -x");
+            let v = c.get(2).map_or("", |m| m.as_str()).trim();
+            match c.get(1).map_or("", |m| m.as_str()) {
+                "driver_version" => set(&mut ce.driver, v),
+                "cuda_version" => set(&mut ce.driver_cuda, v),
+                _ => block_gpus.push(v.to_string()),
+            }
             continue;
         }
         // nvidia-smi
@@ -580,6 +666,8 @@ pub fn parse(text: &str) -> CollectEnv {
             ce.gpus = smi_gpus;
         } else if !block_gpus.is_empty() {
             ce.gpus = block_gpus;
+        } else if !lspci_gpus.is_empty() {
+            ce.gpus = lspci_gpus;
         }
     }
     let any_free = free_driver.is_some()
@@ -754,7 +842,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 })
                 .sum::<usize>()
                 .clamp(1, 1024);
-            let name = value.split(" (arch=").next().unwrap_or(value).trim();
+            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L)
+            let name = value.split(" (").next().unwrap_or(value).trim();
             if name.chars().next().is_some_and(char::is_alphabetic) {
                 for _ in 0..n {
                     gpus.push(name.to_string());
@@ -793,6 +882,12 @@ fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) 
         set(&mut ce.torch, version);
         if build.is_some_and(|b| b.contains("cpu")) && ce.torch_cuda.is_none() {
             ce.torch_cpu_only = true;
+        }
+        // conda's build string names the CUDA: "py3.10_cuda12.1_cudnn8.9.2_0"
+        if let Some(cuda) = build.and_then(|b| b.split('_').find_map(|p| p.strip_prefix("cuda"))) {
+            if looks_like_version(cuda) {
+                set(&mut ce.torch_cuda, cuda);
+            }
         }
     }
 }

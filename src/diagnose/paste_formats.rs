@@ -579,3 +579,90 @@ install : pip install torch==1.8.1+cu102 torchvision==0.9.1+cu102 torchaudio==0.
     assert_eq!(ce.driver.as_deref(), Some("550.54.15"));
     assert_eq!(ce.driver_cuda.as_deref(), Some("12.4"));
 }
+
+/// What `python -c "import torch; print(...)"` printed on the next line, from
+/// https://github.com/robosense2025/track5/issues/11 and
+/// https://github.com/pytorch/pytorch/issues/85332
+#[test]
+fn python_one_liner_output() {
+    let ce = parse(
+        r#"(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c "import torch; print(torch.__version__)"
+2.1.0+cu118
+(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c "import torch; print(torch.cuda.is_available())"
+True
+"#,
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.1.0+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse("print(torch.__version__)\n1.8.1+cu102\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.8.1+cu102"));
+    // "return False" is prose, not the printed value
+    let ce = parse("import torch\nprint(torch.cuda.is_available())\n\nreturn False\n");
+    assert_eq!(ce.cuda_available, None);
+}
+
+/// `lspci -nnk`: the GPU's name in brackets and the kernel driver bound to it, from
+/// https://github.com/noonghunna/club-3090/issues/138; a GPU lspci does not name yet
+/// ("Device 2684"), from https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/504
+#[test]
+fn lspci_names_the_gpu_and_its_kernel_driver() {
+    let ce = parse(
+        "# lspci -nnk | grep -A3 -i nvidia  (driver binding + device IDs)
+05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)
+\tSubsystem: ZOTAC International (MCO) Ltd. Device [19da:1613]
+\tKernel driver in use: nvidia
+\tKernel modules: nouveau, nvidia_drm, nvidia
+05:00.1 Audio device [0403]: NVIDIA Corporation GA102 High Definition Audio Controller [10de:1aef] (rev a1)
+\tSubsystem: ZOTAC International (MCO) Ltd. Device [19da:1613]
+\tKernel driver in use: snd_hda_intel
+",
+    );
+    assert_eq!(ce.gpus, vec!["GeForce RTX 3090"]);
+    assert!(ce.module_in_use);
+    assert!(ce.kernel_observed.is_empty());
+    let ce = parse("01:00.0 VGA compatible controller: NVIDIA Corporation Device 2684 (rev a1) (prog-if 00 [VGA controller])\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert!(ce.formats.iter().any(|f| f == "lspci"));
+    assert!(!ce.module_in_use);
+}
+
+/// `nvidia-smi -q -x` (as pasted, HTML-escaped), from https://github.com/1Panel-dev/1Panel/issues/11910
+#[test]
+fn nvidia_smi_q_xml() {
+    let ce = parse(
+        "<nvidia_smi_log&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <driver_version&gt;591.74</driver_version&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <cuda_version&gt;13.1</cuda_version&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <attached_gpus&gt;1</attached_gpus&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <gpu id=\"00000000:01:00.0\"&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; <product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("591.74"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.1"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 4090"]);
+}
+
+/// `nvidia-smi -L` lines and full-width colons, from https://github.com/pytorch/pytorch/issues/99137
+#[test]
+fn nvidia_smi_list_with_uuid() {
+    let ce = parse(
+        "GPU 0: Quadro K620 (UUID: GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a)\npython version\u{FF1A}3.8.16\ncuda version\u{FF1A}cuda10.2\ncudnn version:8.7.0\n",
+    );
+    assert_eq!(ce.gpus, vec!["Quadro K620"]);
+    assert_eq!(ce.cudnn.as_deref(), Some("8.7.0"));
+}
+
+/// A conda pytorch build string names its CUDA ("py3.7_cuda10.1.243_cudnn7.6.3_0"), from
+/// the install plan in https://github.com/pytorch/pytorch/issues/28321's thread layout
+/// (`conda list` columns: name, version, build, channel)
+#[test]
+fn conda_build_string_names_the_cuda() {
+    let ce = parse(
+        "pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.3.0"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.1.243"));
+    assert!(!ce.torch_cpu_only);
+}
