@@ -89,6 +89,9 @@ struct Patterns {
     lspci_device: Regex,
     smi_xml: Regex,
     bare_value: Regex,
+    sdnext_gpu: Regex,
+    sdnext_backend: Regex,
+    py_dict_pkg: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -140,6 +143,12 @@ fn patterns() -> Option<&'static Patterns> {
             smi_xml: re(r"<(driver_version|cuda_version|product_name)(?:>|&gt;)([^<]+)</")?,
             // what `print(torch.__version__)` / a REPL printed on the next line
             bare_value: re(r"^(?:>>>\s*)?'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?|True|False)'?$")?,
+            // SD.Next: "Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48"
+            sdnext_gpu: re(r"Torch detected GPU: (.+?) VRAM \d+")?,
+            // SD.Next: "Torch backend: nVidia CUDA 11.8 cuDNN 8700"
+            sdnext_backend: re(r"Torch backend: nVidia CUDA (\d{1,2}\.\d)\b")?,
+            // a Python dict of versions: "System packages: {'torch': '2.4.1+cpu', 'diffusers': ...}"
+            py_dict_pkg: re(r"'([A-Za-z][\w.-]*)': '(\d[\w.+-]*)'")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -303,6 +312,30 @@ pub fn parse(text: &str) -> CollectEnv {
                         .push(("driver.nouveau_loaded".into(), line.clone()));
                 }
                 continue;
+            }
+        }
+        // SD.Next's start-up log
+        if let Some(c) = p.sdnext_gpu.captures(&line) {
+            note(&mut ce, "SD.Next log");
+            if let Some(name) = c.get(1) {
+                block_gpus.push(name.as_str().trim().to_string());
+            }
+            // torch itself named the device: CUDA worked
+            cuda_worked = true;
+            continue;
+        }
+        if let Some(v) = p.sdnext_backend.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "SD.Next log");
+            set(&mut ce.torch_cuda, v.as_str());
+        }
+        if line.contains("': '") {
+            for c in p.py_dict_pkg.captures_iter(&line).take(64) {
+                let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+                let version = c.get(2).map_or("", |m| m.as_str());
+                if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                    note(&mut ce, "python dict");
+                    package(&mut ce, &name, version, None);
+                }
             }
         }
         // nvidia-smi -q -x

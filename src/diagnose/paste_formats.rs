@@ -666,3 +666,32 @@ fn conda_build_string_names_the_cuda() {
     assert_eq!(ce.torch_cuda.as_deref(), Some("10.1.243"));
     assert!(!ce.torch_cpu_only);
 }
+
+/// SD.Next's start-up log ("Torch backend: nVidia CUDA 11.8 cuDNN 8700", "Torch detected
+/// GPU: ... VRAM 8192 Arch (8, 6)"), from https://github.com/vladmandic/sdnext/issues/1316;
+/// its package dict ("System packages: {'torch': '2.4.1+cpu', ...}"), from
+/// https://github.com/vladmandic/sdnext/issues/3476
+#[test]
+fn sdnext_start_up_log() {
+    let ce = parse(
+        "2023-06-05 09:04:34,800 | sd | INFO | installer | nVidia CUDA toolkit detected
+2023-06-05 09:04:34,800 | sd | DEBUG | installer | Package version found: torch 2.0.1+cu118
+2023-06-05 09:04:37,363 | sd | INFO | installer | Torch 2.0.1+cu118
+2023-06-05 09:04:37,410 | sd | INFO | installer | Torch backend: nVidia CUDA 11.8 cuDNN 8700
+2023-06-05 09:04:37,410 | sd | INFO | installer | Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3070 Ti"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse(
+        "06:26:03-085287 INFO     System packages: {'torch': '2.4.1+cpu', 'diffusers': '0.31.0.dev0', 'gradio': '3.43.2',\n                         'transformers': '4.45.1', 'accelerate': '0.33.0'}\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.4.1+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert_eq!(
+        ce.pip.get("transformers").map(String::as_str),
+        Some("4.45.1")
+    );
+}
