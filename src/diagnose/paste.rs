@@ -159,7 +159,7 @@ fn patterns() -> Option<&'static Patterns> {
             tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
             found_version: re(r"found version (\d{4,6})")?,
             env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
-            free_driver2: re(r"(?:\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
@@ -621,7 +621,7 @@ pub fn parse(text: &str) -> CollectEnv {
             .or_else(|| {
                 p.free_driver2
                     .captures(&line)
-                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
             });
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")

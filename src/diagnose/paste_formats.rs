@@ -695,3 +695,16 @@ fn sdnext_start_up_log() {
         Some("4.45.1")
     );
 }
+
+/// Windows driver names ("Game Ready Driver and Studio Driver 472.12"), from
+/// https://github.com/keylase/nvidia-patch/issues/435
+#[test]
+fn windows_game_ready_driver_names() {
+    let ce = parse("Hi I just want to inform Nvidia  GeForce game ready  & Studio driver 472.12 has released  but still I couldn't find the patch for it.");
+    assert_eq!(ce.driver.as_deref(), Some("472.12"));
+    let ce = parse("# Nvidia GeForce Game Ready Driver and Studio Driver 472.12 has released.");
+    assert_eq!(ce.driver.as_deref(), Some("472.12"));
+    // the shorter form the issue (#14) lists, without the word "driver"
+    let ce = parse("Windows 11, Game Ready 572.16, RTX 5080");
+    assert_eq!(ce.driver.as_deref(), Some("572.16"));
+}
