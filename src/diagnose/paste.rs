@@ -92,6 +92,7 @@ struct Patterns {
     sdnext_gpu: Regex,
     sdnext_backend: Regex,
     py_dict_pkg: Regex,
+    tf_device: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -124,7 +125,7 @@ fn patterns() -> Option<&'static Patterns> {
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
             free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
-            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
+            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v|-)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
             free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
             // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
             torch_upgrade: re(r"\b(?:py)?torch\b[^0-9]{0,12}\d[\w.+]*\s*(?:->|→|=>)\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
@@ -149,6 +150,9 @@ fn patterns() -> Option<&'static Patterns> {
             sdnext_backend: re(r"Torch backend: nVidia CUDA (\d{1,2}\.\d)\b")?,
             // a Python dict of versions: "System packages: {'torch': '2.4.1+cpu', 'diffusers': ...}"
             py_dict_pkg: re(r"'([A-Za-z][\w.-]*)': '(\d[\w.+-]*)'")?,
+            // TensorFlow's "Found device 0 with properties:" ("pciBusID: ... name: TITAN Xp
+            // computeCapability: 6.1"; TF 1.x: "name: GeForce GTX 1650 Ti major: 7 minor: 5")
+            tf_device: re(r"\bname: (.+?) (?:computeCapability: \d+\.\d+|major: \d+ minor: \d+)")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -175,6 +179,12 @@ fn clean(raw: &str) -> String {
         .replace('\0', "");
     while let Some(rest) = l.trim_start().strip_prefix('>') {
         l = rest.to_string();
+    }
+    // an issue template's example ("(e.g., Linux Ubuntu 16.04)") is no fact
+    for _ in 0..4 {
+        let Some(start) = l.find("(e.g.") else { break };
+        let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
+        l.replace_range(start..end, "");
     }
     l.trim().trim_end_matches('\r').to_string()
 }
@@ -313,6 +323,14 @@ pub fn parse(text: &str) -> CollectEnv {
                 }
                 continue;
             }
+        }
+        // TensorFlow's device list
+        if let Some(name) = p.tf_device.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "TensorFlow log");
+            if block_gpus.len() < 1024 {
+                block_gpus.push(name.as_str().trim().to_string());
+            }
+            continue;
         }
         // SD.Next's start-up log
         if let Some(c) = p.sdnext_gpu.captures(&line) {
@@ -805,7 +823,11 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 gpus.push(v.to_string());
             }
         }
-        "os" | "operating system" | "description" | "pretty_name" => {
+        "os"
+        | "operating system"
+        | "description"
+        | "pretty_name"
+        | "os platform and distribution" => {
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
             set(&mut ce.os, v.trim_matches('"'));
@@ -815,7 +837,13 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, first);
             }
         }
-        "gpu" | "gpus" | "gpu(s)" | "gpu model" | "gpu models" | "graphics card" => {
+        "gpu"
+        | "gpus"
+        | "gpu(s)"
+        | "gpu model"
+        | "gpu models"
+        | "graphics card"
+        | "gpu model and memory" => {
             // "2× RTX 5090 (32 GB each)", "NVIDIA A100-SXM4-80GB", "8 x H100"
             let v = value.split(" (").next().unwrap_or(value).trim();
             let (n, name) = match v.split_once(['×', 'x', '*']) {
@@ -885,6 +913,14 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         }
         k if PACKAGES.contains(&k) && looks_like_version(first) => {
             package(ce, k, first, None);
+        }
+        // "TensorFlow version: 2.4.0-rc1" (issue templates)
+        k if k
+            .strip_suffix(" version")
+            .is_some_and(|name| PACKAGES.contains(&name) && name != "cuda")
+            && looks_like_version(first) =>
+        {
+            package(ce, k.trim_end_matches(" version"), first, None);
         }
         _ => return false,
     }

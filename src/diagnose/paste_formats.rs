@@ -708,3 +708,44 @@ fn windows_game_ready_driver_names() {
     let ce = parse("Windows 11, Game Ready 572.16, RTX 5080");
     assert_eq!(ce.driver.as_deref(), Some("572.16"));
 }
+
+/// TensorFlow's device list, TF 2.2 ("pciBusID: ... name: TITAN Xp computeCapability: 6.1",
+/// two devices), from https://github.com/NVIDIA/nvvl/issues/108; TF 1.x ("name: GeForce GTX
+/// 1650 Ti major: 7 minor: 5"), from https://github.com/tensorflow/models/issues/10335
+#[test]
+fn tensorflow_device_lines() {
+    let ce = parse(
+        "2020-06-26 12:33:16.915893: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1561] Found device 0 with properties: 
+pciBusID: 0000:0b:00.0 name: TITAN Xp computeCapability: 6.1
+coreClock: 1.582GHz coreCount: 30 deviceMemorySize: 11.91GiB deviceMemoryBandwidth: 510.07GiB/s
+2020-06-26 12:33:16.916635: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1561] Found device 1 with properties: 
+pciBusID: 0000:42:00.0 name: TITAN Xp computeCapability: 6.1
+",
+    );
+    assert_eq!(ce.gpus, vec!["TITAN Xp"; 2]);
+    let ce = parse("2021-10-27 22:44:43.971327: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1618] Found device 0 with properties: \nname: GeForce GTX 1650 Ti major: 7 minor: 5 memoryClockRate(GHz): 1.485\npciBusID: 0000:01:00.0\n");
+    assert_eq!(ce.gpus, vec!["GeForce GTX 1650 Ti"]);
+}
+
+/// TensorFlow's issue template ("- TensorFlow version: 2.4.0-rc1", "- CUDA/cuDNN version:
+/// Cuda-11.1 cuDNN-8.05", "- GPU model and memory: Nvidia rtx-3090 (24GB memory)"), from
+/// https://github.com/tensorflow/tensorflow/issues/44753
+#[test]
+fn tensorflow_issue_template() {
+    let ce = parse(
+        "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Ubuntu 18.04
+- TensorFlow installed from (source or binary): binary
+- TensorFlow version: 2.4.0-rc1
+- Python version: 3.8.5
+- CUDA/cuDNN version: Cuda-11.1 cuDNN-8.05
+- GPU model and memory: Nvidia rtx-3090 (24GB memory)
+",
+    );
+    assert_eq!(
+        ce.pip.get("tensorflow").map(String::as_str),
+        Some("2.4.0-rc1")
+    );
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("11.1"));
+    assert_eq!(ce.gpus, vec!["Nvidia rtx-3090"]);
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04"));
+}
