@@ -626,7 +626,7 @@ pub fn parse(text: &str) -> CollectEnv {
                 }
                 // a value's aside ("12.4 (driver 570.124.06 from NVIDIA)") is read as
                 // free-form below; what the key said comes first
-                if !value.contains('(') {
+                if !value.contains(['(', ',']) {
                     continue;
                 }
             }
@@ -843,9 +843,12 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "gpu model"
         | "gpu models"
         | "graphics card"
-        | "gpu model and memory" => {
+        | "gpu model and memory"
+        | "gpu models and configuration" => {
             // "2× RTX 5090 (32 GB each)", "NVIDIA A100-SXM4-80GB", "8 x H100"
-            let v = value.split(" (").next().unwrap_or(value).trim();
+            // "GeForce RTX 2070, driver 450.102.04": the name ends at the first aside
+            let v = value.split([',', ';']).next().unwrap_or(value);
+            let v = v.split(" (").next().unwrap_or(v).trim();
             let (n, name) = match v.split_once(['×', 'x', '*']) {
                 Some((n, rest))
                     if !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit()) =>
@@ -930,7 +933,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
 fn collect_env_absent(v: &str) -> bool {
     matches!(
         v.to_ascii_lowercase().as_str(),
-        "n/a" | "none" | "unknown" | "could not collect"
+        "n/a" | "none" | "unknown" | "could not collect" | "no cuda"
     )
 }
 

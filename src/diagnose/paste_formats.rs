@@ -749,3 +749,31 @@ fn tensorflow_issue_template() {
     assert_eq!(ce.gpus, vec!["Nvidia rtx-3090"]);
     assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04"));
 }
+
+/// PyTorch's issue template ("- PyTorch Version (e.g., 1.0): 1.7.1", "- GPU models and
+/// configuration: GeForce RTX 2070, driver 450.102.04"), from
+/// https://github.com/pytorch/pytorch/issues/51840
+#[test]
+fn pytorch_issue_template() {
+    let ce = parse(
+        "## Environment
+
+ - PyTorch Version: 1.7.1
+ - OS: Linux Ubuntu 20.04 
+ - How you installed PyTorch: conda
+ - Python version: 3.8
+ - CUDA/cuDNN version: CUDA 11.0, cuDNN 8.0.5
+ - GPU models and configuration: GeForce RTX 2070, driver 450.102.04
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("11.0"));
+    assert_eq!(ce.gpus, vec!["GeForce RTX 2070"]);
+    assert_eq!(ce.driver.as_deref(), Some("450.102.04"));
+    assert_eq!(ce.os.as_deref(), Some("Linux Ubuntu 20.04"));
+    // the template's own wording, examples included
+    let ce =
+        parse("- PyTorch Version (e.g., 1.0): 1.7.1\n- OS (e.g., Linux): Linux Ubuntu 20.04\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.os.as_deref(), Some("Linux Ubuntu 20.04"));
+}
