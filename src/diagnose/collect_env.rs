@@ -184,7 +184,8 @@ pub fn parse(text: &str) -> CollectEnv {
             }
             section = Some(key);
             match key {
-                "torch" => ce.torch = some(&value),
+                // "1.8.0 (torchvision: 0.9.0)" (collect_env copies of other projects)
+                "torch" => ce.torch = some(value.split_whitespace().next().unwrap_or("")),
                 "torch_cuda" => torch_cuda_raw = Some(value.clone()),
                 "rocm" => ce.rocm = some(&value),
                 "os" => ce.os = some(&value),

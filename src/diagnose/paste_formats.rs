@@ -777,3 +777,31 @@ fn pytorch_issue_template() {
     assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
     assert_eq!(ce.os.as_deref(), Some("Linux Ubuntu 20.04"));
 }
+
+/// A project's own copy of collect_env ("PyTorch version: 1.8.0 (torchvision: 0.9.0)",
+/// "Is CUDA available (PyTorch): No"), from https://github.com/mindee/doctr/pull/345
+#[test]
+fn collect_env_copies_of_other_projects() {
+    let ce = parse(
+        "Collecting environment information...
+
+DocTR version: 0.3.0a0
+TensorFlow version: 2.5.0
+PyTorch version: 1.8.0 (torchvision: 0.9.0)
+OpenCV version: 4.5.1
+OS: Ubuntu 20.04.2 LTS
+Python version: 3.8
+Is CUDA available (TensorFlow): No
+Is CUDA available (PyTorch): No
+CUDA runtime version: 11.2.152
+GPU models and configuration: Could not collect
+Nvidia driver version: Could not collect
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.8.0"));
+    assert_eq!(ce.pip.get("tensorflow").map(String::as_str), Some("2.5.0"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("11.2.152"));
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert_eq!(ce.driver, None);
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 20.04.2 LTS"));
+}
