@@ -22,10 +22,11 @@ const TARGET: f64 = 0.90;
 /// 2026-11-23), so a change that makes either part worse fails. They are below the target:
 /// raise them as the figures rise, never by reading held-out cases.
 fn floors(part: &str) -> (f64, f64) {
-    if part == "dev" {
-        (0.75, 0.85)
-    } else {
-        (0.60, 0.65)
+    match part {
+        "dev" => (0.75, 0.85),
+        // measured 2026-11-24: 26/29 first-ranked, facts 172/172 (53 cases)
+        ADDED => (0.85, 0.95),
+        _ => (0.60, 0.65),
     }
 }
 
@@ -59,6 +60,9 @@ fn dir() -> PathBuf {
     )
 }
 
+/// Real pastes added after the corpus was frozen (SPLIT.md): all dev, measured apart.
+const ADDED: &str = "dev-2026-11b";
+
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
 }
@@ -69,7 +73,20 @@ fn is_dev(c: &Case) -> bool {
 }
 
 fn cases() -> Option<Vec<Case>> {
-    let text = std::fs::read_to_string(dir().join("cases.toml")).ok()?;
+    cases_in(&dir())
+}
+
+/// The cases added after the freeze, with their file paths relative to `dir()`.
+fn added_cases() -> Vec<Case> {
+    let mut cases = cases_in(&dir().join(ADDED)).unwrap_or_default();
+    for c in &mut cases {
+        c.file = format!("{ADDED}/{}", c.file);
+    }
+    cases
+}
+
+fn cases_in(dir: &Path) -> Option<Vec<Case>> {
+    let text = std::fs::read_to_string(dir.join("cases.toml")).ok()?;
     let file: File = toml::from_str(&text).unwrap();
     Some(
         file.case
@@ -91,6 +108,11 @@ fn every_paste_case_is_well_formed() {
         println!("no paste corpus at {} yet", dir().display());
         return;
     };
+    let added = added_cases();
+    for c in &added {
+        assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
+    }
+    let cases: Vec<Case> = cases.into_iter().chain(added).collect();
     let mut ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
     let n = ids.len();
@@ -98,7 +120,9 @@ fn every_paste_case_is_well_formed() {
     assert_eq!(ids.len(), n, "duplicate case ids");
     for c in &cases {
         assert!(
-            c.cause == "none" || KNOWN_IDS.contains(&c.cause.as_str()),
+            c.cause == "none"
+                || (c.cause == "unknown" && c.file.starts_with(ADDED))
+                || KNOWN_IDS.contains(&c.cause.as_str()),
             "{}: unknown cause {:?}",
             c.id,
             c.cause
@@ -151,16 +175,41 @@ fn diagnose_names_the_established_cause_on_each_part() {
     };
     let matrix = Matrix::bundled().unwrap();
     let mut failures = Vec::new();
-    for (part, dev) in [("dev", true), ("held-out", false)] {
-        let part_cases: Vec<&Case> = cases.iter().filter(|c| is_dev(c) == dev).collect();
+    let added = added_cases();
+    let parts: [(&str, Vec<&Case>); 3] = [
+        ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
+        ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
+        (ADDED, added.iter().collect()),
+    ];
+    for (part, part_cases) in parts {
         if part_cases.is_empty() {
             continue;
         }
         let (mut first, mut listed, mut facts_ok, mut facts_n) = (0usize, 0usize, 0usize, 0usize);
         let mut misses = Vec::new();
+        let mut judged = 0usize;
         for c in &part_cases {
             let text = read(c);
             let d = diagnose(&text, c.log.as_deref(), &matrix);
+            // Every development paste names something: none may read as an empty paste
+            // (held-out cases are only measured, never asserted on one by one).
+            if part != "held-out" && paste::parse(&text).found_nothing() && d.log.is_none() {
+                failures.push(format!("{part} {}: nothing recognised", c.id));
+            }
+            let ce = paste::parse(&text);
+            for (key, want) in c.facts.iter().flatten() {
+                facts_n += 1;
+                if fact(&ce, key, want) {
+                    facts_ok += 1;
+                } else {
+                    misses.push(format!("{} fact {key}: want {want}, parsed {:?}", c.id, ce));
+                }
+            }
+            // "unknown": the established cause is not in the stored text (facts only).
+            if c.cause == "unknown" {
+                continue;
+            }
+            judged += 1;
             let in_list = d.cause == c.cause
                 || d.log.as_ref().is_some_and(|ex| {
                     ex.matches
@@ -186,17 +235,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
                 }
             }
             listed += usize::from(in_list);
-            let ce = paste::parse(&text);
-            for (key, want) in c.facts.iter().flatten() {
-                facts_n += 1;
-                if fact(&ce, key, want) {
-                    facts_ok += 1;
-                } else {
-                    misses.push(format!("{} fact {key}: want {want}, parsed {:?}", c.id, ce));
-                }
-            }
         }
-        let n = part_cases.len();
+        let n = judged.max(1);
         let rate = first as f64 / n as f64;
         let facts_rate = if facts_n == 0 {
             1.0
@@ -204,9 +244,10 @@ fn diagnose_names_the_established_cause_on_each_part() {
             facts_ok as f64 / facts_n as f64
         };
         println!(
-            "diagnose paste corpus, {part}: first-ranked {first}/{n} = {:.1}%, in the list {listed}/{n} = {:.1}%, facts {facts_ok}/{facts_n}",
+            "diagnose paste corpus, {part}: first-ranked {first}/{judged} = {:.1}%, in the list {listed}/{judged} = {:.1}%, facts {facts_ok}/{facts_n} ({} cases)",
             rate * 100.0,
-            listed as f64 / n as f64 * 100.0
+            listed as f64 / n as f64 * 100.0,
+            part_cases.len()
         );
         for m in &misses {
             println!("  {m}");

@@ -46,6 +46,16 @@ pub struct CollectEnv {
     /// nvidia-smi printed that it could not talk to the driver.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub smi_failed: bool,
+    /// What pasted kernel-log lines observed: (finding id, the line), e.g. nouveau owning the
+    /// GPU, a GPU fallen off the bus.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kernel_observed: Vec<(String, String)>,
+    /// `lspci -k` shows the nvidia kernel module bound to an NVIDIA GPU ("Kernel driver in use: nvidia").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub module_in_use: bool,
+    /// nvidia-smi answered with its table of GPUs (the driver and NVML worked there).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub smi_answered: bool,
     /// Architectures an extension was compiled for, as the paste says them
     /// (detectron2's "arch flags"): (extension, value).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -174,7 +184,8 @@ pub fn parse(text: &str) -> CollectEnv {
             }
             section = Some(key);
             match key {
-                "torch" => ce.torch = some(&value),
+                // "1.8.0 (torchvision: 0.9.0)" (collect_env copies of other projects)
+                "torch" => ce.torch = some(value.split_whitespace().next().unwrap_or("")),
                 "torch_cuda" => torch_cuda_raw = Some(value.clone()),
                 "rocm" => ce.rocm = some(&value),
                 "os" => ce.os = some(&value),

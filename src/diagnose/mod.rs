@@ -86,6 +86,17 @@ const UNAVAILABILITY: &[&str] = &[
     "env.visible_devices_empty",
 ];
 
+/// Causes a pasted nvidia-smi table of GPUs rules out: the driver is installed, its kernel
+/// module loaded and bound to the GPUs, and NVML matched it (where nvidia-smi ran).
+const SMI_ANSWERED_RULES_OUT: &[&str] = &[
+    "driver.not_installed",
+    "driver.module_not_loaded",
+    "driver.nouveau_loaded",
+    "driver.library_mismatch",
+    "driver.nvml_failed",
+    "host.no_nvidia_gpu",
+];
+
 /// Minimum compute capability of the released wheels of CUDA packages collect_env lists
 /// (their documented GPU requirements): (pip name, major, minor, source).
 const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
@@ -509,6 +520,25 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("On a machine with an NVIDIA GPU install a CUDA build.", &["pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124"]),
         );
     }
+    // What pasted kernel-log lines observed (a GPU fallen off the bus, nouveau owning it).
+    for (id, line) in &ce.kernel_observed {
+        let (summary, fix): (&str, &str) = match id.as_str() {
+            "driver.nouveau_loaded" => (
+                "the kernel log shows nouveau holding the GPU, so the nvidia module cannot bind to it",
+                "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot.",
+            ),
+            "gpu.lost" => (
+                "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
+                "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
+            ),
+            _ => continue,
+        };
+        out.push(
+            Finding::new(id, Severity::Fail, summary)
+                .evidence("kernel_log", line.clone())
+                .fix(fix, &[]),
+        );
+    }
     if !ce.mig.is_empty() {
         out.push(
             Finding::new("gpu.mig_enabled", Severity::Warn, format!("MIG is on ({} instance{} listed)", ce.mig.len(), if ce.mig.len() == 1 { "" } else { "s" }))
@@ -635,12 +665,13 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
     findings.extend(missing_fact_findings(&ce, matrix));
     findings.extend(paste_findings(&ce, matrix));
-    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too.
+    // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too, and so
+    // does one of the same major from CUDA 11 on (minor version compatibility).
     let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
         (Some(tk), Some(tc)) => {
             let mm =
                 |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
-            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b)
+            matches!((mm(tk), mm(tc)), (Some(a), Some(b)) if a <= b || (a.0 == b.0 && a.0 >= 11))
         }
         _ => false,
     };
@@ -689,6 +720,12 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             || (ce.cuda_available == Some(true)
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
+            || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
+            || (ce.module_in_use
+                && matches!(
+                    id,
+                    "driver.not_installed" | "driver.module_not_loaded" | "driver.nouveau_loaded"
+                ))
     };
 
     // What the paste observed beats what the tables predict: a finding whose cause the
@@ -928,6 +965,87 @@ Nvidia driver version: 550.54.15
             .findings
             .iter()
             .any(|f| f.id == "ext.arch_unsupported" && f.severity == Severity::Fail));
+    }
+
+    /// A pasted nvidia-smi table observed the driver answering with its GPUs: a log line
+    /// that only lets one infer "no driver" (here seen inside a container) cannot make
+    /// the diagnosis a missing or unloaded driver. Header and row from
+    /// https://github.com/tloen/alpaca-lora/issues/174.
+    #[test]
+    fn a_pasted_nvidia_smi_table_outranks_an_inferred_missing_driver() {
+        let smi = "| NVIDIA-SMI 530.30.02              Driver Version: 530.30.02    CUDA Version: 12.1     |
+|   0  NVIDIA A100-SXM4-80GB           On | 00000000:05:00.0 Off |                    0 |
+";
+        let log = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+        let d = diagnose(smi, Some(log), matrix());
+        assert!(d.collect_env.smi_answered);
+        assert_eq!(d.from, "log");
+        for id in SMI_ANSWERED_RULES_OUT {
+            assert_ne!(d.cause, *id, "{}", d.summary);
+        }
+        // without the table the same log names a missing driver
+        let d = diagnose("", Some(log), matrix());
+        assert_eq!(d.cause, "driver.not_installed", "{}", d.summary);
+        // a table that failed ("NVIDIA-SMI has failed") observes nothing of the kind
+        let d = diagnose(
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+            None,
+            matrix(),
+        );
+        assert!(!d.collect_env.smi_answered);
+        assert_eq!(d.cause, "driver.module_not_loaded", "{}", d.summary);
+    }
+
+    /// torch's own error shows CUDA ran (it allocated on the GPU): the matrix's inference
+    /// that the driver is too old for the build is contradicted, and the traceback's error
+    /// is the diagnosis. Environment from https://github.com/vllm-project/vllm/pull/7943
+    /// (driver 470 with a cu121 build), the error from https://github.com/Comfy-Org/ComfyUI/issues/5278.
+    #[test]
+    fn a_traceback_that_ran_cuda_outranks_the_matrix() {
+        let env = "PyTorch version: 2.4.0+cu121
+CUDA used to build PyTorch: 12.1
+OS: Ubuntu 22.04.3 LTS (x86_64)
+GPU models and configuration:
+GPU 0: NVIDIA A10
+Nvidia driver version: 470.129.06
+";
+        let d = diagnose(env, None, matrix());
+        assert_eq!(d.cause, "driver.too_old_for_torch", "{}", d.summary);
+        let oom = format!(
+            "{env}torch.OutOfMemoryError: Allocation on device \nCUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 22.06 GiB\n"
+        );
+        let d = diagnose(&oom, None, matrix());
+        assert_eq!(d.collect_env.cuda_available, Some(true));
+        assert_eq!(d.cause, "workload.out_of_memory", "{}", d.summary);
+        let old = d
+            .report
+            .findings
+            .iter()
+            .find(|f| f.id == "driver.too_old_for_torch" && f.summary.contains("too old"))
+            .unwrap();
+        assert_eq!(old.severity, Severity::Info, "{}", old.summary);
+        // collect_env itself observed CUDA working on that driver (the PR's own paste):
+        // nothing is wrong, a newer toolkit of the same CUDA major included
+        let works = format!("{env}Is CUDA available: True\nCUDA runtime version: 12.2.140\n");
+        let d = diagnose(&works, None, matrix());
+        assert_eq!(d.cause, "none", "{}", d.summary);
+    }
+
+    /// Kernel lines in the paste that observe a cause are findings of their own (dmesg from
+    /// https://github.com/mattshma/bigdata/issues/133).
+    #[test]
+    fn kernel_lines_that_observe_a_cause_are_findings() {
+        let d = diagnose(
+            "[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n[188549.977053] NVRM: This can occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \nNVRM: was loaded and obtained ownership of the NVIDIA device(s).\n",
+            None,
+            matrix(),
+        );
+        assert_eq!(d.cause, "driver.nouveau_loaded", "{}", d.summary);
+        assert!(d
+            .report
+            .findings
+            .iter()
+            .any(|f| f.id == "driver.nouveau_loaded" && f.severity == Severity::Fail));
     }
 
     #[test]

@@ -79,6 +79,20 @@ struct Patterns {
     env_module: Regex,
     free_driver2: Regex,
     torch_spaced: Regex,
+    mig_row: Regex,
+    gpu_count: Regex,
+    torch_upgrade: Regex,
+    cuda_worked: Regex,
+    free_toolkit: Regex,
+    driver_cuda_free: Regex,
+    lspci_gpu: Regex,
+    lspci_device: Regex,
+    smi_xml: Regex,
+    bare_value: Regex,
+    sdnext_gpu: Regex,
+    sdnext_backend: Regex,
+    py_dict_pkg: Regex,
+    tf_device: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -93,10 +107,16 @@ fn patterns() -> Option<&'static Patterns> {
     static P: OnceLock<Option<Patterns>> = OnceLock::new();
     P.get_or_init(|| {
         Some(Patterns {
-            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+Driver Version:\s*([\d.]+)(?:\s+CUDA Version:\s*([\d.]+))?")?,
-            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            // from the 610 drivers on: "KMD Version: 610.57.04  CUDA UMD Version: 13.3"
+            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA (?:UMD )?Version:\s*([\d.]+))?")?,
+            // "On"/"Off" is persistence mode on Linux, "WDDM"/"TCC" the driver model on Windows
+            smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
+            // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
+            mig_row: re(r"^\|\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+\|\s+\d+MiB\s*/\s*\d+MiB\s*\|")?,
             nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
-            proc_version: re(r"NVRM version: NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
+            // /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX ...") and the module's
+            // load line in dmesg ("NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01")
+            proc_version: re(r"NVRM(?: version)?:\s*(?:loading )?NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
             api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
             nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
             dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
@@ -104,9 +124,36 @@ fn patterns() -> Option<&'static Patterns> {
             md_kv: re(r"^[-*]\s*\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
-            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?(?: version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
-            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
-            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v|-)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
+            free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
+            torch_upgrade: re(r"\b(?:py)?torch\b[^0-9]{0,12}\d[\w.+]*\s*(?:->|→|=>)\s*(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
+            // "2x Tesla V100-SXM2-32GB", "2× RTX 5090", "8 x A100": a count before a GPU name
+            gpu_count: re(r"\b(\d{1,2})\s?[x×*]\s?$")?,
+            // lines that only a process with working CUDA prints (torch allocated on the GPU,
+            // ComfyUI/Forge named the CUDA device, a kernel was looked up for the device)
+            // "CUDA toolkit 12.8": the toolkit, not the driver
+            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
+            // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
+            driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
+            // lspci: "05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)"
+            lspci_gpu: re(r"^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d (?:VGA compatible controller|3D controller)(?: \[03\d\d\])?: NVIDIA Corporation (?:\S+ )?(?:\[([^\]]+)\])?")?,
+            lspci_device: re(r"^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d ")?,
+            // nvidia-smi -q -x (also HTML-escaped): "<driver_version>591.74</driver_version>"
+            smi_xml: re(r"<(driver_version|cuda_version|product_name)(?:>|&gt;)([^<]+)</")?,
+            // what `print(torch.__version__)` / a REPL printed on the next line
+            bare_value: re(r"^(?:>>>\s*)?'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?|True|False)'?$")?,
+            // SD.Next: "Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48"
+            sdnext_gpu: re(r"Torch detected GPU: (.+?) VRAM \d+")?,
+            // SD.Next: "Torch backend: nVidia CUDA 11.8 cuDNN 8700"
+            sdnext_backend: re(r"Torch backend: nVidia CUDA (\d{1,2}\.\d)\b")?,
+            // a Python dict of versions: "System packages: {'torch': '2.4.1+cpu', 'diffusers': ...}"
+            py_dict_pkg: re(r"'([A-Za-z][\w.-]*)': '(\d[\w.+-]*)'")?,
+            // TensorFlow's "Found device 0 with properties:" ("pciBusID: ... name: TITAN Xp
+            // computeCapability: 6.1"; TF 1.x: "name: GeForce GTX 1650 Ti major: 7 minor: 5")
+            tf_device: re(r"\bname: (.+?) (?:computeCapability: \d+\.\d+|major: \d+ minor: \d+)")?,
+            cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
@@ -116,7 +163,7 @@ fn patterns() -> Option<&'static Patterns> {
             tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
             found_version: re(r"found version (\d{4,6})")?,
             env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
-            free_driver2: re(r"(?:\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
@@ -132,6 +179,12 @@ fn clean(raw: &str) -> String {
         .replace('\0', "");
     while let Some(rest) = l.trim_start().strip_prefix('>') {
         l = rest.to_string();
+    }
+    // an issue template's example ("(e.g., Linux Ubuntu 16.04)") is no fact
+    for _ in 0..4 {
+        let Some(start) = l.find("(e.g.") else { break };
+        let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
+        l.replace_range(start..end, "");
     }
     l.trim().trim_end_matches('\r').to_string()
 }
@@ -151,6 +204,15 @@ fn looks_like_version(v: &str) -> bool {
         && v.contains('.')
         && v.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'))
+}
+
+/// A free-form GPU name is a word of its own, not part of a path, host name or build id
+/// ("dvs-builder@U22-I3-B10-02-5" names no B10).
+fn stands_alone(line: &str, start: usize, end: usize) -> bool {
+    let before = line[..start].chars().next_back();
+    let after = line[end..].chars().next();
+    !before.is_some_and(|c| c.is_ascii_alphanumeric() || "-_@/\\.=".contains(c))
+        && !after.is_some_and(|c| c.is_ascii_alphanumeric() || "-_@/\\".contains(c))
 }
 
 fn note(ce: &mut CollectEnv, format: &str) {
@@ -187,9 +249,122 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut in_smi_q = false;
     let mut image_cudas: Vec<String> = Vec::new();
     let mut required_cuda: Option<String> = None;
+    // `pip show torch`: the "Name:" its "Version:" belongs to
+    let mut pip_show: Option<String> = None;
+    let mut cuda_worked = false;
+    let mut upgraded = false;
+    let mut free_toolkit: Option<String> = None;
+    let mut lspci_gpus: Vec<String> = Vec::new();
+    let mut in_nvidia_lspci = false;
+    // the torch attribute the previous line printed ("torch.__version__"), read from this line
+    let mut asked: Option<&'static str> = None;
+    let mut free_driver_cuda: Option<String> = None;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
+            continue;
+        }
+        // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the next line
+        if let Some(what) = asked.take() {
+            if let Some(v) = p.bare_value.captures(&line).and_then(|c| c.get(1)) {
+                let v = v.as_str();
+                match (what, v) {
+                    ("available", "True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
+                    ("available", "False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                    ("version", v) if v.contains('.') => {
+                        free_torch.get_or_insert_with(|| v.to_string());
+                    }
+                    ("cuda", v) if v.contains('.') => set(&mut ce.torch_cuda, v),
+                    _ => {}
+                }
+                note(&mut ce, "python output");
+                continue;
+            }
+        }
+        for (attr, what) in [
+            ("torch.__version__", "version"),
+            ("torch.version.cuda", "cuda"),
+            ("torch.cuda.is_available()", "available"),
+        ] {
+            if line.contains(attr)
+                && line.matches(attr).count() == 1
+                && line.ends_with([')', '_', 'a', '"', '\''])
+            {
+                asked = Some(what);
+            }
+        }
+        // lspci: the GPU's name, and which kernel driver holds it
+        if let Some(c) = p.lspci_gpu.captures(&line) {
+            note(&mut ce, "lspci");
+            in_nvidia_lspci = true;
+            if let Some(name) = c.get(1).filter(|m| !m.as_str().contains(':')) {
+                if lspci_gpus.len() < 64 {
+                    lspci_gpus.push(name.as_str().trim().to_string());
+                }
+            }
+            continue;
+        }
+        if p.lspci_device.is_match(&line) {
+            in_nvidia_lspci = false;
+        }
+        if in_nvidia_lspci {
+            if let Some(driver) = line.strip_prefix("Kernel driver in use:") {
+                let driver = driver.trim();
+                if driver == "nvidia" {
+                    ce.module_in_use = true;
+                }
+                let seen = ce
+                    .kernel_observed
+                    .iter()
+                    .any(|(k, _)| k == "driver.nouveau_loaded");
+                if driver == "nouveau" && !seen {
+                    ce.kernel_observed
+                        .push(("driver.nouveau_loaded".into(), line.clone()));
+                }
+                continue;
+            }
+        }
+        // TensorFlow's device list
+        if let Some(name) = p.tf_device.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "TensorFlow log");
+            if block_gpus.len() < 1024 {
+                block_gpus.push(name.as_str().trim().to_string());
+            }
+            continue;
+        }
+        // SD.Next's start-up log
+        if let Some(c) = p.sdnext_gpu.captures(&line) {
+            note(&mut ce, "SD.Next log");
+            if let Some(name) = c.get(1) {
+                block_gpus.push(name.as_str().trim().to_string());
+            }
+            // torch itself named the device: CUDA worked
+            cuda_worked = true;
+            continue;
+        }
+        if let Some(v) = p.sdnext_backend.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "SD.Next log");
+            set(&mut ce.torch_cuda, v.as_str());
+        }
+        if line.contains("': '") {
+            for c in p.py_dict_pkg.captures_iter(&line).take(64) {
+                let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+                let version = c.get(2).map_or("", |m| m.as_str());
+                if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                    note(&mut ce, "python dict");
+                    package(&mut ce, &name, version, None);
+                }
+            }
+        }
+        // nvidia-smi -q -x
+        if let Some(c) = p.smi_xml.captures(&line) {
+            note(&mut ce, "nvidia-smi -q -x");
+            let v = c.get(2).map_or("", |m| m.as_str()).trim();
+            match c.get(1).map_or("", |m| m.as_str()) {
+                "driver_version" => set(&mut ce.driver, v),
+                "cuda_version" => set(&mut ce.driver_cuda, v),
+                _ => block_gpus.push(v.to_string()),
+            }
             continue;
         }
         // nvidia-smi
@@ -206,8 +381,26 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.smi_row.captures(&line) {
             if let Some(name) = c.get(2) {
                 smi_gpus.push(name.as_str().trim().to_string());
+                ce.smi_answered = true;
             }
             continue;
+        }
+        if let Some(c) = p.mig_row.captures(&line) {
+            note(&mut ce, "nvidia-smi");
+            let n = |i: usize| c.get(i).map_or("", |m| m.as_str());
+            if ce.mig.len() < 1024 {
+                ce.mig.push(format!(
+                    "MIG device {} on GPU {} (GI {}, CI {})",
+                    n(4),
+                    n(1),
+                    n(2),
+                    n(3)
+                ));
+            }
+            continue;
+        }
+        if line.contains("Failed to initialize NVML") || line.starts_with("NVML library version:") {
+            note(&mut ce, "nvidia-smi");
         }
         if line.contains("NVIDIA-SMI has failed") || line.starts_with("No devices were found") {
             note(&mut ce, "nvidia-smi");
@@ -281,6 +474,25 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if line.contains("NVRM: Xid") || line.contains("NVRM:") {
             note(&mut ce, "dmesg");
+            // kernel lines that observe a cause themselves
+            let observed = if line.contains("probe routine was not called")
+                || (line.contains("nouveau") && line.contains("NVRM:"))
+            {
+                Some("driver.nouveau_loaded")
+            } else if line.contains("fallen off the bus") || line.contains("has fallen off") {
+                Some("gpu.lost")
+            } else {
+                None
+            };
+            if let Some(id) = observed {
+                if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                    ce.kernel_observed
+                        .push((id.to_string(), line.chars().take(300).collect()));
+                }
+            }
+        }
+        if p.cuda_worked.is_match(&line) {
+            cuda_worked = true;
         }
         // xformers: "PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)"
         if let Some(v) = p.you_have.captures(&line).and_then(|c| c.get(1)) {
@@ -375,20 +587,48 @@ pub fn parse(text: &str) -> CollectEnv {
                 continue;
             }
         }
-        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q)
-        if let Some(c) = p.table_kv.captures(&line) {
+        // aligned "Key   value" / "Key: value" tables (detectron2, sglang, jax, nvidia-smi -q),
+        // also as markdown list items ("- PyTorch: `2.7.0+cu128`")
+        let body = line
+            .strip_prefix("- ")
+            .or_else(|| line.strip_prefix("* "))
+            .unwrap_or(&line);
+        if let Some(c) = p.table_kv.captures(body) {
             let key = c
                 .get(1)
                 .map_or("", |m| m.as_str())
                 .trim()
                 .to_ascii_lowercase();
             let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            let unquoted = value.replace('`', "");
+            // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after an upgrade's arrow
+            let value = ["->", "→", "=>"]
+                .iter()
+                .find_map(|arrow| unquoted.rsplit_once(arrow).map(|(_, v)| v))
+                .unwrap_or(&unquoted)
+                .trim();
+            // `pip show torch`: "Name: torch" then "Version: 2.2.1"
+            if key == "name" && !value.contains(' ') {
+                pip_show = Some(value.to_ascii_lowercase());
+            } else if key == "version" {
+                if let Some(name) = pip_show.take().filter(|n| PACKAGES.contains(&n.as_str())) {
+                    if looks_like_version(value) {
+                        note(&mut ce, "pip show");
+                        package(&mut ce, &name, value, None);
+                        continue;
+                    }
+                }
+            }
             // "Name:" is a GPU only in ComfyUI's markdown (collect_env's CPU block has one).
             if key != "name" && keyed(&mut ce, &key, value, &mut block_gpus) {
                 if in_smi_q {
                     note(&mut ce, "nvidia-smi -q");
                 }
-                continue;
+                // a value's aside ("12.4 (driver 570.124.06 from NVIDIA)") is read as
+                // free-form below; what the key said comes first
+                if !value.contains(['(', ',']) {
+                    continue;
+                }
             }
         }
         // free-form
@@ -399,7 +639,7 @@ pub fn parse(text: &str) -> CollectEnv {
             .or_else(|| {
                 p.free_driver2
                     .captures(&line)
-                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
             });
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
@@ -411,28 +651,56 @@ pub fn parse(text: &str) -> CollectEnv {
                 free_driver = Some(v.as_str().to_string());
             }
         }
+        if let Some(v) = p.free_toolkit.captures(&line).and_then(|c| c.get(1)) {
+            free_toolkit.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.driver_cuda_free.captures(&line).and_then(|c| c.get(1)) {
+            free_driver_cuda.get_or_insert_with(|| v.as_str().to_string());
+        }
         if let Some(v) = p.free_cuda.captures(&line).and_then(|c| c.get(1)) {
             free_cuda.get_or_insert_with(|| v.as_str().to_string());
         }
-        if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
+        if let Some(v) = p.torch_upgrade.captures(&line).and_then(|c| c.get(1)) {
+            // an upgrade names the version now installed after the arrow
+            if !upgraded {
+                free_torch = Some(v.as_str().to_string());
+                upgraded = true;
+            }
+        } else if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
             free_torch.get_or_insert_with(|| v.as_str().to_string());
         }
         if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
             free_os.get_or_insert_with(|| v.as_str().to_string());
         }
         if free_gpus.len() < 64 {
-            if let Some(v) = p.free_gpu.captures(&line).and_then(|c| c.get(1)) {
-                let v = v.as_str().trim().to_string();
-                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080"): the longer name
+            if let Some(m) = p
+                .free_gpu
+                .captures(&line)
+                .and_then(|c| c.get(1))
+                .filter(|m| stands_alone(&line, m.start(), m.end()))
+            {
+                let v = m.as_str().trim().to_string();
+                // "2x Tesla V100-SXM2-32GB": that many of it
+                let count = p
+                    .gpu_count
+                    .captures(&line[..m.start()])
+                    .and_then(|c| c.get(1)?.as_str().parse::<usize>().ok())
+                    .filter(|n| (1..=64).contains(n))
+                    .unwrap_or(1);
+                // one GPU named twice ("GTX 1080", "NVIDIA GeForce GTX 1080", "RTX5070Ti"):
+                // the longer name
+                let key = |g: &str| g.replace(' ', "").to_ascii_lowercase();
                 if let Some(known) = free_gpus
                     .iter_mut()
-                    .find(|g| g.contains(v.as_str()) || v.contains(g.as_str()))
+                    .find(|g| key(g).contains(&key(&v)) || key(&v).contains(&key(g)))
                 {
                     if v.len() > known.len() {
                         *known = v;
                     }
                 } else {
-                    free_gpus.push(v);
+                    for _ in 0..count {
+                        free_gpus.push(v.clone());
+                    }
                 }
             }
         }
@@ -449,11 +717,15 @@ pub fn parse(text: &str) -> CollectEnv {
             ce.gpus = smi_gpus;
         } else if !block_gpus.is_empty() {
             ce.gpus = block_gpus;
+        } else if !lspci_gpus.is_empty() {
+            ce.gpus = lspci_gpus;
         }
     }
     let any_free = free_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
+        || free_toolkit.is_some()
+        || free_driver_cuda.is_some()
         || (!free_gpus.is_empty() && ce.gpus.is_empty());
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;
@@ -469,6 +741,16 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     if let Some(o) = free_os {
         set(&mut ce.os, &o);
+    }
+    if let Some(t) = free_toolkit {
+        set(&mut ce.cuda_runtime, &t);
+    }
+    if let Some(c) = free_driver_cuda {
+        set(&mut ce.driver_cuda, &c);
+    }
+    // A torch that allocated on the GPU, or a UI that named its CUDA device, had CUDA working.
+    if cuda_worked && ce.cuda_available.is_none() {
+        ce.cuda_available = Some(true);
     }
     if any_free {
         note(&mut ce, "free-form");
@@ -503,7 +785,11 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, v);
             }
         }
-        "cuda driver version" | "driver version" | "nvidia driver version" | "nvidia_driver" => {
+        "cuda driver version"
+        | "driver version"
+        | "nvidia driver version"
+        | "nvidia_driver"
+        | "kmd version" => {
             if looks_like_version(first) {
                 set(&mut ce.driver, first);
             }
@@ -514,7 +800,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_mentioned, first);
             }
         }
-        "cuda version" => {
+        "cuda version" | "cuda umd version" => {
             if looks_like_version(first) {
                 set(&mut ce.driver_cuda, first);
             }
@@ -537,8 +823,50 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 gpus.push(v.to_string());
             }
         }
-        "os" | "operating system" | "description" | "pretty_name" => {
-            set(&mut ce.os, value.trim_matches('"'));
+        "os"
+        | "operating system"
+        | "description"
+        | "pretty_name"
+        | "os platform and distribution" => {
+            // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
+            let v = value.split(" (kernel").next().unwrap_or(value);
+            set(&mut ce.os, v.trim_matches('"'));
+        }
+        "cuda toolkit" | "cuda toolkit version" | "cuda runtime" => {
+            if looks_like_version(first) {
+                set(&mut ce.cuda_runtime, first);
+            }
+        }
+        "gpu"
+        | "gpus"
+        | "gpu(s)"
+        | "gpu model"
+        | "gpu models"
+        | "graphics card"
+        | "gpu model and memory"
+        | "gpu models and configuration" => {
+            // "2× RTX 5090 (32 GB each)", "NVIDIA A100-SXM4-80GB", "8 x H100"
+            // "GeForce RTX 2070, driver 450.102.04": the name ends at the first aside
+            let v = value.split([',', ';']).next().unwrap_or(value);
+            let v = v.split(" (").next().unwrap_or(v).trim();
+            let (n, name) = match v.split_once(['×', 'x', '*']) {
+                Some((n, rest))
+                    if !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit()) =>
+                {
+                    (
+                        n.trim().parse::<usize>().unwrap_or(1).clamp(1, 64),
+                        rest.trim(),
+                    )
+                }
+                _ => (1, v),
+            };
+            if name.chars().next().is_some_and(char::is_alphanumeric) && !collect_env_absent(name) {
+                for _ in 0..n {
+                    gpus.push(name.to_string());
+                }
+            } else {
+                return false;
+            }
         }
         "python" | "python version" | "python_version" => {
             set(&mut ce.python, value);
@@ -578,7 +906,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 })
                 .sum::<usize>()
                 .clamp(1, 1024);
-            let name = value.split(" (arch=").next().unwrap_or(value).trim();
+            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L)
+            let name = value.split(" (").next().unwrap_or(value).trim();
             if name.chars().next().is_some_and(char::is_alphabetic) {
                 for _ in 0..n {
                     gpus.push(name.to_string());
@@ -588,6 +917,14 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         k if PACKAGES.contains(&k) && looks_like_version(first) => {
             package(ce, k, first, None);
         }
+        // "TensorFlow version: 2.4.0-rc1" (issue templates)
+        k if k
+            .strip_suffix(" version")
+            .is_some_and(|name| PACKAGES.contains(&name) && name != "cuda")
+            && looks_like_version(first) =>
+        {
+            package(ce, k.trim_end_matches(" version"), first, None);
+        }
         _ => return false,
     }
     true
@@ -596,7 +933,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
 fn collect_env_absent(v: &str) -> bool {
     matches!(
         v.to_ascii_lowercase().as_str(),
-        "n/a" | "none" | "unknown" | "could not collect"
+        "n/a" | "none" | "unknown" | "could not collect" | "no cuda"
     )
 }
 
@@ -617,6 +954,12 @@ fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) 
         set(&mut ce.torch, version);
         if build.is_some_and(|b| b.contains("cpu")) && ce.torch_cuda.is_none() {
             ce.torch_cpu_only = true;
+        }
+        // conda's build string names the CUDA: "py3.10_cuda12.1_cudnn8.9.2_0"
+        if let Some(cuda) = build.and_then(|b| b.split('_').find_map(|p| p.strip_prefix("cuda"))) {
+            if looks_like_version(cuda) {
+                set(&mut ce.torch_cuda, cuda);
+            }
         }
     }
 }
@@ -931,3 +1274,7 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
         let _ = parse(&"x".repeat(100_000));
     }
 }
+
+#[cfg(test)]
+#[path = "paste_formats.rs"]
+mod formats;

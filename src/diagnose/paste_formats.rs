@@ -1,0 +1,807 @@
+//! One test per paste format, each on a real sample (cut to the lines that matter, never
+//! rewritten) with the thread it comes from. The whole pastes are in
+//! tests/corpus/pastes/dev-2026-11b (measured by tests/diagnose_paste_corpus.rs).
+
+use super::parse;
+
+/// torch's collect_env of 2019 ("Is debug build: No", "CUDA used to build PyTorch: 10.1.243",
+/// "[conda] pytorch ... py3.7_cuda10.1.243_cudnn7.6.3_0"), from
+/// https://github.com/pytorch/pytorch/issues/28321
+#[test]
+fn collect_env_2019_with_conda_build_strings() {
+    let ce = parse(
+        "Collecting environment information...
+PyTorch version: 1.3.0
+Is debug build: No
+CUDA used to build PyTorch: 10.1.243
+
+OS: Debian GNU/Linux 9.11 (stretch)
+GCC version: (Debian 6.3.0-18+deb9u1) 6.3.0 20170516
+CMake version: Could not collect
+
+Python version: 3.7
+Is CUDA available: No
+CUDA runtime version: 10.0.130
+GPU models and configuration: GPU 0: Tesla T4
+Nvidia driver version: 410.104
+cuDNN version: Could not collect
+
+Versions of relevant libraries:
+[pip3] numpy==1.15.1
+[pip3] torch==1.2.0
+[pip3] torchvision==0.4.0
+[conda] pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch
+[conda] torchvision               0.4.1                py37_cu101    pytorch
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.3.0"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.1.243"));
+    assert_eq!(ce.cuda_available, Some(false));
+    assert_eq!(ce.driver.as_deref(), Some("410.104"));
+    assert_eq!(ce.gpus, vec!["Tesla T4"]);
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("10.0.130"));
+    assert_eq!(ce.os.as_deref(), Some("Debian GNU/Linux 9.11 (stretch)"));
+    assert_eq!(ce.pip.get("torch").map(String::as_str), Some("1.2.0"));
+    assert_eq!(
+        ce.conda.get("pytorch"),
+        Some(&(
+            "1.3.0".to_string(),
+            "py3.7_cuda10.1.243_cudnn7.6.3_0".to_string()
+        ))
+    );
+    assert!(!ce.torch_cpu_only);
+}
+
+/// collect_env of torch 2.6-2.8 with "Is XPU available", "Is XNNPACK available", a warning
+/// printed before it and the Linux CPU block, from https://github.com/pytorch/pytorch/issues/150733
+/// and https://github.com/pytorch/executorch/issues/12456
+#[test]
+fn collect_env_2x_with_xnnpack_xpu_and_cpu_block() {
+    let ce = parse(
+        "Collecting environment information...
+/home/mm/anaconda3/envs/py312/lib/python3.12/site-packages/torch/cuda/__init__.py:235: UserWarning: 
+NVIDIA GeForce RTX 5090 D with CUDA capability sm_120 is not compatible with the current PyTorch installation.
+The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.
+
+  warnings.warn(
+PyTorch version: 2.6.0+cu126
+Is debug build: False
+CUDA used to build PyTorch: 12.6
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 24.10 (x86_64)
+Is CUDA available: True
+CUDA runtime version: Could not collect
+CUDA_MODULE_LOADING set to: LAZY
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 5090 D
+Nvidia driver version: 570.124.04
+cuDNN version: Could not collect
+Is XPU available: False
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+Is XNNPACK available: True
+
+CPU:
+Architecture:                         x86_64
+CPU op-mode(s):                       32-bit, 64-bit
+Model name:                           Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.6.0+cu126"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.6"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5090 D"]);
+    assert_eq!(ce.driver.as_deref(), Some("570.124.04"));
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(ce.cuda_runtime, None);
+    assert!(ce.keys_seen.iter().any(|k| k == "xnnpack"));
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 24.10 (x86_64)"));
+}
+
+/// A Windows CPU nightly (2.8.0.dev...+cpu, "No CUDA") with the Windows CPU block whose
+/// "Name:" is the processor, from https://github.com/pytorch/pytorch/pull/137846
+#[test]
+fn collect_env_windows_cpu_nightly() {
+    let ce = parse(
+        "PyTorch version: 2.8.0.dev20250528+cpu
+Is debug build: False
+CUDA used to build PyTorch: None
+ROCM used to build PyTorch: N/A
+
+OS: Microsoft Windows 11 Enterprise (10.0.22631 64-bit)
+Python platform: Windows-10-10.0.22631-SP0
+Is CUDA available: False
+CUDA runtime version: No CUDA
+GPU models and configuration: No CUDA
+Nvidia driver version: No CUDA
+cuDNN version: No CUDA
+Is XPU available: False
+Is XNNPACK available: True
+
+CPU:
+Name: 12th Gen Intel(R) Core(TM) i7-1270P
+Manufacturer: GenuineIntel
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.8.0.dev20250528+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert!(
+        ce.gpus.is_empty(),
+        "the CPU's Name is no GPU: {:?}",
+        ce.gpus
+    );
+    assert_eq!(ce.driver, None);
+    assert!(ce.is_windows());
+}
+
+/// vLLM's sectioned collect_env ("CUDA / GPU Info" banners, aligned "Key : value"), from
+/// https://github.com/vllm-project/vllm/issues/29864
+#[test]
+fn vllm_sectioned_collect_env() {
+    let ce = parse(
+        "==============================
+       PyTorch Info
+==============================
+PyTorch version              : 2.10.0.dev20251124+cu128
+Is debug build               : False
+CUDA used to build PyTorch   : 12.8
+ROCM used to build PyTorch   : N/A
+
+==============================
+       CUDA / GPU Info
+==============================
+Is CUDA available            : True
+CUDA runtime version         : 12.8.93
+CUDA_MODULE_LOADING set to   : 
+GPU models and configuration : 
+GPU 0: NVIDIA GeForce RTX 5090
+GPU 1: NVIDIA GeForce RTX 5090
+
+Nvidia driver version        : 570.172.08
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.10.0.dev20251124+cu128"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.8"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("12.8.93"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5090"; 2]);
+    assert_eq!(ce.driver.as_deref(), Some("570.172.08"));
+}
+
+/// vLLM's version, build flags and GPU topology block, and "[conda]" rows of pip-installed
+/// nvidia-*-cu12 wheels, from https://github.com/vllm-project/vllm/issues/16706 and
+/// https://github.com/vllm-project/vllm/issues/19607
+#[test]
+fn vllm_topology_block_and_conda_wheel_rows() {
+    let ce = parse(
+        "[conda] nvidia-cudnn-cu12         9.1.0.70                 pypi_0    pypi
+[conda] nvidia-nccl-cu12          2.21.5                   pypi_0    pypi
+[conda] torch                     2.6.0                    pypi_0    pypi
+ROCM Version: Could not collect
+Neuron SDK Version: N/A
+vLLM Version: 0.8.5.dev24+g280d62b8a
+vLLM Build Flags:
+CUDA Archs: Not Set; ROCm: Disabled; Neuron: Disabled
+GPU Topology:
+        GPU0    GPU1    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID
+GPU0     X      NV12    SYS                             N/A
+GPU1    NV12     X      SYS                             N/A
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.6.0"));
+    assert_eq!(
+        ce.conda.get("nvidia-cudnn-cu12").map(|c| c.0.as_str()),
+        Some("9.1.0.70")
+    );
+    assert_eq!(
+        ce.pip.get("vllm").map(String::as_str),
+        Some("0.8.5.dev24+g280d62b8a")
+    );
+    // the topology names no GPU model: nothing is made up from "GPU0"
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert!(!ce.found_nothing());
+}
+
+/// nvidia-smi of a 580 driver on Windows: "CUDA Version: 13.0", the driver model column
+/// ("WDDM") where Linux shows persistence mode, "N/A" cells, from
+/// https://github.com/facebookresearch/vggt/issues/437
+#[test]
+fn nvidia_smi_cuda_13_windows_wddm() {
+    let ce = parse(
+        "+-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 581.57                 Driver Version: 581.57         CUDA Version: 13.0     |
++-----------------------------------------+------------------------+----------------------+
+| GPU  Name                  Driver-Model | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |
+|                                         |                        |               MIG M. |
+|=========================================+========================+======================|
+|   0  NVIDIA GeForce RTX 5070 Ti   WDDM  |   00000000:01:00.0  On |                  N/A |
+|  0%   45C    P8             20W /  300W |    2296MiB /  16303MiB |      0%      Default |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("581.57"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.0"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5070 Ti"]);
+    assert!(ce.smi_answered);
+}
+
+/// nvidia-smi of a 384 driver: no "CUDA Version" in the header, from
+/// https://github.com/fireice-uk/xmr-stak-nvidia/issues/39; and the 2019 layout with a
+/// truncated name, from https://github.com/microsoft/computervision-recipes/issues/465
+#[test]
+fn nvidia_smi_old_headers() {
+    let ce = parse(
+        "| NVIDIA-SMI 384.66                 Driver Version: 384.66                    |
+|===============================+======================+======================|
+|   0  TITAN Xp            Off  | 00000000:41:00.0  On |                  N/A |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("384.66"));
+    assert_eq!(ce.driver_cuda, None);
+    assert_eq!(ce.gpus, vec!["TITAN Xp"]);
+    let ce = parse(
+        "| NVIDIA-SMI 418.87.01    Driver Version: 418.87.01    CUDA Version: 10.1     |
+|   0  Tesla V100-PCIE...  On   | 0000EC50:00:00.0 Off |                    0 |
+",
+    );
+    assert_eq!(ce.driver_cuda.as_deref(), Some("10.1"));
+    assert_eq!(ce.gpus, vec!["Tesla V100-PCIE..."]);
+}
+
+/// nvidia-smi of the 610 drivers renames the header's fields: "KMD Version:" (the kernel
+/// module's) and "CUDA UMD Version:" (the user-mode driver's CUDA), reported in
+/// https://github.com/gkyle/startrails/pull/18 ("observed on driver 610.47 / CUDA UMD
+/// Version 13.3"); the header and row as a public install guide shows them (the index that
+/// found it names no repository).
+#[test]
+fn nvidia_smi_610_kmd_and_umd_header() {
+    let ce = parse(
+        "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: 13.3     |
++-----------------------------------------+------------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+|   0  NVIDIA GeForce RTX 5060        Off |   00000000:01:00.0  On |                  N/A |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("610.43.02"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.3"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 5060"]);
+    assert!(ce.smi_answered);
+    let ce = parse("nvidia-smi's header now labels the CUDA version as 'CUDA UMD Version:' on recent driver releases (observed on driver 610.47 / CUDA UMD Version 13.3, Windows), instead of the legacy 'CUDA Version:'.");
+    assert_eq!(ce.driver.as_deref(), Some("610.47"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.3"));
+}
+
+/// nvidia-smi's "MIG devices" table, from https://github.com/XuehaiPan/nvitop/pull/8
+#[test]
+fn nvidia_smi_mig_devices_table() {
+    let ce = parse(
+        "| MIG devices:                                                                |
++------------------+----------------------+-----------+-----------------------+
+| GPU  GI  CI  MIG |         Memory-Usage |        Vol|         Shared        |
+|      ID  ID  Dev |           BAR1-Usage | SM     Unc| CE  ENC  DEC  OFA  JPG|
+|==================+======================+===========+=======================|
+|  1    3   0   0  |  14366MiB / 19968MiB | 28      0 |  2   0    1    0    0 |
+|                  |      4MiB / 32767MiB |           |                       |
++------------------+----------------------+-----------+-----------------------+
+|  1    5   0   1  |   9826MiB / 19968MiB | 28      0 |  2   0    1    0    0 |
+",
+    );
+    assert_eq!(
+        ce.mig,
+        vec![
+            "MIG device 0 on GPU 1 (GI 3, CI 0)",
+            "MIG device 1 on GPU 1 (GI 5, CI 0)"
+        ]
+    );
+    assert!(ce.formats.iter().any(|f| f == "nvidia-smi"));
+}
+
+/// nvidia-smi that could not answer: "No devices were found" (with the kernel's
+/// RmInitAdapter lines), from https://github.com/NVIDIA/open-gpu-kernel-modules/issues/862;
+/// "NVIDIA-SMI has failed", from https://github.com/ci-for-research/self-hosted-runners/issues/40;
+/// the NVML version mismatch, from https://github.com/tinygrad/open-gpu-kernel-modules/issues/47
+#[test]
+fn nvidia_smi_failures() {
+    let ce = parse(
+        "# nvidia-smi
+No devices were found
+
+# meanwhile, output in /var/log/syslog
+Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0
+Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)
+",
+    );
+    assert!(ce.smi_failed);
+    assert!(!ce.smi_answered);
+    assert!(ce.formats.iter().any(|f| f == "dmesg"));
+    let ce = parse("Nvidia driver (version 440) is already installed but when I run nvidia-smi command I get the following error.\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n");
+    assert!(ce.smi_failed);
+    assert_eq!(ce.driver.as_deref(), Some("440"));
+    let ce = parse(
+        "nvidia-smi \nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 570.124\n",
+    );
+    assert!(ce.formats.iter().any(|f| f == "nvidia-smi"));
+    assert!(!ce.found_nothing());
+    assert!(!ce.smi_answered);
+}
+
+/// sglang's check_env of eight GPUs, a CUDA 13 machine, from
+/// https://github.com/sgl-project/sglang/issues/14327
+#[test]
+fn sglang_check_env_multi_gpu_cuda_13() {
+    let ce = parse(
+        "Python: 3.12.12 (main, Oct 10 2025, 08:52:57) [GCC 11.4.0]
+CUDA available: True
+GPU 0,1,2,3: NVIDIA GB300
+GPU 0,1,2,3 Compute Capability: 10.3
+CUDA_HOME: /usr/local/cuda
+NVCC: Cuda compilation tools, release 13.0, V13.0.88
+CUDA Driver Version: 580.82.07
+PyTorch: 2.9.1+cu130
+sglang: 0.5.5.post3
+flashinfer_python: 0.5.3
+flashinfer_jit_cache: Module Not Found
+triton: 3.5.1
+",
+    );
+    assert_eq!(ce.gpus, vec!["NVIDIA GB300"; 4]);
+    assert_eq!(ce.driver.as_deref(), Some("580.82.07"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("13.0.88"));
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1+cu130"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("13.0"));
+    assert_eq!(ce.cuda_available, Some(true));
+}
+
+/// `jax.print_environment_info()` with a CPU jaxlib next to a working driver, from
+/// https://github.com/conda-forge/jaxlib-feedstock/issues/285
+#[test]
+fn jax_environment_info_cpu_fallback() {
+    let ce = parse(
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.
+jax:    0.4.32
+jaxlib: 0.4.32
+numpy:  2.1.2
+python: 3.12.7 | packaged by conda-forge | (main, Oct  4 2024, 16:05:46) [GCC 13.3.0]
+jax.devices (1 total, 1 local): [CpuDevice(id=0)]
+process_count: 1
+
+$ nvidia-smi
+| NVIDIA-SMI 560.35.03              Driver Version: 560.35.03      CUDA Version: 12.6     |
+",
+    );
+    assert_eq!(ce.pip.get("jaxlib").map(String::as_str), Some("0.4.32"));
+    assert_eq!(ce.driver.as_deref(), Some("560.35.03"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("12.6"));
+    assert_eq!(ce.torch, None);
+}
+
+/// ds_report's environment block with the wheel's own build ("compiled w. torch 2.1, cuda
+/// 12.1"), from https://github.com/erew123/alltalk_tts/issues/4
+#[test]
+fn ds_report_with_wheel_build() {
+    let ce = parse(
+        "sparse_attn ............ [NO] ....... [NO]
+--------------------------------------------------
+DeepSpeed general environment info:
+torch install path ............... ['/home/izzy/text-generation-webui/installer_files/env/lib/python3.11/site-packages/torch']
+torch version .................... 2.1.2+cu121
+deepspeed info ................... 0.12.5, unknown, unknown
+torch cuda version ............... 12.1
+torch hip version ................ None
+nvcc version ..................... 12.3
+deepspeed wheel compiled w. ...... torch 2.1, cuda 12.1
+shared memory (/dev/shm) size .... 15.54 GB
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.1.2+cu121"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("12.3"));
+}
+
+/// Forge's (AUTOMATIC1111-based) start-up lines: "Total VRAM", "pytorch version:",
+/// "Device: cuda:0 NVIDIA ... : cudaMallocAsync", from
+/// https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/2076 and the
+/// launcher's "CUDA 12.1" line and ": native" device, from
+/// https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/800
+#[test]
+fn forge_start_up_lines() {
+    let ce = parse(
+        "Launching Web UI with arguments: --cuda-stream --cuda-malloc
+Using cudaMallocAsync backend.
+Total VRAM 12288 MB, total RAM 16308 MB
+pytorch version: 2.3.1+cu121
+Set vram state to: NORMAL_VRAM
+Device: cuda:0 NVIDIA GeForce RTX 3060 : cudaMallocAsync
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.3.1+cu121"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3060"]);
+    // the UI named its CUDA device: CUDA worked for this torch
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse(
+        "CUDA 12.1
+Launching Web UI with arguments: --theme dark --cuda-stream --api
+Total VRAM 24576 MB, total RAM 32619 MB
+Device: cuda:0 NVIDIA GeForce RTX 3090 : native
+",
+    );
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3090"]);
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("12.1"));
+}
+
+/// `conda list` rows of pip-installed CUDA wheels ("2.4.0+cu118  pypi_0  pypi"), from
+/// https://github.com/lucidrains/stylegan2-pytorch/issues/287
+#[test]
+fn conda_list_with_pypi_rows() {
+    let ce = parse(
+        "sympy                     1.13.1                   pypi_0    pypi
+tk                        8.6.14               h39e8969_0  
+torch                     2.4.0+cu118              pypi_0    pypi
+torchvision               0.19.0+cu118             pypi_0    pypi
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.4.0+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert!(ce.formats.iter().any(|f| f == "conda list"));
+}
+
+/// `pip freeze` ("torch==2.2.1+cu118"), from https://github.com/deepspeedai/DeepSpeed/issues/5479;
+/// `pip show torch`, from https://github.com/deepspeedai/DeepSpeed/issues/5312
+#[test]
+fn pip_freeze_and_pip_show() {
+    let ce = parse(
+        "tomli==2.0.1\ntorch==2.2.1+cu118\ntorchaudio==2.2.1+cu118\ntorchvision==0.17.1+cu118\ntriton==2.2.0\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.2.1+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.pip.get("triton").map(String::as_str), Some("2.2.0"));
+    let ce = parse(
+        "(qwenpro) ya@C4090-2:~/qwenpro$ pip show torch
+Name: torch
+Version: 2.2.1
+Summary: Tensors and Dynamic neural networks in Python with strong GPU acceleration
+Requires: filelock, fsspec, jinja2, networkx, nvidia-cublas-cu12, nvidia-cuda-cupti-cu12
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.2.1"));
+    assert!(ce.formats.iter().any(|f| f == "pip show"));
+}
+
+/// dmesg: the module's load line names the driver; a GPU fallen off the bus and nouveau
+/// owning the GPUs are observed, from https://github.com/NVIDIA/NVSentinel/issues/155 and
+/// https://github.com/mattshma/bigdata/issues/133
+#[test]
+fn dmesg_load_line_and_observed_causes() {
+    let ce = parse(
+        "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0
+               NVRM: (PCI ID: 10de:26b5) installed in this system has
+               NVRM: fallen off the bus and is not responding to commands.
+[ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).
+[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build  (dvs-builder@U22-I3-B10-02-5)  Mon Jun  2 13:13:04 UTC 2025
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("570.158.01"));
+    // "B10" inside a build host's name is no GPU
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert_eq!(ce.kernel_observed.len(), 1);
+    assert_eq!(ce.kernel_observed[0].0, "gpu.lost");
+    let ce = parse(
+        "[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).
+[188549.977053] NVRM: This can occur when a driver such as: 
+NVRM: nouveau, rivafb, nvidiafb or rivatv 
+NVRM: was loaded and obtained ownership of the NVIDIA device(s).
+",
+    );
+    assert_eq!(ce.kernel_observed.len(), 1);
+    assert_eq!(ce.kernel_observed[0].0, "driver.nouveau_loaded");
+}
+
+/// Free-form environment lines: a markdown list ("- GPU: 2× RTX 5090 (32 GB each)",
+/// "- PyTorch: `2.7.0.dev20250310+cu124`"), from https://github.com/pytorch/pytorch/issues/167244;
+/// "2x Tesla V100-SXM2-32GB ... torch 2.10.0+cu128, driver 570.x", from
+/// https://github.com/1CatAI/1Cat-vLLM/issues/430; "the version torch is 2.0.1 / cuda is
+/// 11.8", from https://github.com/pBFSLab/DeepPrep/issues/233; "Driver 13.0 / CUDA toolkit
+/// 12.8", from https://github.com/kzhang2/aoneus/issues/2
+#[test]
+fn free_form_environment_lines() {
+    let ce = parse(
+        "## Environment
+
+- PyTorch: `2.7.0.dev20250310+cu124` (nightly wheel)
+- CUDA toolkit: 12.4 (driver 570.124.06 from NVIDIA)
+- GPU: 2× RTX 5090 (32 GB each)
+- OS: Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)
+- Python: 3.11.9
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.7.0.dev20250310+cu124"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.4"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("12.4"));
+    assert_eq!(ce.driver.as_deref(), Some("570.124.06"));
+    assert_eq!(ce.gpus, vec!["RTX 5090"; 2]);
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 22.04.5 LTS"));
+    let ce = parse(
+        "- 2x Tesla V100-SXM2-32GB (SM70, PCIe, no NVLink)
+- 1Cat-vLLM 1.3.0 wheel (cp312), CUDA 12.8, torch 2.10.0+cu128, driver 570.x
+",
+    );
+    assert_eq!(ce.gpus, vec!["Tesla V100-SXM2-32GB"; 2]);
+    assert_eq!(ce.torch.as_deref(), Some("2.10.0+cu128"));
+    assert_eq!(ce.driver.as_deref(), Some("570"));
+    let ce = parse("the version torch is 2.0.1\ncuda is 11.8\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1"));
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("11.8"));
+    let ce = parse("torch             2.9.1+cu128\nDriver 13.0\nCUDA toolkit 12.8\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1+cu128"));
+    assert_eq!(ce.driver, None, "13.0 is no driver version");
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.0"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("12.8"));
+}
+
+/// An upgrade written with an arrow names the version now installed, from
+/// https://github.com/pytorch/pytorch/issues/122494
+#[test]
+fn an_upgrade_arrow_names_the_installed_version() {
+    let ce = parse(
+        "> After the following upgrade
+>
+>    - torch: 2.1.2+cpu -> 2.2.1+cpu (
+>    https://download.pytorch.org/whl/cpu/torch-2.2.1%2Bcpu-cp310-cp310-linux_x86_64.whl
+>    )
+>    - torchvision: 0.16.2 -> 0.17.1
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.2.1+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert_eq!(
+        ce.pip.get("torchvision").map(String::as_str),
+        Some("0.17.1")
+    );
+}
+
+/// nvidia-smi's header pasted after a label on one line, from
+/// https://github.com/pytorch/pytorch/issues/85332, and a bare "Driver Version:" line
+/// without the table, from https://github.com/jax-ml/jax/issues/21121
+#[test]
+fn nvidia_smi_header_inline() {
+    let ce = parse(
+        "nvidia-smi:NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0 
+nvcc -V:Cuda compilation tools, release 10.2, V10.2.89
+print(torch.__version__)
+1.8.1+cu102
+install : pip install torch==1.8.1+cu102 torchvision==0.9.1+cu102 torchaudio==0.8.1 -f https://download.pytorch.org/whl/torch_stable.html
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("450.51.05"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("11.0"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("10.2.89"));
+    assert_eq!(ce.torch.as_deref(), Some("1.8.1+cu102"));
+    let ce = parse("Linux Ubuntu 22.04\nNVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4\n");
+    assert_eq!(ce.driver.as_deref(), Some("550.54.15"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("12.4"));
+}
+
+/// What `python -c "import torch; print(...)"` printed on the next line, from
+/// https://github.com/robosense2025/track5/issues/11 and
+/// https://github.com/pytorch/pytorch/issues/85332
+#[test]
+fn python_one_liner_output() {
+    let ce = parse(
+        r#"(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c "import torch; print(torch.__version__)"
+2.1.0+cu118
+(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c "import torch; print(torch.cuda.is_available())"
+True
+"#,
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.1.0+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse("print(torch.__version__)\n1.8.1+cu102\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.8.1+cu102"));
+    // "return False" is prose, not the printed value
+    let ce = parse("import torch\nprint(torch.cuda.is_available())\n\nreturn False\n");
+    assert_eq!(ce.cuda_available, None);
+}
+
+/// `lspci -nnk`: the GPU's name in brackets and the kernel driver bound to it, from
+/// https://github.com/noonghunna/club-3090/issues/138; a GPU lspci does not name yet
+/// ("Device 2684"), from https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/504
+#[test]
+fn lspci_names_the_gpu_and_its_kernel_driver() {
+    let ce = parse(
+        "# lspci -nnk | grep -A3 -i nvidia  (driver binding + device IDs)
+05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)
+\tSubsystem: ZOTAC International (MCO) Ltd. Device [19da:1613]
+\tKernel driver in use: nvidia
+\tKernel modules: nouveau, nvidia_drm, nvidia
+05:00.1 Audio device [0403]: NVIDIA Corporation GA102 High Definition Audio Controller [10de:1aef] (rev a1)
+\tSubsystem: ZOTAC International (MCO) Ltd. Device [19da:1613]
+\tKernel driver in use: snd_hda_intel
+",
+    );
+    assert_eq!(ce.gpus, vec!["GeForce RTX 3090"]);
+    assert!(ce.module_in_use);
+    assert!(ce.kernel_observed.is_empty());
+    let ce = parse("01:00.0 VGA compatible controller: NVIDIA Corporation Device 2684 (rev a1) (prog-if 00 [VGA controller])\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert!(ce.formats.iter().any(|f| f == "lspci"));
+    assert!(!ce.module_in_use);
+}
+
+/// `nvidia-smi -q -x` (as pasted, HTML-escaped), from https://github.com/1Panel-dev/1Panel/issues/11910
+#[test]
+fn nvidia_smi_q_xml() {
+    let ce = parse(
+        "<nvidia_smi_log&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <driver_version&gt;591.74</driver_version&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <cuda_version&gt;13.1</cuda_version&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <attached_gpus&gt;1</attached_gpus&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; <gpu id=\"00000000:01:00.0\"&gt;
+&nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; <product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("591.74"));
+    assert_eq!(ce.driver_cuda.as_deref(), Some("13.1"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 4090"]);
+}
+
+/// `nvidia-smi -L` lines and full-width colons, from https://github.com/pytorch/pytorch/issues/99137
+#[test]
+fn nvidia_smi_list_with_uuid() {
+    let ce = parse(
+        "GPU 0: Quadro K620 (UUID: GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a)\npython version\u{FF1A}3.8.16\ncuda version\u{FF1A}cuda10.2\ncudnn version:8.7.0\n",
+    );
+    assert_eq!(ce.gpus, vec!["Quadro K620"]);
+    assert_eq!(ce.cudnn.as_deref(), Some("8.7.0"));
+}
+
+/// A conda pytorch build string names its CUDA ("py3.7_cuda10.1.243_cudnn7.6.3_0"), from
+/// the install plan in https://github.com/pytorch/pytorch/issues/28321's thread layout
+/// (`conda list` columns: name, version, build, channel)
+#[test]
+fn conda_build_string_names_the_cuda() {
+    let ce = parse(
+        "pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.3.0"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.1.243"));
+    assert!(!ce.torch_cpu_only);
+}
+
+/// SD.Next's start-up log ("Torch backend: nVidia CUDA 11.8 cuDNN 8700", "Torch detected
+/// GPU: ... VRAM 8192 Arch (8, 6)"), from https://github.com/vladmandic/sdnext/issues/1316;
+/// its package dict ("System packages: {'torch': '2.4.1+cpu', ...}"), from
+/// https://github.com/vladmandic/sdnext/issues/3476
+#[test]
+fn sdnext_start_up_log() {
+    let ce = parse(
+        "2023-06-05 09:04:34,800 | sd | INFO | installer | nVidia CUDA toolkit detected
+2023-06-05 09:04:34,800 | sd | DEBUG | installer | Package version found: torch 2.0.1+cu118
+2023-06-05 09:04:37,363 | sd | INFO | installer | Torch 2.0.1+cu118
+2023-06-05 09:04:37,410 | sd | INFO | installer | Torch backend: nVidia CUDA 11.8 cuDNN 8700
+2023-06-05 09:04:37,410 | sd | INFO | installer | Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3070 Ti"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse(
+        "06:26:03-085287 INFO     System packages: {'torch': '2.4.1+cpu', 'diffusers': '0.31.0.dev0', 'gradio': '3.43.2',\n                         'transformers': '4.45.1', 'accelerate': '0.33.0'}\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.4.1+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert_eq!(
+        ce.pip.get("transformers").map(String::as_str),
+        Some("4.45.1")
+    );
+}
+
+/// Windows driver names ("Game Ready Driver and Studio Driver 472.12"), from
+/// https://github.com/keylase/nvidia-patch/issues/435
+#[test]
+fn windows_game_ready_driver_names() {
+    let ce = parse("Hi I just want to inform Nvidia  GeForce game ready  & Studio driver 472.12 has released  but still I couldn't find the patch for it.");
+    assert_eq!(ce.driver.as_deref(), Some("472.12"));
+    let ce = parse("# Nvidia GeForce Game Ready Driver and Studio Driver 472.12 has released.");
+    assert_eq!(ce.driver.as_deref(), Some("472.12"));
+    // the shorter form the issue (#14) lists, without the word "driver"
+    let ce = parse("Windows 11, Game Ready 572.16, RTX 5080");
+    assert_eq!(ce.driver.as_deref(), Some("572.16"));
+}
+
+/// TensorFlow's device list, TF 2.2 ("pciBusID: ... name: TITAN Xp computeCapability: 6.1",
+/// two devices), from https://github.com/NVIDIA/nvvl/issues/108; TF 1.x ("name: GeForce GTX
+/// 1650 Ti major: 7 minor: 5"), from https://github.com/tensorflow/models/issues/10335
+#[test]
+fn tensorflow_device_lines() {
+    let ce = parse(
+        "2020-06-26 12:33:16.915893: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1561] Found device 0 with properties: 
+pciBusID: 0000:0b:00.0 name: TITAN Xp computeCapability: 6.1
+coreClock: 1.582GHz coreCount: 30 deviceMemorySize: 11.91GiB deviceMemoryBandwidth: 510.07GiB/s
+2020-06-26 12:33:16.916635: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1561] Found device 1 with properties: 
+pciBusID: 0000:42:00.0 name: TITAN Xp computeCapability: 6.1
+",
+    );
+    assert_eq!(ce.gpus, vec!["TITAN Xp"; 2]);
+    let ce = parse("2021-10-27 22:44:43.971327: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1618] Found device 0 with properties: \nname: GeForce GTX 1650 Ti major: 7 minor: 5 memoryClockRate(GHz): 1.485\npciBusID: 0000:01:00.0\n");
+    assert_eq!(ce.gpus, vec!["GeForce GTX 1650 Ti"]);
+}
+
+/// TensorFlow's issue template ("- TensorFlow version: 2.4.0-rc1", "- CUDA/cuDNN version:
+/// Cuda-11.1 cuDNN-8.05", "- GPU model and memory: Nvidia rtx-3090 (24GB memory)"), from
+/// https://github.com/tensorflow/tensorflow/issues/44753
+#[test]
+fn tensorflow_issue_template() {
+    let ce = parse(
+        "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Ubuntu 18.04
+- TensorFlow installed from (source or binary): binary
+- TensorFlow version: 2.4.0-rc1
+- Python version: 3.8.5
+- CUDA/cuDNN version: Cuda-11.1 cuDNN-8.05
+- GPU model and memory: Nvidia rtx-3090 (24GB memory)
+",
+    );
+    assert_eq!(
+        ce.pip.get("tensorflow").map(String::as_str),
+        Some("2.4.0-rc1")
+    );
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("11.1"));
+    assert_eq!(ce.gpus, vec!["Nvidia rtx-3090"]);
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04"));
+}
+
+/// PyTorch's issue template ("- PyTorch Version (e.g., 1.0): 1.7.1", "- GPU models and
+/// configuration: GeForce RTX 2070, driver 450.102.04"), from
+/// https://github.com/pytorch/pytorch/issues/51840
+#[test]
+fn pytorch_issue_template() {
+    let ce = parse(
+        "## Environment
+
+ - PyTorch Version: 1.7.1
+ - OS: Linux Ubuntu 20.04 
+ - How you installed PyTorch: conda
+ - Python version: 3.8
+ - CUDA/cuDNN version: CUDA 11.0, cuDNN 8.0.5
+ - GPU models and configuration: GeForce RTX 2070, driver 450.102.04
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.cuda_mentioned.as_deref(), Some("11.0"));
+    assert_eq!(ce.gpus, vec!["GeForce RTX 2070"]);
+    assert_eq!(ce.driver.as_deref(), Some("450.102.04"));
+    assert_eq!(ce.os.as_deref(), Some("Linux Ubuntu 20.04"));
+    // the template's own wording, examples included
+    let ce =
+        parse("- PyTorch Version (e.g., 1.0): 1.7.1\n- OS (e.g., Linux): Linux Ubuntu 20.04\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.os.as_deref(), Some("Linux Ubuntu 20.04"));
+}
+
+/// A project's own copy of collect_env ("PyTorch version: 1.8.0 (torchvision: 0.9.0)",
+/// "Is CUDA available (PyTorch): No"), from https://github.com/mindee/doctr/pull/345
+#[test]
+fn collect_env_copies_of_other_projects() {
+    let ce = parse(
+        "Collecting environment information...
+
+DocTR version: 0.3.0a0
+TensorFlow version: 2.5.0
+PyTorch version: 1.8.0 (torchvision: 0.9.0)
+OpenCV version: 4.5.1
+OS: Ubuntu 20.04.2 LTS
+Python version: 3.8
+Is CUDA available (TensorFlow): No
+Is CUDA available (PyTorch): No
+CUDA runtime version: 11.2.152
+GPU models and configuration: Could not collect
+Nvidia driver version: Could not collect
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.8.0"));
+    assert_eq!(ce.pip.get("tensorflow").map(String::as_str), Some("2.5.0"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("11.2.152"));
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    assert_eq!(ce.driver, None);
+    assert_eq!(ce.os.as_deref(), Some("Ubuntu 20.04.2 LTS"));
+}

@@ -1,0 +1,101 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `gpu-doctor diagnose` through the real binary on partial pastes: a paste that names a
+//! GPU, a driver, a CUDA or a framework version is never refused; the diagnosis says which
+//! facts it found and which it lacks. Each paste is a real line from the thread cited.
+
+use assert_cmd::Command;
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpu-doctor"));
+    cmd.env_remove("GPU_DOCTOR_MATRIX").env("NO_COLOR", "1");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `diagnose -` on `paste` with --json: (exit code, the "diagnosis" object).
+fn diagnosis(paste: &str) -> (i32, serde_json::Value) {
+    let (code, out, err) = run(bin()
+        .args(["diagnose", "-", "--json"])
+        .write_stdin(paste.to_string()));
+    assert_ne!(code, 3, "refused: {err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    (code, v["diagnosis"].clone())
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Only a GPU name, from https://github.com/gridhead/nvidia-auto-installer-for-fedora-linux/issues/75
+#[test]
+fn a_paste_with_only_a_gpu_name_is_judged_with_what_it_lacks() {
+    let (_, d) = diagnosis("I am running an 2060 Super. \n");
+    let found = strings(&d["found"]);
+    let lacking = strings(&d["lacking"]);
+    assert!(
+        found.iter().any(|f| f.starts_with("GPU 2060 Super")),
+        "{found:?}"
+    );
+    for fact in ["driver", "torch", "torch's CUDA", "driver's CUDA"] {
+        assert!(lacking.iter().any(|l| l == fact), "{fact}: {lacking:?}");
+    }
+    assert_eq!(d["cause"], "none", "{d:#}");
+    // the text says the same to a person
+    let (code, out, err) = run(bin()
+        .args(["diagnose", "-"])
+        .write_stdin("I am running an 2060 Super. \n"));
+    assert_ne!(code, 3, "{err}");
+    assert!(out.contains("Found: GPU 2060 Super"), "{out}");
+    assert!(out.contains("Lacking: driver"), "{out}");
+}
+
+/// Only a torch version, from https://github.com/pBFSLab/DeepPrep/issues/233
+#[test]
+fn a_paste_with_only_a_torch_version_is_judged_with_what_it_lacks() {
+    let (_, d) = diagnosis("the version torch is 2.0.1\n");
+    let found = strings(&d["found"]);
+    let lacking = strings(&d["lacking"]);
+    assert!(found.iter().any(|f| f == "torch 2.0.1"), "{found:?}");
+    for fact in ["driver", "GPU"] {
+        assert!(lacking.iter().any(|l| l == fact), "{fact}: {lacking:?}");
+    }
+}
+
+/// Only a driver version (https://github.com/jax-ml/jax/issues/21121), only the driver's
+/// CUDA ("Driver 13.0", https://github.com/kzhang2/aoneus/issues/2), only a vLLM version
+/// (https://github.com/vllm-project/vllm/issues/19607): none is refused.
+#[test]
+fn a_paste_with_one_version_of_any_kind_is_not_refused() {
+    let (_, d) = diagnosis(
+        "NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4\n",
+    );
+    assert!(strings(&d["found"]).iter().any(|f| f == "driver 550.54.15"));
+    let (_, d) = diagnosis("Driver 13.0\n");
+    assert!(
+        strings(&d["found"])
+            .iter()
+            .any(|f| f == "driver's CUDA 13.0"),
+        "{d:#}"
+    );
+    let (_, d) = diagnosis("vLLM Version                 : 0.8.5.post1\n");
+    assert!(strings(&d["lacking"]).iter().any(|l| l == "GPU"));
+    // prose that names nothing is still refused, with what to paste
+    let (code, _, err) = run(bin()
+        .args(["diagnose", "-"])
+        .write_stdin("it does not work, please help\n"));
+    assert_eq!(code, 3);
+    assert!(err.contains("nvidia-smi"), "{err}");
+}
