@@ -29,6 +29,8 @@ pub enum AppError {
     Input { path: String, error: String },
     #[error("{0}")]
     Usage(String),
+    #[error("--python {path:?}: {why}")]
+    Python { path: String, why: String },
 }
 
 /// Pasted text larger than this is refused rather than read into memory.

@@ -99,12 +99,30 @@ pub fn run(req: &Request, host: &Host) -> Result<Report, AppError> {
         return Ok((**report).clone());
     }
     let mut facts = gather(req, host, &mut |_, _| {})?;
+    if req.from.is_none() && req.probes.enabled {
+        check_gpu_selection(&facts, &req.probes.gpus)?;
+    }
     if req.from.is_none() {
         let (opts, skipped) = budget_probes(req.probes.clone(), host, &facts);
         facts.skipped.extend(skipped);
         facts.probes = probe(&facts, host, &opts, &|_| {});
     }
     judge(req, host, facts)
+}
+
+/// `--gpus` entries that match no GPU CUDA sees are a usage error (exit 3) naming them and
+/// the GPUs there are, rather than a run that probes nothing and says nothing.
+pub fn check_gpu_selection(facts: &Facts, wanted: &[String]) -> Result<(), AppError> {
+    let (unmatched, present) = crate::probes::plan::unmatched_gpus(facts, wanted);
+    // No GPU at all: the report's findings say why, which matters more than the selection.
+    if unmatched.is_empty() || present.is_empty() {
+        return Ok(());
+    }
+    Err(AppError::Usage(format!(
+        "--gpus {} matches no GPU on this machine: CUDA sees GPU {} (give nvidia-smi indices or GPU-/MIG- UUID prefixes)",
+        unmatched.join(","),
+        present.join(", ")
+    )))
 }
 
 /// The least time one probe is given under `--budget` (less would fail it for want of
@@ -176,12 +194,27 @@ pub fn budget_probes(
 /// machine's (no probes), judged by every check with default options.
 pub fn findings_for_explain(
     from: Option<&Path>,
+    pythons: &[PathBuf],
     matrix_dir: Option<&Path>,
     host: &Host,
 ) -> Result<Vec<crate::finding::Finding>, AppError> {
     let facts = match from {
         Some(path) => report::load_facts(path)?,
-        None => facts::gather(host, &GatherOptions::default()),
+        None => {
+            let opts = GatherOptions {
+                pythons: pythons.to_vec(),
+                ..GatherOptions::default()
+            };
+            let mut facts = facts::gather(host, &opts);
+            // `explain --python`: the error came from that interpreter; the others on
+            // PATH say nothing about it.
+            if !pythons.is_empty() {
+                facts
+                    .python
+                    .retain(|env| env.origins.iter().any(|o| o == "--python"));
+            }
+            facts
+        }
     };
     let matrix = choose_matrix(matrix_dir, host)?;
     let (findings, _) = checks::evaluate(

@@ -57,7 +57,7 @@ pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32,
     let out = if settings.json {
         diagnose::render_json(&d)?
     } else {
-        diagnose::render_text(&d, use_color(settings.color, host), args.verbose)
+        diagnose::render_text(&d, use_color(settings.color, host), settings.verbose)
     };
     let code = print(&out);
     Ok(if code == crate::report::exit::OK {

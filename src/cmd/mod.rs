@@ -3,6 +3,7 @@
 //! outputs; it holds no judgement of its own.
 
 pub mod checks;
+pub mod completions;
 pub mod diagnose;
 pub mod diff;
 pub mod explain;
@@ -51,24 +52,39 @@ pub fn run(cli: &Cli, host: &Host) -> i32 {
     }
 }
 
+/// `--python` paths that name no Python are usage errors (exit 3) naming the path, found
+/// before any work is done.
+pub fn check_pythons(paths: &[std::path::PathBuf], host: &Host) -> Result<(), AppError> {
+    for p in paths {
+        if let Some(why) = crate::facts::python::unusable_python(host, p) {
+            return Err(AppError::Python {
+                path: p.display().to_string(),
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn dispatch(settings: &Settings, command: Option<&Command>, host: &Host) -> Result<i32, AppError> {
     match command {
         None => report::run(settings, host),
         Some(Command::Checks(args)) => checks::run(settings, args),
         Some(Command::Schema) => schema::run(),
         Some(Command::Matrix { action }) => matrix::run(settings, action, host),
-        Some(Command::Fleet(args)) => Ok(fleet::run(settings, args, host)),
+        Some(Command::Fleet(f)) => Ok(fleet::run(settings, &f.args, host)),
         Some(Command::Explain(args)) => explain::run(settings, args, host),
         Some(Command::Diagnose(args)) => diagnose::run(settings, args, host),
         Some(Command::Grid(args)) => grid::run(settings, args, host),
         Some(Command::Diff(args)) => diff::run(settings, args),
+        Some(Command::Completions(args)) => completions::completions(args),
+        Some(Command::Man(args)) => completions::man(args),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     #[test]
     fn scriptable_outputs_are_the_flags_not_the_terminal() {
@@ -78,7 +94,7 @@ mod tests {
             (&["gpu-doctor", "checks", "--json"], true),
             (&["gpu-doctor"], false),
         ] {
-            let cli = Cli::try_parse_from(args).unwrap();
+            let cli = crate::cli::parse(args).unwrap();
             assert_eq!(
                 Settings::from_cli(&cli).scriptable(),
                 scriptable,
@@ -89,7 +105,7 @@ mod tests {
 
     #[test]
     fn settings_carry_the_pipeline_request() {
-        let cli = Cli::try_parse_from([
+        let cli = crate::cli::parse([
             "gpu-doctor",
             "--expect-gpus",
             "4",
