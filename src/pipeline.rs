@@ -31,13 +31,13 @@ pub struct Request {
 }
 
 /// Step 1: the facts, from this machine or a saved report; `stage(i, done)` follows
-/// `facts::STEPS`. The host name is replaced here under `--redact`.
+/// `facts::STEPS`.
 pub fn gather(
     req: &Request,
     host: &Host,
     stage: &mut dyn FnMut(usize, bool),
 ) -> Result<Facts, AppError> {
-    let mut facts = match &req.from {
+    let facts = match &req.from {
         Some(path) => {
             stage(0, false);
             let f = report::load_facts(path)?;
@@ -52,9 +52,6 @@ pub fn gather(
             f
         }
     };
-    if req.gather.redact {
-        facts.system.hostname = facts.system.hostname.map(|_| facts::REDACTED.to_string());
-    }
     Ok(facts)
 }
 
@@ -90,7 +87,24 @@ pub fn probe(
 pub fn judge(req: &Request, host: &Host, facts: Facts) -> Result<Report, AppError> {
     let matrix = choose_matrix(req.matrix_dir.as_deref(), host)?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
-    Ok(Report::new(matrix.info(), facts, findings, errors))
+    let report = Report::new(matrix.info(), facts, findings, errors);
+    if req.gather.redact {
+        return redact(report, host);
+    }
+    Ok(report)
+}
+
+/// `--redact`: the whole report, every string of it, through `facts::redact` (host name,
+/// /home users, GPU UUIDs to stable tokens), so each output made from it is redacted.
+pub fn redact(report: Report, host: &Host) -> Result<Report, AppError> {
+    let mut value = serde_json::to_value(&report)?;
+    let red = facts::redact::Redactor::for_value(
+        host.var(facts::redact::KEY_ENV),
+        report.facts.system.hostname.value().map(String::as_str),
+        &value,
+    );
+    red.value(&mut value);
+    Ok(serde_json::from_value(value)?)
 }
 
 /// The whole pipeline without a screen: gather, probe (not for a saved report), judge.
