@@ -407,15 +407,40 @@ fn each_subcommand_help_lists_only_its_own_options() {
     let expected: &[(&[&str], &[&str])] = &[
         (&["checks"], &["--json", "--markdown", "--help"]),
         (&["schema"], &["--help"]),
-        (&["grid"], &["--batch", "--heads", "--spatial", "--axis", "--gpu", "--json", "--help"]),
+        (
+            &["grid"],
+            &[
+                "--batch",
+                "--heads",
+                "--spatial",
+                "--axis",
+                "--gpu",
+                "--json",
+                "--help",
+            ],
+        ),
         (&["diff"], &["--json", "--help"]),
         (&["completions"], &["--help"]),
         (&["man"], &["--dir", "--help"]),
         (&["matrix", "bundle"], &["--output", "--help"]),
-        (&["matrix", "show"], &["--gpu", "--torch", "--driver", "--json", "--matrix", "--help"]),
+        (
+            &["matrix", "show"],
+            &[
+                "--gpu", "--torch", "--driver", "--json", "--matrix", "--help",
+            ],
+        ),
         (
             &["explain"],
-            &["--file", "--offline", "--from", "--python", "--verbose", "--json", "--matrix", "--help"],
+            &[
+                "--file",
+                "--offline",
+                "--from",
+                "--python",
+                "--verbose",
+                "--json",
+                "--matrix",
+                "--help",
+            ],
         ),
     ];
     for (sub, want) in expected {
@@ -427,7 +452,10 @@ fn each_subcommand_help_lists_only_its_own_options() {
     for sub in ["diagnose", "fleet", "matrix validate", "matrix update"] {
         let (_, help, _) = out_of(bin().args(sub.split(' ')).arg("--help"));
         for o in options_in(&help) {
-            assert!(!report_only.contains(&o.as_str()), "{sub} lists {o}:\n{help}");
+            assert!(
+                !report_only.contains(&o.as_str()),
+                "{sub} lists {o}:\n{help}"
+            );
         }
     }
     // Fleet keeps the outputs it writes; grid and explain never had one.
@@ -435,7 +463,10 @@ fn each_subcommand_help_lists_only_its_own_options() {
     assert!(options_in(&fleet).contains(&"--prometheus".to_string()));
     // The report itself still lists its options.
     let (_, top, _) = out_of(bin().arg("--help"));
-    for o in report_only.iter().chain(&["--prometheus", "--save", "--python"]) {
+    for o in report_only
+        .iter()
+        .chain(&["--prometheus", "--save", "--python"])
+    {
         assert!(options_in(&top).contains(&o.to_string()), "{o}:\n{top}");
     }
 }
@@ -444,9 +475,25 @@ fn each_subcommand_help_lists_only_its_own_options() {
 fn an_option_a_subcommand_does_not_use_is_a_usage_error() {
     for args in [
         &["explain", "--prometheus", "m.prom", "CUDA out of memory"][..],
-        &["grid", "--prometheus", "m.prom", "--batch", "1", "--heads", "1"],
+        &[
+            "grid",
+            "--prometheus",
+            "m.prom",
+            "--batch",
+            "1",
+            "--heads",
+            "1",
+        ],
         &["--prometheus", "m.prom", "explain", "CUDA out of memory"],
-        &["--prometheus", "m.prom", "grid", "--batch", "1", "--heads", "1"],
+        &[
+            "--prometheus",
+            "m.prom",
+            "grid",
+            "--batch",
+            "1",
+            "--heads",
+            "1",
+        ],
         &["--deep", "checks"],
         &["--redact", "diff", "a.json", "b.json"],
         &["--json", "matrix", "validate"],
@@ -472,7 +519,10 @@ fn an_option_a_subcommand_does_not_use_is_a_usage_error() {
     assert!(v["checks"].as_array().is_some_and(|c| !c.is_empty()));
     let (code, out, err) = out_of(bin().args(["--json", "grid", "--batch", "8", "--heads", "8"]));
     assert_eq!(code, 0, "{err}");
-    assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok(), "{out}");
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+        "{out}"
+    );
 }
 
 #[test]
@@ -520,7 +570,10 @@ fn machine_with_cpu_torch_at_home() -> FixtureRoot {
         &format!("{site}/torch-2.4.1+cpu.dist-info/METADATA"),
         "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.1+cpu\n",
     );
-    root.file(&format!("{site}/torch-2.4.1+cpu.dist-info/INSTALLER"), "pip\n");
+    root.file(
+        &format!("{site}/torch-2.4.1+cpu.dist-info/INSTALLER"),
+        "pip\n",
+    );
     root
 }
 
@@ -556,7 +609,11 @@ fn a_bad_python_is_an_error_naming_the_path() {
     for good in ["/home/alice/cpu/bin/python", "/home/alice/cpu"] {
         let (code, r) = json_report(root.command().args(["--no-probes", "--python", good]));
         assert_eq!(code, 2, "{r:#}");
-        assert!(has(&r, "torch.cpu_only", "fail"), "{good}: {:#}", r["findings"]);
+        assert!(
+            has(&r, "torch.cpu_only", "fail"),
+            "{good}: {:#}",
+            r["findings"]
+        );
     }
 }
 
@@ -588,6 +645,17 @@ fn a_failed_save_still_prints_the_report_and_says_why() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stdout).contains("No NVIDIA GPU"));
+    // diagnose --save likewise.
+    let out = bin()
+        .args(["diagnose", "--json", "--save"])
+        .arg(&bad)
+        .arg("-")
+        .write_stdin("PyTorch version: 2.4.1+cu121\nNvidia driver version: 550.54.15\nGPU 0: NVIDIA GeForce RTX 4090\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the diagnosis was shown all the same"));
     // A save that works changes nothing in the exit code.
     let good = dir.path().join("r.json");
     let out = root
@@ -620,13 +688,9 @@ fn with_fake_driver(cmd: &mut Command) -> &mut Command {
 #[test]
 fn gpus_that_match_no_gpu_are_an_error() {
     let root = one_gpu_node();
-    let (code, out, err) = out_of(with_fake_driver(&mut root.command()).args([
-        "--json",
-        "--probes",
-        "launch",
-        "--gpus",
-        "9",
-    ]));
+    let (code, out, err) = out_of(
+        with_fake_driver(&mut root.command()).args(["--json", "--probes", "launch", "--gpus", "9"]),
+    );
     assert_eq!(code, 3, "{out}{err}");
     assert!(out.is_empty(), "{out}");
     assert!(
@@ -635,18 +699,25 @@ fn gpus_that_match_no_gpu_are_an_error() {
     );
     // A UUID prefix of another GPU likewise; the right index runs its probe.
     let (code, _, err) = out_of(with_fake_driver(&mut root.command()).args([
-        "--json", "--probes", "launch", "--gpus", "0,GPU-ffff",
+        "--json",
+        "--probes",
+        "launch",
+        "--gpus",
+        "0,GPU-ffff",
     ]));
     assert_eq!(code, 3);
     assert!(err.contains("--gpus GPU-ffff matches"), "{err}");
-    let (_, r) = json_report(with_fake_driver(&mut root.command()).args([
-        "--probes", "launch", "--gpus", "0",
-    ]));
-    assert_eq!(r["facts"]["probes"].as_array().map(Vec::len), Some(1), "{r:#}");
+    let (_, r) = json_report(
+        with_fake_driver(&mut root.command()).args(["--probes", "launch", "--gpus", "0"]),
+    );
+    assert_eq!(
+        r["facts"]["probes"].as_array().map(Vec::len),
+        Some(1),
+        "{r:#}"
+    );
     // Without probes the selection is not looked at.
-    let (code, _) = json_report(with_fake_driver(&mut root.command()).args([
-        "--no-probes", "--gpus", "9",
-    ]));
+    let (code, _) =
+        json_report(with_fake_driver(&mut root.command()).args(["--no-probes", "--gpus", "9"]));
     assert_ne!(code, 3);
 }
 
@@ -681,10 +752,7 @@ fn redact_replaces_home_users_uuids_and_the_host_with_stable_tokens() {
         .as_str()
         .unwrap_or_else(|| panic!("{:#}", r["facts"]["driver_api"]))
         .to_string();
-    assert!(
-        uuid.starts_with("GPU-") && uuid.len() == 16,
-        "{uuid}"
-    );
+    assert!(uuid.starts_with("GPU-") && uuid.len() == 16, "{uuid}");
     // The text report names the same token.
     assert!(text.contains(&uuid) || !text.contains("GPU-"), "{text}");
     let env = &r["facts"]["python"][0]["interpreter"];
@@ -726,13 +794,23 @@ fn completions_name_the_subcommands_and_the_man_page_is_roff() {
     assert_eq!(code, 3, "{err}");
     let (code, man, _) = out_of(bin().arg("man"));
     assert_eq!(code, 0);
-    assert!(man.starts_with(".ie") || man.contains("\n.TH gpu-doctor 1"), "{man}");
-    assert!(man.lines().any(|l| l.starts_with(".TH gpu-doctor")), "{man}");
+    assert!(
+        man.starts_with(".ie") || man.contains("\n.TH gpu-doctor 1"),
+        "{man}"
+    );
+    assert!(
+        man.lines().any(|l| l.starts_with(".TH gpu-doctor")),
+        "{man}"
+    );
     assert!(man.contains("\\-\\-redact"), "{man}");
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = out_of(bin().args(["man", "--dir"]).arg(dir.path()));
     assert_eq!(code, 0, "{err}");
-    for page in ["gpu-doctor.1", "gpu-doctor-fleet.1", "gpu-doctor-matrix-show.1"] {
+    for page in [
+        "gpu-doctor.1",
+        "gpu-doctor-fleet.1",
+        "gpu-doctor-matrix-show.1",
+    ] {
         let text = std::fs::read_to_string(dir.path().join(page)).unwrap();
         assert!(text.lines().any(|l| l.starts_with(".TH")), "{page}");
     }
@@ -776,7 +854,12 @@ fn explain_python_ranks_with_that_interpreters_torch() {
     let root = machine_with_cpu_torch_at_home();
     let error = "AssertionError: Torch not compiled with CUDA enabled";
     let top = |args: &[&str]| {
-        let (code, out, err) = out_of(root.command().args(["explain", "--json"]).args(args).arg(error));
+        let (code, out, err) = out_of(
+            root.command()
+                .args(["explain", "--json"])
+                .args(args)
+                .arg(error),
+        );
         assert_eq!(code, 0, "{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         (v["facts"].clone(), v["matches"][0]["causes"][0].clone())
@@ -785,7 +868,10 @@ fn explain_python_ranks_with_that_interpreters_torch() {
     let (facts, cause) = top(&[]);
     assert_eq!(facts, "this machine");
     assert_eq!(cause["id"], "torch.cpu_only");
-    assert!(!cause["evidence"].to_string().contains("2.4.1+cpu"), "{cause:#}");
+    assert!(
+        !cause["evidence"].to_string().contains("2.4.1+cpu"),
+        "{cause:#}"
+    );
     // With it, the CPU-only build of that interpreter confirms it, with its fix.
     let (facts, cause) = top(&["--python", "/home/alice/cpu/bin/python"]);
     assert_eq!(
@@ -794,7 +880,9 @@ fn explain_python_ranks_with_that_interpreters_torch() {
     );
     assert_eq!(cause["id"], "torch.cpu_only");
     assert!(
-        cause["evidence"].to_string().contains("PyTorch 2.4.1+cpu is a CPU-only build (fail)"),
+        cause["evidence"]
+            .to_string()
+            .contains("PyTorch 2.4.1+cpu is a CPU-only build (fail)"),
         "{cause:#}"
     );
     // The older spelling, before the subcommand, is the same option.

@@ -121,9 +121,7 @@ impl Redactor {
 
     /// One string redacted.
     pub fn text(&self, s: &str) -> String {
-        let s = UUID.replace_all(s, |c: &regex::Captures| {
-            self.uuid_token(&c[1], &c[2])
-        });
+        let s = UUID.replace_all(s, |c: &regex::Captures| self.uuid_token(&c[1], &c[2]));
         let s = HOME.replace_all(&s, |c: &regex::Captures| {
             let user = if is_token(&c[3]) {
                 c[3].to_string()
@@ -259,14 +257,20 @@ mod tests {
         let mut out = v.clone();
         red.value(&mut out);
         let alice = red.user_token("alice");
-        assert_eq!(out["interpreter"], format!("/home/{alice}/venvs/t/bin/python"));
+        assert_eq!(
+            out["interpreter"],
+            format!("/home/{alice}/venvs/t/bin/python")
+        );
         assert_eq!(
             out["note"],
             format!("owned by {alice}, not by alicea or root")
         );
         assert_eq!(
             out["podman"],
-            format!("/var/home/{}/.local/share/containers", red.user_token("bob"))
+            format!(
+                "/var/home/{}/.local/share/containers",
+                red.user_token("bob")
+            )
         );
         let gpu = out["uuid"].as_str().unwrap();
         assert!(gpu.starts_with("GPU-") && gpu.len() == 16, "{gpu}");
@@ -275,12 +279,17 @@ mod tests {
         assert_eq!(out["hostname"], host);
         assert_eq!(
             out["line"],
-            format!("{host} kernel: NVRM: Xid; gpu-node-070 is another; gpu-node-07.example.com too")
+            format!(
+                "{host} kernel: NVRM: Xid; gpu-node-070 is another; gpu-node-07.example.com too"
+            )
         );
         assert_eq!(out["os"], "Ubuntu 22.04 ubuntu");
         assert!(out.get(format!("/home/{alice}/key")).is_some(), "{out:#}");
         let text = out.to_string();
-        assert!(!text.contains("alice/") && !text.contains("0a1b2c3d"), "{text}");
+        assert!(
+            !text.contains("alice/") && !text.contains("0a1b2c3d"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -310,7 +319,10 @@ mod tests {
     #[test]
     fn words_are_replaced_only_whole() {
         assert_eq!(replace_word("a node1 b", "node1", "X"), "a X b");
-        assert_eq!(replace_word("node10 node1.x node1. node1", "node1", "X"), "node10 node1.x X. X");
+        assert_eq!(
+            replace_word("node10 node1.x node1. node1", "node1", "X"),
+            "node10 node1.x X. X"
+        );
         assert_eq!(replace_word("", "n", "X"), "");
     }
 }
