@@ -95,7 +95,7 @@ for target in "${targets[@]}"; do
         missing+=("$target: the build failed (see above)")
         continue
     fi
-    bin="target/$target/release/gpu-doctor"
+    bin="${CARGO_TARGET_DIR:-target}/$target/release/gpu-doctor"
     kind=$(file -b "$bin")
     echo "   file: $kind"
     case "$kind" in
