@@ -511,6 +511,16 @@ fn an_option_a_subcommand_does_not_use_is_a_usage_error() {
         err.contains("--prometheus") && err.contains("gpu-doctor explain"),
         "{err}"
     );
+    // GPU_DOCTOR_MATRIX is the environment, not an option given: every subcommand runs.
+    let matrix = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("compat-matrix");
+    for args in [
+        &["checks"][..],
+        &["grid", "--batch", "1", "--heads", "1"],
+        &["schema"],
+    ] {
+        let (code, _, err) = out_of(bin().env("GPU_DOCTOR_MATRIX", &matrix).args(args));
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
     // Written before the subcommand, an option the subcommand has is still its own
     // (the older spelling of documented invocations).
     let (code, out, err) = out_of(bin().args(["--json", "checks"]));

@@ -121,4 +121,47 @@ mod tests {
         assert!(!s.request.probes.enabled);
         assert!(s.request.gather.redact);
     }
+
+    #[test]
+    fn report_options_before_a_subcommand_reach_it_only_where_it_has_them() {
+        let s = |args: &[&str]| crate::cli::parse(args).map(|c| Settings::from_cli(&c));
+        let forwarded = s(&["gpu-doctor", "--json", "--python", "/p", "explain", "x"]).unwrap();
+        assert!(forwarded.json);
+        assert_eq!(
+            forwarded.request.gather.pythons,
+            vec![std::path::PathBuf::from("/p")]
+        );
+        let after = s(&["gpu-doctor", "explain", "--json", "--python", "/p", "x"]).unwrap();
+        assert!(after.json);
+        assert_eq!(after.request.gather.pythons.len(), 1);
+        let m = s(&["gpu-doctor", "--matrix", "/m", "matrix", "validate"]).unwrap();
+        assert_eq!(m.matrix_dir, Some(std::path::PathBuf::from("/m")));
+        for bad in [
+            &["gpu-doctor", "--deep", "explain", "x"][..],
+            &[
+                "gpu-doctor",
+                "--prometheus",
+                "f",
+                "grid",
+                "--batch",
+                "1",
+                "--heads",
+                "1",
+            ],
+            &["gpu-doctor", "--save", "f", "checks"],
+            &["gpu-doctor", "--json", "matrix", "bundle"],
+            &["gpu-doctor", "--from", "r.json", "explain", "x"],
+        ] {
+            let e = s(bad).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{bad:?}"
+            );
+        }
+        // Not given on the command line (a default or the environment) is not "given".
+        let d = s(&["gpu-doctor", "--probe-timeout", "60s", "checks"]);
+        assert!(d.is_err());
+        assert!(s(&["gpu-doctor", "checks"]).is_ok());
+    }
 }
