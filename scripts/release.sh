@@ -49,6 +49,13 @@ mkdir -p "$DIST"
 built=()
 missing=()
 
+# musl has dlopen in libc.a; libloading still asks for -ldl on Linux, which musl answers
+# with an empty libdl.a that rustup's self-contained musl files lack: provide one.
+# (A fixed path: a RUSTFLAGS that changed would rebuild every crate.)
+mkdir -p "${CARGO_TARGET_DIR:-target}/musl-stubs"
+stubs=$(cd "${CARGO_TARGET_DIR:-target}/musl-stubs" && pwd)
+[ -f "$stubs/libdl.a" ] || ar rcs "$stubs/libdl.a"
+
 # The C compiler for a target, or nothing.
 c_compiler() {
     local arch=${1%%-*}
@@ -90,7 +97,7 @@ for target in "${targets[@]}"; do
     # Static, position-independent, linked by rust-lld with the self-contained musl CRT.
     if ! env "$cc_var=$cc" \
         "CARGO_TARGET_${env_target}_LINKER=rust-lld" \
-        "CARGO_TARGET_${env_target}_RUSTFLAGS=-C target-feature=+crt-static -C link-self-contained=yes" \
+        "CARGO_TARGET_${env_target}_RUSTFLAGS=-C target-feature=+crt-static -C link-self-contained=yes -L native=$stubs" \
         cargo build --release --locked --target "$target" --bin gpu-doctor; then
         missing+=("$target: the build failed (see above)")
         continue
