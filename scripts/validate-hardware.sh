@@ -60,7 +60,7 @@ log() { echo "validate-hardware: $*" >&2; }
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "uname: $(uname -a)"
-    echo "gpu-doctor: $("$bin" --version 2>&1)"
+    echo "gpu-doctor: $("$bin" -V 2>&1)"
     if command -v nvidia-smi >/dev/null 2>&1; then
         echo "--- nvidia-smi -L"; nvidia-smi -L 2>&1
         echo "--- nvidia-smi -q"; nvidia-smi -q 2>&1

@@ -9,15 +9,21 @@ Exit codes:
   0  nothing above info: the machine can run CUDA/PyTorch work
   1  warnings only
   2  at least one failure
-  3  gpu-doctor could not reach a verdict (bad arguments, unreadable input, internal error)
+  3  gpu-doctor could not reach a verdict (bad arguments, unreadable input, internal error),
+     or a file asked for (--save, --prometheus, --labels) could not be written: the report is
+     still printed and stderr says why
   (--npd follows node-problem-detector instead: 0 healthy, 1 a problem, 2 unknown)
 
 Findings carry stable ids (e.g. driver.library_mismatch); `gpu-doctor checks` lists them.";
 
+/// The report of this machine is the command without a subcommand: every option below is
+/// the report's. A subcommand has its own options (`gpu-doctor SUBCOMMAND --help`); a report
+/// option given with a subcommand that does not use it is a usage error ([`parse`]).
 #[derive(Debug, Parser)]
 #[command(
     name = "gpu-doctor",
-    version,
+    version = crate::version::VERSION,
+    long_version = crate::version::LONG_VERSION,
     about = "Tells whether this NVIDIA GPU machine can really run CUDA and PyTorch work, and if not, why and what fixes it",
     after_help = EXIT_CODES_HELP
 )]
@@ -26,11 +32,11 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Print the whole report as JSON (schema: assets/report.schema.json).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub json: bool,
 
     /// Print the plain text report (the default when stdout is not a terminal).
-    #[arg(long, global = true, conflicts_with = "json")]
+    #[arg(long, conflicts_with = "json")]
     pub plain: bool,
 
     /// Also write the JSON report to FILE.
@@ -41,7 +47,7 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["python", "deep"])]
     pub from: Option<PathBuf>,
 
-    /// Also look at this Python interpreter or environment (repeatable).
+    /// Also look at this Python interpreter or environment folder (repeatable); one that is missing, not executable or not a Python is an error (exit 3).
     #[arg(long = "python", value_name = "PATH")]
     pub python: Vec<PathBuf>,
 
@@ -49,7 +55,7 @@ pub struct Cli {
     #[arg(long)]
     pub deep: bool,
 
-    /// Replace the host name in the report.
+    /// Replace the host name, user names, /home/<user> paths and GPU UUIDs with stable hashes (host-…, user-…, GPU-…): the same input gives the same token on every run and host.
     #[arg(long)]
     pub redact: bool,
 
@@ -77,7 +83,7 @@ pub struct Cli {
     #[arg(long, value_name = "PROBE", value_delimiter = ',', value_parser = parse_probe)]
     pub probes: Vec<crate::facts::probe::ProbeKind>,
 
-    /// Probe only these GPUs: nvidia-smi indices or GPU-UUID prefixes, comma-separated.
+    /// Probe only these GPUs: nvidia-smi indices or GPU-UUID prefixes, comma-separated; one that matches no GPU CUDA sees is an error (exit 3).
     #[arg(long, value_name = "GPU", value_delimiter = ',')]
     pub gpus: Vec<String>,
 
@@ -94,15 +100,15 @@ pub struct Cli {
     pub verbose: bool,
 
     /// Judge against the compatibility matrix in DIR instead of the bundled one.
-    #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX", global = true)]
+    #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
     pub matrix: Option<PathBuf>,
 
     /// Colour in the text report (NO_COLOR is honoured by `auto`).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
-    /// Also write node_exporter textfile-collector metrics to FILE (atomically); with `fleet`, one series per host.
-    #[arg(long, value_name = "FILE", global = true)]
+    /// Also write node_exporter textfile-collector metrics to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
     pub prometheus: Option<PathBuf>,
 
     /// Also write Kubernetes node labels (GPU Feature Discovery's nvidia.com/* names and the verdict) to FILE as a Node Feature Discovery feature file, atomically; '-' prints them instead of the report.
@@ -151,7 +157,7 @@ pub enum Command {
         action: MatrixCommand,
     },
     /// Check many hosts over SSH: runs `gpu-doctor --json` on each and shows the fleet (groups, drift).
-    Fleet(crate::fleet::FleetArgs),
+    Fleet(FleetCmd),
     /// Explain pasted CUDA/PyTorch/driver errors (TEXT, --file LOG or stdin): causes by finding id, why, and the fix.
     Explain(ExplainArgs),
     /// Judge a machine from what was pasted about it (collect_env, nvidia-smi, versions...) and the error seen (--log).
@@ -160,13 +166,39 @@ pub enum Command {
     Grid(GridArgs),
     /// What differs between two saved JSON reports (facts and findings), most relevant first.
     Diff(DiffArgs),
+    /// Print a shell completion script (e.g. `gpu-doctor completions bash > /etc/bash_completion.d/gpu-doctor`).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout, or write one page per command to --dir.
+    Man(ManArgs),
 }
 
 #[derive(Debug, clap::Args)]
 pub struct ChecksArgs {
+    /// Print the whole catalogue as JSON.
+    #[arg(long)]
+    pub json: bool,
     /// Print the table of checks in Markdown (the README's "Findings" table).
     #[arg(long, conflicts_with = "json")]
     pub markdown: bool,
+}
+
+/// `gpu-doctor fleet`: the fleet's own arguments and its outputs.
+#[derive(Debug, clap::Args)]
+pub struct FleetCmd {
+    #[command(flatten)]
+    pub args: crate::fleet::FleetArgs,
+    /// Print the fleet as JSON, host by host as results come.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the plain text table (the default when stdout is not a terminal).
+    #[arg(long, conflicts_with = "json")]
+    pub plain: bool,
+    /// Also write node_exporter textfile-collector metrics to FILE (atomically), one series per host.
+    #[arg(long, value_name = "FILE")]
+    pub prometheus: Option<PathBuf>,
+    /// Colour in the fleet table UI (NO_COLOR is honoured by `auto`).
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -182,9 +214,18 @@ pub struct ExplainArgs {
     /// Refine the causes with the facts of a saved JSON report (the machine the error came from) instead of this machine's.
     #[arg(long, value_name = "REPORT", conflicts_with = "offline")]
     pub from: Option<PathBuf>,
+    /// Refine the causes with the torch of this Python interpreter or environment too (repeatable): the one the error came from.
+    #[arg(long = "python", value_name = "PATH", conflicts_with_all = ["offline", "from"])]
+    pub python: Vec<PathBuf>,
     /// Every cause with its fix, not only the likeliest.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Print the causes as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Judge against the compatibility matrix in DIR instead of the bundled one.
+    #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
+    pub matrix: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -203,6 +244,21 @@ pub struct DiagnoseArgs {
     /// Details, evidence and fixes for every finding.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Print the diagnosis as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the plain text diagnosis (the default when stdout is not a terminal).
+    #[arg(long, conflicts_with = "json")]
+    pub plain: bool,
+    /// Also write the JSON diagnosis to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Judge against the compatibility matrix in DIR instead of the bundled one.
+    #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
+    pub matrix: Option<PathBuf>,
+    /// Colour in the text output (NO_COLOR is honoured by `auto`).
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -222,6 +278,9 @@ pub struct GridArgs {
     /// Read the limit from GPU N's CUDA device facts instead of CUDA's 65535.
     #[arg(long, value_name = "N")]
     pub gpu: Option<u32>,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub use crate::grid::GridAxis; // moved: src/grid.rs
@@ -232,6 +291,23 @@ pub struct DiffArgs {
     pub a: PathBuf,
     /// The second saved report.
     pub b: PathBuf,
+    /// Print the differences as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write one page per command (gpu-doctor.1, gpu-doctor-fleet.1, ...) into DIR instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -240,6 +316,9 @@ pub enum MatrixCommand {
     Validate {
         /// The folder holding matrix.toml, toolkits.toml, drivers.toml, archs.toml, gpus.toml, torch.toml, cudnn.toml, xid.toml.
         dir: Option<PathBuf>,
+        /// The matrix in use when no DIR is given (default: the bundled one).
+        #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
+        matrix: Option<PathBuf>,
     },
     /// Answer a question from the matrix (with --json for scripts).
     Show {
@@ -252,6 +331,12 @@ pub enum MatrixCommand {
         /// A driver version (535.104.05): the CUDA it supports and which PyTorch variants run on it.
         #[arg(long, value_name = "VERSION")]
         driver: Option<String>,
+        /// Print the answers as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Answer from the compatibility matrix in DIR instead of the bundled one.
+        #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
+        matrix: Option<PathBuf>,
     },
     /// Pack a matrix folder into one JSON bundle for signing and publishing (maintainers).
     Bundle {
@@ -266,7 +351,147 @@ pub enum MatrixCommand {
         /// Where the signed matrix bundle is (its signature is URL.minisig).
         #[arg(long, value_name = "URL")]
         url: Option<String>,
+        /// Compare with the matrix in DIR instead of the one in use.
+        #[arg(long, value_name = "DIR", env = "GPU_DOCTOR_MATRIX")]
+        matrix: Option<PathBuf>,
     },
+}
+
+/// Parses the command line (program name first). A report option written before a
+/// subcommand (`gpu-doctor --json checks`) counts as the subcommand's when the subcommand
+/// has an option of that name, and is a usage error otherwise
+/// (`gpu-doctor --prometheus m.prom explain ...`), as an option after it would be.
+pub fn parse<I, T>(argv: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(argv)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let Some((name, mut sub_matches)) = matches.subcommand() else {
+        return Ok(cli);
+    };
+    // The leaf: `matrix show`, not `matrix`.
+    let mut path = vec![name.to_string()];
+    let mut leaf = cmd.find_subcommand(name).cloned();
+    while let Some((n, m)) = sub_matches.subcommand() {
+        path.push(n.to_string());
+        leaf = leaf.and_then(|c| c.find_subcommand(n).cloned());
+        sub_matches = m;
+    }
+    let leaf_ids: Vec<String> = leaf
+        .iter()
+        .flat_map(|c| c.get_arguments())
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let top: Vec<clap::Arg> = cmd.get_arguments().cloned().collect();
+    for arg in &top {
+        let id = arg.get_id().as_str();
+        let given = matches
+            .value_source(id)
+            .is_some_and(|s| s == clap::parser::ValueSource::CommandLine);
+        let forwarded = SHARED_IDS.contains(&id) && leaf_ids.iter().any(|l| l == id);
+        if given && !forwarded {
+            let flag = arg
+                .get_long()
+                .map(|l| format!("--{l}"))
+                .or_else(|| arg.get_short().map(|s| format!("-{s}")))
+                .unwrap_or_else(|| id.to_string());
+            let which = path.join(" ");
+            return Err(cmd.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "{flag} is an option of the report of this machine, not of `gpu-doctor {which}`; `gpu-doctor {which} --help` lists its options"
+                ),
+            ));
+        }
+    }
+    Ok(cli)
+}
+
+/// The report options a subcommand may also take before its name: [`Shared`]'s.
+const SHARED_IDS: &[&str] = &[
+    "json",
+    "plain",
+    "matrix",
+    "prometheus",
+    "save",
+    "color",
+    "verbose",
+    "python",
+];
+
+/// The options a subcommand shares with the report, as given after the subcommand.
+#[derive(Debug, Default, Clone)]
+pub struct Shared {
+    pub json: bool,
+    pub plain: bool,
+    pub matrix: Option<PathBuf>,
+    pub prometheus: Option<PathBuf>,
+    pub save: Option<PathBuf>,
+    pub color: Option<ColorChoice>,
+    pub verbose: bool,
+    pub python: Vec<PathBuf>,
+}
+
+impl Command {
+    /// This subcommand's values of the options it shares with the report.
+    pub fn shared(&self) -> Shared {
+        match self {
+            Command::Checks(a) => Shared {
+                json: a.json,
+                ..Shared::default()
+            },
+            Command::Schema | Command::Completions(_) | Command::Man(_) => Shared::default(),
+            Command::Matrix { action } => match action {
+                MatrixCommand::Validate { matrix, .. } | MatrixCommand::Update { matrix, .. } => {
+                    Shared {
+                        matrix: matrix.clone(),
+                        ..Shared::default()
+                    }
+                }
+                MatrixCommand::Show { json, matrix, .. } => Shared {
+                    json: *json,
+                    matrix: matrix.clone(),
+                    ..Shared::default()
+                },
+                MatrixCommand::Bundle { .. } => Shared::default(),
+            },
+            Command::Fleet(f) => Shared {
+                json: f.json,
+                plain: f.plain,
+                prometheus: f.prometheus.clone(),
+                color: f.color,
+                ..Shared::default()
+            },
+            Command::Explain(a) => Shared {
+                json: a.json,
+                matrix: a.matrix.clone(),
+                verbose: a.verbose,
+                python: a.python.clone(),
+                ..Shared::default()
+            },
+            Command::Diagnose(a) => Shared {
+                json: a.json,
+                plain: a.plain,
+                matrix: a.matrix.clone(),
+                save: a.save.clone(),
+                color: a.color,
+                verbose: a.verbose,
+                ..Shared::default()
+            },
+            Command::Grid(a) => Shared {
+                json: a.json,
+                ..Shared::default()
+            },
+            Command::Diff(a) => Shared {
+                json: a.json,
+                ..Shared::default()
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -31,6 +31,8 @@ pub enum AppError {
     Usage(String),
     #[error("the --expect profile {path:?} is not valid: {error}")]
     Profile { path: String, error: String },
+    #[error("--python {path:?}: {why}")]
+    Python { path: String, why: String },
 }
 
 /// Pasted text larger than this is refused rather than read into memory.

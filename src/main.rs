@@ -1,7 +1,6 @@
 //! Parses arguments, dispatches, maps the outcome to an exit code. Nothing else.
 
-use clap::Parser;
-use gpu_doctor::{cli::Cli, cmd, facts::driver_api, host::Host, probes, report::exit};
+use gpu_doctor::{cmd, facts::driver_api, host::Host, probes, report::exit};
 
 fn main() {
     if std::env::args_os()
@@ -27,7 +26,7 @@ fn main() {
         );
         std::process::exit(exit::NO_VERDICT);
     }
-    let cli = match Cli::try_parse_from(&argv) {
+    let cli = match gpu_doctor::cli::parse(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() {

@@ -31,13 +31,13 @@ pub struct Request {
 }
 
 /// Step 1: the facts, from this machine or a saved report; `stage(i, done)` follows
-/// `facts::STEPS`. The host name is replaced here under `--redact`.
+/// `facts::STEPS`.
 pub fn gather(
     req: &Request,
     host: &Host,
     stage: &mut dyn FnMut(usize, bool),
 ) -> Result<Facts, AppError> {
-    let mut facts = match &req.from {
+    let facts = match &req.from {
         Some(path) => {
             stage(0, false);
             let f = report::load_facts(path)?;
@@ -52,9 +52,6 @@ pub fn gather(
             f
         }
     };
-    if req.gather.redact {
-        facts.system.redact();
-    }
     Ok(facts)
 }
 
@@ -90,7 +87,28 @@ pub fn probe(
 pub fn judge(req: &Request, host: &Host, facts: Facts) -> Result<Report, AppError> {
     let matrix = choose_matrix(req.matrix_dir.as_deref(), host)?;
     let (findings, errors) = checks::evaluate(&facts, &matrix, &req.checks, &req.selection);
-    Ok(Report::new(matrix.info(), facts, findings, errors))
+    let report = Report::new(matrix.info(), facts, findings, errors);
+    if req.gather.redact {
+        return redact(report, host);
+    }
+    Ok(report)
+}
+
+/// `--redact`: the whole report, every string of it, through `facts::redact` (host name,
+/// /home users, GPU UUIDs to stable tokens), so each output made from it is redacted.
+pub fn redact(report: Report, host: &Host) -> Result<Report, AppError> {
+    let mut value = serde_json::to_value(&report)?;
+    let red = facts::redact::Redactor::for_value(
+        host.var(facts::redact::KEY_ENV),
+        report.facts.system.hostname.value().map(String::as_str),
+        &value,
+    );
+    red.value(&mut value);
+    // Back through `from_value`, which restores the failure ids of passes; then the
+    // machine id hash and boot id, which name the machine without being its host name.
+    let mut report = Report::from_value(value)?;
+    report.redact_identity();
+    Ok(report)
 }
 
 /// The whole pipeline without a screen: gather, probe (not for a saved report), judge.
@@ -99,12 +117,30 @@ pub fn run(req: &Request, host: &Host) -> Result<Report, AppError> {
         return Ok((**report).clone());
     }
     let mut facts = gather(req, host, &mut |_, _| {})?;
+    if req.from.is_none() && req.probes.enabled {
+        check_gpu_selection(&facts, &req.probes.gpus)?;
+    }
     if req.from.is_none() {
         let (opts, skipped) = budget_probes(req.probes.clone(), host, &facts);
         facts.skipped.extend(skipped);
         facts.probes = probe(&facts, host, &opts, &|_| {});
     }
     judge(req, host, facts)
+}
+
+/// `--gpus` entries that match no GPU CUDA sees are a usage error (exit 3) naming them and
+/// the GPUs there are, rather than a run that probes nothing and says nothing.
+pub fn check_gpu_selection(facts: &Facts, wanted: &[String]) -> Result<(), AppError> {
+    let (unmatched, present) = crate::probes::plan::unmatched_gpus(facts, wanted);
+    // No GPU at all: the report's findings say why, which matters more than the selection.
+    if unmatched.is_empty() || present.is_empty() {
+        return Ok(());
+    }
+    Err(AppError::Usage(format!(
+        "--gpus {} matches no GPU on this machine: CUDA sees GPU {} (give nvidia-smi indices or GPU-/MIG- UUID prefixes)",
+        unmatched.join(","),
+        present.join(", ")
+    )))
 }
 
 /// The least time one probe is given under `--budget` (less would fail it for want of
@@ -184,6 +220,7 @@ pub fn budget_probes(
 /// error), judged by every check with default options.
 pub fn findings_for_explain(
     from: Option<&Path>,
+    pythons: &[PathBuf],
     matrix_dir: Option<&Path>,
     host: &Host,
     probes: &[crate::facts::probe::ProbeKind],
@@ -191,15 +228,26 @@ pub fn findings_for_explain(
     let facts = match from {
         Some(path) => report::load_facts(path)?,
         None => {
-            let mut f = facts::gather(host, &GatherOptions::default());
+            let opts = GatherOptions {
+                pythons: pythons.to_vec(),
+                ..GatherOptions::default()
+            };
+            let mut facts = facts::gather(host, &opts);
+            // `explain --python`: the error came from that interpreter; the others on
+            // PATH say nothing about it.
+            if !pythons.is_empty() {
+                facts
+                    .python
+                    .retain(|env| env.origins.iter().any(|o| o == "--python"));
+            }
             if !probes.is_empty() {
                 let opts = ProbeOptions {
                     probes: probes.to_vec(),
                     ..ProbeOptions::default()
                 };
-                f.probes = probe(&f, host, &opts, &|_| {});
+                facts.probes = probe(&facts, host, &opts, &|_| {});
             }
-            f
+            facts
         }
     };
     let matrix = choose_matrix(matrix_dir, host)?;

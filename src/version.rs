@@ -1,6 +1,33 @@
 //! Version numbers as types, so that "550.54.15" < "550.120" compares as the driver does.
 
 use std::cmp::Ordering;
+
+/// What `gpu-doctor --version` prints: the crate's version, the git commit it was built
+/// from ("unknown" from a source tarball) and the bundled compatibility matrix's version.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("GPU_DOCTOR_GIT_COMMIT"),
+    ", matrix ",
+    env!("GPU_DOCTOR_MATRIX_VERSION"),
+    ")"
+);
+
+/// `--version`: [`VERSION`] with each part on its own line.
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncommit: ",
+    env!("GPU_DOCTOR_GIT_COMMIT"),
+    "\nmatrix: ",
+    env!("GPU_DOCTOR_MATRIX_VERSION"),
+    " (bundled; `gpu-doctor matrix update` may keep a newer one)"
+);
+
+/// The git commit this binary was built from (`git rev-parse --short HEAD`), or "unknown".
+pub const GIT_COMMIT: &str = env!("GPU_DOCTOR_GIT_COMMIT");
+
+/// The version of the compatibility matrix built into this binary.
+pub const BUNDLED_MATRIX_VERSION: &str = env!("GPU_DOCTOR_MATRIX_VERSION");
 use std::fmt;
 
 /// A dotted numeric version (driver "535.183.01", CUDA "12.4.131", cuDNN "9.1.0.70").

@@ -47,6 +47,15 @@ fn full_machine() -> FixtureRoot {
         "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
     );
     root.file("opt/venv/bin/python", "");
+    // An interpreter is executable (`--python` refuses one that is not).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            root.path("opt/venv/bin/python"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
     root.file(&format!("{site}/torch/__init__.py"), "");
     root.file(
         &format!("{site}/torch/version.py"),

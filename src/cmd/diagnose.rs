@@ -5,6 +5,7 @@ use super::output::{print, use_color};
 use super::Settings;
 use crate::cli::DiagnoseArgs;
 use crate::diagnose;
+use std::io::Write as _;
 use std::path::Path;
 
 use crate::error::{read_log, AppError};
@@ -33,36 +34,57 @@ pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32,
     }
     let matrix = pipeline::choose_matrix(settings.matrix_dir.as_deref(), host)?;
     let d = diagnose::diagnose(&paste, log.as_deref(), &matrix);
+    // A --save that fails does not lose the diagnosis: printed all the same, exit 3.
+    let mut unwritten = None;
     if let Some(path) = &settings.save {
-        std::fs::write(path, diagnose::render_json(&d)?).map_err(|source| AppError::Save {
-            path: path.display().to_string(),
-            source,
-        })?;
+        if let Err(source) = std::fs::write(path, diagnose::render_json(&d)?) {
+            unwritten = Some(AppError::Save {
+                path: path.display().to_string(),
+                source,
+            });
+        }
     }
     if !settings.scriptable() && crate::tui::wanted(host) {
         let request = pipeline::Request {
             ready: Some(Box::new(d.report.clone())),
             ..pipeline::Request::default()
         };
-        return Ok(crate::tui::run(crate::tui::runtime::Options {
+        let code = crate::tui::run(crate::tui::runtime::Options {
             request,
             host: host.clone(),
-            color: host.var("NO_COLOR").is_none_or(str::is_empty),
+            color: super::output::ui_color(settings.color, host),
             clipboard: crate::tui::osc52::reachable(host.var("TERM")),
             save_path: crate::tui::runtime::default_save_path(settings.save.as_deref()),
             autosave: false,
             test_panic: false,
-        }));
+        });
+        return Ok(after_save(unwritten, code));
     }
     let out = if settings.json {
         diagnose::render_json(&d)?
     } else {
-        diagnose::render_text(&d, use_color(settings.color, host), args.verbose)
+        diagnose::render_text(&d, use_color(settings.color, host), settings.verbose)
     };
     let code = print(&out);
-    Ok(if code == crate::report::exit::OK {
+    let code = if code == crate::report::exit::OK {
         d.report.exit_code
     } else {
         code
-    })
+    };
+    Ok(after_save(unwritten, code))
+}
+
+/// A --save that failed: said on stderr once the diagnosis is shown; exit code 3.
+fn after_save(unwritten: Option<AppError>, code: i32) -> i32 {
+    match unwritten {
+        None => code,
+        Some(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gpu-doctor: {}; the diagnosis was shown all the same",
+                crate::report::defang_text(&e.to_string())
+            );
+            crate::report::exit::NO_VERDICT
+        }
+    }
 }

@@ -14,6 +14,13 @@ use crate::pipeline;
 use crate::report::exit;
 
 pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, AppError> {
+    let pythons = &settings.request.gather.pythons;
+    if !pythons.is_empty() && (args.offline || args.from.is_some()) {
+        return Err(AppError::Usage(
+            "explain: --python refines with this machine's facts; it cannot go with --offline or --from".into(),
+        ));
+    }
+    super::check_pythons(pythons, host)?;
     let text = if args.text.is_empty() {
         if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             let _ = writeln!(
@@ -32,9 +39,12 @@ pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, 
     }
     if !args.offline && !ex.matches.is_empty() {
         let whose = if args.from.is_some() {
-            "the saved report"
+            "the saved report".to_string()
+        } else if !pythons.is_empty() {
+            let names: Vec<String> = pythons.iter().map(|p| p.display().to_string()).collect();
+            format!("this machine with --python {}", names.join(", "))
         } else {
-            "this machine"
+            "this machine".to_string()
         };
         // An NCCL error on this machine: run the probes between GPUs (P2P copies, an
         // all-reduce) so their result can rank the causes.
@@ -45,16 +55,17 @@ pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, 
         };
         let findings = pipeline::findings_for_explain(
             args.from.as_deref(),
+            pythons,
             settings.matrix_dir.as_deref(),
             host,
             probes,
         )?;
-        explain::refine(&mut ex, &findings, whose);
+        explain::refine(&mut ex, &findings, &whose);
     }
     let out = if settings.json {
         explain::render::json(&ex)
     } else {
-        explain::render::text(&ex, args.verbose)
+        explain::render::text(&ex, settings.verbose)
     };
     let code = print(&out);
     if code != exit::OK {

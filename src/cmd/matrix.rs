@@ -16,7 +16,7 @@ use crate::report::exit;
 pub fn run(settings: &Settings, action: &MatrixCommand, host: &Host) -> Result<i32, AppError> {
     use crate::matrix::{show, update};
     match action {
-        MatrixCommand::Validate { dir } => {
+        MatrixCommand::Validate { dir, .. } => {
             let (what, result) = match dir {
                 Some(d) => (d.display().to_string(), Matrix::from_dir(d)),
                 None => match &settings.matrix_dir {
@@ -42,7 +42,9 @@ pub fn run(settings: &Settings, action: &MatrixCommand, host: &Host) -> Result<i
                 }
             }
         }
-        MatrixCommand::Show { gpu, torch, driver } => {
+        MatrixCommand::Show {
+            gpu, torch, driver, ..
+        } => {
             let m = choose_matrix(settings.matrix_dir.as_deref(), host)?;
             let mut json = serde_json::Map::new();
             let mut text = String::new();
@@ -106,7 +108,7 @@ pub fn run(settings: &Settings, action: &MatrixCommand, host: &Host) -> Result<i
                 None => Ok(print(&(bundle + "\n"))),
             }
         }
-        MatrixCommand::Update { url } => {
+        MatrixCommand::Update { url, .. } => {
             let url = url
                 .as_deref()
                 .or(update::DEFAULT_URL)

@@ -3,6 +3,7 @@
 //! outputs; it holds no judgement of its own.
 
 pub mod checks;
+pub mod completions;
 pub mod diagnose;
 pub mod diff;
 pub mod explain;
@@ -51,24 +52,39 @@ pub fn run(cli: &Cli, host: &Host) -> i32 {
     }
 }
 
+/// `--python` paths that name no Python are usage errors (exit 3) naming the path, found
+/// before any work is done.
+pub fn check_pythons(paths: &[std::path::PathBuf], host: &Host) -> Result<(), AppError> {
+    for p in paths {
+        if let Some(why) = crate::facts::python::unusable_python(host, p) {
+            return Err(AppError::Python {
+                path: p.display().to_string(),
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn dispatch(settings: &Settings, command: Option<&Command>, host: &Host) -> Result<i32, AppError> {
     match command {
         None => report::run(settings, host),
         Some(Command::Checks(args)) => checks::run(settings, args),
         Some(Command::Schema) => schema::run(),
         Some(Command::Matrix { action }) => matrix::run(settings, action, host),
-        Some(Command::Fleet(args)) => Ok(fleet::run(settings, args, host)),
+        Some(Command::Fleet(f)) => Ok(fleet::run(settings, &f.args, host)),
         Some(Command::Explain(args)) => explain::run(settings, args, host),
         Some(Command::Diagnose(args)) => diagnose::run(settings, args, host),
         Some(Command::Grid(args)) => grid::run(settings, args, host),
         Some(Command::Diff(args)) => diff::run(settings, args),
+        Some(Command::Completions(args)) => completions::completions(args),
+        Some(Command::Man(args)) => completions::man(args),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     #[test]
     fn scriptable_outputs_are_the_flags_not_the_terminal() {
@@ -78,7 +94,7 @@ mod tests {
             (&["gpu-doctor", "checks", "--json"], true),
             (&["gpu-doctor"], false),
         ] {
-            let cli = Cli::try_parse_from(args).unwrap();
+            let cli = crate::cli::parse(args).unwrap();
             assert_eq!(
                 Settings::from_cli(&cli).scriptable(),
                 scriptable,
@@ -89,7 +105,7 @@ mod tests {
 
     #[test]
     fn settings_carry_the_pipeline_request() {
-        let cli = Cli::try_parse_from([
+        let cli = crate::cli::parse([
             "gpu-doctor",
             "--expect-gpus",
             "4",
@@ -104,5 +120,48 @@ mod tests {
         assert_eq!(s.request.selection.only, vec!["driver", "gpu"]);
         assert!(!s.request.probes.enabled);
         assert!(s.request.gather.redact);
+    }
+
+    #[test]
+    fn report_options_before_a_subcommand_reach_it_only_where_it_has_them() {
+        let s = |args: &[&str]| crate::cli::parse(args).map(|c| Settings::from_cli(&c));
+        let forwarded = s(&["gpu-doctor", "--json", "--python", "/p", "explain", "x"]).unwrap();
+        assert!(forwarded.json);
+        assert_eq!(
+            forwarded.request.gather.pythons,
+            vec![std::path::PathBuf::from("/p")]
+        );
+        let after = s(&["gpu-doctor", "explain", "--json", "--python", "/p", "x"]).unwrap();
+        assert!(after.json);
+        assert_eq!(after.request.gather.pythons.len(), 1);
+        let m = s(&["gpu-doctor", "--matrix", "/m", "matrix", "validate"]).unwrap();
+        assert_eq!(m.matrix_dir, Some(std::path::PathBuf::from("/m")));
+        for bad in [
+            &["gpu-doctor", "--deep", "explain", "x"][..],
+            &[
+                "gpu-doctor",
+                "--prometheus",
+                "f",
+                "grid",
+                "--batch",
+                "1",
+                "--heads",
+                "1",
+            ],
+            &["gpu-doctor", "--save", "f", "checks"],
+            &["gpu-doctor", "--json", "matrix", "bundle"],
+            &["gpu-doctor", "--from", "r.json", "explain", "x"],
+        ] {
+            let e = s(bad).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{bad:?}"
+            );
+        }
+        // Not given on the command line (a default or the environment) is not "given".
+        let d = s(&["gpu-doctor", "--probe-timeout", "60s", "checks"]);
+        assert!(d.is_err());
+        assert!(s(&["gpu-doctor", "checks"]).is_ok());
     }
 }

@@ -1,6 +1,8 @@
 //! `gpu-doctor` with no subcommand: the report of this machine (or of a saved one), in
 //! the terminal UI, as text, JSON, Slurm's one line or Prometheus metrics.
 
+use std::io::Write as _;
+
 use super::output::{print, use_color, write_atomic};
 use super::Settings;
 use crate::checks::{self, Selection};
@@ -31,6 +33,7 @@ pub fn load_profile(path: &std::path::Path) -> Result<checks::expect::Profile, A
 
 pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
     check_selection(&settings.request.selection)?;
+    super::check_pythons(&settings.request.gather.pythons, host)?;
     let mut request = settings.request.clone();
     if let Some(path) = &settings.expect {
         let profile = load_profile(path)?;
@@ -69,16 +72,24 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
     }
     let started = std::time::Instant::now();
     let report = pipeline::run(&request, host)?;
+    // A file that cannot be written does not lose the report: it is still printed, the
+    // reason goes to stderr, and the exit code is 3 (documented in --help).
+    let mut unwritten: Vec<AppError> = Vec::new();
     if let Some(path) = &settings.save {
-        save(&report, path)?;
+        if let Err(e) = save(&report, path) {
+            unwritten.push(e);
+        }
     }
     if let Some(path) = &settings.prometheus {
         let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
-        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
-            path: path.display().to_string(),
-            source,
-        })?;
+        if let Err(source) = report::prometheus::write_atomic(path, &text) {
+            unwritten.push(AppError::Save {
+                path: path.display().to_string(),
+                source,
+            });
+        }
     }
+    let mut labels_printed = false;
     if let Some(path) = &settings.labels {
         let text = report::labels::feature_file(
             &report::labels::labels(&report),
@@ -87,38 +98,57 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
         );
         if path.as_os_str() == "-" {
             print(&text);
-            return Ok(report.exit_code);
+            labels_printed = true;
+        } else if let Err(source) = report::prometheus::write_atomic(path, &text) {
+            unwritten.push(AppError::Save {
+                path: path.display().to_string(),
+                source,
+            });
         }
-        report::prometheus::write_atomic(path, &text).map_err(|source| AppError::Save {
-            path: path.display().to_string(),
-            source,
-        })?;
     }
-    if settings.npd {
+    let code = if labels_printed {
+        report.exit_code
+    } else if settings.npd {
         let (line, code) = report::npd::outcome(&report);
         print(&format!("{line}\n"));
-        return Ok(code);
-    }
-    if settings.slurm {
+        code
+    } else if settings.slurm {
         let (line, code) = report::slurm::outcome(&report);
         if let Some(line) = line {
             print(&format!("{line}\n"));
         }
+        code
+    } else {
+        let out = if settings.json {
+            format!("{}\n", report::safe_json::to_string_pretty(&report)?)
+        } else {
+            text::render(
+                &report.for_terminal(),
+                text::TextOptions {
+                    color: use_color(settings.color, host),
+                    verbose: settings.verbose,
+                },
+            )
+        };
+        print(&out);
+        report.exit_code
+    };
+    if unwritten.is_empty() {
         return Ok(code);
     }
-    let out = if settings.json {
-        format!("{}\n", report::safe_json::to_string_pretty(&report)?)
+    for e in &unwritten {
+        let _ = writeln!(
+            std::io::stderr(),
+            "gpu-doctor: {}; the report was printed all the same",
+            crate::report::defang_text(&e.to_string())
+        );
+    }
+    // node-problem-detector's protocol has no code for it: its own code stays.
+    Ok(if settings.npd {
+        code
     } else {
-        text::render(
-            &report.for_terminal(),
-            text::TextOptions {
-                color: use_color(settings.color, host),
-                verbose: settings.verbose,
-            },
-        )
-    };
-    print(&out);
-    Ok(report.exit_code)
+        crate::report::exit::NO_VERDICT
+    })
 }
 
 /// `--only` / `--skip` name catalogue ids or areas.

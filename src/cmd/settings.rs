@@ -39,15 +39,25 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The report's options, or a subcommand's merged with those of them written before
+    /// its name (`cli::parse` has refused any other report option given with it).
     pub fn from_cli(cli: &Cli) -> Settings {
+        let sub = cli
+            .command
+            .as_ref()
+            .map(crate::cli::Command::shared)
+            .unwrap_or_default();
+        let mut pythons = cli.python.clone();
+        pythons.extend(sub.python.iter().cloned());
+        let matrix = sub.matrix.clone().or_else(|| cli.matrix.clone());
         Settings {
-            json: cli.json,
-            plain: cli.plain,
-            color: cli.color,
-            verbose: cli.verbose,
-            matrix_dir: cli.matrix.clone(),
-            prometheus: cli.prometheus.clone(),
-            save: cli.save.clone(),
+            json: cli.json || sub.json,
+            plain: cli.plain || sub.plain,
+            color: sub.color.unwrap_or(cli.color),
+            verbose: cli.verbose || sub.verbose,
+            matrix_dir: matrix.clone(),
+            prometheus: sub.prometheus.or_else(|| cli.prometheus.clone()),
+            save: sub.save.or_else(|| cli.save.clone()),
             slurm: cli.slurm,
             npd: cli.npd,
             labels: cli.labels.clone(),
@@ -56,7 +66,7 @@ impl Settings {
             request: Request {
                 from: cli.from.clone(),
                 gather: GatherOptions {
-                    pythons: cli.python.clone(),
+                    pythons,
                     deep: match cli.tier {
                         Some(Tier::Quick) => false,
                         Some(Tier::Deep) => true,
@@ -74,7 +84,7 @@ impl Settings {
                     only: cli.only.clone(),
                     skip: cli.skip.clone(),
                 },
-                matrix_dir: cli.matrix.clone(),
+                matrix_dir: matrix,
                 probes: ProbeOptions {
                     enabled: !cli.no_probes && cli.tier != Some(Tier::Quick),
                     probes: cli.probes.clone(),

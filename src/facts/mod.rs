@@ -14,6 +14,7 @@ pub mod nvml_topology;
 pub mod pci;
 pub mod probe;
 pub mod python;
+pub mod redact;
 pub mod system;
 pub mod toolkit;
 
@@ -70,7 +71,8 @@ pub struct GatherOptions {
     pub pythons: Vec<PathBuf>,
     /// `--deep`: run each interpreter to ask torch itself.
     pub deep: bool,
-    /// `--redact`: replace the host name.
+    /// `--redact`: replace the host name, user names and GPU UUIDs with stable tokens
+    /// (applied to the whole report once judged: `pipeline::judge`, `facts::redact`).
     pub redact: bool,
     /// `--since`: read the kernel log of only this last while (default: since boot).
     pub kernel_log_since: Option<std::time::Duration>,
@@ -122,10 +124,7 @@ pub fn gather_with_progress(
     opts: &GatherOptions,
     progress: &mut dyn FnMut(usize, bool),
 ) -> Facts {
-    let mut system = step(progress, 0, || system::gather(host));
-    if opts.redact {
-        system.redact();
-    }
+    let system = step(progress, 0, || system::gather(host));
     let pci_gpus = step(progress, 1, || pci::gather(host));
     let mut skipped = Vec::new();
     let (kernel_module, kernel_log) = step(progress, 2, || {

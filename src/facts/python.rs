@@ -8,6 +8,7 @@
 
 mod deep;
 mod discover;
+pub use discover::unusable_python;
 mod extensions;
 mod marker;
 mod packages;

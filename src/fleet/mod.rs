@@ -616,11 +616,12 @@ mod tests {
             "8",
         ])
         .unwrap();
-        assert!(cli.json);
-        assert!(cli.prometheus.is_some());
-        let Some(crate::cli::Command::Fleet(a)) = &cli.command else {
+        let Some(crate::cli::Command::Fleet(f)) = &cli.command else {
             panic!("not fleet: {cli:?}");
         };
+        assert!(f.json);
+        assert!(f.prometheus.is_some());
+        let a = &f.args;
         assert_eq!(a.hosts, ["node[1-2]"]);
         assert_eq!(a.jobs, 4);
         assert_eq!(a.remote_args, ["--expect-gpus", "8"]);
@@ -633,7 +634,7 @@ mod tests {
         assert!(crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "a", "-j", "0"]).is_err());
         let bad = crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "a", "-o", "-F/x"]);
         if let Ok(crate::cli::Cli {
-            command: Some(crate::cli::Command::Fleet(a)),
+            command: Some(crate::cli::Command::Fleet(crate::cli::FleetCmd { args: a, .. })),
             ..
         }) = bad
         {
@@ -647,7 +648,7 @@ mod tests {
             "PermitLocalCommand=yes",
         ] {
             let Ok(crate::cli::Cli {
-                command: Some(crate::cli::Command::Fleet(a)),
+                command: Some(crate::cli::Command::Fleet(crate::cli::FleetCmd { args: a, .. })),
                 ..
             }) = crate::cli::Cli::try_parse_from(["gpu-doctor", "fleet", "-o", local, "n1"])
             else {
@@ -669,7 +670,7 @@ mod tests {
         assert!(text.len() > 5_000_000);
         std::fs::write(&p, &text).unwrap();
         let Ok(crate::cli::Cli {
-            command: Some(crate::cli::Command::Fleet(a)),
+            command: Some(crate::cli::Command::Fleet(crate::cli::FleetCmd { args: a, .. })),
             ..
         }) = <crate::cli::Cli as clap::Parser>::try_parse_from([
             "gpu-doctor",

@@ -273,6 +273,44 @@ pub fn nccl_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
     out
 }
 
+/// The `--gpus` entries that match none of the GPUs CUDA sees, with those GPUs described
+/// ("0 (GPU-0a1b…)"), for the error that says so. Empty when every entry matches, or
+/// when CUDA's device list is unknown (the findings then say why no probe ran).
+pub fn unmatched_gpus(facts: &Facts, wanted: &[String]) -> (Vec<String>, Vec<String>) {
+    let Some(devices) = facts
+        .driver_api
+        .cuda
+        .value()
+        .and_then(|c| c.devices.value())
+    else {
+        return (Vec::new(), Vec::new());
+    };
+    let unmatched: Vec<String> = wanted
+        .iter()
+        .filter(|w| {
+            !devices.iter().any(|d| {
+                selected(
+                    std::slice::from_ref(*w),
+                    d.nvml_index.unwrap_or(d.ordinal),
+                    d.uuid.value().map(String::as_str),
+                )
+            })
+        })
+        .cloned()
+        .collect();
+    let present = devices
+        .iter()
+        .map(|d| {
+            let index = d.nvml_index.unwrap_or(d.ordinal);
+            match d.uuid.value() {
+                Some(u) => format!("{index} ({u})"),
+                None => index.to_string(),
+            }
+        })
+        .collect();
+    (unmatched, present)
+}
+
 /// `--gpus` entries: an nvidia-smi index, or a prefix of the GPU's UUID ("GPU-…") or of
 /// a MIG instance's ("MIG-…", as CUDA names the instance).
 fn selected(wanted: &[String], index: u32, uuid: Option<&str>) -> bool {

@@ -103,6 +103,66 @@ fn from_prefix_or_interpreter(host: &Host, path: &Path, origin: &str) -> Layout 
     }
 }
 
+/// Why `--python PATH` names no usable Python: missing, a folder with no `bin/python3` or
+/// `bin/python`, not a regular file, not executable, or a program whose name (nor its
+/// link target's) is not a Python's (`python…`, `pypy…`). `None` when it is one. Read
+/// from files only, like the rest of discovery: the interpreter is not started.
+pub fn unusable_python(host: &Host, path: &Path) -> Option<String> {
+    let path = absolute(host, path);
+    let meta = match std::fs::metadata(host.path(&path)) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some("no such file or folder".into())
+        }
+        Err(e) => return Some(format!("cannot be read: {e}")),
+    };
+    let interpreter = if meta.is_dir() {
+        match ["bin/python3", "bin/python"]
+            .iter()
+            .map(|b| path.join(b))
+            .find(|p| host.exists(p))
+        {
+            Some(i) => i,
+            None => {
+                return Some(
+                    "is a folder with no bin/python3 or bin/python: not a Python environment"
+                        .into(),
+                )
+            }
+        }
+    } else {
+        path.clone()
+    };
+    let real = host.canonicalize(&interpreter);
+    let Some(meta) = real
+        .as_ref()
+        .and_then(|r| std::fs::metadata(host.path(r)).ok())
+    else {
+        return Some(format!("{} cannot be read", interpreter.display()));
+    };
+    if !meta.is_file() {
+        return Some(format!("{} is not a regular file", interpreter.display()));
+    }
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o111 == 0 {
+            return Some(format!("{} is not executable", interpreter.display()));
+        }
+    }
+    let pythonish = |p: &Path| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("python") || n.starts_with("pypy"))
+    };
+    if !pythonish(&interpreter) && !real.as_deref().is_some_and(pythonish) {
+        return Some(format!(
+            "{} is not a Python interpreter (its name does not start with python or pypy)",
+            interpreter.display()
+        ));
+    }
+    None
+}
+
 /// A relative `--python` is relative to the current directory.
 fn absolute(host: &Host, path: &Path) -> PathBuf {
     if path.is_absolute() || host.is_fixture() {
