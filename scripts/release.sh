@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the release binaries: fully static musl executables for x86_64 and aarch64,
-# into dist/ (or $DIST), with a SHA256SUMS file.
+# Builds the release binaries: fully static musl executables for x86_64 and aarch64 (for
+# the fleet controller, explain, diagnose, diff, matrix), and a glibc build for this
+# machine's architecture (for GPU nodes), into dist/ (or $DIST), with a SHA256SUMS file.
 #
 #   scripts/release.sh                 # both targets
 #   scripts/release.sh x86_64          # one (x86_64 or aarch64, or a full target triple)
@@ -19,8 +20,8 @@
 #     cross linker is needed beyond that C compiler.
 #
 # A limit of fully static binaries: musl's static dlopen() cannot load shared libraries,
-# so these binaries cannot load libnvidia-ml.so.1 or libcuda.so.1 and report NVML and
-# cuInit as failing on a GPU machine. They serve everything that reads no driver:
+# so these binaries cannot load libnvidia-ml.so.1 or libcuda.so.1: asked for the report
+# of a machine they refuse (exit 3) rather than fail a healthy driver. They serve everything that reads no driver:
 # `fleet` (the controller), `explain`, `diagnose`, `diff`, `--from REPORT`, `matrix`,
 # `checks`. On GPU nodes use the glibc build (`cargo install --locked --path .`, or the
 # container image in deploy/Dockerfile).
@@ -118,6 +119,23 @@ for target in "${targets[@]}"; do
     cp "$bin" "$DIST/gpu-doctor-$version-$target"
     built+=("$DIST/gpu-doctor-$version-$target")
 done
+
+# The GPU node's binary: glibc, dynamically linked, for this machine's architecture (a
+# static musl binary refuses to judge a machine: it cannot dlopen the driver). Built on
+# the oldest glibc you support, since it runs on that glibc or newer. GNU=0 skips it.
+if [ "${GNU:-1}" = 1 ]; then
+    target="$host_arch-unknown-linux-gnu"
+    echo "== $target (for GPU nodes)"
+    if cargo build --release --locked --target "$target" --bin gpu-doctor; then
+        bin="${CARGO_TARGET_DIR:-target}/$target/release/gpu-doctor"
+        echo "   file: $(file -b "$bin")"
+        "$bin" --version | sed 's/^/   /'
+        cp "$bin" "$DIST/gpu-doctor-$version-$target"
+        built+=("$DIST/gpu-doctor-$version-$target")
+    else
+        missing+=("$target: the build failed (see above)")
+    fi
+fi
 
 if ((${#built[@]})); then
     (cd "$DIST" && sha256sum "${built[@]##*/}" >SHA256SUMS)

@@ -82,6 +82,11 @@ pub struct CudaDriver {
     pub loaded_name: String,
 }
 
+/// Whether this build can load the driver's shared libraries at all. A fully static musl
+/// executable (scripts/release.sh) has no dynamic loader: every dlopen fails, so NVML and
+/// cuInit would look broken on a healthy GPU machine. Such a build must not judge one.
+pub const CAN_LOAD_DRIVER: bool = !cfg!(all(target_env = "musl", target_feature = "crt-static"));
+
 /// The names libcuda is loaded by, in order: the driver's soname first.
 pub const CUDA_LIBRARY_NAMES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 

@@ -33,6 +33,8 @@ pub enum AppError {
     Profile { path: String, error: String },
     #[error("--python {path:?}: {why}")]
     Python { path: String, why: String },
+    #[error("this gpu-doctor is a static musl build, which cannot load the NVIDIA driver's libraries (libnvidia-ml.so.1, libcuda.so.1), so its verdict on this machine would be wrong. Use the glibc build here (`cargo install --locked --path .`, the -gnu release binary or deploy/Dockerfile); this build serves `fleet`, `explain`, `diagnose`, `diff`, `matrix` and `--from REPORT`")]
+    StaticBuild,
 }
 
 /// Pasted text larger than this is refused rather than read into memory.

@@ -227,6 +227,9 @@ pub fn findings_for_explain(
 ) -> Result<Vec<crate::finding::Finding>, AppError> {
     let facts = match from {
         Some(path) => report::load_facts(path)?,
+        // A build that cannot load the driver would see a broken driver on every machine:
+        // the text alone is ranked.
+        None if !crate::cuda_ffi::CAN_LOAD_DRIVER => return Ok(Vec::new()),
         None => {
             let opts = GatherOptions {
                 pythons: pythons.to_vec(),

@@ -62,7 +62,8 @@ fn drift(report: &Value) -> Vec<(String, String, Option<String>)> {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["id"] == "host.drift")
+        // Passes carry the check name only (schema 2).
+        .filter(|f| f["id"] == "host.drift" || f["check"] == "host.profile")
         .map(|f| {
             (
                 f["severity"].as_str().unwrap().to_string(),

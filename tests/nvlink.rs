@@ -71,7 +71,7 @@ impl Run {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|f| f["id"] == id)
+            .filter(|f| fixture_root::failure_id(f) == id)
             .map(|f| {
                 (
                     f["severity"].as_str().unwrap().to_string(),

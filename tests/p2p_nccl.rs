@@ -180,7 +180,7 @@ fn gpus_without_peer_access_are_not_a_fault_unless_nvlink_joins_them() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|f| f["id"] != "probe.p2p_bandwidth"));
+        .all(|f| fixture_root::failure_id(f) != "probe.p2p_bandwidth"));
     let r = run(
         &node(true),
         TWO_H100,
@@ -386,7 +386,7 @@ fn one_gpu_has_no_probes_between_gpus_and_a_busy_gpu_keeps_them_off_unless_force
         "probe.nccl",
         "probe.p2p_bandwidth"
     ]
-    .contains(&f["id"].as_str().unwrap())));
+    .contains(&fixture_root::failure_id(f).as_str())));
     let busy = [("FAKE_NVML_GPU1_PROCS", "4242:8589934592:python")];
     let r = run(&node(true), TWO_H100, &busy, &[]);
     let f = finding(&r.report, "probe.p2p");

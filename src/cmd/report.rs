@@ -32,6 +32,9 @@ pub fn load_profile(path: &std::path::Path) -> Result<checks::expect::Profile, A
 }
 
 pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
+    if settings.request.from.is_none() && !crate::cuda_ffi::CAN_LOAD_DRIVER {
+        return Err(AppError::StaticBuild);
+    }
     check_selection(&settings.request.selection)?;
     super::check_pythons(&settings.request.gather.pythons, host)?;
     let mut request = settings.request.clone();
