@@ -18,15 +18,15 @@ use gpu_doctor::report::finding::Severity;
 /// The goal of issue #14: the established cause first for 90% of each part.
 const TARGET: f64 = 0.90;
 /// What the test enforces per part (first-ranked, facts parsed right): floors at the last
-/// measured figures (dev 79.5%, held-out 65.3% first-ranked; facts 95.8% and 68.7%,
-/// 2026-11-23), so a change that makes either part worse fails. They are below the target:
+/// measured figures (dev 79.5%, held-out 65.3% first-ranked; facts 97.9% and 75.3%,
+/// 2026-11-24), so a change that makes either part worse fails. They are below the target:
 /// raise them as the figures rise, never by reading held-out cases.
 fn floors(part: &str) -> (f64, f64) {
     match part {
         "dev" => (0.75, 0.85),
         // measured 2026-11-24: 26/29 first-ranked, facts 172/172 (53 cases)
         ADDED => (0.85, 0.95),
-        _ => (0.60, 0.65),
+        _ => (0.60, 0.72),
     }
 }
 
