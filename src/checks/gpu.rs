@@ -49,7 +49,7 @@ fn healthy_devices<'a>(ctx: &'a Ctx) -> impl Iterator<Item = &'a NvmlDevice> {
     view::nvml_devices(ctx.facts).iter().filter(|d| !d.lost)
 }
 
-fn scope(d: &NvmlDevice) -> Scope {
+pub(crate) fn scope(d: &NvmlDevice) -> Scope {
     Scope::Gpu {
         index: Some(d.index),
         pci_bus_id: d.pci_bus_id.value().cloned(),
@@ -57,7 +57,7 @@ fn scope(d: &NvmlDevice) -> Scope {
 }
 
 /// "GPU 0 (NVIDIA H100 80GB HBM3, 00000000:18:00.0)".
-fn label(d: &NvmlDevice) -> String {
+pub(crate) fn label(d: &NvmlDevice) -> String {
     let name = d.name.value().map_or("unknown GPU", String::as_str);
     match d.pci_bus_id.value() {
         Some(bus) => format!("GPU {} ({name}, {bus})", d.index),
@@ -65,7 +65,7 @@ fn label(d: &NvmlDevice) -> String {
     }
 }
 
-fn path(d: &NvmlDevice, field: &str) -> String {
+pub(crate) fn path(d: &NvmlDevice, field: &str) -> String {
     format!("driver_api.nvml.devices[{}].{field}", d.index)
 }
 

@@ -13,31 +13,14 @@
 //! is left to `driver.fabric_manager`, so the same cause is not reported twice.
 
 use super::catalogue::{Action, Area, Check, PasteGap};
+// The per-GPU scope, label and fact path every GPU check words its findings with.
+use super::gpu::{label, path, scope};
 use super::view;
 use super::Ctx;
 use crate::fact::Fact;
 use crate::facts::driver_api::NvmlDevice;
 use crate::facts::nvlink::FM_UNIT;
 use crate::finding::{Finding, Scope, Severity};
-
-fn scope(d: &NvmlDevice) -> Scope {
-    Scope::Gpu {
-        index: Some(d.index),
-        pci_bus_id: d.pci_bus_id.value().cloned(),
-    }
-}
-
-fn label(d: &NvmlDevice) -> String {
-    let name = d.name.value().map_or("unknown GPU", String::as_str);
-    match d.pci_bus_id.value() {
-        Some(bus) => format!("GPU {} ({name}, {bus})", d.index),
-        None => format!("GPU {} ({name})", d.index),
-    }
-}
-
-fn path(d: &NvmlDevice, field: &str) -> String {
-    format!("driver_api.nvml.devices[{}].{field}", d.index)
-}
 
 fn list(links: &[u32]) -> String {
     links
