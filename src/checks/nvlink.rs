@@ -18,9 +18,8 @@ use super::gpu::{label, path, scope};
 use super::view;
 use super::Ctx;
 use crate::fact::Fact;
-use crate::facts::driver_api::NvmlDevice;
 use crate::facts::nvlink::FM_UNIT;
-use crate::finding::{Finding, Scope, Severity};
+use crate::finding::{Finding, Severity};
 
 fn list(links: &[u32]) -> String {
     links
@@ -416,8 +415,10 @@ fn fm_gathered_missing_is_old_report(f: &crate::facts::Facts) -> bool {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
+    use crate::facts::driver_api::NvmlDevice;
     use crate::facts::nvlink::{FabricManager, GpuFabric, NvLink};
     use crate::facts::Facts;
+    use crate::finding::Scope;
 
     fn with_gpu(name: &str, f: impl FnOnce(&mut NvmlDevice)) -> Facts {
         let mut facts = healthy();
