@@ -575,12 +575,21 @@ fn healthy_texts_get_no_answer() {
         "Using GPU: NVIDIA A100-SXM4-80GB, driver 550.54.15, CUDA 12.4",
         "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes",
         "| NVIDIA-SMI 535.183.01   Driver Version: 535.183.01   CUDA Version: 12.2 |\n|   0  NVIDIA A10G   On  | 00000000:00:1E.0 Off |   0 |",
+        // A CPU run the user asked for is no failure.
+        "falling back to CPU because no GPU was requested",
+        "time=2025-01-01T00:00:00Z level=INFO source=server.go:1 msg=\"falling back to CPU because no GPU was requested\"",
+        "No GPU requested: running the model on the CPU as requested",
     ] {
         let ex = explain(text);
         assert!(ex.matches.is_empty(), "{text}: {:?}", ex.matches.first().map(|m| &m.id));
     }
     // ...while the same words saying it failed do.
     assert!(explain("Is CUDA available: False").primary.is_some());
+    assert!(
+        explain("falling back to CPU: no compatible GPUs were discovered")
+            .primary
+            .is_some()
+    );
 }
 
 /// The generic answer's phases and circumstances on wordings no rule knows.
