@@ -362,9 +362,11 @@ pub const RULES: &[Rule] = &[
         pattern: r"No CUDA GPUs are available",
         priority: 52,
         causes: &[
-            c("env.visible_devices_empty", 0.35, "A CUDA build of torch found zero devices: CUDA_VISIBLE_DEVICES is empty, -1 or names nothing (a launcher or scheduler set it), so CUDA hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices (`nvidia-smi -L`)."),
+            c("env.visible_devices_empty", 0.27, "A CUDA build of torch found zero devices: CUDA_VISIBLE_DEVICES is empty, -1 or names nothing (a launcher or scheduler set it), so CUDA hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices (`nvidia-smi -L`)."),
             c("host.container_no_gpu", 0.25, "The container was started without the GPUs.", FIX_CONTAINER),
-            c("env.visible_devices_invalid", 0.15, "CUDA_VISIBLE_DEVICES names indices or UUIDs that do not exist here.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`."),
+            // Research code often sets CUDA_VISIBLE_DEVICES to the author's GPU ("1", "7"):
+            // on a machine with fewer GPUs the list starts with a missing index and CUDA sees none.
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES names indices or UUIDs that do not exist here (a script set it to its author's GPU, e.g. '1' or '7', on a machine with fewer GPUs), so CUDA sees none.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`."),
             c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
             c("driver.too_old_for_torch", 0.1, "The driver is too old for the build's CUDA.", FIX_DRIVER_UPGRADE),
             c("driver.device_nodes", 0.05, "/dev/nvidia* are not accessible.", "Check `ls -l /dev/nvidia*` and the user's groups."),
@@ -930,7 +932,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "jax.cuda_components",
         title: "JAX found CUDA components older than it needs",
-        pattern: r"(?:Outdated (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL) installation found|Found (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL|CUPTI) version \d+, but \w+ was built against version \d+|Unable to use CUDA because of the following issues with CUDA components)",
+        pattern: r"(?:Outdated (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL) installation found|Found (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL|CUPTI) version \d+, but \w+ was built against version \d+|Unable to use CUDA because of the following issues with CUDA components|jaxlib/cuda/versions_helpers\.cc:\d+: operation \w+|_check_cuda_versions)",
         priority: 88,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.75, "The installed CUDA library packages (cuDNN, cuBLAS, ...) are older than the jaxlib build requires: the environment's pins let an old one in.", "Install the CUDA packages jaxlib asks for (`pip install -U \"jax[cuda12]\"`, or pin cudnn to the minimum the message names)."),
@@ -989,7 +991,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "tf.no_gpu_build",
         title: "the framework build has no CUDA",
-        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA)",
+        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
         priority: 45,
         causes: &[c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`).")],
         hints: &[],

@@ -613,3 +613,29 @@ fn the_generic_answer_knows_install_memory_nvml_and_noise() {
     // TensorFlow's start-up registration warnings break nothing.
     assert_eq!(top("E0000 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered"), None);
 }
+
+/// Issue #14 round 2: general wordings learned from fresh field texts (research-2026-11c).
+#[test]
+fn jax_without_a_cuda_platform_its_version_checks_and_a_script_set_visible_devices() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    // XLA has no CUDA platform registered: a CPU build, even when the line is wrapped.
+    assert_eq!(
+        top("RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \nregistered platform with name: \"cuda\". Available platform names are: \nHost Interpreter").as_deref(),
+        Some("torch.cpu_only")
+    );
+    // A failure inside jaxlib's CUDA version checks: the jax CUDA packages, not the driver.
+    assert_eq!(
+        top("CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation gpuDeviceGetAttribute( &major, GPU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) failed: CUDA_ERROR_NOT_INITIALIZED").as_deref(),
+        Some("torch.wheel_deps_mismatch")
+    );
+    // "No CUDA GPUs are available" with nothing else: a visible-devices list naming a missing GPU
+    // first; an explicit empty value still says empty.
+    assert_eq!(
+        top("    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available").as_deref(),
+        Some("env.visible_devices_invalid")
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=\nRuntimeError: No CUDA GPUs are available").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+}
