@@ -808,6 +808,34 @@ pub const RULES: &[Rule] = &[
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
     },
     Rule {
+        id: "cuda.not_supported",
+        title: "the driver does not support the operation (CUDA status 801)",
+        pattern: r"(?:CUDA driver error: operation not supported|CUDA error: operation not supported|cudaErrorNotSupported|CUDA_ERROR_NOT_SUPPORTED)",
+        priority: 60,
+        causes: &[
+            c("env.alloc_conf_invalid", 0.45, "PyTorch's driver calls fail with 'operation not supported' mostly where PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (set by the user or a library such as unsloth) asks for the driver's virtual-memory API, which vGPU guests, WSL and Jetson do not offer.", "Unset PYTORCH_CUDA_ALLOC_CONF (or drop expandable_segments from it) on this platform."),
+            c("workload.library_bug", 0.3, "A library uses a driver feature (IPC, peer access, CUDA graphs, managed memory) the platform does not offer.", "Turn that feature off in the library (its eager / no-IPC option), or run on a platform that supports it."),
+            c("driver.too_old_for_torch", 0.25, "The driver predates the feature the build calls.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[
+            h(r"expandable_segments|PYTORCH_(?:CUDA_)?ALLOC_CONF", "env.alloc_conf_invalid", 0.4),
+            h(r"cudaIpc|IpcGetMemHandle|peer access|cuda ?graph", "workload.library_bug", 0.4),
+        ],
+        tells_apart: "`echo $PYTORCH_CUDA_ALLOC_CONF`; the same run with it unset; `nvidia-smi -q | grep -i virtualization` (a vGPU guest).",
+    },
+    Rule {
+        id: "k8s.insufficient_gpu",
+        title: "Kubernetes finds no free GPU to schedule on",
+        pattern: r"(?:Insufficient nvidia\.com/gpu|nvidia\.com/gpu[^\n]{0,40}\b(?:insufficient|unavailable)\b)",
+        priority: 55,
+        causes: &[
+            c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
+            c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
+        ],
+        hints: &[h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2)],
+        tells_apart: "`kubectl describe node <gpu-node>`: no nvidia.com/gpu under Capacity means the plugin/runtime; capacity fully allocated means busy.",
+    },
+    Rule {
         id: "torch.alloc_conf",
         title: "PYTORCH_CUDA_ALLOC_CONF rejected",
         pattern: r"(?:Unrecognized CachingAllocator option: [\w:]+|expandable_segments not supported on this platform|Expected a single True/False argument for expandable_segments|PYTORCH_(?:CUDA_)?ALLOC_CONF[^\n]{0,80}(?:invalid|not supported|unrecognized))",

@@ -639,3 +639,28 @@ fn jax_without_a_cuda_platform_its_version_checks_and_a_script_set_visible_devic
         Some("env.visible_devices_empty")
     );
 }
+
+/// Issue #14 round 2, batch 2: the driver's "operation not supported" (status 801) and
+/// Kubernetes' "Insufficient nvidia.com/gpu" are explained, not left to the generic answer.
+#[test]
+fn operation_not_supported_and_insufficient_nvidia_gpu() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let ex = explain("RuntimeError: CUDA driver error: operation not supported");
+    assert_eq!(
+        ex.primary.map(|i| ex.matches[i].id.as_str()),
+        Some("cuda.not_supported")
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA driver error: operation not supported").as_deref(),
+        Some("env.alloc_conf_invalid")
+    );
+    assert_eq!(
+        top("cudaIpcGetMemHandle failed: CUDA error: operation not supported").as_deref(),
+        Some("workload.library_bug")
+    );
+    assert_eq!(
+        top("Warning  FailedScheduling  0/1 nodes are available: 1 Insufficient nvidia.com/gpu")
+            .as_deref(),
+        Some("host.container_no_gpu")
+    );
+}
