@@ -790,7 +790,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "import.undefined_symbol",
         title: "undefined symbol when importing a compiled module",
-        pattern: r"(?:([\w./+-]*\.so[\w.]*): undefined symbol(?::\s*([\w@.]+))?|undefined symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
         priority: 84,
         causes: &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
@@ -798,12 +798,12 @@ pub const RULES: &[Rule] = &[
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
         ],
         hints: &[
-            h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined symbol|undefined symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
+            h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
             h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
-            h(r"undefined symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
+            h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
     },
@@ -834,6 +834,31 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2)],
         tells_apart: "`kubectl describe node <gpu-node>`: no nvidia.com/gpu under Capacity means the plugin/runtime; capacity fully allocated means busy.",
+    },
+    Rule {
+        id: "onnxruntime.cuda_provider",
+        title: "ONNX Runtime could not create its CUDA provider",
+        pattern: r"(?:Failed to create CUDAExecutionProvider|Require cuDNN \d+\.\* and CUDA \d+\.\*|(?:LoadLibrary|dlopen) failed[^\n]{0,120}onnxruntime_providers_cuda|Failed to load library libonnxruntime_providers_cuda)",
+        priority: 77,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.65, "onnxruntime-gpu is built for one CUDA and cuDNN major (the message names them: 1.19+ needs CUDA 12 and cuDNN 9, older ones cuDNN 8); that major's libraries are not installed or not on the loader path (PATH on Windows, LD_LIBRARY_PATH on Linux), so its CUDA provider cannot load and it runs on the CPU.", "Install the CUDA and cuDNN majors the message names (e.g. `pip install nvidia-cudnn-cu12==9.* nvidia-cublas-cu12`, or `pip install onnxruntime-gpu[cuda,cudnn]`), or install the onnxruntime-gpu release built for the CUDA/cuDNN you have."),
+            c("torch.libs_shadowed", 0.2, "Another cuDNN/CUDA copy (a system one, torch's) is found first and is the wrong major.", FIX_LIBS_SHADOWED),
+            c("driver.too_old_for_toolkit", 0.15, "The driver is older than the CUDA the provider needs.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[],
+        tells_apart: "The majors the message names against `ldconfig -p | grep -E 'cudnn|cublas'` (Windows: the DLLs on PATH).",
+    },
+    Rule {
+        id: "onnxruntime.cpu_package",
+        title: "ONNX Runtime has no CUDA provider",
+        pattern: r"(?:Specified provider '?CUDAExecutionProvider'? is not in available provider names|get_available_providers\(\)[^\n]{0,40}\[\s*'CPUExecutionProvider'\s*\])",
+        priority: 47,
+        causes: &[
+            c("torch.cpu_only", 0.7, "The installed ONNX Runtime is the CPU package (`onnxruntime`, or a source build without --use_cuda): it has no CUDA provider at all.", "`pip uninstall onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu` (the release built for your CUDA major)."),
+            c("torch.multiple_installs", 0.3, "Both onnxruntime and onnxruntime-gpu are installed; the CPU one's files win.", "Uninstall both and install only onnxruntime-gpu."),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i onnxruntime`: only onnxruntime-gpu must be there.",
     },
     Rule {
         id: "torch.alloc_conf",

@@ -664,3 +664,22 @@ fn operation_not_supported_and_insufficient_nvidia_gpu() {
         Some("host.container_no_gpu")
     );
 }
+
+/// Issue #14 round 2, batch 3: ONNX Runtime's provider messages, and an undefined symbol whose
+/// line was wrapped by the paste.
+#[test]
+fn onnxruntime_providers_and_a_wrapped_undefined_symbol() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest MSVC runtime.").as_deref(),
+        Some("torch.wheel_deps_mismatch")
+    );
+    assert_eq!(
+        top("UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'CPUExecutionProvider'").as_deref(),
+        Some("torch.cpu_only")
+    );
+    assert_eq!(
+        top("flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined\n symbol: _ZN3c104impl3cow11cow_deleterEPv").as_deref(),
+        Some("ext.abi_mismatch")
+    );
+}
