@@ -683,3 +683,22 @@ fn onnxruntime_providers_and_a_wrapped_undefined_symbol() {
         Some("ext.abi_mismatch")
     );
 }
+
+/// Issue #14 round 2, batch 4: an error quoted in an issue ("> " before each line) reads as the
+/// bare error; a Python prompt is no quote.
+#[test]
+fn a_quoted_error_reads_as_the_bare_one() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let bare = "`fa3F@2.8.0` is not supported because:\nrequires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)";
+    let quoted = "> `fa3F@2.8.0` is not supported because:\n> requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)";
+    assert_eq!(top(bare).as_deref(), Some("ext.arch_unsupported"));
+    assert_eq!(top(quoted), top(bare));
+    assert_eq!(
+        top(&format!("> {}", quoted.replace('\n', "\n> "))),
+        top(bare)
+    );
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse").as_deref(),
+        top("torch.cuda.is_available()\nFalse").as_deref()
+    );
+}
