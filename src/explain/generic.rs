@@ -449,6 +449,11 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let noise = small(
         r"Unable to register (?:cuDNN|cuFFT|cuBLAS) factory|Attempting to register factory for plugin|TF-TRT Warning: Could not find TensorRT|computation placer already registered",
     )?;
+    // A CPU run the user asked for ("falling back to CPU because no GPU was requested",
+    // "running on CPU as requested"): the words of a failure, but the choice of the user.
+    let chosen = small(
+        r"(?i)\bno (?:gpus?|devices?|accelerators?) (?:was |were |is |are |has been |have been )?requested|\b(?:cpu|gpus?|devices?) (?:was |were )?(?:not )?requested\b[^\n]{0,20}\b(?:by the user|--cpu|flag|option)|(?:cpu|fall(?:s|ing)? back)[^\n]{0,30}\bas (?:you )?requested\b",
+    )?;
     let mut pos = 0usize;
     let mut first_strong = None;
     let mut first_pair = None;
@@ -458,7 +463,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     for line in text.split('\n') {
         let end = pos + line.len();
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
-        if line.len() <= 8192 && !python_only && !noise.is_match(line) {
+        if line.len() <= 8192 && !python_only && !noise.is_match(line) && !chosen.is_match(line) {
             // "no errors", "without errors": a failure word said in the negative.
             let said = negated.replace_all(line, "");
             let (g, e) = (gpu.is_match(line), err.is_match(&said));

@@ -216,7 +216,7 @@ pub fn explain(text: &str) -> Explanation {
 pub fn explain_in(original: &str, context: &str) -> Explanation {
     // The rules are ASCII: scanning an ASCII shadow of the text (same byte offsets) keeps
     // the regex engines on their fast path, so non-ASCII text costs what ASCII does.
-    let shadow = ascii_shadow(original);
+    let shadow = unquote(ascii_shadow(original));
     let text: &str = &shadow;
     let context_shadow = ascii_shadow(context);
     let context: &str = &context_shadow;
@@ -298,6 +298,25 @@ const GENERIC_CONFIDENCE: f64 = 0.5;
 /// `text` with every non-ASCII character replaced by ASCII of the same byte length
 /// (typographic quotes and full-width colons by their ASCII twins, the rest by DEL), so
 /// byte offsets into it are offsets into `text`.
+/// Blanks the "> " that quoting in an issue or a mail puts before each line (nested too), so
+/// the rules read a quoted error as they read it bare; byte offsets stay the same. A Python
+/// prompt (">>> ") is not a quote and stays.
+fn unquote(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    if !text.starts_with("> ") && !text.contains("\n> ") {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut rest = line;
+        while let Some(after) = rest.strip_prefix("> ") {
+            out.push_str("  ");
+            rest = after;
+        }
+        out.push_str(rest);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
     if text.is_ascii() {
         return std::borrow::Cow::Borrowed(text);

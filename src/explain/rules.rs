@@ -362,9 +362,11 @@ pub const RULES: &[Rule] = &[
         pattern: r"No CUDA GPUs are available",
         priority: 52,
         causes: &[
-            c("env.visible_devices_empty", 0.35, "A CUDA build of torch found zero devices: CUDA_VISIBLE_DEVICES is empty, -1 or names nothing (a launcher or scheduler set it), so CUDA hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices (`nvidia-smi -L`)."),
+            c("env.visible_devices_empty", 0.27, "A CUDA build of torch found zero devices: CUDA_VISIBLE_DEVICES is empty, -1 or names nothing (a launcher or scheduler set it), so CUDA hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices (`nvidia-smi -L`)."),
             c("host.container_no_gpu", 0.25, "The container was started without the GPUs.", FIX_CONTAINER),
-            c("env.visible_devices_invalid", 0.15, "CUDA_VISIBLE_DEVICES names indices or UUIDs that do not exist here.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`."),
+            // Research code often sets CUDA_VISIBLE_DEVICES to the author's GPU ("1", "7"):
+            // on a machine with fewer GPUs the list starts with a missing index and CUDA sees none.
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES names indices or UUIDs that do not exist here (a script set it to its author's GPU, e.g. '1' or '7', on a machine with fewer GPUs), so CUDA sees none.", "Set CUDA_VISIBLE_DEVICES to indices or UUIDs from `nvidia-smi -L`."),
             c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
             c("driver.too_old_for_torch", 0.1, "The driver is too old for the build's CUDA.", FIX_DRIVER_UPGRADE),
             c("driver.device_nodes", 0.05, "/dev/nvidia* are not accessible.", "Check `ls -l /dev/nvidia*` and the user's groups."),
@@ -788,7 +790,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "import.undefined_symbol",
         title: "undefined symbol when importing a compiled module",
-        pattern: r"(?:([\w./+-]*\.so[\w.]*): undefined symbol(?::\s*([\w@.]+))?|undefined symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
         priority: 84,
         causes: &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
@@ -796,14 +798,67 @@ pub const RULES: &[Rule] = &[
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
         ],
         hints: &[
-            h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined symbol|undefined symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
+            h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
             h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
-            h(r"undefined symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
+            h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
+    },
+    Rule {
+        id: "cuda.not_supported",
+        title: "the driver does not support the operation (CUDA status 801)",
+        pattern: r"(?:CUDA driver error: operation not supported|CUDA error: operation not supported|cudaErrorNotSupported|CUDA_ERROR_NOT_SUPPORTED)",
+        priority: 60,
+        causes: &[
+            c("env.alloc_conf_invalid", 0.45, "PyTorch's driver calls fail with 'operation not supported' mostly where PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (set by the user or a library such as unsloth) asks for the driver's virtual-memory API, which vGPU guests, WSL and Jetson do not offer.", "Unset PYTORCH_CUDA_ALLOC_CONF (or drop expandable_segments from it) on this platform."),
+            c("workload.library_bug", 0.3, "A library uses a driver feature (IPC, peer access, CUDA graphs, managed memory) the platform does not offer.", "Turn that feature off in the library (its eager / no-IPC option), or run on a platform that supports it."),
+            c("driver.too_old_for_torch", 0.25, "The driver predates the feature the build calls.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[
+            h(r"expandable_segments|PYTORCH_(?:CUDA_)?ALLOC_CONF", "env.alloc_conf_invalid", 0.4),
+            h(r"cudaIpc|IpcGetMemHandle|peer access|cuda ?graph", "workload.library_bug", 0.4),
+        ],
+        tells_apart: "`echo $PYTORCH_CUDA_ALLOC_CONF`; the same run with it unset; `nvidia-smi -q | grep -i virtualization` (a vGPU guest).",
+    },
+    Rule {
+        id: "k8s.insufficient_gpu",
+        title: "Kubernetes finds no free GPU to schedule on",
+        pattern: r"(?:Insufficient nvidia\.com/gpu|nvidia\.com/gpu[^\n]{0,40}\b(?:insufficient|unavailable)\b)",
+        priority: 55,
+        causes: &[
+            c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
+            c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
+        ],
+        hints: &[h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2)],
+        tells_apart: "`kubectl describe node <gpu-node>`: no nvidia.com/gpu under Capacity means the plugin/runtime; capacity fully allocated means busy.",
+    },
+    Rule {
+        id: "onnxruntime.cuda_provider",
+        title: "ONNX Runtime could not create its CUDA provider",
+        pattern: r"(?:Failed to create CUDAExecutionProvider|Require cuDNN \d+\.\* and CUDA \d+\.\*|(?:LoadLibrary|dlopen) failed[^\n]{0,120}onnxruntime_providers_cuda|Failed to load library libonnxruntime_providers_cuda)",
+        priority: 77,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.65, "onnxruntime-gpu is built for one CUDA and cuDNN major (the message names them: 1.19+ needs CUDA 12 and cuDNN 9, older ones cuDNN 8); that major's libraries are not installed or not on the loader path (PATH on Windows, LD_LIBRARY_PATH on Linux), so its CUDA provider cannot load and it runs on the CPU.", "Install the CUDA and cuDNN majors the message names (e.g. `pip install nvidia-cudnn-cu12==9.* nvidia-cublas-cu12`, or `pip install onnxruntime-gpu[cuda,cudnn]`), or install the onnxruntime-gpu release built for the CUDA/cuDNN you have."),
+            c("torch.libs_shadowed", 0.2, "Another cuDNN/CUDA copy (a system one, torch's) is found first and is the wrong major.", FIX_LIBS_SHADOWED),
+            c("driver.too_old_for_toolkit", 0.15, "The driver is older than the CUDA the provider needs.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[],
+        tells_apart: "The majors the message names against `ldconfig -p | grep -E 'cudnn|cublas'` (Windows: the DLLs on PATH).",
+    },
+    Rule {
+        id: "onnxruntime.cpu_package",
+        title: "ONNX Runtime has no CUDA provider",
+        pattern: r"(?:Specified provider '?CUDAExecutionProvider'? is not in available provider names|get_available_providers\(\)[^\n]{0,40}\[\s*'CPUExecutionProvider'\s*\])",
+        priority: 47,
+        causes: &[
+            c("torch.cpu_only", 0.7, "The installed ONNX Runtime is the CPU package (`onnxruntime`, or a source build without --use_cuda): it has no CUDA provider at all.", "`pip uninstall onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu` (the release built for your CUDA major)."),
+            c("torch.multiple_installs", 0.3, "Both onnxruntime and onnxruntime-gpu are installed; the CPU one's files win.", "Uninstall both and install only onnxruntime-gpu."),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i onnxruntime`: only onnxruntime-gpu must be there.",
     },
     Rule {
         id: "torch.alloc_conf",
@@ -930,7 +985,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "jax.cuda_components",
         title: "JAX found CUDA components older than it needs",
-        pattern: r"(?:Outdated (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL) installation found|Found (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL|CUPTI) version \d+, but \w+ was built against version \d+|Unable to use CUDA because of the following issues with CUDA components)",
+        pattern: r"(?:Outdated (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL) installation found|Found (?:cuDNN|cuBLAS|cuSPARSE|cuSOLVER|cuFFT|CUDA|NCCL|CUPTI) version \d+, but \w+ was built against version \d+|Unable to use CUDA because of the following issues with CUDA components|jaxlib/cuda/versions_helpers\.cc:\d+: operation \w+|_check_cuda_versions)",
         priority: 88,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.75, "The installed CUDA library packages (cuDNN, cuBLAS, ...) are older than the jaxlib build requires: the environment's pins let an old one in.", "Install the CUDA packages jaxlib asks for (`pip install -U \"jax[cuda12]\"`, or pin cudnn to the minimum the message names)."),
@@ -989,7 +1044,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "tf.no_gpu_build",
         title: "the framework build has no CUDA",
-        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA)",
+        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
         priority: 45,
         causes: &[c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`).")],
         hints: &[],

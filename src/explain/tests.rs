@@ -575,12 +575,21 @@ fn healthy_texts_get_no_answer() {
         "Using GPU: NVIDIA A100-SXM4-80GB, driver 550.54.15, CUDA 12.4",
         "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes",
         "| NVIDIA-SMI 535.183.01   Driver Version: 535.183.01   CUDA Version: 12.2 |\n|   0  NVIDIA A10G   On  | 00000000:00:1E.0 Off |   0 |",
+        // A CPU run the user asked for is no failure.
+        "falling back to CPU because no GPU was requested",
+        "time=2025-01-01T00:00:00Z level=INFO source=server.go:1 msg=\"falling back to CPU because no GPU was requested\"",
+        "No GPU requested: running the model on the CPU as requested",
     ] {
         let ex = explain(text);
         assert!(ex.matches.is_empty(), "{text}: {:?}", ex.matches.first().map(|m| &m.id));
     }
     // ...while the same words saying it failed do.
     assert!(explain("Is CUDA available: False").primary.is_some());
+    assert!(
+        explain("falling back to CPU: no compatible GPUs were discovered")
+            .primary
+            .is_some()
+    );
 }
 
 /// The generic answer's phases and circumstances on wordings no rule knows.
@@ -603,4 +612,93 @@ fn the_generic_answer_knows_install_memory_nvml_and_noise() {
     assert!(top("msg=\"no compatible GPUs were discovered\"").is_some());
     // TensorFlow's start-up registration warnings break nothing.
     assert_eq!(top("E0000 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered"), None);
+}
+
+/// Issue #14 round 2: general wordings learned from fresh field texts (research-2026-11c).
+#[test]
+fn jax_without_a_cuda_platform_its_version_checks_and_a_script_set_visible_devices() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    // XLA has no CUDA platform registered: a CPU build, even when the line is wrapped.
+    assert_eq!(
+        top("RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \nregistered platform with name: \"cuda\". Available platform names are: \nHost Interpreter").as_deref(),
+        Some("torch.cpu_only")
+    );
+    // A failure inside jaxlib's CUDA version checks: the jax CUDA packages, not the driver.
+    assert_eq!(
+        top("CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation gpuDeviceGetAttribute( &major, GPU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) failed: CUDA_ERROR_NOT_INITIALIZED").as_deref(),
+        Some("torch.wheel_deps_mismatch")
+    );
+    // "No CUDA GPUs are available" with nothing else: a visible-devices list naming a missing GPU
+    // first; an explicit empty value still says empty.
+    assert_eq!(
+        top("    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available").as_deref(),
+        Some("env.visible_devices_invalid")
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=\nRuntimeError: No CUDA GPUs are available").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+}
+
+/// Issue #14 round 2, batch 2: the driver's "operation not supported" (status 801) and
+/// Kubernetes' "Insufficient nvidia.com/gpu" are explained, not left to the generic answer.
+#[test]
+fn operation_not_supported_and_insufficient_nvidia_gpu() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let ex = explain("RuntimeError: CUDA driver error: operation not supported");
+    assert_eq!(
+        ex.primary.map(|i| ex.matches[i].id.as_str()),
+        Some("cuda.not_supported")
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA driver error: operation not supported").as_deref(),
+        Some("env.alloc_conf_invalid")
+    );
+    assert_eq!(
+        top("cudaIpcGetMemHandle failed: CUDA error: operation not supported").as_deref(),
+        Some("workload.library_bug")
+    );
+    assert_eq!(
+        top("Warning  FailedScheduling  0/1 nodes are available: 1 Insufficient nvidia.com/gpu")
+            .as_deref(),
+        Some("host.container_no_gpu")
+    );
+}
+
+/// Issue #14 round 2, batch 3: ONNX Runtime's provider messages, and an undefined symbol whose
+/// line was wrapped by the paste.
+#[test]
+fn onnxruntime_providers_and_a_wrapped_undefined_symbol() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest MSVC runtime.").as_deref(),
+        Some("torch.wheel_deps_mismatch")
+    );
+    assert_eq!(
+        top("UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'CPUExecutionProvider'").as_deref(),
+        Some("torch.cpu_only")
+    );
+    assert_eq!(
+        top("flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined\n symbol: _ZN3c104impl3cow11cow_deleterEPv").as_deref(),
+        Some("ext.abi_mismatch")
+    );
+}
+
+/// Issue #14 round 2, batch 4: an error quoted in an issue ("> " before each line) reads as the
+/// bare error; a Python prompt is no quote.
+#[test]
+fn a_quoted_error_reads_as_the_bare_one() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let bare = "`fa3F@2.8.0` is not supported because:\nrequires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)";
+    let quoted = "> `fa3F@2.8.0` is not supported because:\n> requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)";
+    assert_eq!(top(bare).as_deref(), Some("ext.arch_unsupported"));
+    assert_eq!(top(quoted), top(bare));
+    assert_eq!(
+        top(&format!("> {}", quoted.replace('\n', "\n> "))),
+        top(bare)
+    );
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse").as_deref(),
+        top("torch.cuda.is_available()\nFalse").as_deref()
+    );
 }
