@@ -264,6 +264,12 @@ pub fn parse(text: &str) -> CollectEnv {
         if line.is_empty() || line.len() > 4096 {
             continue;
         }
+        // "module 'torch._C' has no attribute '_cuda_getDevice'": only a torch built without
+        // CUDA lacks its _cuda_* bindings
+        if line.contains("torch._C' has no attribute '_cuda_") {
+            ce.torch_cpu_only = true;
+            note(&mut ce, "torch error");
+        }
         // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the next line
         if let Some(what) = asked.take() {
             if let Some(v) = p.bare_value.captures(&line).and_then(|c| c.get(1)) {
@@ -1234,6 +1240,9 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
             parse("Distributor ID:\tUbuntu\nDescription:\tUbuntu 18.04 LTS\nRelease:\t18.04\n");
         assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04 LTS"));
         assert!(parse("just some prose without versions").found_nothing());
+        // from https://github.com/facebookresearch/ParlAI/issues/831
+        let ce = parse("I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'` when running");
+        assert!(ce.torch_cpu_only && !ce.found_nothing());
         // a GPU name written against CJK text, from https://github.com/vllm-project/vllm/issues/13398
         let ce = parse("# [Bug]: VLLM V1架构不支持V100显卡");
         assert_eq!(ce.gpus, vec!["V100"]);
