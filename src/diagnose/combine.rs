@@ -14,18 +14,23 @@ fn re(p: &str) -> Option<Regex> {
 }
 
 /// A traceback frame ("  File \"x.py\", line 3, in f"), also behind log prefixes.
-static FRAME: LazyLock<Option<Regex>> = LazyLock::new(|| re(r#"(?m)File "[^"\n]+", line \d+, in "#));
+static FRAME: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r#"(?m)File "[^"\n]+", line \d+, in "#));
 
 /// The exception a traceback ends with, when it is Python's own kind (a call with the
 /// wrong arguments, a missing attribute, a failed assertion): the program's error, not the
 /// GPU's. Log prefixes ("[rank0]: ", "ERROR 02-17 20:51:49 core.py:210] ") are allowed.
 static PY_EXCEPTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    re(r"(?m)^(?:.*?\]:? ?)?\s*((?:TypeError|AttributeError|AssertionError|KeyError|IndexError|NameError|NotImplementedError|ValueError)\b(?::[^\n]*)?)\s*$")
+    re(
+        r"(?m)^(?:.*?\]:? ?)?\s*((?:TypeError|AttributeError|AssertionError|KeyError|IndexError|NameError|NotImplementedError|ValueError)\b(?::[^\n]*)?)\s*$",
+    )
 });
 
 /// Words that make an exception the GPU's business after all.
 static GPU_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    re(r"(?i)cuda|\bgpu|nvidia|nvml|driver|device|kernel image|\bsm_?\d|compute capability|cudnn|cublas|nccl|out of memory")
+    re(
+        r"(?i)cuda|\bgpu|nvidia|nvml|driver|device|kernel image|\bsm_?\d|compute capability|cudnn|cublas|nccl|out of memory",
+    )
 });
 
 /// The program's own Python exception the paste's traceback ends with, if any.
@@ -44,7 +49,9 @@ pub fn program_exception(paste: &str) -> Option<String> {
 
 /// Sentences in which the person says the machine has no NVIDIA GPU to use.
 static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    re(r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b")
+    re(
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b",
+    )
 });
 
 /// Whether the paste says the machine has no NVIDIA GPU, and shows none: no GPU named, no
@@ -93,8 +100,14 @@ mod tests {
     fn a_machine_said_to_have_no_nvidia_gpu() {
         let ce = CollectEnv::default();
         // from https://github.com/Akegarasu/lora-scripts/issues/101
-        assert!(says_no_nvidia_gpu("I'm using a integrated Intel GPU(iris xe graphics).", &ce));
-        assert!(says_no_nvidia_gpu("I'm not working with the GPU but only with the CPU", &ce));
+        assert!(says_no_nvidia_gpu(
+            "I'm using a integrated Intel GPU(iris xe graphics).",
+            &ce
+        ));
+        assert!(says_no_nvidia_gpu(
+            "I'm not working with the GPU but only with the CPU",
+            &ce
+        ));
         assert!(says_no_nvidia_gpu("my PC does not have NVIDIA GPU", &ce));
         assert!(!says_no_nvidia_gpu("so only CPU was used", &ce));
         assert!(!says_no_nvidia_gpu("the GPU is not used", &ce));
@@ -103,6 +116,9 @@ mod tests {
             gpus: vec!["NVIDIA GeForce RTX 3060".to_string()],
             ..CollectEnv::default()
         };
-        assert!(!says_no_nvidia_gpu("using an integrated Intel GPU for the display", &with_gpu));
+        assert!(!says_no_nvidia_gpu(
+            "using an integrated Intel GPU for the display",
+            &with_gpu
+        ));
     }
 }

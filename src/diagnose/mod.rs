@@ -4,8 +4,8 @@
 //! them with the matrix, and the error the person saw (`--log`, else warnings inside the
 //! paste) is explained and refined with the findings.
 
-mod combine;
 pub mod collect_env;
+mod combine;
 pub mod paste;
 
 use std::collections::BTreeMap;
