@@ -19,10 +19,11 @@ static FRAME: LazyLock<Option<Regex>> =
 
 /// The exception a traceback ends with, when it is Python's own kind (a call with the
 /// wrong arguments, a missing attribute, a failed assertion): the program's error, not the
-/// GPU's. Log prefixes ("[rank0]: ", "ERROR 02-17 20:51:49 core.py:210] ") are allowed.
+/// GPU's. Log prefixes ("[rank0]: ", "ERROR 02-17 20:51:49 core.py:210] ") and a heading's
+/// "# " are allowed; a RuntimeError counts only when it wraps a wrong call.
 static PY_EXCEPTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?m)^(?:.*?\]:? ?)?\s*((?:TypeError|AttributeError|AssertionError|KeyError|IndexError|NameError|NotImplementedError|ValueError)\b(?::[^\n]*)?)\s*$",
+        r"(?m)^(#+ )?(?:.*?\]:? ?)?\s*((?:TypeError|AttributeError|AssertionError|KeyError|IndexError|NameError|NotImplementedError|ValueError)\b(?::[^\n]*)?|RuntimeError: [^\n]*(?:unexpected keyword argument|multiple values for keyword argument|required positional argument)[^\n]*)\s*$",
     )
 });
 
@@ -33,14 +34,16 @@ static GPU_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
-/// The program's own Python exception the paste's traceback ends with, if any.
+/// The program's own Python exception the paste shows: the one a traceback ends with, or
+/// one a heading (an issue's title) names.
 pub fn program_exception(paste: &str) -> Option<String> {
-    FRAME.as_ref()?.find(paste)?;
+    let traceback = FRAME.as_ref()?.is_match(paste);
     let gpu = GPU_WORDS.as_ref()?;
     PY_EXCEPTION
         .as_ref()?
         .captures_iter(paste)
-        .filter_map(|c| c.get(1))
+        .filter(|c| traceback || c.get(1).is_some())
+        .filter_map(|c| c.get(2))
         .map(|m| m.as_str().trim())
         .filter(|line| !gpu.is_match(line))
         .last()
@@ -91,8 +94,17 @@ mod tests {
         // an exception about the GPU is not the program's own
         let gpu = "  File \"a.py\", line 1, in <module>\nAssertionError: Torch not compiled with CUDA enabled\n";
         assert_eq!(program_exception(gpu), None);
-        // no traceback, no program exception
+        // no traceback, no program exception; but an issue title names one
         assert_eq!(program_exception("TypeError: x() missing 1 argument"), None);
+        // from https://github.com/unslothai/unsloth/issues/2002
+        assert_eq!(
+            program_exception("# RuntimeError: EngineArgs.__init__() got an unexpected keyword argument 'compilation_config'\n").as_deref(),
+            Some("RuntimeError: EngineArgs.__init__() got an unexpected keyword argument 'compilation_config'")
+        );
+        assert_eq!(
+            program_exception("# RuntimeError: CUDA error: unknown error\n"),
+            None
+        );
         assert_eq!(program_exception(""), None);
     }
 

@@ -772,14 +772,18 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         )
     } else {
         match combine::program_exception(paste) {
-            // A healthy environment plus a traceback of the program's own defers to it.
+            // An environment with nothing failing plus the program's own exception (a
+            // traceback's last line, an issue's title) defers to the program.
             Some(exc)
-                if cause == "none" && (ce.cuda_available == Some(true) || ce.smi_answered) =>
+                if cause == "none"
+                    && ce.cuda_available != Some(false)
+                    && !ce.smi_failed
+                    && !ce.torch_cpu_only =>
             {
                 (
                     "workload.library_bug".to_string(),
                     "paste".to_string(),
-                    format!("the environment in the paste works (CUDA answered) and nothing in it fails; the traceback ends in the program's own error, not the GPU's: {exc}"),
+                    format!("nothing in the paste's environment fails, and the error is the program's own, not the GPU's: {exc}"),
                 )
             }
             _ => (cause, from, summary),

@@ -264,6 +264,10 @@ pub fn parse(text: &str) -> CollectEnv {
         if line.is_empty() || line.len() > 4096 {
             continue;
         }
+        // a Python traceback's frame: the paste holds the program's error
+        if line.contains("File \"") && line.contains("\", line ") {
+            note(&mut ce, "python traceback");
+        }
         // "module 'torch._C' has no attribute '_cuda_getDevice'": only a torch built without
         // CUDA lacks its _cuda_* bindings
         if line.contains("torch._C' has no attribute '_cuda_") {
