@@ -66,21 +66,6 @@ pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
         && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
-/// Words saying CUDA is missing for the program ("Cuda not compiled", "CUDA is not
-/// available", "is_available() returns False", "only the CPU is used").
-static CUDA_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    re(
-        r"(?i)\bnot compiled with cuda|\bcuda not compiled|\bcuda (?:is )?not available|\bno cuda\b|is_available\(\)\W{0,3}(?:returns?|is|=+|->)?\s*false|\bonly (?:the )?cpu (?:is |was )?used|\bruns? (?:only )?on (?:the )?cpu",
-    )
-});
-
-/// Whether the paste says CUDA is missing for the program.
-pub fn says_cuda_missing(paste: &str) -> bool {
-    CUDA_MISSING_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-}
-
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -121,17 +106,6 @@ mod tests {
             None
         );
         assert_eq!(program_exception(""), None);
-    }
-
-    #[test]
-    fn cuda_said_to_be_missing() {
-        // from https://github.com/angelolab/Nimbus-Inference/issues/12
-        assert!(says_cuda_missing("# Cuda not compiled"));
-        assert!(says_cuda_missing("torch.cuda.is_available() returns False"));
-        assert!(says_cuda_missing(
-            "AssertionError: Torch not compiled with CUDA enabled"
-        ));
-        assert!(!says_cuda_missing("CUDA available: True, training runs"));
     }
 
     #[test]

@@ -770,17 +770,6 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             "paste".to_string(),
             format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table), so CUDA has no device: the error's {cause} is that missing GPU"),
         )
-    } else if cause == "none" && ce.torch_cpu_only && combine::says_cuda_missing(paste) {
-        // A torch without CUDA is fine on a machine that needs none: not when the paste
-        // says the program is missing CUDA.
-        (
-            "torch.cpu_only".to_string(),
-            "paste".to_string(),
-            format!(
-                "the paste's torch{} is a build without CUDA, and the paste says CUDA is missing for the program",
-                ce.torch.as_deref().map(|t| format!(" {t}")).unwrap_or_default()
-            ),
-        )
     } else {
         match combine::program_exception(paste) {
             // An environment with nothing failing plus the program's own exception (a
