@@ -99,3 +99,51 @@ fn a_paste_with_one_version_of_any_kind_is_not_refused() {
     assert_eq!(code, 3);
     assert!(err.contains("nvidia-smi"), "{err}");
 }
+
+/// A healthy collect_env plus the program's own exception: the program, not the machine.
+/// From https://github.com/vllm-project/vllm/issues/5983 (trimmed).
+#[test]
+fn a_healthy_paste_with_the_programs_own_exception_blames_the_program() {
+    let paste = "[rank0]:   File \"/home/anaconda3/envs/llm/lib/python3.10/site-packages/vllm/worker/model_runner.py\", line 741, in execute_model
+[rank0]:     prefill_meta = attn_metadata.prefill_metadata
+[rank0]: AttributeError: 'NoneType' object has no attribute 'prefill_metadata'
+
+PyTorch version: 2.3.0+cu121
+Is debug build: False
+CUDA used to build PyTorch: 12.1
+OS: CentOS Linux 7 (Core) (x86_64)
+Is CUDA available: True
+GPU models and configuration:
+GPU 0: NVIDIA GeForce RTX 4090
+GPU 1: NVIDIA GeForce RTX 4090
+
+Nvidia driver version: 550.78
+";
+    let (_, d) = diagnosis(paste);
+    assert_eq!(d["cause"], "workload.library_bug", "{d:#}");
+    assert_eq!(d["from"], "paste", "{d:#}");
+    // the same exception with CUDA unavailable is not the program's alone
+    let (_, d) = diagnosis(&paste.replace("Is CUDA available: True", "Is CUDA available: False"));
+    assert_ne!(d["cause"], "workload.library_bug", "{d:#}");
+    // a traceback alone is read (not refused as a paste naming nothing)
+    let (code, _, err) = run(bin().args(["diagnose", "-"]).write_stdin(
+        "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n    f(x=1)\nTypeError: f() got an unexpected keyword argument 'x'\n",
+    ));
+    assert_ne!(code, 3, "{err}");
+}
+
+/// "CUDA driver version is insufficient" on a machine the paste says has no NVIDIA GPU.
+/// From https://github.com/Akegarasu/lora-scripts/issues/101 (trimmed).
+#[test]
+fn a_paste_saying_there_is_no_nvidia_gpu_names_the_missing_gpu() {
+    let paste = "Error CUDA driver version is insufficient for CUDA runtime version at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu
+I'm using a integrated Intel GPU(iris xe graphics). os is win 11, torch==2.0.0+cu118 torchvision==0.15.1+cu118.
+";
+    let (_, d) = diagnosis(paste);
+    assert_eq!(d["cause"], "host.no_nvidia_gpu", "{d:#}");
+    // with an NVIDIA GPU in the paste, the error's own reading stands
+    let (_, d) = diagnosis(&format!(
+        "{paste}| NVIDIA-SMI 452.06       Driver Version: 452.06       CUDA Version: 11.0     |\n"
+    ));
+    assert_ne!(d["cause"], "host.no_nvidia_gpu", "{d:#}");
+}

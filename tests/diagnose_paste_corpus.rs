@@ -26,6 +26,9 @@ fn floors(part: &str) -> (f64, f64) {
         "dev" => (0.75, 0.85),
         // measured 2026-11-24: 26/29 first-ranked, facts 172/172 (53 cases)
         ADDED => (0.85, 0.95),
+        // measured 2026-11-24 after round 2's changes: 18/28 first-ranked, facts 36/37 (31
+        // cases; batch 4 was gathered after the changes and is mostly still missed)
+        ADDED_C => (0.60, 0.95),
         _ => (0.60, 0.72),
     }
 }
@@ -62,6 +65,8 @@ fn dir() -> PathBuf {
 
 /// Real pastes added after the corpus was frozen (SPLIT.md): all dev, measured apart.
 const ADDED: &str = "dev-2026-11b";
+/// The second folder of post-freeze pastes (round 2 of #14's `diagnose` part): all dev.
+const ADDED_C: &str = "dev-2026-11c";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -78,11 +83,20 @@ fn cases() -> Option<Vec<Case>> {
 
 /// The cases added after the freeze, with their file paths relative to `dir()`.
 fn added_cases() -> Vec<Case> {
-    let mut cases = cases_in(&dir().join(ADDED)).unwrap_or_default();
+    added_cases_in(ADDED)
+}
+
+fn added_cases_in(folder: &str) -> Vec<Case> {
+    let mut cases = cases_in(&dir().join(folder)).unwrap_or_default();
     for c in &mut cases {
-        c.file = format!("{ADDED}/{}", c.file);
+        c.file = format!("{folder}/{}", c.file);
     }
     cases
+}
+
+/// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
+fn is_added(c: &Case) -> bool {
+    c.file.starts_with(&format!("{ADDED}/")) || c.file.starts_with(&format!("{ADDED_C}/"))
 }
 
 fn cases_in(dir: &Path) -> Option<Vec<Case>> {
@@ -108,7 +122,10 @@ fn every_paste_case_is_well_formed() {
         println!("no paste corpus at {} yet", dir().display());
         return;
     };
-    let added = added_cases();
+    let added: Vec<Case> = added_cases()
+        .into_iter()
+        .chain(added_cases_in(ADDED_C))
+        .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
     }
@@ -121,7 +138,7 @@ fn every_paste_case_is_well_formed() {
     for c in &cases {
         assert!(
             c.cause == "none"
-                || (c.cause == "unknown" && c.file.starts_with(ADDED))
+                || (c.cause == "unknown" && is_added(c))
                 || KNOWN_IDS.contains(&c.cause.as_str()),
             "{}: unknown cause {:?}",
             c.id,
@@ -176,10 +193,12 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let matrix = Matrix::bundled().unwrap();
     let mut failures = Vec::new();
     let added = added_cases();
-    let parts: [(&str, Vec<&Case>); 3] = [
+    let added_c = added_cases_in(ADDED_C);
+    let parts: [(&str, Vec<&Case>); 4] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
+        (ADDED_C, added_c.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

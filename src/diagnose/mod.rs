@@ -5,6 +5,7 @@
 //! paste) is explained and refined with the findings.
 
 pub mod collect_env;
+mod combine;
 pub mod paste;
 
 use std::collections::BTreeMap;
@@ -124,7 +125,8 @@ const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
 pub struct Diagnosis {
     /// The cause, a finding id, or "none" when the paste shows nothing wrong.
     pub cause: String,
-    /// Where it came from: "log", "paste warnings", "findings" or "none".
+    /// Where it came from: "log", "paste warnings", "findings", "paste" (what the paste
+    /// observed or said beside the error) or "none".
     pub from: String,
     pub summary: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -757,6 +759,35 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 "nothing in the paste shows a problem with the environment".to_string(),
             ),
         },
+    };
+    // What the paste says of the hardware beats a "no usable driver" reading of the error:
+    // with no NVIDIA GPU, CUDA's "insufficient driver" / "no driver" is that missing GPU.
+    let (cause, from, summary) = if combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+        && combine::says_no_nvidia_gpu(paste, &ce)
+    {
+        (
+            "host.no_nvidia_gpu".to_string(),
+            "paste".to_string(),
+            format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table), so CUDA has no device: the error's {cause} is that missing GPU"),
+        )
+    } else {
+        match combine::program_exception(paste) {
+            // An environment with nothing failing plus the program's own exception (a
+            // traceback's last line, an issue's title) defers to the program.
+            Some(exc)
+                if cause == "none"
+                    && ce.cuda_available != Some(false)
+                    && !ce.smi_failed
+                    && !ce.torch_cpu_only =>
+            {
+                (
+                    "workload.library_bug".to_string(),
+                    "paste".to_string(),
+                    format!("nothing in the paste's environment fails, and the error is the program's own, not the GPU's: {exc}"),
+                )
+            }
+            _ => (cause, from, summary),
+        }
     };
     Diagnosis {
         cause,

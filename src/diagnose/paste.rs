@@ -154,7 +154,7 @@ fn patterns() -> Option<&'static Patterns> {
             // computeCapability: 6.1"; TF 1.x: "name: GeForce GTX 1650 Ti major: 7 minor: 5")
             tf_device: re(r"\bname: (.+?) (?:computeCapability: \d+\.\d+|major: \d+ minor: \d+)")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"\b((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)\b")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -263,6 +263,16 @@ pub fn parse(text: &str) -> CollectEnv {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
             continue;
+        }
+        // a Python traceback's frame: the paste holds the program's error
+        if line.contains("File \"") && line.contains("\", line ") {
+            note(&mut ce, "python traceback");
+        }
+        // "module 'torch._C' has no attribute '_cuda_getDevice'": only a torch built without
+        // CUDA lacks its _cuda_* bindings
+        if line.contains("torch._C' has no attribute '_cuda_") {
+            ce.torch_cpu_only = true;
+            note(&mut ce, "torch error");
         }
         // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the next line
         if let Some(what) = asked.take() {
@@ -1234,6 +1244,14 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
             parse("Distributor ID:\tUbuntu\nDescription:\tUbuntu 18.04 LTS\nRelease:\t18.04\n");
         assert_eq!(ce.os.as_deref(), Some("Ubuntu 18.04 LTS"));
         assert!(parse("just some prose without versions").found_nothing());
+        // from https://github.com/facebookresearch/ParlAI/issues/831
+        let ce = parse("I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'` when running");
+        assert!(ce.torch_cpu_only && !ce.found_nothing());
+        // a GPU name written against CJK text, from https://github.com/vllm-project/vllm/issues/13398
+        let ce = parse("# [Bug]: VLLM V1架构不支持V100显卡");
+        assert_eq!(ce.gpus, vec!["V100"]);
+        assert_eq!(parse("我的4090显卡").gpus, Vec::<String>::new());
+        assert_eq!(parse("显卡是RTX 4090，驱动535").gpus, vec!["RTX 4090"]);
     }
 
     /// NUL bytes at line ends (Windows pastes) do not change what is read.

@@ -1,0 +1,136 @@
+//! How `diagnose` combines what the paste observed with the error in it, beyond the checks'
+//! findings and `explain`'s causes: a healthy environment plus a Python exception of the
+//! program's own defers to the program, and a paste that says the machine has no NVIDIA
+//! GPU turns a "driver" error into that observation.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::collect_env::CollectEnv;
+
+fn re(p: &str) -> Option<Regex> {
+    Regex::new(p).ok()
+}
+
+/// A traceback frame ("  File \"x.py\", line 3, in f"), also behind log prefixes.
+static FRAME: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r#"(?m)File "[^"\n]+", line \d+, in "#));
+
+/// The exception a traceback ends with, when it is Python's own kind (a call with the
+/// wrong arguments, a missing attribute, a failed assertion): the program's error, not the
+/// GPU's. Log prefixes ("[rank0]: ", "ERROR 02-17 20:51:49 core.py:210] ") and a heading's
+/// "# " are allowed; a RuntimeError counts only when it wraps a wrong call.
+static PY_EXCEPTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?m)^(#+ )?(?:.*?\]:? ?)?\s*((?:TypeError|AttributeError|AssertionError|KeyError|IndexError|NameError|NotImplementedError|ValueError)\b(?::[^\n]*)?|RuntimeError: [^\n]*(?:unexpected keyword argument|multiple values for keyword argument|required positional argument)[^\n]*)\s*$",
+    )
+});
+
+/// Words that make an exception the GPU's business after all.
+static GPU_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)cuda|\bgpu|nvidia|nvml|driver|device|kernel image|\bsm_?\d|compute capability|cudnn|cublas|nccl|out of memory",
+    )
+});
+
+/// The program's own Python exception the paste shows: the one a traceback ends with, or
+/// one a heading (an issue's title) names.
+pub fn program_exception(paste: &str) -> Option<String> {
+    let traceback = FRAME.as_ref()?.is_match(paste);
+    let gpu = GPU_WORDS.as_ref()?;
+    PY_EXCEPTION
+        .as_ref()?
+        .captures_iter(paste)
+        .filter(|c| traceback || c.get(1).is_some())
+        .filter_map(|c| c.get(2))
+        .map(|m| m.as_str().trim())
+        .filter(|line| !gpu.is_match(line))
+        .last()
+        .map(str::to_string)
+}
+
+/// Sentences in which the person says the machine has no NVIDIA GPU to use.
+static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b",
+    )
+});
+
+/// Whether the paste says the machine has no NVIDIA GPU, and shows none: no GPU named, no
+/// driver, nvidia-smi never answered.
+pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
+    ce.gpus.is_empty()
+        && ce.driver.is_none()
+        && !ce.smi_answered
+        && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
+/// they are that missing GPU.
+pub const NO_DRIVER_CAUSES: &[&str] = &[
+    "driver.too_old_for_torch",
+    "driver.too_old_for_toolkit",
+    "driver.not_installed",
+    "driver.module_not_loaded",
+    "driver.cuda_init_failed",
+    "torch.cuda_unavailable",
+    "host.container_no_gpu",
+    "driver.compat_package_mismatch",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// from https://github.com/vllm-project/vllm/issues/5983 (a vLLM bug on a healthy machine)
+    #[test]
+    fn a_python_exception_of_the_program_is_found() {
+        let text = "[rank0]:   File \"/x/vllm/worker/model_runner.py\", line 741, in execute_model\n[rank0]:     prefill_meta = attn_metadata.prefill_metadata\n[rank0]: AttributeError: 'NoneType' object has no attribute 'prefill_metadata'\n";
+        assert_eq!(
+            program_exception(text).as_deref(),
+            Some("AttributeError: 'NoneType' object has no attribute 'prefill_metadata'")
+        );
+        // an exception about the GPU is not the program's own
+        let gpu = "  File \"a.py\", line 1, in <module>\nAssertionError: Torch not compiled with CUDA enabled\n";
+        assert_eq!(program_exception(gpu), None);
+        // no traceback, no program exception; but an issue title names one
+        assert_eq!(program_exception("TypeError: x() missing 1 argument"), None);
+        // from https://github.com/unslothai/unsloth/issues/2002
+        assert_eq!(
+            program_exception("# RuntimeError: EngineArgs.__init__() got an unexpected keyword argument 'compilation_config'\n").as_deref(),
+            Some("RuntimeError: EngineArgs.__init__() got an unexpected keyword argument 'compilation_config'")
+        );
+        assert_eq!(
+            program_exception("# RuntimeError: CUDA error: unknown error\n"),
+            None
+        );
+        assert_eq!(program_exception(""), None);
+    }
+
+    #[test]
+    fn a_machine_said_to_have_no_nvidia_gpu() {
+        let ce = CollectEnv::default();
+        // from https://github.com/Akegarasu/lora-scripts/issues/101
+        assert!(says_no_nvidia_gpu(
+            "I'm using a integrated Intel GPU(iris xe graphics).",
+            &ce
+        ));
+        assert!(says_no_nvidia_gpu(
+            "I'm not working with the GPU but only with the CPU",
+            &ce
+        ));
+        assert!(says_no_nvidia_gpu("my PC does not have NVIDIA GPU", &ce));
+        assert!(!says_no_nvidia_gpu("so only CPU was used", &ce));
+        assert!(!says_no_nvidia_gpu("the GPU is not used", &ce));
+        // a GPU in the paste says otherwise
+        let with_gpu = CollectEnv {
+            gpus: vec!["NVIDIA GeForce RTX 3060".to_string()],
+            ..CollectEnv::default()
+        };
+        assert!(!says_no_nvidia_gpu(
+            "using an integrated Intel GPU for the display",
+            &with_gpu
+        ));
+    }
+}
