@@ -118,7 +118,7 @@ pub fn run(req: &Request, host: &Host) -> Result<Report, AppError> {
     }
     let mut facts = gather(req, host, &mut |_, _| {})?;
     if req.from.is_none() && req.probes.enabled {
-        check_gpu_selection(&facts, &req.probes.gpus)?;
+        check_gpu_selection(&facts.driver_api, &req.probes.gpus)?;
     }
     if req.from.is_none() {
         let (opts, skipped) = budget_probes(req.probes.clone(), host, &facts);
@@ -130,8 +130,11 @@ pub fn run(req: &Request, host: &Host) -> Result<Report, AppError> {
 
 /// `--gpus` entries that match no GPU CUDA sees are a usage error (exit 3) naming them and
 /// the GPUs there are, rather than a run that probes nothing and says nothing.
-pub fn check_gpu_selection(facts: &Facts, wanted: &[String]) -> Result<(), AppError> {
-    let (unmatched, present) = crate::probes::plan::unmatched_gpus(facts, wanted);
+pub fn check_gpu_selection(
+    driver_api: &facts::driver_api::DriverApiFacts,
+    wanted: &[String],
+) -> Result<(), AppError> {
+    let (unmatched, present) = crate::probes::plan::unmatched_gpus(driver_api, wanted);
     // No GPU at all: the report's findings say why, which matters more than the selection.
     if unmatched.is_empty() || present.is_empty() {
         return Ok(());
@@ -141,6 +144,22 @@ pub fn check_gpu_selection(facts: &Facts, wanted: &[String]) -> Result<(), AppEr
         unmatched.join(","),
         present.join(", ")
     )))
+}
+
+/// [`check_gpu_selection`] before the terminal UI takes the screen: the UI gathers on its
+/// own thread once it runs, so an unmatched `--gpus` is found here first, by asking the
+/// driver worker which GPUs CUDA sees (the UI's gathering asks again), and is the same
+/// usage error (exit 3) with the same message as for the text and JSON report.
+pub fn check_gpu_selection_before_ui(req: &Request, host: &Host) -> Result<(), AppError> {
+    if req.from.is_some()
+        || req.ready.is_some()
+        || !req.probes.enabled
+        || req.probes.gpus.is_empty()
+    {
+        return Ok(());
+    }
+    let libs = facts::driver_libs::gather(host);
+    check_gpu_selection(&facts::driver_api::gather(host, &libs), &req.probes.gpus)
 }
 
 /// The least time one probe is given under `--budget` (less would fail it for want of

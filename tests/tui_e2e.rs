@@ -554,3 +554,33 @@ fn a_cause_unfolds_its_symptoms_on_right() {
     assert_eq!(code, 2);
     t.assert_restored(&s);
 }
+
+/// `--gpus` that matches no GPU is the same usage error as for the text report (exit 3,
+/// the same message), found before the UI takes the screen.
+#[test]
+fn gpus_that_match_no_gpu_are_refused_before_the_ui_starts() {
+    let root = fixture_root::FixtureRoot::ubuntu();
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("550.54.15")
+        .device_nodes(1);
+    let env = format!(
+        "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} \
+         FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
+         FAKE_NVML_DRIVER_VERSION=550.54.15 PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1",
+        root.root().display(),
+        fake_driver::fake_driver().current.display()
+    );
+    let t = Tmux::start(&format!("{env} {BIN} --gpus 7"), 200, 40);
+    let (code, s) = t.exit();
+    assert_eq!(code, 3, "{s}");
+    t.assert_restored(&s);
+    let message =
+        "gpu-doctor: --gpus 7 matches no GPU on this machine: CUDA sees GPU 0 (GPU-0a1b2c3d-";
+    assert!(s.contains(message), "{s}");
+    // The text report says the same, with the same exit code.
+    let plain = Tmux::start(&format!("{env} {BIN} --plain --gpus 7"), 200, 40);
+    let (plain_code, p) = plain.exit();
+    assert_eq!(plain_code, 3, "{p}");
+    assert!(p.contains(message), "{p}");
+}

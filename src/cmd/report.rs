@@ -61,6 +61,7 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
         && settings.prometheus.is_none()
         && settings.labels.is_none()
     {
+        pipeline::check_gpu_selection_before_ui(&request, host)?;
         return Ok(crate::tui::run(crate::tui::runtime::Options {
             request: request.clone(),
             host: host.clone(),

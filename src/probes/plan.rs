@@ -276,13 +276,11 @@ pub fn nccl_libraries(facts: &Facts, host: &Host) -> Vec<PathBuf> {
 /// The `--gpus` entries that match none of the GPUs CUDA sees, with those GPUs described
 /// ("0 (GPU-0a1b…)"), for the error that says so. Empty when every entry matches, or
 /// when CUDA's device list is unknown (the findings then say why no probe ran).
-pub fn unmatched_gpus(facts: &Facts, wanted: &[String]) -> (Vec<String>, Vec<String>) {
-    let Some(devices) = facts
-        .driver_api
-        .cuda
-        .value()
-        .and_then(|c| c.devices.value())
-    else {
+pub fn unmatched_gpus(
+    driver_api: &crate::facts::driver_api::DriverApiFacts,
+    wanted: &[String],
+) -> (Vec<String>, Vec<String>) {
+    let Some(devices) = driver_api.cuda.value().and_then(|c| c.devices.value()) else {
         return (Vec::new(), Vec::new());
     };
     let unmatched: Vec<String> = wanted
