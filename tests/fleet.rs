@@ -169,6 +169,7 @@ impl Sshd {
         let script = format!(
             r#"#!/bin/sh
 d='{d}'
+printf '%s\n' "$*" >> "$d/argv.log"
 case "$GPU_DOCTOR_FAKE" in
   missing) echo "sh: 1: gpu-doctor: not found" >&2; exit 127 ;;
   hang) exec sleep 30 ;;
@@ -493,6 +494,39 @@ fn the_real_binary_on_fixture_hosts_shows_drift() {
     assert!(text.contains("Drift"), "{text}");
     assert!(text.contains("535.104.05  old1"), "{text}");
     assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+/// `fleet --expect PROFILE` over ssh: the profile is read here and each host's report is
+/// judged against it; the remote gpu-doctor is run as without it (nothing is copied).
+#[test]
+fn expect_judges_each_ssh_host_here() {
+    let sshd = Sshd::start();
+    let profiles = tempfile::tempdir().unwrap();
+    let profile = profiles.path().join("a100.toml");
+    std::fs::write(&profile, "gpu_model = \"NVIDIA A100-SXM4-80GB\"\n").unwrap();
+    let p = profile.to_str().unwrap();
+    let (code, doc, _) = sshd.fleet_json(&["--expect", p, "node[1-2]"]);
+    assert_eq!(code, 2, "{doc:#}");
+    for name in ["node1", "node2"] {
+        let h = host(&doc, name);
+        assert_eq!(h["status"], "ok", "{h}");
+        assert_eq!(h["summary"]["top_finding"], "host.drift", "{h}");
+        let drift: Vec<&serde_json::Value> = h["report"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"] == "host.drift")
+            .collect();
+        // Every one of the 8 H100s is another model than the profile's.
+        assert_eq!(drift.len(), 8, "{drift:#?}");
+        assert!(drift.iter().all(|f| f["severity"] == "fail"));
+    }
+    let argv = std::fs::read_to_string(sshd.path("argv.log")).unwrap();
+    assert_eq!(argv.lines().count(), 2, "{argv}");
+    assert!(
+        argv.lines().all(|l| l == "--json") && !argv.contains("a100.toml"),
+        "the remote gpu-doctor got only --json:\n{argv}"
+    );
 }
 
 #[test]

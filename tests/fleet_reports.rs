@@ -335,3 +335,102 @@ fn node_labels_for_node_feature_discovery() {
     let out = run("healthy_8gpu", "/nonexistent/features.d/gpu-doctor");
     assert_eq!(out.status.code(), Some(3));
 }
+
+/// `fleet --reports DIR --expect PROFILE`: the profile is read once here and every host's
+/// report is judged against it (host.drift, host.expected_gpus from its `gpus`), as
+/// `gpu-doctor --expect PROFILE` on each host would.
+#[test]
+fn expect_judges_every_host_against_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("healthy_8gpu"), dir.path().join("node01.json")).unwrap();
+    // node02: a board swapped for another model.
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture("healthy_8gpu")).unwrap()).unwrap();
+    v["facts"]["driver_api"]["nvml"]["value"]["devices"]["value"][3]["name"]["value"] =
+        "NVIDIA A100-SXM4-80GB".into();
+    std::fs::write(
+        dir.path().join("node02.json"),
+        serde_json::to_vec(&v).unwrap(),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    // Without a profile both are healthy.
+    assert_eq!(fleet(&["--reports", d, "--json"]).status.code(), Some(0));
+
+    let profiles = tempfile::tempdir().unwrap();
+    let profile = profiles.path().join("hgx-h100.toml");
+    std::fs::write(
+        &profile,
+        "gpus = 8\ngpu_model = \"NVIDIA H100 80GB HBM3\"\ndriver_branch = \"580\"\n",
+    )
+    .unwrap();
+    let p = profile.to_str().unwrap();
+    let out = fleet(&["--reports", d, "--json", "--expect", p]);
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(2), "{doc}");
+    let hosts = doc["hosts"].as_array().unwrap();
+    let host = |name: &str| hosts.iter().find(|h| h["host"] == name).unwrap();
+    let finding = |h: &serde_json::Value, id: &str| -> Vec<serde_json::Value> {
+        h["report"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == id || f["id"] == id)
+            .cloned()
+            .collect()
+    };
+    // node01 matches: the profile's checks pass and it stays healthy.
+    let n1 = host("node01");
+    assert_eq!(n1["exit_code"], 0, "{n1}");
+    assert_eq!(n1["summary"]["verdict"], "healthy");
+    let drift = finding(n1, "host.profile");
+    assert_eq!(drift.len(), 1, "{drift:?}");
+    assert_eq!(drift[0]["severity"], "pass");
+    assert_eq!(finding(n1, "host.gpu_count")[0]["severity"], "pass");
+    // node02 drifted: a host.drift failure naming the GPU and the models.
+    let n2 = host("node02");
+    assert_eq!(n2["exit_code"], 2, "{n2}");
+    assert_eq!(n2["summary"]["verdict"], "failures");
+    assert_eq!(n2["summary"]["top_finding"], "host.drift");
+    assert!(n2["summary"]["problems"]
+        .as_array()
+        .unwrap()
+        .contains(&"host.drift:fail".into()));
+    let drift = finding(n2, "host.drift");
+    assert_eq!(drift.len(), 1, "{drift:?}");
+    assert_eq!(drift[0]["severity"], "fail");
+    let summary = drift[0]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("GPU 3") && summary.contains("NVIDIA A100-SXM4-80GB"),
+        "{summary}"
+    );
+    assert_eq!(doc["exit_code"], 2);
+
+    // The same in the text table; a golden report works as the profile too.
+    let out = fleet(&[
+        "--reports",
+        d,
+        "--plain",
+        "--expect",
+        fixture("healthy_8gpu").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text.lines().find(|l| l.starts_with("node02")).unwrap();
+    assert!(row.contains("host.drift"), "{text}");
+
+    // A profile with more GPUs than the hosts have: host.expected_gpus fails on each.
+    std::fs::write(&profile, "gpus = 16\n").unwrap();
+    let doc = json(&fleet(&["--reports", d, "--json", "--expect", p]));
+    for h in doc["hosts"].as_array().unwrap() {
+        assert_eq!(h["summary"]["top_finding"], "host.expected_gpus", "{h}");
+    }
+
+    // A profile that is not one: exit 3 before any report is read, naming the file.
+    std::fs::write(&profile, "driver_branch = \"r550\"\n").unwrap();
+    let out = fleet(&["--reports", d, "--json", "--expect", p]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(p) && err.contains("r550"), "{err}");
+}

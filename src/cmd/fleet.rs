@@ -117,6 +117,13 @@ pub fn run(settings: &Settings, args: &FleetArgs, host: &Host) -> i32 {
         },
         None => None,
     };
+    let expect = match &args.expect {
+        Some(path) => match expectation(settings, path, host) {
+            Ok(e) => Some(std::sync::Arc::new(e)),
+            Err(e) => return fail(&e),
+        },
+        None => None,
+    };
     if let Some(dir) = &args.reports {
         let files = match reports::list(dir) {
             Ok(f) => f,
@@ -133,6 +140,7 @@ pub fn run(settings: &Settings, args: &FleetArgs, host: &Host) -> i32 {
             args.max_output,
             args.names,
             settings.json || settings.prometheus.is_some(),
+            expect.as_deref(),
             &mut |mut r| {
                 let i = sink.done;
                 sink.push(i, &r);
@@ -151,6 +159,7 @@ pub fn run(settings: &Settings, args: &FleetArgs, host: &Host) -> i32 {
         Err(e) => return fail(&e),
     };
     let mut opts = FleetOptions::from_args(args, host.var(SSH_ENV));
+    opts.expect = expect;
     if !settings.scriptable()
         && crate::tui::fleet::wanted(host)
         && settings.prometheus.is_none()
@@ -184,6 +193,19 @@ pub fn run(settings: &Settings, args: &FleetArgs, host: &Host) -> i32 {
     // Every host, those whose worker stopped before reporting included.
     sink.tally = aggregate::Tally::of(&results);
     finish(settings, sink, &results, start, golden.as_ref())
+}
+
+/// `--expect PROFILE`, read once as the report's `--expect` reads it (a bad profile is
+/// exit code 3 before any host is asked).
+fn expectation(
+    settings: &Settings,
+    path: &std::path::Path,
+    host: &Host,
+) -> Result<fleet::expect::Expectation, crate::error::AppError> {
+    Ok(fleet::expect::Expectation {
+        profile: super::report::load_profile(path)?,
+        matrix: crate::pipeline::choose_matrix(settings.matrix_dir.as_deref(), host)?,
+    })
 }
 
 fn fail(e: &dyn std::fmt::Display) -> i32 {

@@ -14,6 +14,7 @@
 pub mod aggregate;
 pub mod classify;
 pub mod cmd;
+pub mod expect;
 pub mod inventory;
 pub mod prometheus;
 pub mod render;
@@ -93,6 +94,10 @@ pub struct FleetArgs {
     /// Compare every host with this known-good node's saved report instead of with the majority; any drift makes the exit code at least 1.
     #[arg(long, value_name = "REPORT")]
     pub golden: Option<PathBuf>,
+
+    /// Judge every host against this profile (a TOML profile or a known-good node's saved report, as `gpu-doctor --expect`): read once here and applied to each host's report (host.drift, and host.expected_gpus from its `gpus`); nothing is copied to the hosts.
+    #[arg(long, value_name = "PROFILE")]
+    pub expect: Option<PathBuf>,
 
     /// Arguments for the remote gpu-doctor after `--json` (after `--`, e.g. -- --expect-gpus 8).
     #[arg(last = true, value_name = "ARGS")]
@@ -322,6 +327,8 @@ pub struct FleetOptions {
     /// Keep the reports in the results [`run`] returns, after `on_result` has seen them;
     /// without it `--json` streams each report as it comes and memory stays flat.
     pub retain_reports: bool,
+    /// `--expect PROFILE`, read once: each host's report is judged against it.
+    pub expect: Option<Arc<expect::Expectation>>,
 }
 
 impl FleetOptions {
@@ -343,6 +350,7 @@ impl FleetOptions {
             push: args.push,
             keep_reports: true,
             retain_reports: true,
+            expect: None,
         }
     }
 }
@@ -362,6 +370,9 @@ pub fn check_host(target: &Target, opts: &FleetOptions) -> HostResult {
             c = classify::classify(&raw, opts.ssh.max_output_bytes);
             pushed = true;
         }
+    }
+    if let (Some(e), Some(r)) = (&opts.expect, c.report.as_mut()) {
+        e.apply(r);
     }
     let elapsed_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let summary = c.report.as_ref().map(HostSummary::of);

@@ -17,6 +17,7 @@ use std::time::Instant;
 use serde_json::value::RawValue;
 
 use super::classify::{self, Classified, RawOutcome};
+use super::expect::Expectation;
 use super::{FleetError, HostResult, HostSummary, Status};
 use crate::report::exit;
 
@@ -94,8 +95,14 @@ fn read_raw(path: &Path, max_bytes: u64) -> Result<RawOutcome, String> {
     })
 }
 
-/// Reads and classifies one saved report.
-pub fn read_one(file: &ReportFile, max_bytes: u64, names: Names, keep_report: bool) -> HostResult {
+/// Reads and classifies one saved report, judged against `expect` (`--expect`) when given.
+pub fn read_one(
+    file: &ReportFile,
+    max_bytes: u64,
+    names: Names,
+    keep_report: bool,
+    expect: Option<&Expectation>,
+) -> HostResult {
     let start = Instant::now();
     let c = match read_raw(&file.path, max_bytes) {
         Ok(raw) => {
@@ -111,6 +118,10 @@ pub fn read_one(file: &ReportFile, max_bytes: u64, names: Names, keep_report: bo
             report: None,
         },
     };
+    let mut c = c;
+    if let (Some(e), Some(r)) = (expect, c.report.as_mut()) {
+        e.apply(r);
+    }
     let host = match (names, &c.report) {
         (Names::Report, Some(r)) => r
             .facts
@@ -158,10 +169,11 @@ pub fn run(
     max_bytes: u64,
     names: Names,
     keep_reports: bool,
+    expect: Option<&Expectation>,
     on_result: &mut dyn FnMut(HostResult),
 ) {
     for f in files {
-        on_result(read_one(f, max_bytes, names, keep_reports));
+        on_result(read_one(f, max_bytes, names, keep_reports, expect));
     }
 }
 
@@ -171,7 +183,7 @@ pub fn golden(path: &Path, max_bytes: u64) -> Result<HostSummary, FleetError> {
         host: path.display().to_string(),
         path: path.to_path_buf(),
     };
-    let r = read_one(&file, max_bytes, Names::File, false);
+    let r = read_one(&file, max_bytes, Names::File, false, None);
     match (r.status, r.summary) {
         (Status::Ok, Some(s)) => Ok(s),
         (status, _) => Err(FleetError::Golden(
@@ -191,7 +203,7 @@ mod tests {
 
     fn collect(files: &[ReportFile], max: u64, names: Names, keep: bool) -> Vec<HostResult> {
         let mut out = Vec::new();
-        run(files, max, names, keep, &mut |r| out.push(r));
+        run(files, max, names, keep, None, &mut |r| out.push(r));
         out
     }
 

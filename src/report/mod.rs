@@ -109,23 +109,9 @@ impl Report {
         mut findings: Vec<Finding>,
         check_errors: Vec<CheckError>,
     ) -> Report {
-        // Failures first, then by area and id, so every renderer shows the same order.
-        findings.sort_by(|a, b| {
-            b.severity
-                .cmp(&a.severity)
-                .then_with(|| a.id.cmp(&b.id))
-                .then_with(|| a.scope.cmp(&b.scope))
-        });
+        sort_findings(&mut findings);
         let summary = Summary::of(&findings);
-        let exit_code = if !check_errors.is_empty() {
-            exit::NO_VERDICT
-        } else {
-            match summary.verdict {
-                Verdict::Healthy => exit::OK,
-                Verdict::Warnings => exit::WARNINGS,
-                Verdict::Failures => exit::FAILURES,
-            }
-        };
+        let exit_code = exit_code_of(&summary, &check_errors);
         Report {
             schema_version: SCHEMA_VERSION,
             generated_at: labels::rfc3339(std::time::SystemTime::now()),
@@ -145,7 +131,41 @@ impl Report {
     }
 }
 
+/// Failures first, then by area and id, so every renderer shows the same order.
+fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.id.cmp(&b.id))
+            .then_with(|| a.scope.cmp(&b.scope))
+    });
+}
+
+fn exit_code_of(summary: &Summary, check_errors: &[CheckError]) -> i32 {
+    if !check_errors.is_empty() {
+        return exit::NO_VERDICT;
+    }
+    match summary.verdict {
+        Verdict::Healthy => exit::OK,
+        Verdict::Warnings => exit::WARNINGS,
+        Verdict::Failures => exit::FAILURES,
+    }
+}
+
 impl Report {
+    /// The findings of the checks `ids` replaced by `judged` (those checks run again over
+    /// this report's facts, e.g. `fleet --expect` on a host's report), then the causes
+    /// linked, the order, summary and exit code made again as [`Report::new`] makes them.
+    /// Everything else (the time, the tool, the facts) stays the host's.
+    pub fn rejudge(&mut self, ids: &[&str], judged: Vec<Finding>) {
+        self.findings.retain(|f| !ids.contains(&f.id.as_str()));
+        self.findings.extend(judged);
+        crate::checks::causes::link(&mut self.findings);
+        sort_findings(&mut self.findings);
+        self.summary = Summary::of(&self.findings);
+        self.exit_code = exit_code_of(&self.summary, &self.check_errors);
+    }
+
     /// A report read from JSON made whole: a pass (schema 2) carries no failure id, so its
     /// `id` is the check's again, and a schema 1 finding gets its check's name. Findings of
     /// checks this build does not know keep what they had.
