@@ -92,6 +92,10 @@ pub const PROBES: [&str; 7] = [
     "oom",
 ];
 
+/// The probes between GPUs, picked like the others: they run after the per-GPU probes,
+/// on the picked GPUs together, and only with two GPUs or more, as on the command line.
+pub const BETWEEN_PROBES: [&str; 2] = ["p2p", "nccl"];
+
 pub use super::msg::ProbePlan; // moved: src/tui/msg.rs
 
 /// The GPU whose findings the list shows after a drill-down from the GPU table: by NVML
@@ -454,6 +458,16 @@ pub fn rows(
 
 #[cfg(test)]
 mod tests {
+
+    /// The picker offers every probe the command line has, per GPU and between GPUs.
+    #[test]
+    fn the_pickable_probes_are_the_command_lines() {
+        use crate::facts::probe::ProbeKind;
+        let per_gpu: Vec<&str> = ProbeKind::ALL.iter().map(|k| k.as_str()).collect();
+        let between: Vec<&str> = ProbeKind::NODE.iter().map(|k| k.as_str()).collect();
+        assert_eq!(super::PROBES.to_vec(), per_gpu);
+        assert_eq!(super::BETWEEN_PROBES.to_vec(), between);
+    }
 
     #[test]
     fn stages_are_the_gathering_steps_then_the_checks() {

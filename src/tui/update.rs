@@ -6,7 +6,10 @@ use crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use super::app::{App, GpuScope, Load, Overlay, Pane, Row, StageState, PROBES, STAGE_COUNT};
+use super::app::{
+    App, GpuScope, Load, Overlay, Pane, ProbePlan, Row, StageState, BETWEEN_PROBES, PROBES,
+    STAGE_COUNT,
+};
 use super::keymap::{self, Action};
 use super::layout::{self, Regions};
 use super::msg::{Cmd, Msg};
@@ -426,7 +429,25 @@ fn keep_visible(app: &mut App) {
     }
 }
 
-/// The picker's items: the GPUs of the report, then the probes.
+/// Why the probes between GPUs (p2p, nccl) will not run with this pick: as on the
+/// command line, they need two GPUs or more (of the machine's, and of those picked).
+pub fn between_not_run(report: &crate::report::Report, plan: &ProbePlan) -> Option<String> {
+    let rows = gpu_table::rows(report);
+    let picked = rows
+        .iter()
+        .filter(|g| !plan.skip_gpus.contains(&g.key()))
+        .count();
+    if rows.len() < 2 {
+        Some(format!("needs 2 GPUs, the machine has {}", rows.len()))
+    } else if picked < 2 {
+        Some(format!("needs 2 picked GPUs, {picked} picked"))
+    } else {
+        None
+    }
+}
+
+/// The picker's items: the GPUs of the report, then the probes (per GPU, then between
+/// GPUs, each of those saying when it will not run and why).
 pub fn picker_items(app: &App) -> Vec<(String, String, bool)> {
     let gpus = app.report.as_ref().map(gpu_table::rows).unwrap_or_default();
     let mut items: Vec<(String, String, bool)> = gpus
@@ -441,6 +462,21 @@ pub fn picker_items(app: &App) -> Vec<(String, String, bool)> {
         (
             format!("probe:{p}"),
             format!("probe {p}"),
+            !app.plan.skip_probes.contains(*p),
+        )
+    }));
+    let why = app
+        .report
+        .as_ref()
+        .and_then(|r| between_not_run(r, &app.plan));
+    items.extend(BETWEEN_PROBES.iter().map(|p| {
+        let label = match &why {
+            Some(why) => format!("probe {p} · skipped: {why}"),
+            None => format!("probe {p} (between GPUs)"),
+        };
+        (
+            format!("probe:{p}"),
+            label,
             !app.plan.skip_probes.contains(*p),
         )
     }));
@@ -684,6 +720,48 @@ mod tests {
         let mut c = app(failing());
         update(&mut c, Msg::Signal(15));
         assert!(c.quit, "SIGTERM quits through the loop");
+    }
+
+    #[test]
+    fn the_picker_lists_the_probes_between_gpus_with_the_command_lines_rules() {
+        let eight = Report::from_json(include_bytes!(
+            "../../tests/fixtures/reports/healthy_8gpu.json"
+        ))
+        .unwrap();
+        let mut a = app(eight);
+        let item = |a: &App, p: &str| {
+            picker_items(a)
+                .into_iter()
+                .find(|(k, _, _)| *k == format!("probe:{p}"))
+                .unwrap_or_else(|| panic!("no {p} in the picker"))
+        };
+        for p in BETWEEN_PROBES {
+            assert_eq!(item(&a, p).1, format!("probe {p} (between GPUs)"));
+            assert!(item(&a, p).2);
+        }
+        // Last in the list, after the per-GPU probes; Space leaves one out of the next run.
+        press(
+            &mut a,
+            &[KeyCode::Char('p'), KeyCode::End, KeyCode::Char(' ')],
+        );
+        assert!(a.plan.skip_probes.contains("nccl"));
+        assert!(!item(&a, "nccl").2 && item(&a, "p2p").2);
+        // With one GPU picked of eight they are not run, and the picker says why.
+        a.plan.skip_gpus = (1..8).map(|i| i.to_string()).collect();
+        assert_eq!(
+            item(&a, "p2p").1,
+            "probe p2p · skipped: needs 2 picked GPUs, 1 picked"
+        );
+        // A machine with one GPU: never, whatever is picked.
+        let one = app(failing());
+        assert_eq!(
+            item(&one, "nccl").1,
+            "probe nccl · skipped: needs 2 GPUs, the machine has 1"
+        );
+        assert_eq!(
+            between_not_run(one.report.as_ref().unwrap(), &one.plan).as_deref(),
+            Some("needs 2 GPUs, the machine has 1")
+        );
     }
 
     #[test]

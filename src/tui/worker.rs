@@ -225,6 +225,43 @@ mod tests {
         assert_eq!(done, (0..8).collect::<Vec<_>>());
     }
 
+    /// Two GPUs: the probes between them are planned; the picker's choices leave them out
+    /// one by one, and with one GPU left they are not run at all, as on the command line.
+    #[test]
+    fn the_picked_probes_between_gpus_are_the_ones_run() {
+        use crate::checks::testutil::{cuda_device, gpu, healthy};
+        use crate::facts::probe::ProbeKind;
+        let mut facts = healthy();
+        if let crate::fact::Fact::Known { value: n } = &mut facts.driver_api.nvml {
+            n.devices = crate::fact::Fact::known(vec![
+                gpu(0, "NVIDIA H100 80GB HBM3", "00000000:18:00.0"),
+                gpu(1, "NVIDIA H100 80GB HBM3", "00000000:2A:00.0"),
+            ]);
+        }
+        if let crate::fact::Fact::Known { value: c } = &mut facts.driver_api.cuda {
+            c.devices = crate::fact::Fact::known(vec![
+                cuda_device(0, Some(0), "NVIDIA H100 80GB HBM3", "0000:18:00.0", "GPU-a"),
+                cuda_device(1, Some(1), "NVIDIA H100 80GB HBM3", "0000:2A:00.0", "GPU-b"),
+            ]);
+        }
+        let host = Host::fixture("/nonexistent", &[]);
+        let req = Request::default();
+        let between = |picked: &ProbePlan| {
+            probe_plan(&req, &host, &facts, picked)
+                .between
+                .map(|b| [b.probes, b.skipped.into_iter().map(|(k, _)| k).collect()].concat())
+        };
+        assert_eq!(
+            between(&ProbePlan::default()),
+            Some(vec![ProbeKind::P2p, ProbeKind::Nccl])
+        );
+        let mut picked = ProbePlan::default();
+        picked.skip_probes.insert("nccl".into());
+        assert_eq!(between(&picked), Some(vec![ProbeKind::P2p]));
+        picked.skip_gpus.insert("1".into());
+        assert_eq!(between(&picked), None);
+    }
+
     #[test]
     fn an_unreadable_saved_report_is_an_error_message() {
         let req = Request {

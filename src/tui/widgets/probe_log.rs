@@ -10,7 +10,7 @@ use super::gpu_table;
 use super::theme::{spinner, Theme};
 use crate::fact::Fact;
 use crate::facts::driver_api::ReturnCode;
-use crate::tui::app::{App, PROBES};
+use crate::tui::app::{App, BETWEEN_PROBES, PROBES};
 use crate::tui::msg::ProbeState;
 
 fn code(c: &ReturnCode) -> String {
@@ -164,8 +164,10 @@ fn plan_text(r: &crate::report::Report, plan: &crate::tui::app::ProbePlan) -> St
         .map(gpu_table::GpuRow::key)
         .filter(|k| !plan.skip_gpus.contains(k))
         .collect();
+    let between_not_run = crate::tui::update::between_not_run(r, plan);
     let names: Vec<&str> = PROBES
         .iter()
+        .chain(BETWEEN_PROBES.iter().filter(|_| between_not_run.is_none()))
         .copied()
         .filter(|p| !plan.skip_probes.contains(*p))
         .collect();
