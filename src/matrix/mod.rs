@@ -38,9 +38,54 @@ pub fn bundled() -> MatrixInfo {
     }
 }
 
+/// A GPU known only by its PCI ids (the driver does not enumerate it), as a person reads
+/// it: the product's name from the bundled matrix's `pci_ids`, with the ids that say it
+/// ("NVIDIA GeForce RTX 4090 [10de:2684]"), else "NVIDIA GPU [10de:xxxx]". The text report
+/// and the terminal UI both name such a GPU with this.
+pub fn pci_gpu_label(vendor_id: &str, device_id: &str) -> String {
+    static NAMES: std::sync::OnceLock<std::collections::HashMap<String, String>> =
+        std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let mut names = std::collections::HashMap::new();
+        if let Ok(m) = Matrix::bundled() {
+            for g in &m.gpus.gpu {
+                for id in &g.pci_ids {
+                    names
+                        .entry(id.to_lowercase())
+                        .or_insert_with(|| g.name.clone());
+                }
+            }
+        }
+        names
+    });
+    let vendor = vendor_id.trim().trim_start_matches("0x").to_lowercase();
+    let device = device_id.trim().trim_start_matches("0x").to_lowercase();
+    let ids = format!("[{vendor}:{device}]");
+    match names.get(&device).filter(|_| vendor == "10de") {
+        Some(name) => format!("{name} {ids}"),
+        None if vendor == "10de" => format!("NVIDIA GPU {ids}"),
+        None => format!("GPU {ids}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gpu_known_by_pci_ids_is_named_from_the_matrix_or_plainly() {
+        assert_eq!(
+            pci_gpu_label("10de", "2684"),
+            "NVIDIA GeForce RTX 4090 [10de:2684]"
+        );
+        assert_eq!(
+            pci_gpu_label("0x10DE", "0x2330"),
+            "NVIDIA H100 80GB HBM3 [10de:2330]"
+        );
+        assert_eq!(pci_gpu_label("10de", "ffff"), "NVIDIA GPU [10de:ffff]");
+        // Another vendor's id is never looked up as NVIDIA's.
+        assert_eq!(pci_gpu_label("1002", "2684"), "GPU [1002:2684]");
+    }
 
     #[test]
     fn bundled_matrix_is_valid() {

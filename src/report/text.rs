@@ -372,7 +372,7 @@ fn gpu_table(out: &mut String, r: &Report, p: &Paint) {
         };
         [
             index.map_or("-".to_string(), |i| i.to_string()),
-            truncate(name, 28),
+            truncate(name, 40),
             bus.unwrap_or("?").to_string(),
             memory,
             temp,
@@ -390,7 +390,7 @@ fn gpu_table(out: &mut String, r: &Report, p: &Paint) {
                 .map(|g| {
                     row(
                         None,
-                        &format!("{}:{}", g.vendor_id, g.device_id),
+                        &crate::matrix::pci_gpu_label(&g.vendor_id, &g.device_id),
                         Some(&g.bus_id),
                         "?".into(),
                         "?".into(),
@@ -621,7 +621,13 @@ fn gpus_line(f: &Facts) -> String {
         crate::fact::Fact::Known { value } if !value.is_empty() => {
             let ids: Vec<String> = value
                 .iter()
-                .map(|g| format!("10de:{} at {}", g.device_id, g.bus_id))
+                .map(|g| {
+                    format!(
+                        "{} at {}",
+                        crate::matrix::pci_gpu_label(&g.vendor_id, &g.device_id),
+                        g.bus_id
+                    )
+                })
                 .collect();
             format!(
                 "{} on the PCI bus (driver cannot enumerate them): {}",

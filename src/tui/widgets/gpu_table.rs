@@ -108,7 +108,10 @@ pub fn rows(report: &Report) -> Vec<GpuRow> {
         };
         out.push(GpuRow {
             index: None,
-            name: format!("NVIDIA 10de:{} ({why})", g.device_id),
+            name: format!(
+                "{} ({why})",
+                crate::matrix::pci_gpu_label(&g.vendor_id, &g.device_id)
+            ),
             compute_capability: None,
             memory_total_bytes: None,
             pci_bus_id: Some(g.bus_id.clone()),
@@ -218,7 +221,7 @@ pub fn columns(probes: &[String]) -> Vec<Column> {
         },
         Column {
             title: "Name".into(),
-            width: 18,
+            width: NAME_WIDTH,
             priority: 0,
             cell: Box::new(|r, _, _| text(r.name.trim_start_matches("NVIDIA ").to_string())),
         },
@@ -400,6 +403,9 @@ pub fn fit(cols: Vec<Column>, width: u16) -> Vec<Column> {
         .collect()
 }
 
+/// The name column's width before it is widened into the space left over.
+const NAME_WIDTH: u16 = 18;
+
 pub struct GpuTable<'a> {
     pub app: &'a App,
     pub theme: Theme,
@@ -445,14 +451,24 @@ impl Widget for &GpuTable<'_> {
         }
         let names = probe_names(&rows, app);
         let cols = fit(columns(&names), area.width);
-        // Widen the name column into what is left over.
+        // Widen the name column into what is left over: 16 more at most, or as much as
+        // the longest name needs (a GPU known by PCI ids: its label and why).
         let used: u16 = cols.iter().map(|c| c.width + 1).sum();
-        let spare = area.width.saturating_sub(used);
+        let longest = rows
+            .iter()
+            .map(|r| r.name.trim_start_matches("NVIDIA ").chars().count())
+            .max()
+            .unwrap_or(0);
+        let want = u16::try_from(longest)
+            .unwrap_or(u16::MAX)
+            .saturating_sub(NAME_WIDTH)
+            .max(16);
+        let name_width = NAME_WIDTH + area.width.saturating_sub(used).min(want);
         let header: Vec<Span> = cols
             .iter()
             .map(|c| {
                 let w = if c.title == "Name" {
-                    c.width + spare.min(16)
+                    name_width
                 } else {
                     c.width
                 };
@@ -465,7 +481,7 @@ impl Widget for &GpuTable<'_> {
                 .iter()
                 .map(|c| {
                     let w = if c.title == "Name" {
-                        c.width + spare.min(16)
+                        name_width
                     } else {
                         c.width
                     };
@@ -514,6 +530,56 @@ mod tests {
     fn bus_ids_compare_across_domain_widths() {
         assert_eq!(bus_key("00000000:18:00.0"), bus_key("0000:18:00.0"));
         assert_ne!(bus_key("0000:19:00.0"), bus_key("0000:18:00.0"));
+    }
+
+    /// GPUs the driver does not enumerate are named alike in the table and the text
+    /// report: the matrix's product name and the PCI ids, never the bare ids.
+    #[test]
+    fn a_gpu_known_by_pci_ids_reads_the_same_here_and_in_the_text_report() {
+        use crate::facts::pci::PciGpu;
+        let mut facts = crate::checks::testutil::no_gpu();
+        let pci = |bus: &str, device: &str, driver: Option<&str>| PciGpu {
+            bus_id: bus.into(),
+            vendor_id: "10de".into(),
+            device_id: device.into(),
+            subsystem_vendor_id: None,
+            subsystem_device_id: None,
+            class: "030000".into(),
+            driver: driver.map(String::from),
+        };
+        facts.pci_gpus = crate::fact::Fact::known(vec![
+            pci("0000:01:00.0", "2684", None),
+            pci("0000:02:00.0", "ffff", Some("vfio-pci")),
+        ]);
+        let m = crate::checks::testutil::matrix();
+        let (f, e) = crate::checks::evaluate(
+            &facts,
+            m,
+            &crate::checks::CheckOptions::default(),
+            &crate::checks::Selection::default(),
+        );
+        let report = Report::new(crate::matrix::bundled(), facts, f, e);
+        let names: Vec<String> = rows(&report).into_iter().map(|r| r.name).collect();
+        assert_eq!(
+            names,
+            [
+                "NVIDIA GeForce RTX 4090 [10de:2684] (no driver bound)",
+                "NVIDIA GPU [10de:ffff] (vfio-pci, not enumerated)",
+            ]
+        );
+        let text = crate::report::text::render(&report, Default::default());
+        for label in [
+            "NVIDIA GeForce RTX 4090 [10de:2684]",
+            "NVIDIA GPU [10de:ffff]",
+        ] {
+            // The GPU table's row, and the stack line above it.
+            let row = text
+                .lines()
+                .any(|l| l.starts_with("  -") && l.contains(label));
+            assert!(row, "{label}:\n{text}");
+            assert!(text.contains(&format!("{label} at 0000:0")), "{text}");
+        }
+        assert!(!text.contains(" 10de:"), "{text}");
     }
 
     fn row(health: Option<Severity>, probes: &[(&str, Severity)]) -> GpuRow {
