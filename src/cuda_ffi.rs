@@ -1555,6 +1555,8 @@ pub mod nvml_raw {
         pub clique_id: u32,
         /// nvmlGpuFabricState_t.
         pub state: u8,
+        /// `healthMask` of the v2 struct (R550+); `None` from the v1 call, which has none.
+        pub health_mask: Option<u32>,
     }
 
     #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1621,12 +1623,12 @@ pub mod nvml_raw {
             let rc = unsafe { f(handle.cast(), std::ptr::addr_of_mut!(info).cast()) };
             match rc {
                 NVML_SUCCESS => {
-                    let _ = info.health_mask;
                     return Ok(FabricInfo {
                         cluster_uuid: info.cluster_uuid,
                         status: info.status,
                         clique_id: info.clique_id,
                         state: info.state,
+                        health_mask: Some(info.health_mask),
                     });
                 }
                 NVML_ERROR_ARGUMENT_VERSION_MISMATCH => {}
@@ -1660,6 +1662,7 @@ pub mod nvml_raw {
             status: info.status,
             clique_id: info.clique_id,
             state: info.state,
+            health_mask: None,
         })
     }
 

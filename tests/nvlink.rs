@@ -215,6 +215,83 @@ fn a_fabric_still_in_progress_fails_every_gpu_on_it() {
     assert_eq!(r.device(0)["fabric"]["value"]["state"], "in_progress");
 }
 
+/// nvml.h's healthMask: two bits each for degraded bandwidth (0), route recovery (2),
+/// route unhealthy (4), access-timeout recovery (6), each 1 true / 2 false; then the
+/// incorrect configuration (8, four bits: 1 none … 5 insufficient NVLinks).
+fn health_mask(degraded_bw: u32, route_unhealthy: u32, config: u32) -> String {
+    (degraded_bw | 2 << 2 | route_unhealthy << 4 | 2 << 6 | config << 8).to_string()
+}
+
+#[test]
+fn a_registered_gpu_whose_fabric_health_is_degraded_warns_and_an_unhealthy_one_fails() {
+    // Every field false and the configuration "none": healthy, as R550+ drivers report it.
+    let healthy = health_mask(2, 2, 1);
+    let r = run_hgx(
+        &Fm::Running,
+        &[
+            ("FAKE_NVML_GPU0_FABRIC_HEALTH", &healthy),
+            ("FAKE_NVML_GPU1_FABRIC_HEALTH", &healthy),
+        ],
+    );
+    assert_eq!(finding(&r.report, "gpu.fabric")["severity"], "pass");
+    assert_eq!(
+        r.device(0)["fabric"]["value"]["health_mask"],
+        healthy.parse::<u64>().unwrap()
+    );
+
+    // GPU 1's bandwidth degraded: a warning on GPU 1 alone, the hardware to inspect.
+    let r = run_hgx(
+        &Fm::Running,
+        &[
+            ("FAKE_NVML_GPU0_FABRIC_HEALTH", &healthy),
+            ("FAKE_NVML_GPU1_FABRIC_HEALTH", &health_mask(1, 2, 1)),
+        ],
+    );
+    assert_eq!(
+        r.of("gpu.fabric"),
+        vec![(
+            "warn".to_string(),
+            Some(1),
+            Some("inspect_hardware".to_string())
+        )]
+    );
+    let f = finding(&r.report, "gpu.fabric");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("bandwidth is degraded"),
+        "{f:#}"
+    );
+    assert!(
+        f["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["value"] == format!("0x{:x}", 1 | 2 << 2 | 2 << 4 | 2 << 6 | 1 << 8)),
+        "{f:#}"
+    );
+
+    // An unhealthy route and too few NVLinks on GPU 0: a failure naming both.
+    let r = run_hgx(
+        &Fm::Running,
+        &[("FAKE_NVML_GPU0_FABRIC_HEALTH", &health_mask(2, 1, 5))],
+    );
+    assert_eq!(
+        r.of("gpu.fabric"),
+        vec![("fail".to_string(), Some(0), Some("drain".to_string()))]
+    );
+    let summary = finding(&r.report, "gpu.fabric")["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        summary.contains("route is unhealthy") && summary.contains("too few NVLinks"),
+        "{summary}"
+    );
+    assert_eq!(r.code, 2);
+}
+
 #[test]
 fn fabric_manager_not_running_on_an_nvswitch_node_fails() {
     let r = run_hgx(&Fm::Inactive, &[]);

@@ -244,7 +244,7 @@ pub const GPU_FABRIC: Check = Check {
     name: "gpu.fabric",
     area: Area::Gpu,
     title: "the NVSwitch fabric is ready and Fabric Manager runs",
-    failing: "NVML reports a GPU's NVSwitch fabric registration not completed (or failed), or `nvidia-fabricmanager` is not running where GPUs report a fabric",
+    failing: "NVML reports a GPU's NVSwitch fabric registration not completed (or failed), or its fabric health degraded (bandwidth, routes; warn) or unhealthy (a route, the configuration), or `nvidia-fabricmanager` is not running where GPUs report a fabric",
     why: "On NVSwitch systems a GPU runs no CUDA work until Fabric Manager has registered it in the fabric.",
     next_step: "Start nvidia-fabricmanager (on the host), at the driver's exact version, and wait for the fabric to complete.",
     action: Action::Drain,
@@ -326,6 +326,10 @@ pub fn fabric(ctx: &Ctx) -> Vec<Finding> {
             )),
         };
         let Some(summary) = problem else {
+            // Registered: what NVML says of the fabric's health (R550+).
+            if let Some(finding) = fabric_health(d, fab) {
+                findings.push(finding);
+            }
             continue;
         };
         let (text, commands) = fm_fix(
@@ -399,6 +403,53 @@ pub fn fabric(ctx: &Ctx) -> Vec<Finding> {
     findings
 }
 
+/// A registered GPU whose fabric health mask reports a problem: degraded bandwidth or a
+/// recovery under way warns (jobs run, slower); an unhealthy route or an incorrect
+/// configuration fails.
+fn fabric_health(
+    d: &crate::facts::driver_api::NvmlDevice,
+    fab: &crate::facts::nvlink::GpuFabric,
+) -> Option<Finding> {
+    let mask = fab.health_mask?;
+    let (problems, severe) = crate::facts::nvlink::fabric_health_problems(mask);
+    if problems.is_empty() {
+        return None;
+    }
+    let severity = if severe {
+        Severity::Fail
+    } else {
+        Severity::Warn
+    };
+    Some(
+        GPU_FABRIC
+            .finding(
+                severity,
+                format!("{}: {}", label(d), problems.join("; ")),
+            )
+            .scope(scope(d))
+            .action(if severe {
+                Action::Drain
+            } else {
+                Action::InspectHardware
+            })
+            .details(format!(
+                "The GPU is registered in the NVSwitch fabric, but NVML's fabric health mask \
+                 (0x{mask:x}) reports: {}. Collectives over NVLink run slower or stall while the \
+                 fabric is degraded; an unhealthy route or a wrong configuration can fail them.",
+                problems.join("; ")
+            ))
+            .evidence(&path(d, "fabric.health_mask"), format!("0x{mask:x}"))
+            .fix(
+                "Read the fabric state and Fabric Manager's log; if it persists, drain the node and \
+                 have the NVSwitch trays and NVLink cabling inspected.",
+                &[
+                    "nvidia-smi -q | grep -iA8 fabric",
+                    "journalctl -u nvidia-fabricmanager --since -1h",
+                ],
+            ),
+    )
+}
+
 fn fm_state(f: &crate::facts::Facts) -> String {
     match &f.fabric_manager {
         Fact::Known { value } => value.how.clone(),
@@ -456,6 +507,7 @@ mod tests {
             status_code: status,
             clique_id: 0,
             cluster_uuid: "00".repeat(16),
+            health_mask: None,
         })
     }
 

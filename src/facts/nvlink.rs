@@ -46,6 +46,51 @@ pub struct GpuFabric {
     pub clique_id: u32,
     /// The fabric's cluster UUID, hex (all zeros when not registered).
     pub cluster_uuid: String,
+    /// `healthMask` of nvmlGpuFabricInfo_v2_t (R550+), as NVML returned it: two bits each
+    /// for degraded bandwidth (bits 0-1), route recovery (2-3), an unhealthy route (4-5)
+    /// and access-timeout recovery (6-7), each 0 not supported, 1 true, 2 false; bits
+    /// 8-11 the incorrect configuration (0 not supported, 1 none, 2 sysguid, 3 chassis
+    /// serial number, 4 no partition, 5 insufficient NVLinks). Absent from the v1 call
+    /// and from reports made before it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health_mask: Option<u32>,
+}
+
+/// What a fabric health mask says is wrong, each as a sentence, and whether any of it
+/// keeps jobs from running right (an unhealthy route, an incorrect configuration) rather
+/// than slowing them (degraded bandwidth, a recovery under way). Fields a driver does not
+/// support (0) or reports false (2) say nothing.
+pub fn fabric_health_problems(mask: u32) -> (Vec<String>, bool) {
+    let field = |shift: u32, width: u32| (mask >> shift) & width;
+    const TRUE: u32 = 1;
+    let mut out = Vec::new();
+    let mut severe = false;
+    if field(0, 0x3) == TRUE {
+        out.push("its NVSwitch fabric bandwidth is degraded".to_string());
+    }
+    if field(2, 0x3) == TRUE {
+        out.push("a fabric route recovery is in progress".to_string());
+    }
+    if field(4, 0x3) == TRUE {
+        out.push("a fabric route is unhealthy".to_string());
+        severe = true;
+    }
+    if field(6, 0x3) == TRUE {
+        out.push("a fabric access-timeout recovery is in progress".to_string());
+    }
+    let config = match field(8, 0xf) {
+        0 | 1 => None,
+        2 => Some("an incorrect system GUID"),
+        3 => Some("an incorrect chassis serial number"),
+        4 => Some("no fabric partition"),
+        5 => Some("too few NVLinks"),
+        _ => Some("an incorrect configuration this build does not know"),
+    };
+    if let Some(c) = config {
+        out.push(format!("the fabric reports {c}"));
+        severe = true;
+    }
+    (out, severe)
 }
 
 /// `nvmlGpuFabricState_t` of nvml.h.
@@ -153,6 +198,28 @@ pub fn fm_is_not_gathered(f: &Fact<FabricManager>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fabric_health_masks_as_nvml_h_lays_them_out() {
+        // Nothing supported, or everything false with the configuration "none": healthy.
+        assert_eq!(fabric_health_problems(0), (Vec::new(), false));
+        let healthy = 2 | 2 << 2 | 2 << 4 | 2 << 6 | 1 << 8;
+        assert_eq!(fabric_health_problems(healthy), (Vec::new(), false));
+        // Degraded bandwidth alone slows jobs: not severe.
+        let (p, severe) = fabric_health_problems(healthy & !0x3 | 1);
+        assert_eq!(p, ["its NVSwitch fabric bandwidth is degraded"]);
+        assert!(!severe);
+        // An unhealthy route, or a configuration fault, is.
+        let (p, severe) = fabric_health_problems(healthy & !(0x3 << 4) | 1 << 4);
+        assert_eq!(p, ["a fabric route is unhealthy"]);
+        assert!(severe);
+        let (p, severe) = fabric_health_problems(healthy & !(0xf << 8) | 4 << 8);
+        assert_eq!(p, ["the fabric reports no fabric partition"]);
+        assert!(severe);
+        // Recoveries under way, each named.
+        let (p, _) = fabric_health_problems(1 << 2 | 1 << 6);
+        assert_eq!(p.len(), 2, "{p:?}");
+    }
 
     #[test]
     fn fabric_states_have_nvml_names() {

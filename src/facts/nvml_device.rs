@@ -662,6 +662,7 @@ fn fabric(calls: &mut Calls, device: &Device<'_>) -> Fact<GpuFabric> {
                     .iter()
                     .map(|b| format!("{b:02x}"))
                     .collect(),
+                health_mask: info.health_mask,
             })
         }
         Err(FabricError::Missing) => Fact::unsupported(

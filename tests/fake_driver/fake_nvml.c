@@ -57,6 +57,12 @@
  *                               nvmlReturn_t status (default "-": NVML_ERROR_NOT_SUPPORTED,
  *                               no NVSwitch). The V call takes the v2 and v3 structs and
  *                               answers NVML_ERROR_ARGUMENT_VERSION_MISMATCH (25) to others.
+ *   _FABRIC_HEALTH=MASK          the V call's healthMask (decimal or 0x..; default 0, every
+ *                               field "not supported"): 2 bits each for degraded bandwidth,
+ *                               route recovery, route unhealthy and access-timeout recovery
+ *                               (1 true, 2 false), then 4 bits of incorrect configuration
+ *                               (1 none, 2 sysguid, 3 chassis SN, 4 no partition, 5 too few
+ *                               NVLinks), as nvml.h's NVML_GPU_FABRIC_HEALTH_MASK_* lay it out
  *   FAKE_NVML_COUNT=N            nvmlDeviceGetCount_v2 reports N (a corrupt answer)
  *   FAKE_NVML_TOPOLOGY=N         nvmlDeviceGetTopologyCommonAncestor for every pair:
  *                                nvmlGpuTopologyLevel_t (0 internal, 10 single switch, 20
@@ -917,7 +923,9 @@ nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device, nvmlGpuFabricInfo_
         return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
     nvmlReturn_t rc = fabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
     if (rc != NVML_SUCCESS) return rc;
-    info->healthMask = 0;
+    unsigned long long mask;
+    numbers(gpu_env(dev(device)->index, "FABRIC_HEALTH", "0"), &mask, 1);
+    info->healthMask = (unsigned int)mask;
     if (info->version == FABRIC_V3) info->healthSummary = 0;
     return NVML_SUCCESS;
 }
