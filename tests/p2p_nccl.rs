@@ -7,10 +7,12 @@
 #[path = "common/fake_driver.rs"]
 mod fake_driver;
 mod fixture_root;
+#[path = "common/probe_run.rs"]
+mod probe_run;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use fixture_root::{finding, json_report, problems, FixtureRoot};
+use fixture_root::{finding, problems, FixtureRoot};
 
 const TWO_H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556666;NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:02:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556667";
 const ONE_H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556666";
@@ -37,39 +39,11 @@ fn node(nccl: bool) -> FixtureRoot {
     root
 }
 
-struct Run {
-    report: serde_json::Value,
-    took: Duration,
-}
-
-fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> Run {
-    let mut cmd = root.command();
-    cmd.env(
-        "GPU_DOCTOR_DRIVER_LIB_DIR",
-        &fake_driver::fake_driver().current,
-    )
-    .env("FAKE_NVML_GPUS", gpus)
-    .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
-    // The fake's all-reduce runs at memcpy speed on a shared test machine: a PCIe Gen1 x1
-    // link is one it beats, so only the tests that ask for a fast link judge speed.
-    .env("FAKE_NVML_GPU0_PCIE", "1,1,1,1")
-    .env("FAKE_NVML_GPU1_PCIE", "1,1,1,1")
-    .args(["--probes", "p2p,nccl"])
-    .args(args);
-    for (k, v) in vars {
-        cmd.env(k, v);
-    }
-    let t = Instant::now();
-    let (_, report) = json_report(&mut cmd);
-    assert!(
-        t.elapsed() < Duration::from_secs(60),
-        "took {:?}",
-        t.elapsed()
-    );
-    Run {
-        report,
-        took: t.elapsed(),
-    }
+/// The probe harness with only the probes between GPUs.
+fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> probe_run::Run {
+    let mut all = vec!["--probes", "p2p,nccl"];
+    all.extend_from_slice(args);
+    probe_run::run(root, gpus, vars, &all)
 }
 
 fn probe<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {

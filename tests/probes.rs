@@ -6,10 +6,13 @@
 #[path = "common/fake_driver.rs"]
 mod fake_driver;
 mod fixture_root;
+#[path = "common/probe_run.rs"]
+mod probe_run;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fixture_root::{finding, json_report, problems, FixtureRoot};
+use probe_run::run;
 
 const H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556666";
 const A4000: &str =
@@ -45,43 +48,6 @@ fn gpu_node() -> FixtureRoot {
     )
     .unwrap();
     root
-}
-
-struct Run {
-    code: i32,
-    report: serde_json::Value,
-    took: Duration,
-}
-
-fn run(root: &FixtureRoot, gpus: &str, vars: &[(&str, &str)], args: &[&str]) -> Run {
-    let mut cmd = root.command();
-    cmd.env(
-        "GPU_DOCTOR_DRIVER_LIB_DIR",
-        &fake_driver::fake_driver().current,
-    )
-    .env("FAKE_NVML_GPUS", gpus)
-    .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
-    // The fake's copies run at memcpy speed: give it a link memcpy can beat (Gen1 x1) so
-    // only the tests that ask for slow copies see them.
-    .env("FAKE_NVML_GPU0_PCIE", "1,1,1,1")
-    .env("FAKE_NVML_GPU1_PCIE", "1,1,1,1")
-    .args(args);
-    for (k, v) in vars {
-        cmd.env(k, v);
-    }
-    let t = Instant::now();
-    let (code, report) = json_report(&mut cmd);
-    // Every run, whatever the fake driver does, ends well within its time limits.
-    assert!(
-        t.elapsed() < Duration::from_secs(60),
-        "took {:?}",
-        t.elapsed()
-    );
-    Run {
-        code,
-        report,
-        took: t.elapsed(),
-    }
 }
 
 fn severity(r: &serde_json::Value, id: &str) -> String {
