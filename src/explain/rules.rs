@@ -52,6 +52,10 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
     Hint { when, cause, delta }
 }
 
+/// Words with which a paste says the machine has no NVIDIA GPU: only Intel/AMD graphics, no
+/// dedicated GPU, "doesn't have an NVIDIA graphics card".
+pub const NO_NVIDIA_GPU_WORDS: &str = r"(?:Graphics\s*[:=]?\s*(?:Mesa\s+)?(?:Intel|AMD)|Intel(?:\(R\)|\x7f+)?\s+(?:U?HD|Iris|Xe|Arc)\b[^\n]{0,20}Graphics|\bAMD Radeon\b|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?|lacks? an?)\s+(?:dedicated |discrete |nvidia |NVIDIA )?(?:GPU|graphics card|video card)|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?)\s+NVIDIA\b)";
+
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
 pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
@@ -259,16 +263,22 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "container.toolkit",
         title: "nvidia-container-toolkit could not give the container the GPUs",
-        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120})",
+        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|WSL environment detected but no adapters were found)",
         priority: 77,
         causes: &[
             c("driver.not_installed", 0.4, "nvidia-container-cli loads the host's driver (libnvidia-ml, the kernel module) to set up the container: 'initialization error' / 'driver error' means the host has no working driver.", "Install the NVIDIA driver on the host (the container does not bring one) and check `nvidia-smi` on the host."),
             c("host.container_no_gpu", 0.3, "The nvidia container runtime / toolkit is not installed or not configured for this engine, so docker cannot give the container GPUs.", FIX_CONTAINER),
             c("driver.module_not_loaded", 0.15, "The host's driver is installed but its kernel module is not loaded.", FIX_MODULE),
             c("driver.library_mismatch", 0.15, "The host's kernel module and driver libraries differ (upgrade without reboot).", "Reboot the host."),
+            c("host.no_nvidia_gpu", 0.05, "The machine has no NVIDIA GPU at all (a laptop or desktop with Intel/AMD graphics only): there is nothing for the toolkit to give the container (under WSL: 'no adapters were found').", "Run the image on a machine with an NVIDIA GPU, or start it without `--gpus` / the compose `devices: - driver: nvidia` block, in its CPU mode."),
         ],
         hints: &[
             h(r"could not select device driver|unknown or invalid runtime|CDI", "host.container_no_gpu", 0.5),
+            // The paste says the machine has no NVIDIA GPU (only Intel/AMD graphics, no
+            // dedicated GPU): fboulnois/stable-diffusion-docker#82, xencon/aixcl#142.
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 1.2),
+            // WSL 1 has no GPU paravirtualisation at all (AbdBarho/stable-diffusion-webui-docker#117).
+            h(r"\bWSL ?1\b|WSL version[: ]+1\b", "host.container_no_gpu", 0.4),
             h(r"version mismatch|API mismatch", "driver.library_mismatch", 0.5),
             h(r"load library failed|libnvidia-ml\.so\.1: cannot open|\bWSL|\bsnap\b|@DESKTOP-[A-Z0-9]{5,}", "host.container_no_gpu", 0.3),
             h(r"nvml error: driver not loaded", "driver.module_not_loaded", 0.6),
@@ -892,6 +902,22 @@ pub const RULES: &[Rule] = &[
         causes: &[],
         hints: &[],
         tells_apart: "The Xid number: see NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors).",
+    },
+    // ---------------------------------------------------------------- containers
+    // A Dockerfile step that needs the GPU: `docker build` runs RUN steps without GPU access
+    // (no --gpus for builds; Docker Desktop and BuildKit alike), so torch sees no CUDA and
+    // nvidia-smi finds no driver there (docker/for-win#12903).
+    Rule {
+        id: "container.build_step_gpu",
+        title: "a docker build step uses the GPU",
+        pattern: r"(?:^[ \t#>=0-9\[\]./a-z-]*\b(?-i:RUN)\b[^\n]*(?:torch\.cuda|cuda\.is_available|nvidia-smi|cupy|tf\.config\.list_physical_devices|--device[= ]cuda)|\bdocker(?:-compose| compose)? (?:build|buildx)\b[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:torch\.cuda\.is_available|nvidia-smi))",
+        priority: 50,
+        causes: &[
+            c("host.container_no_gpu", 0.85, "`docker build` gives its RUN steps no GPU (there is no `--gpus` for builds, with BuildKit or Docker Desktop alike): a step that checks or uses CUDA sees none, although containers run from the image can.", "Do not use the GPU while building: move the CUDA check or GPU work to the container's start (ENTRYPOINT/CMD) and run it with `docker run --gpus all`; to compile CUDA code in a build, set TORCH_CUDA_ARCH_LIST so nothing needs a GPU."),
+            c("driver.too_old_for_toolkit", 0.15, "The image's CUDA is newer than the host driver supports.", "Use an image whose CUDA the host driver supports (`nvidia-smi` shows it), or upgrade the host driver."),
+        ],
+        hints: &[],
+        tells_apart: "Does the same command succeed in `docker run --gpus all <image> ...`? Then only the build step lacks the GPU.",
     },
     // ------------------------------------------------------------ field families
     Rule {
