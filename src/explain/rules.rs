@@ -293,7 +293,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvrm.init_failed",
         title: "the driver could not initialise the GPU",
-        pattern: r"(?:RmInitAdapter failed|The NVIDIA probe routine failed|None of the NVIDIA devices were initialized|is not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|requires use of the NVIDIA open kernel modules|installed in this system is not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver release|fallen off the bus and is not responding)",
+        pattern: r"(?:RmInitAdapter failed|Open nvidia\.ko is only ready for use on Data Center GPUs|The NVIDIA probe routine failed|None of the NVIDIA devices were initialized|is not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|requires use of the NVIDIA open kernel modules|installed in this system is not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver release|fallen off the bus and is not responding)",
         priority: 91,
         causes: &[
             c("driver.open_module_required", 0.3, "Blackwell and Grace Hopper GPUs (and GB10) only initialise with the open kernel modules; the proprietary module fails in RmInitAdapter.", "Install the open kernel modules of the same driver (`nvidia-open` / `nvidia-driver-<branch>-open`, or `--kernel-module-type=open` with the .run installer) and reboot."),
@@ -304,6 +304,9 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver|GPU System Processor|legacy", "driver.gpu_unsupported", 0.6),
+            // Early open modules (515-530) refused non-datacenter GPUs unless forced
+            // (NVIDIA/open-gpu-kernel-modules#230): the flavour does not support the GPU.
+            h(r"Open nvidia\.ko is only ready for use on Data Center GPUs|OpenRmEnableUnsupportedGpus", "driver.gpu_unsupported", 0.6),
             h(r"requires use of the NVIDIA open kernel modules|GB10|GB20\d|Blackwell|RTX 50\d0|B200|GH200", "driver.open_module_required", 0.6),
             h(r"fallen off the bus", "gpu.lost", 0.7),
             h(r"nouveau", "driver.nouveau_loaded", 0.5),
