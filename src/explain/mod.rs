@@ -618,12 +618,15 @@ fn specialise(
         }
         "gpu.xid" => {
             // NVIDIA's catalogue: an application fault (13/31/43) that repeats across
-            // processes points at the GPU or driver, not at one program.
+            // programs points at the GPU or driver, not at one program. Processes count by
+            // their name where the line gives one: two pids of one program (Chrome's
+            // processes, a restarted job) are still one program's fault
+            // (NVIDIA/open-gpu-kernel-modules#363).
             let pids: std::collections::BTreeSet<&str> =
-                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
+                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)(?:, name=([^\s,]+))?")
                     .map(|re| {
                         re.captures_iter(text)
-                            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                            .filter_map(|c| c.get(2).or_else(|| c.get(1)).map(|m| m.as_str()))
                             .collect()
                     })
                     .unwrap_or_default();
@@ -633,7 +636,7 @@ fn specialise(
                     "gpu.xid",
                     0.5,
                     Some(format!(
-                        "Xids from {} different processes: not one program's fault",
+                        "Xids from {} different programs: not one program's fault",
                         pids.len()
                     )),
                 );

@@ -525,6 +525,36 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`nvidia-smi -q -d COMPUTE` (compute mode) and `nvidia-smi` (processes on the GPU).",
     },
+    // The GPU works for root only: the user cannot open /dev/nvidia* (the nodes are
+    // root:video 0660 on openSUSE and some HPC images, or udev/ACLs did not apply):
+    // AUTOMATIC1111/stable-diffusion-webui#3207, openSUSE/nvidia-driver-G06#52.
+    Rule {
+        id: "device.root_only",
+        title: "the GPU works only as root",
+        pattern: r"(?:(?:GPU|CUDA|cuda|nvidia-smi|torch|NVML)[^\n]{0,80}\b(?:unless|only (?:as|with|when run as|when running as|under|for))\s+(?:the\s+)?(?:root|sudo|superuser|administrator)\b|\b(?:works|runs|fine|ok)\b[^\n]{0,30}\b(?:as|with) (?:root|sudo)\b[^\n]{0,80}\b(?:not|but)\b[^\n]{0,40}(?:non-root|regular user|normal user|my user|as a user)|(?:non-root|regular|normal|ordinary) users?[^\n]{0,60}\b(?:cannot|can't|can not|unable to|fail to|not able to)\b[^\n]{0,40}(?:GPU|CUDA|nvidia))",
+        priority: 50,
+        causes: &[
+            c("driver.device_nodes", 0.85, "Root can open /dev/nvidia0, /dev/nvidiactl and /dev/nvidia-uvm but the user cannot: the device nodes belong to a group the user is not in (video on openSUSE, some HPC images) or their mode/ACLs are too strict.", "`ls -l /dev/nvidia*`: add the user to the nodes' group (`sudo usermod -aG video $USER`, then log in again), or set the driver's NVreg_DeviceFileMode/GID so users may open them."),
+            c("host.container_no_gpu", 0.15, "A rootless container gets the GPU device nodes only through CDI or the toolkit's rootless set-up.", FIX_CONTAINER),
+        ],
+        hints: &[h(r"podman|rootless|docker|container", "host.container_no_gpu", 0.3)],
+        tells_apart: "`ls -l /dev/nvidia*` and `id`: the nodes' group against the user's groups.",
+    },
+    // MIG: a CUDA process enumerates one MIG instance at most (MIG user guide; pytorch/pytorch
+    // #102715), so a count of one is by design; a count of 0 while tensors still run on
+    // cuda:0 is a framework miscounting MIG UUIDs (PyTorch 2.0, pytorch/pytorch#95784).
+    Rule {
+        id: "device.mig_count",
+        title: "a MIG GPU shows fewer devices than expected",
+        pattern: r"(?:\bMIG\b[\s\S]{0,400}?(?:device_count\(\)|deviceCount|only (?:one|1|a single) (?:GPU|device)|sees? (?:only )?(?:one|1) (?:GPU|device))|(?:device_count\(\)|deviceCount|only (?:one|1|a single) (?:GPU|device))[\s\S]{0,400}?\bMIG\b)",
+        priority: 48,
+        causes: &[
+            c("gpu.mig_enabled", 0.7, "With MIG enabled a CUDA process can enumerate a single MIG instance, whatever CUDA_VISIBLE_DEVICES lists: one device is by design, not a fault.", "Run one process per MIG instance (`CUDA_VISIBLE_DEVICES=MIG-<uuid>` from `nvidia-smi -L`), or disable MIG (`sudo nvidia-smi -i <n> -mig 0`, then reset the GPU) to use the whole GPU from one process."),
+            c("workload.library_bug", 0.3, "The framework's device count mis-parses MIG UUIDs in CUDA_VISIBLE_DEVICES (PyTorch 2.0 counted 0 while tensors still ran on cuda:0).", "Upgrade the framework (PyTorch 2.0.1+ counts MIG devices right), or ignore the count and use cuda:0."),
+        ],
+        hints: &[h(r"(?:returns?|is|==|gives?|shows?)\s*[`'\x22]?0\b|Out\[\d+\]:\s*0\b", "workload.library_bug", 0.35), h(r"still works|works as expected|tensor\(", "workload.library_bug", 0.3)],
+        tells_apart: "`nvidia-smi -L` (MIG devices listed as MIG-<uuid>) and whether `torch.zeros(1).cuda()` works although the count is 0.",
+    },
     // ---------------------------------------------------------------- memory
     Rule {
         id: "cuda.out_of_memory",
