@@ -65,7 +65,7 @@ const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
 const FIX_DRIVER_UPGRADE: &str = "Install a newer NVIDIA driver (the branch the build's CUDA needs: CUDA 12.x needs 525+, 12.4 needs 550+, 12.8 needs 570+, 13.0 needs 580+), or install a PyTorch build for an older CUDA (`--index-url https://download.pytorch.org/whl/cu118`).";
 const FIX_OOM: &str = "Lower the batch size or sequence length, use mixed precision, gradient checkpointing or accumulation, free cached tensors (`del x; torch.cuda.empty_cache()`), and with large 'reserved but unallocated' memory set `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`.";
-const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
+pub(crate) const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
 const FIX_LIBS_SHADOWED: &str = "Remove CUDA library folders (/usr/local/cuda*/lib64, conda's lib) from LD_LIBRARY_PATH so torch loads the libraries its wheels ship (`unset LD_LIBRARY_PATH`), then retry.";
 const FIX_WHEEL_DEPS: &str = "Reinstall torch with the nvidia-* wheels it pins (`pip install --force-reinstall torch==<version> --index-url https://download.pytorch.org/whl/<cuXXX>`); do not upgrade nvidia-cublas/cudnn/nccl wheels on their own.";
 const FIX_LIBRARY_BUG: &str = "Upgrade the library named in the traceback (PyTorch, flash-attn, xformers, NCCL, ...) to a release with the fix, or work around the shape that triggers it; search its issue tracker for the exact message.";
@@ -585,6 +585,24 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"CUDA out of memory", "workload.out_of_memory", 0.3)],
         tells_apart: "`nvidia-smi` memory use at the time and `torch.cuda.memory_summary()`: free memory near zero means the job (or another process) exhausted it.",
+    },
+    // A CUDA library's handle or generator could not be created: cuBLAS, cuDNN and cuRAND
+    // allocate device memory when they initialise, so on a (nearly) full GPU they fail with
+    // their own "initialization failed" instead of an out-of-memory (IBM/aihwkit#479,
+    // JuliaGPU/CUDA.jl#255).
+    Rule {
+        id: "memory.library_init_failed",
+        title: "a CUDA library failed to initialise (often memory in disguise)",
+        pattern: r"(?:\b(?:cuBLAS|cuDNN|cuRAND|cuFFT|cuSOLVER|cuSPARSE)\s+(?:handle\s+)?(?:initiali[sz]ation|init)\s+failed\b|CURAND_STATUS_INITIALIZATION_FAILED|curand\w* error 203\b)",
+        priority: 61,
+        causes: &[
+            c("workload.out_of_memory", 0.55, "The library allocates device memory for its handle, workspace or generator state when it initialises; with the GPU (nearly) full it reports an initialisation failure rather than out of memory.", FIX_OOM),
+            c("gpu.busy", 0.2, "Other processes hold most of the GPU's memory, so the library's first allocation fails.", FIX_BUSY),
+            c("torch.libs_shadowed", 0.15, "Another version of the library (system CUDA on LD_LIBRARY_PATH) is loaded than the one the framework was built with.", FIX_LIBS_SHADOWED),
+            c("torch.arch_unsupported", 0.1, "The library build has no kernels for this GPU's architecture.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3)],
+        tells_apart: "`nvidia-smi` at the failure (memory in use, other processes); the same script with a batch of 1: if it runs, memory.",
     },
     // ---------------------------------------------------------------- cuBLAS
     Rule {
