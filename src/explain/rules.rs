@@ -263,7 +263,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "container.toolkit",
         title: "nvidia-container-toolkit could not give the container the GPUs",
-        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|WSL environment detected but no adapters were found)",
+        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|(?:setting up CDI devices: )?unresolvable CDI devices?[^\n]{0,120}|WSL environment detected but no adapters were found)",
         priority: 77,
         causes: &[
             c("driver.not_installed", 0.4, "nvidia-container-cli loads the host's driver (libnvidia-ml, the kernel module) to set up the container: 'initialization error' / 'driver error' means the host has no working driver.", "Install the NVIDIA driver on the host (the container does not bring one) and check `nvidia-smi` on the host."),
@@ -969,6 +969,25 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "Does the same command succeed in `docker run --gpus all <image> ...`? Then only the build step lacks the GPU.",
+    },
+    // nvidia-smi (and the driver's libraries) are not in a container's image: the NVIDIA
+    // runtime injects them when the container or pod gets a GPU through it (`--gpus`, the
+    // `nvidia` runtime class, CDI). Missing inside a container or pod, the runtime was not
+    // used (mudler/LocalAI#2117, NVIDIA/nvidia-container-runtime#147, canonical/microk8s#4408);
+    // missing on a host, the driver's utilities are not installed.
+    Rule {
+        id: "container.nvidia_smi_missing",
+        title: "nvidia-smi is missing or does not work where the job runs",
+        pattern: r"(?:\bnvidia-smi\x22?:?\s*(?:command not found|not found|executable file not found[^\n]{0,40}|No such file or directory)|\bnvidia-smi\b[^\n]{0,30}\b(?:is not installed|not installed|is missing|mapped into a container as a blank file|is an? (?:empty|blank) file)|\b(?:can'?t|cannot|unable to|could not|couldn'?t)\s+(?:get|make)\s+nvidia-smi\s+(?:to\s+)?(?:work|run)\b[^\n]{0,40}|\bnvidia-smi\s+(?:doesn'?t|does not|won'?t|will not)\s+(?:work|run)\b[^\n]{0,40})",
+        priority: 46,
+        causes: &[
+            c("driver.not_installed", 0.5, "nvidia-smi comes with the NVIDIA driver's utilities: on a host without them (driver not installed, or only the kernel module), the command does not exist.", FIX_DRIVER_INSTALL),
+            c("host.container_no_gpu", 0.45, "Inside a container or pod, nvidia-smi and the driver's libraries are injected by the NVIDIA runtime only when the GPU is requested through it (`docker run --gpus all`, `runtimeClassName: nvidia` or containerd's default runtime `nvidia`, a CDI device); without it they are missing or empty placeholders.", "Docker: `docker run --gpus all ...`; Kubernetes: `runtimeClassName: nvidia` in the pod spec (or `nvidia-ctk runtime configure --runtime=containerd --set-as-default`) plus a `nvidia.com/gpu` limit; podman: `--device nvidia.com/gpu=all` with a current CDI spec."),
+        ],
+        hints: &[
+            h(r"\bpod\b|kubernetes|\bk8s\b|\bk0s\b|\bk3s\b|kubectl|runtimeClass|containerd|docker|podman|container|entrypoint|/aio/|Dockerfile|--gpus|\bimage:", "host.container_no_gpu", 0.5),
+        ],
+        tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
     },
     // ------------------------------------------------------------ field families
     Rule {
