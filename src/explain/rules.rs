@@ -172,7 +172,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvml.library_mismatch",
         title: "NVML: Driver/library version mismatch",
-        pattern: r"(?:Driver/library version mismatch|\bNVML (?:library )?version mismatch|NVML_ERROR_LIB_RM_VERSION_MISMATCH|API mismatch: the (?:client|NVIDIA kernel module) has the version [\d.]+|NVRM: API mismatch)",
+        pattern: r"(?:Driver/library version mismatch|\bNVML (?:library )?version mismatch|nvidia-(?:modeset|drm|uvm)\S*:? Version mismatch: nvidia\.ko\([\d.]+\)|NVML_ERROR_LIB_RM_VERSION_MISMATCH|API mismatch: the (?:client|NVIDIA kernel module) has the version [\d.]+|NVRM: API mismatch)",
         priority: 95,
         causes: &[
             c("driver.library_mismatch", 0.95, "The loaded kernel module is from another driver release than the user-space libraries: the driver was upgraded (often by unattended-upgrades) without a reboot.", "Reboot, or unload and reload the modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`. Stop unattended driver upgrades on GPU nodes."),
@@ -282,6 +282,10 @@ pub const RULES: &[Rule] = &[
             h(r"version mismatch|API mismatch", "driver.library_mismatch", 0.5),
             h(r"load library failed|libnvidia-ml\.so\.1: cannot open|\bWSL|\bsnap\b|@DESKTOP-[A-Z0-9]{5,}", "host.container_no_gpu", 0.3),
             h(r"nvml error: driver not loaded", "driver.module_not_loaded", 0.6),
+            // libnvidia-container loads the host's libcuda.so.1: missing, the host's driver
+            // user space is incomplete (Ubuntu's nvidia-NNN without libcuda1-NNN:
+            // NVIDIA/nvidia-docker#539, #636), not the container's set-up.
+            h(r"load library failed: libcuda\.so", "driver.not_installed", 0.6),
             h(r"mount error: [^\n]{0,300}file exists", "host.container_no_gpu", 0.6),
             // The toolkit runs the host's ldconfig to register the injected driver libraries:
             // a wrong `ldconfig = "@/sbin/ldconfig[.real]"` in its config.toml, or a host
@@ -539,6 +543,22 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"podman|rootless|docker|container", "host.container_no_gpu", 0.3)],
         tells_apart: "`ls -l /dev/nvidia*` and `id`: the nodes' group against the user's groups.",
+    },
+    // CUDA_VISIBLE_DEVICES set from inside the program: CUDA reads it once, when it initialises,
+    // so set after `import torch`/`tensorflow` has touched the GPU it is ignored and the job
+    // still runs on the first GPU (open-mmlab/mmdetection3d#1020). Low priority: any real error
+    // in the same paste explains more.
+    Rule {
+        id: "env.visible_devices_in_code",
+        title: "CUDA_VISIBLE_DEVICES is set inside the program",
+        pattern: r"(?:os\.environ(?:\[\s*['\x22]|\.setdefault\(\s*['\x22]|\.update\([^\n]{0,20}['\x22])CUDA_VISIBLE_DEVICES\b[^\n]*|\bos\.putenv\(\s*['\x22]CUDA_VISIBLE_DEVICES[^\n]*|\bSys\.setenv\(CUDA_VISIBLE_DEVICES[^\n]*)",
+        priority: 30,
+        causes: &[
+            c("env.visible_devices_invalid", 0.8, "CUDA reads CUDA_VISIBLE_DEVICES once, when it initialises in the process: set from the program after `import torch` (or TensorFlow, or a library that touched the GPU) it is ignored, so the job runs on the first GPU; set to an index that does not exist it hides every GPU.", "Set it before the program starts (`CUDA_VISIBLE_DEVICES=1 python train.py`), or at the very top of the script before any import of torch/tensorflow; check the index against `nvidia-smi -L`."),
+            c("env.device_order", 0.2, "The index means another GPU than nvidia-smi's: CUDA orders GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID.", "Set `CUDA_DEVICE_ORDER=PCI_BUS_ID` with CUDA_VISIBLE_DEVICES so indices match nvidia-smi."),
+        ],
+        hints: &[h(r"nvidia-smi[^\n]{0,80}(?:different|another|wrong) (?:GPU|index|order)|PCI_BUS_ID|FASTEST_FIRST", "env.device_order", 0.6)],
+        tells_apart: "Where the variable is set relative to the first `import torch`; `torch.cuda.device_count()` and `torch.cuda.get_device_name(0)` inside the program.",
     },
     // MIG: a CUDA process enumerates one MIG instance at most (MIG user guide; pytorch/pytorch
     // #102715), so a count of one is by design; a count of 0 while tensors still run on

@@ -800,3 +800,31 @@ fn other_processes_holding_memory_and_library_init_failures() {
         Some("workload.out_of_memory")
     );
 }
+
+/// Issue #14 round 3, batch 6: the toolkit failing to load the host's libcuda is the host's
+/// driver; a version mismatch between the driver's own kernel modules; CUDA_VISIBLE_DEVICES set
+/// from inside the program.
+#[test]
+fn host_libcuda_missing_module_version_mismatch_and_visible_devices_set_in_code() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("nvidia-container-cli: initialization error: load library failed: libcuda.so.1")
+            .as_deref(),
+        Some("driver.not_installed")
+    );
+    assert_eq!(
+        top("nvidia-modeset: Version mismatch: nvidia.ko(378.13) nvidia-modeset(375.26)")
+            .as_deref(),
+        Some("driver.library_mismatch")
+    );
+    assert_eq!(
+        top("os.environ['CUDA_VISIBLE_DEVICES']='1'\nthe code will always use cuda:0").as_deref(),
+        Some("env.visible_devices_invalid")
+    );
+    // A real error in the same paste explains more than where the variable was set.
+    let ex = explain("os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"0\"\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+    assert_eq!(
+        ex.primary.map(|i| ex.matches[i].id.as_str()),
+        Some("cuda.out_of_memory")
+    );
+}
