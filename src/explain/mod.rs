@@ -270,6 +270,12 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
     drop_overlaps(&mut matches);
     if matches.is_empty() {
         matches.extend(generic::fallback(text, original));
+        // The generic answer's memory causes read the same words a rule's do.
+        for m in &mut matches {
+            if other_processes_hold_memory(text, &mut m.causes) {
+                rank(m);
+            }
+        }
     }
     matches.sort_by_key(|m| m.span[0]);
     let primary = primary_of(&matches);
@@ -473,7 +479,7 @@ fn new_match(
             }
         }
     }
-    other_processes_hold_memory(text, &mut causes);
+    let _ = other_processes_hold_memory(text, &mut causes);
     specialise(c.rule.id, text, &extracted, &mut causes);
     for k in &mut causes {
         if OBSERVED
@@ -511,7 +517,8 @@ const OTHER_PROCESSES_HOLD_MEMORY: &str = r"(?:\b(?:other|another|second|zombie|
 /// A memory failure (the match's causes include the job's own out of memory) whose paste says
 /// other processes hold the GPU's memory: `gpu.busy` rises, and is added where the rule did
 /// not list it (cuBLAS' handle creation). Observation beats inference: the reporter saw them.
-fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) {
+/// True when it changed the causes.
+fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) -> bool {
     let memory = causes.iter().any(|k| {
         matches!(
             k.id.as_str(),
@@ -519,7 +526,7 @@ fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) {
         )
     });
     if !memory || !small(OTHER_PROCESSES_HOLD_MEMORY).is_some_and(|re| re.is_match(text)) {
-        return;
+        return false;
     }
     let note = "the text says other processes hold the GPU's memory".to_string();
     if let Some(k) = causes.iter_mut().find(|k| k.id == "gpu.busy") {
@@ -537,6 +544,7 @@ fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) {
             observed: false,
         });
     }
+    true
 }
 
 /// Numbers and names in the message that the causes can use.

@@ -606,6 +606,26 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"CUDA out of memory", "workload.out_of_memory", 0.3)],
         tells_apart: "`nvidia-smi` memory use at the time and `torch.cuda.memory_summary()`: free memory near zero means the job (or another process) exhausted it.",
     },
+    // GPU memory that stays in use after the job: processes are still alive (DataLoader workers,
+    // children of a killed main process, zombies, a previous deployment) and hold it
+    // (facebookresearch/XLM#40, NVIDIA/gpu-operator#2880); `fuser -v /dev/nvidia*` finds them
+    // (PaddlePaddle/PaddleOCR#2074). Inside one running process PyTorch's caching allocator keeps
+    // freed memory reserved, which nvidia-smi shows as used.
+    Rule {
+        id: "memory.not_released",
+        title: "GPU memory is not released",
+        pattern: r"(?:\b(?:GPU|device|video|CUDA|VRAM)\s+memory\b[^\n]{0,40}\b(?:is\s+|was\s+|were\s+|are\s+)?(?:not|never|isn'?t|wasn'?t|aren'?t|doesn'?t get|don'?t get)\s+(?:being\s+)?(?:released|freed|deallocated|returned|cleared)|\bnot\s+(?:returning|releasing|freeing)\s+(?:the\s+)?(?:GPU|device|CUDA)\s+memory|\bmemory of the GPU\S*\s+is released, but[^\n]{0,60}not released|(?:GPU|device|CUDA)\s+memory\s+(?:remains|stays|is still)\s+(?:occupied|allocated|in use|used)|\bfuser\s+(?:-\w+\s+)*/dev/nvidia)",
+        priority: 42,
+        causes: &[
+            c("gpu.busy", 0.7, "Processes are still alive and hold the memory: DataLoader workers or other children of a killed main process, a zombie, a previous run or deployment; nvidia-smi inside a container may not even list them.", "`fuser -v /dev/nvidia*` (or `nvidia-smi --query-compute-apps=pid,used_memory --format=csv`) names the processes; stop them (their parent first), or reset the GPU when none is left (`sudo nvidia-smi -r -i <n>`)."),
+            c("workload.out_of_memory", 0.3, "Inside a running process PyTorch's caching allocator keeps freed memory reserved for reuse, so nvidia-smi shows it as used: expected, returned when the process exits or with `torch.cuda.empty_cache()`.", "Call `torch.cuda.empty_cache()` after deleting tensors if another program needs the memory; inside the same program it is reused."),
+        ],
+        hints: &[
+            h(r"empty_cache|memory_allocated|memory_reserved|\bdel\s+\w+|in the same (?:process|script|session)|between (?:epochs|iterations|calls)", "workload.out_of_memory", 0.5),
+            h(r"zombie|\bkill|fuser|ps aux|process(?:es)? (?:has|have) (?:ended|exited|finished|been killed)|after (?:the )?(?:process|program|training|job) (?:ends|ended|has ended|exits|exited|finishes|finished)|when the program ends", "gpu.busy", 0.3),
+        ],
+        tells_apart: "Whether the process that allocated the memory still runs (`fuser -v /dev/nvidia*`): yes, its leftovers; it is your live process, the caching allocator.",
+    },
     // A CUDA library's handle or generator could not be created: cuBLAS, cuDNN and cuRAND
     // allocate device memory when they initialise, so on a (nearly) full GPU they fail with
     // their own "initialization failed" instead of an out-of-memory (IBM/aihwkit#479,
@@ -973,6 +993,23 @@ pub const RULES: &[Rule] = &[
         causes: &[],
         hints: &[],
         tells_apart: "The Xid number: see NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors).",
+    },
+    // The GPU's own exception report for a faulting thread, as cuda-gdb or the driver prints it
+    // ("CUDA Exception: Warp Out-of-range Address", CUDA_EXCEPTION_5): the hardware caught the
+    // program's kernel reading or writing outside its memory, the same fault Xid 13 logs
+    // (kysucix/gipuma#18, ferdymercury/RayTraceDicom#2).
+    Rule {
+        id: "gpu.warp_exception",
+        title: "a GPU thread faulted (warp/lane exception)",
+        pattern: r"(?:CUDA Exception: (?:Warp|Lane|Device) [A-Za-z][\w -]{3,40}|\bCUDA_EXCEPTION_\d{1,2}\b[^\n]{0,60}|(?:Warp|Lane) (?:Out-of-range Address|Illegal Address|Misaligned Address|Illegal Instruction))",
+        priority: 66,
+        causes: &[
+            c("workload.illegal_address", 0.75, "The GPU stopped a thread of the program's kernel that addressed memory outside what it owns (an index past an array, a shared-memory bound, a misaligned or stale pointer): a bug in the kernel or the sizes it was launched with, not the GPU.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.2, "The faulting kernel is a library's (the frame names it), at these shapes.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.05, "Only faults that repeat across unrelated programs point at the GPU.", FIX_XID_HW),
+        ],
+        hints: &[h(EXTENSIONS, "workload.library_bug", 0.2)],
+        tells_apart: "`compute-sanitizer ./program` (or `cuda-gdb` with `-G`) names the kernel, the thread and the address; a fault in your own kernel is your indexing.",
     },
     // ---------------------------------------------------------------- containers
     // A Dockerfile step that needs the GPU: `docker build` runs RUN steps without GPU access

@@ -828,3 +828,28 @@ fn host_libcuda_missing_module_version_mismatch_and_visible_devices_set_in_code(
         Some("cuda.out_of_memory")
     );
 }
+
+/// Issue #14 round 3, batch 7: the GPU's own warp/lane exception report is the program's
+/// fault; memory left in use after a job is processes still holding it; the generic answer reads
+/// "other processes hold the memory" too.
+#[test]
+fn warp_exceptions_memory_not_released_and_generic_memory_words() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("CUDA Exception: Warp Out-of-range Address\nProgram received signal CUDA_EXCEPTION_5, Warp Out-of-range Address.").as_deref(),
+        Some("workload.illegal_address")
+    );
+    assert_eq!(
+        top("when the program ends, the memory of the GPU0 is released, but the other GPUs are not released").as_deref(),
+        Some("gpu.busy")
+    );
+    assert_eq!(
+        top("fuser -v /dev/nvidia* shows the worker processes").as_deref(),
+        Some("gpu.busy")
+    );
+    // Inside one process the caching allocator keeps memory reserved: the job's own memory.
+    assert_eq!(
+        top("GPU memory is not released after del x and torch.cuda.empty_cache() in the same process").as_deref(),
+        Some("workload.out_of_memory")
+    );
+}
