@@ -56,6 +56,11 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
 /// dedicated GPU, "doesn't have an NVIDIA graphics card".
 pub const NO_NVIDIA_GPU_WORDS: &str = r"(?:Graphics\s*[:=]?\s*(?:Mesa\s+)?(?:Intel|AMD)|Intel(?:\(R\)|\x7f+)?\s+(?:U?HD|Iris|Xe|Arc)\b[^\n]{0,20}Graphics|\bAMD Radeon\b|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?|lacks? an?)\s+(?:dedicated |discrete |nvidia |NVIDIA )?(?:GPU|graphics card|video card)|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?)\s+NVIDIA\b)";
 
+/// CUDA_VISIBLE_DEVICES set to hide every GPU, in a shell (`CUDA_VISIBLE_DEVICES=-1`, `=""`) or
+/// from the program (`os.environ["CUDA_VISIBLE_DEVICES"]="-1"`: numba/numba#5793).
+pub const VISIBLE_DEVICES_EMPTY: &str =
+    r"CUDA_VISIBLE_DEVICES['\x22\]]{0,3}\s*[=:,]\s*['\x22]?(?:-1\b|['\x22]{1,2}(?:[\s)]|$)|$)";
+
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
 pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
@@ -238,7 +243,7 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
         ],
         tells_apart: "`nvidia-smi` on the host and inside the container; `lsmod | grep nvidia`; `echo $CUDA_VISIBLE_DEVICES`.",
     },
@@ -255,7 +260,7 @@ pub const RULES: &[Rule] = &[
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
         ],
         hints: &[
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
@@ -389,7 +394,7 @@ pub const RULES: &[Rule] = &[
             c("driver.device_nodes", 0.05, "/dev/nvidia* are not accessible.", "Check `ls -l /dev/nvidia*` and the user's groups."),
         ],
         hints: &[
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.3),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.3),
             h(r"CUDA_VISIBLE_DEVICES['\x22]?\]?\s*=\s*['\x22]\d", "env.visible_devices_invalid", 0.5),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.25),
         ],
@@ -543,6 +548,21 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"podman|rootless|docker|container", "host.container_no_gpu", 0.3)],
         tells_apart: "`ls -l /dev/nvidia*` and `id`: the nodes' group against the user's groups.",
+    },
+    // The program changes a setting CUDA fixes when the context is created (device flags, the
+    // scheduling mode, the device of a thread with an active context): cudaErrorSetOnActiveProcess
+    // (ComputationalRadiationPhysics/picongpu#201). The program's order of calls, not the machine.
+    Rule {
+        id: "cuda.set_on_active_process",
+        title: "cannot set while device is active in this process",
+        pattern: r"(?:cannot set while device is active in this process|cudaErrorSetOnActiveProcess|CUDA_ERROR_SET_ON_ACTIVE_PROCESS)",
+        priority: 64,
+        causes: &[
+            c("workload.library_bug", 0.9, "The program (or a library it uses) sets device flags or the scheduling mode after CUDA already created the device's context in this process; CUDA accepts them only before.", "Call cudaSetDeviceFlags / the scheduler setting before any other CUDA call on that device (before the first allocation or kernel), or reset the device first."),
+            c("gpu.compute_mode_restricted", 0.1, "In an exclusive compute mode the context cannot be re-created by another thread.", "`nvidia-smi -q -d COMPUTE`; use Default mode or one context per process."),
+        ],
+        hints: &[],
+        tells_apart: "The call that failed and what ran before it on the same device.",
     },
     // CUDA_VISIBLE_DEVICES set from inside the program: CUDA reads it once, when it initialises,
     // so set after `import torch`/`tensorflow` has touched the GPU it is ignored and the job

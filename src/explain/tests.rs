@@ -853,3 +853,22 @@ fn warp_exceptions_memory_not_released_and_generic_memory_words() {
         Some("workload.out_of_memory")
     );
 }
+
+/// Issue #14 round 3, batch 8: CUDA_VISIBLE_DEVICES hiding every GPU from inside the program, and
+/// a setting changed on an active context.
+#[test]
+fn visible_devices_hidden_from_code_and_set_on_active_process() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("Call to cuInit results in CUDA_ERROR_NO_DEVICE:\nos.environ[\"CUDA_VISIBLE_DEVICES\"]=\"-1\"").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=-1 python x.py\ncudaErrorNoDevice").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+    assert_eq!(
+        top("error: \"cannot set while device is active in this process\"").as_deref(),
+        Some("workload.library_bug")
+    );
+}
