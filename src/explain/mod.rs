@@ -270,6 +270,12 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
     drop_overlaps(&mut matches);
     if matches.is_empty() {
         matches.extend(generic::fallback(text, original));
+        // The generic answer's memory causes read the same words a rule's do.
+        for m in &mut matches {
+            if other_processes_hold_memory(text, &mut m.causes) {
+                rank(m);
+            }
+        }
     }
     matches.sort_by_key(|m| m.span[0]);
     let primary = primary_of(&matches);
@@ -473,6 +479,7 @@ fn new_match(
             }
         }
     }
+    let _ = other_processes_hold_memory(text, &mut causes);
     specialise(c.rule.id, text, &extracted, &mut causes);
     for k in &mut causes {
         if OBSERVED
@@ -500,6 +507,44 @@ fn new_match(
     };
     rank(&mut m);
     m
+}
+
+/// Words with which a paste says other processes hold the GPU's memory ("when I clear the gpu
+/// of other processes", "13GB allocated by someone", "a zombie process"): tensorflow/tensorflow
+/// #9489, wencolani/CrossE#2.
+const OTHER_PROCESSES_HOLD_MEMORY: &str = r"(?:\b(?:other|another|second|zombie|stale|orphan(?:ed)?|leftover|background|previous|old)\s+(?:\w+\s+)?process(?:es)?\b[^\n]{0,60}\b(?:hold|holds|holding|held|use|uses|using|used|occup\w*|eat\w*|tak\w+|allocat\w*|memory|VRAM)|\bclear(?:ed|ing)?\s+the\s+gpu\s+of\b|\b(?:allocated|used|held|occupied|taken|eaten(?:\s+up)?|reserved)\s+by\s+(?:someone|something|another|other|a different|a zombie)\b|\bkill(?:ed|ing)?\s+(?:the\s+|all\s+)?(?:other|old|zombie|stale|leftover)\s+process)";
+
+/// A memory failure (the match's causes include the job's own out of memory) whose paste says
+/// other processes hold the GPU's memory: `gpu.busy` rises, and is added where the rule did
+/// not list it (cuBLAS' handle creation). Observation beats inference: the reporter saw them.
+/// True when it changed the causes.
+fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) -> bool {
+    let memory = causes.iter().any(|k| {
+        matches!(
+            k.id.as_str(),
+            "workload.out_of_memory" | "workload.cublas_alloc" | "gpu.busy"
+        )
+    });
+    if !memory || !small(OTHER_PROCESSES_HOLD_MEMORY).is_some_and(|re| re.is_match(text)) {
+        return false;
+    }
+    let note = "the text says other processes hold the GPU's memory".to_string();
+    if let Some(k) = causes.iter_mut().find(|k| k.id == "gpu.busy") {
+        k.weight += 0.6;
+        k.evidence.push(note);
+    } else {
+        causes.push(RankedCause {
+            id: "gpu.busy".to_string(),
+            confidence: 0.0,
+            why: "Other processes hold most of the GPU's memory, so this one's allocation (here a library's handle or workspace) fails.".to_string(),
+            fix: rules::FIX_BUSY.to_string(),
+            commands: Vec::new(),
+            evidence: vec![note],
+            weight: 0.6,
+            observed: false,
+        });
+    }
+    true
 }
 
 /// Numbers and names in the message that the causes can use.
@@ -618,12 +663,15 @@ fn specialise(
         }
         "gpu.xid" => {
             // NVIDIA's catalogue: an application fault (13/31/43) that repeats across
-            // processes points at the GPU or driver, not at one program.
+            // programs points at the GPU or driver, not at one program. Processes count by
+            // their name where the line gives one: two pids of one program (Chrome's
+            // processes, a restarted job) are still one program's fault
+            // (NVIDIA/open-gpu-kernel-modules#363).
             let pids: std::collections::BTreeSet<&str> =
-                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)")
+                small(r"Xid \(PCI:[^)]*\): \d+, pid=(\d+)(?:, name=([^\s,]+))?")
                     .map(|re| {
                         re.captures_iter(text)
-                            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                            .filter_map(|c| c.get(2).or_else(|| c.get(1)).map(|m| m.as_str()))
                             .collect()
                     })
                     .unwrap_or_default();
@@ -633,7 +681,7 @@ fn specialise(
                     "gpu.xid",
                     0.5,
                     Some(format!(
-                        "Xids from {} different processes: not one program's fault",
+                        "Xids from {} different programs: not one program's fault",
                         pids.len()
                     )),
                 );

@@ -52,6 +52,15 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
     Hint { when, cause, delta }
 }
 
+/// Words with which a paste says the machine has no NVIDIA GPU: only Intel/AMD graphics, no
+/// dedicated GPU, "doesn't have an NVIDIA graphics card".
+pub const NO_NVIDIA_GPU_WORDS: &str = r"(?:Graphics\s*[:=]?\s*(?:Mesa\s+)?(?:Intel|AMD)|Intel(?:\(R\)|\x7f+)?\s+(?:U?HD|Iris|Xe|Arc)\b[^\n]{0,20}Graphics|\bAMD Radeon\b|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?|lacks? an?)\s+(?:dedicated |discrete |nvidia |NVIDIA )?(?:GPU|graphics card|video card)|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?)\s+NVIDIA\b)";
+
+/// CUDA_VISIBLE_DEVICES set to hide every GPU, in a shell (`CUDA_VISIBLE_DEVICES=-1`, `=""`) or
+/// from the program (`os.environ["CUDA_VISIBLE_DEVICES"]="-1"`: numba/numba#5793).
+pub const VISIBLE_DEVICES_EMPTY: &str =
+    r"CUDA_VISIBLE_DEVICES['\x22\]]{0,3}\s*[=:,]\s*['\x22]?(?:-1\b|['\x22]{1,2}(?:[\s)]|$)|$)";
+
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
 pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
@@ -61,7 +70,7 @@ const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
 const FIX_DRIVER_UPGRADE: &str = "Install a newer NVIDIA driver (the branch the build's CUDA needs: CUDA 12.x needs 525+, 12.4 needs 550+, 12.8 needs 570+, 13.0 needs 580+), or install a PyTorch build for an older CUDA (`--index-url https://download.pytorch.org/whl/cu118`).";
 const FIX_OOM: &str = "Lower the batch size or sequence length, use mixed precision, gradient checkpointing or accumulation, free cached tensors (`del x; torch.cuda.empty_cache()`), and with large 'reserved but unallocated' memory set `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`.";
-const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
+pub(crate) const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
 const FIX_LIBS_SHADOWED: &str = "Remove CUDA library folders (/usr/local/cuda*/lib64, conda's lib) from LD_LIBRARY_PATH so torch loads the libraries its wheels ship (`unset LD_LIBRARY_PATH`), then retry.";
 const FIX_WHEEL_DEPS: &str = "Reinstall torch with the nvidia-* wheels it pins (`pip install --force-reinstall torch==<version> --index-url https://download.pytorch.org/whl/<cuXXX>`); do not upgrade nvidia-cublas/cudnn/nccl wheels on their own.";
 const FIX_LIBRARY_BUG: &str = "Upgrade the library named in the traceback (PyTorch, flash-attn, xformers, NCCL, ...) to a release with the fix, or work around the shape that triggers it; search its issue tracker for the exact message.";
@@ -168,7 +177,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvml.library_mismatch",
         title: "NVML: Driver/library version mismatch",
-        pattern: r"(?:Driver/library version mismatch|\bNVML (?:library )?version mismatch|NVML_ERROR_LIB_RM_VERSION_MISMATCH|API mismatch: the (?:client|NVIDIA kernel module) has the version [\d.]+|NVRM: API mismatch)",
+        pattern: r"(?:Driver/library version mismatch|\bNVML (?:library )?version mismatch|nvidia-(?:modeset|drm|uvm)\S*:? Version mismatch: nvidia\.ko\([\d.]+\)|NVML_ERROR_LIB_RM_VERSION_MISMATCH|API mismatch: the (?:client|NVIDIA kernel module) has the version [\d.]+|NVRM: API mismatch)",
         priority: 95,
         causes: &[
             c("driver.library_mismatch", 0.95, "The loaded kernel module is from another driver release than the user-space libraries: the driver was upgraded (often by unattended-upgrades) without a reboot.", "Reboot, or unload and reload the modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`. Stop unattended driver upgrades on GPU nodes."),
@@ -234,7 +243,7 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
         ],
         tells_apart: "`nvidia-smi` on the host and inside the container; `lsmod | grep nvidia`; `echo $CUDA_VISIBLE_DEVICES`.",
     },
@@ -251,7 +260,7 @@ pub const RULES: &[Rule] = &[
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
         ],
         hints: &[
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.4),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
@@ -259,19 +268,29 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "container.toolkit",
         title: "nvidia-container-toolkit could not give the container the GPUs",
-        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120})",
+        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|(?:setting up CDI devices: )?unresolvable CDI devices?[^\n]{0,120}|WSL environment detected but no adapters were found)",
         priority: 77,
         causes: &[
             c("driver.not_installed", 0.4, "nvidia-container-cli loads the host's driver (libnvidia-ml, the kernel module) to set up the container: 'initialization error' / 'driver error' means the host has no working driver.", "Install the NVIDIA driver on the host (the container does not bring one) and check `nvidia-smi` on the host."),
             c("host.container_no_gpu", 0.3, "The nvidia container runtime / toolkit is not installed or not configured for this engine, so docker cannot give the container GPUs.", FIX_CONTAINER),
             c("driver.module_not_loaded", 0.15, "The host's driver is installed but its kernel module is not loaded.", FIX_MODULE),
             c("driver.library_mismatch", 0.15, "The host's kernel module and driver libraries differ (upgrade without reboot).", "Reboot the host."),
+            c("host.no_nvidia_gpu", 0.05, "The machine has no NVIDIA GPU at all (a laptop or desktop with Intel/AMD graphics only): there is nothing for the toolkit to give the container (under WSL: 'no adapters were found').", "Run the image on a machine with an NVIDIA GPU, or start it without `--gpus` / the compose `devices: - driver: nvidia` block, in its CPU mode."),
         ],
         hints: &[
             h(r"could not select device driver|unknown or invalid runtime|CDI", "host.container_no_gpu", 0.5),
+            // The paste says the machine has no NVIDIA GPU (only Intel/AMD graphics, no
+            // dedicated GPU): fboulnois/stable-diffusion-docker#82, xencon/aixcl#142.
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 1.2),
+            // WSL 1 has no GPU paravirtualisation at all (AbdBarho/stable-diffusion-webui-docker#117).
+            h(r"\bWSL ?1\b|WSL version[: ]+1\b", "host.container_no_gpu", 0.4),
             h(r"version mismatch|API mismatch", "driver.library_mismatch", 0.5),
             h(r"load library failed|libnvidia-ml\.so\.1: cannot open|\bWSL|\bsnap\b|@DESKTOP-[A-Z0-9]{5,}", "host.container_no_gpu", 0.3),
             h(r"nvml error: driver not loaded", "driver.module_not_loaded", 0.6),
+            // libnvidia-container loads the host's libcuda.so.1: missing, the host's driver
+            // user space is incomplete (Ubuntu's nvidia-NNN without libcuda1-NNN:
+            // NVIDIA/nvidia-docker#539, #636), not the container's set-up.
+            h(r"load library failed: libcuda\.so", "driver.not_installed", 0.6),
             h(r"mount error: [^\n]{0,300}file exists", "host.container_no_gpu", 0.6),
             // The toolkit runs the host's ldconfig to register the injected driver libraries:
             // a wrong `ldconfig = "@/sbin/ldconfig[.real]"` in its config.toml, or a host
@@ -283,7 +302,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvrm.init_failed",
         title: "the driver could not initialise the GPU",
-        pattern: r"(?:RmInitAdapter failed|The NVIDIA probe routine failed|None of the NVIDIA devices were initialized|is not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|requires use of the NVIDIA open kernel modules|installed in this system is not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver release|fallen off the bus and is not responding)",
+        pattern: r"(?:RmInitAdapter failed|Open nvidia\.ko is only ready for use on Data Center GPUs|The NVIDIA probe routine failed|None of the NVIDIA devices were initialized|is not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|requires use of the NVIDIA open kernel modules|installed in this system is not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver release|fallen off the bus and is not responding)",
         priority: 91,
         causes: &[
             c("driver.open_module_required", 0.3, "Blackwell and Grace Hopper GPUs (and GB10) only initialise with the open kernel modules; the proprietary module fails in RmInitAdapter.", "Install the open kernel modules of the same driver (`nvidia-open` / `nvidia-driver-<branch>-open`, or `--kernel-module-type=open` with the .run installer) and reboot."),
@@ -294,6 +313,9 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver|GPU System Processor|legacy", "driver.gpu_unsupported", 0.6),
+            // Early open modules (515-530) refused non-datacenter GPUs unless forced
+            // (NVIDIA/open-gpu-kernel-modules#230): the flavour does not support the GPU.
+            h(r"Open nvidia\.ko is only ready for use on Data Center GPUs|OpenRmEnableUnsupportedGpus", "driver.gpu_unsupported", 0.6),
             h(r"requires use of the NVIDIA open kernel modules|GB10|GB20\d|Blackwell|RTX 50\d0|B200|GH200", "driver.open_module_required", 0.6),
             h(r"fallen off the bus", "gpu.lost", 0.7),
             h(r"nouveau", "driver.nouveau_loaded", 0.5),
@@ -372,7 +394,7 @@ pub const RULES: &[Rule] = &[
             c("driver.device_nodes", 0.05, "/dev/nvidia* are not accessible.", "Check `ls -l /dev/nvidia*` and the user's groups."),
         ],
         hints: &[
-            h(r"CUDA_VISIBLE_DEVICES=\s*(?:-1|\x22\x22|''|$)", "env.visible_devices_empty", 0.3),
+            h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.3),
             h(r"CUDA_VISIBLE_DEVICES['\x22]?\]?\s*=\s*['\x22]\d", "env.visible_devices_invalid", 0.5),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.25),
         ],
@@ -512,6 +534,67 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`nvidia-smi -q -d COMPUTE` (compute mode) and `nvidia-smi` (processes on the GPU).",
     },
+    // The GPU works for root only: the user cannot open /dev/nvidia* (the nodes are
+    // root:video 0660 on openSUSE and some HPC images, or udev/ACLs did not apply):
+    // AUTOMATIC1111/stable-diffusion-webui#3207, openSUSE/nvidia-driver-G06#52.
+    Rule {
+        id: "device.root_only",
+        title: "the GPU works only as root",
+        pattern: r"(?:(?:GPU|CUDA|cuda|nvidia-smi|torch|NVML)[^\n]{0,80}\b(?:unless|only (?:as|with|when run as|when running as|under|for))\s+(?:the\s+)?(?:root|sudo|superuser|administrator)\b|\b(?:works|runs|fine|ok)\b[^\n]{0,30}\b(?:as|with) (?:root|sudo)\b[^\n]{0,80}\b(?:not|but)\b[^\n]{0,40}(?:non-root|regular user|normal user|my user|as a user)|(?:non-root|regular|normal|ordinary) users?[^\n]{0,60}\b(?:cannot|can't|can not|unable to|fail to|not able to)\b[^\n]{0,40}(?:GPU|CUDA|nvidia))",
+        priority: 50,
+        causes: &[
+            c("driver.device_nodes", 0.85, "Root can open /dev/nvidia0, /dev/nvidiactl and /dev/nvidia-uvm but the user cannot: the device nodes belong to a group the user is not in (video on openSUSE, some HPC images) or their mode/ACLs are too strict.", "`ls -l /dev/nvidia*`: add the user to the nodes' group (`sudo usermod -aG video $USER`, then log in again), or set the driver's NVreg_DeviceFileMode/GID so users may open them."),
+            c("host.container_no_gpu", 0.15, "A rootless container gets the GPU device nodes only through CDI or the toolkit's rootless set-up.", FIX_CONTAINER),
+        ],
+        hints: &[h(r"podman|rootless|docker|container", "host.container_no_gpu", 0.3)],
+        tells_apart: "`ls -l /dev/nvidia*` and `id`: the nodes' group against the user's groups.",
+    },
+    // The program changes a setting CUDA fixes when the context is created (device flags, the
+    // scheduling mode, the device of a thread with an active context): cudaErrorSetOnActiveProcess
+    // (ComputationalRadiationPhysics/picongpu#201). The program's order of calls, not the machine.
+    Rule {
+        id: "cuda.set_on_active_process",
+        title: "cannot set while device is active in this process",
+        pattern: r"(?:cannot set while device is active in this process|cudaErrorSetOnActiveProcess|CUDA_ERROR_SET_ON_ACTIVE_PROCESS)",
+        priority: 64,
+        causes: &[
+            c("workload.library_bug", 0.9, "The program (or a library it uses) sets device flags or the scheduling mode after CUDA already created the device's context in this process; CUDA accepts them only before.", "Call cudaSetDeviceFlags / the scheduler setting before any other CUDA call on that device (before the first allocation or kernel), or reset the device first."),
+            c("gpu.compute_mode_restricted", 0.1, "In an exclusive compute mode the context cannot be re-created by another thread.", "`nvidia-smi -q -d COMPUTE`; use Default mode or one context per process."),
+        ],
+        hints: &[],
+        tells_apart: "The call that failed and what ran before it on the same device.",
+    },
+    // CUDA_VISIBLE_DEVICES set from inside the program: CUDA reads it once, when it initialises,
+    // so set after `import torch`/`tensorflow` has touched the GPU it is ignored and the job
+    // still runs on the first GPU (open-mmlab/mmdetection3d#1020). Low priority: any real error
+    // in the same paste explains more.
+    Rule {
+        id: "env.visible_devices_in_code",
+        title: "CUDA_VISIBLE_DEVICES is set inside the program",
+        pattern: r"(?:os\.environ(?:\[\s*['\x22]|\.setdefault\(\s*['\x22]|\.update\([^\n]{0,20}['\x22])CUDA_VISIBLE_DEVICES\b[^\n]*|\bos\.putenv\(\s*['\x22]CUDA_VISIBLE_DEVICES[^\n]*|\bSys\.setenv\(CUDA_VISIBLE_DEVICES[^\n]*)",
+        priority: 30,
+        causes: &[
+            c("env.visible_devices_invalid", 0.8, "CUDA reads CUDA_VISIBLE_DEVICES once, when it initialises in the process: set from the program after `import torch` (or TensorFlow, or a library that touched the GPU) it is ignored, so the job runs on the first GPU; set to an index that does not exist it hides every GPU.", "Set it before the program starts (`CUDA_VISIBLE_DEVICES=1 python train.py`), or at the very top of the script before any import of torch/tensorflow; check the index against `nvidia-smi -L`."),
+            c("env.device_order", 0.2, "The index means another GPU than nvidia-smi's: CUDA orders GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID.", "Set `CUDA_DEVICE_ORDER=PCI_BUS_ID` with CUDA_VISIBLE_DEVICES so indices match nvidia-smi."),
+        ],
+        hints: &[h(r"nvidia-smi[^\n]{0,80}(?:different|another|wrong) (?:GPU|index|order)|PCI_BUS_ID|FASTEST_FIRST", "env.device_order", 0.6)],
+        tells_apart: "Where the variable is set relative to the first `import torch`; `torch.cuda.device_count()` and `torch.cuda.get_device_name(0)` inside the program.",
+    },
+    // MIG: a CUDA process enumerates one MIG instance at most (MIG user guide; pytorch/pytorch
+    // #102715), so a count of one is by design; a count of 0 while tensors still run on
+    // cuda:0 is a framework miscounting MIG UUIDs (PyTorch 2.0, pytorch/pytorch#95784).
+    Rule {
+        id: "device.mig_count",
+        title: "a MIG GPU shows fewer devices than expected",
+        pattern: r"(?:\bMIG\b[\s\S]{0,400}?(?:device_count\(\)|deviceCount|only (?:one|1|a single) (?:GPU|device)|sees? (?:only )?(?:one|1) (?:GPU|device))|(?:device_count\(\)|deviceCount|only (?:one|1|a single) (?:GPU|device))[\s\S]{0,400}?\bMIG\b)",
+        priority: 48,
+        causes: &[
+            c("gpu.mig_enabled", 0.7, "With MIG enabled a CUDA process can enumerate a single MIG instance, whatever CUDA_VISIBLE_DEVICES lists: one device is by design, not a fault.", "Run one process per MIG instance (`CUDA_VISIBLE_DEVICES=MIG-<uuid>` from `nvidia-smi -L`), or disable MIG (`sudo nvidia-smi -i <n> -mig 0`, then reset the GPU) to use the whole GPU from one process."),
+            c("workload.library_bug", 0.3, "The framework's device count mis-parses MIG UUIDs in CUDA_VISIBLE_DEVICES (PyTorch 2.0 counted 0 while tensors still ran on cuda:0).", "Upgrade the framework (PyTorch 2.0.1+ counts MIG devices right), or ignore the count and use cuda:0."),
+        ],
+        hints: &[h(r"(?:returns?|is|==|gives?|shows?)\s*[`'\x22]?0\b|Out\[\d+\]:\s*0\b", "workload.library_bug", 0.35), h(r"still works|works as expected|tensor\(", "workload.library_bug", 0.3)],
+        tells_apart: "`nvidia-smi -L` (MIG devices listed as MIG-<uuid>) and whether `torch.zeros(1).cuda()` works although the count is 0.",
+    },
     // ---------------------------------------------------------------- memory
     Rule {
         id: "cuda.out_of_memory",
@@ -542,6 +625,44 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"CUDA out of memory", "workload.out_of_memory", 0.3)],
         tells_apart: "`nvidia-smi` memory use at the time and `torch.cuda.memory_summary()`: free memory near zero means the job (or another process) exhausted it.",
+    },
+    // GPU memory that stays in use after the job: processes are still alive (DataLoader workers,
+    // children of a killed main process, zombies, a previous deployment) and hold it
+    // (facebookresearch/XLM#40, NVIDIA/gpu-operator#2880); `fuser -v /dev/nvidia*` finds them
+    // (PaddlePaddle/PaddleOCR#2074). Inside one running process PyTorch's caching allocator keeps
+    // freed memory reserved, which nvidia-smi shows as used.
+    Rule {
+        id: "memory.not_released",
+        title: "GPU memory is not released",
+        pattern: r"(?:\b(?:GPU|device|video|CUDA|VRAM)\s+memory\b[^\n]{0,40}\b(?:is\s+|was\s+|were\s+|are\s+)?(?:not|never|isn'?t|wasn'?t|aren'?t|doesn'?t get|don'?t get)\s+(?:being\s+)?(?:released|freed|deallocated|returned|cleared)|\bnot\s+(?:returning|releasing|freeing)\s+(?:the\s+)?(?:GPU|device|CUDA)\s+memory|\bmemory of the GPU\S*\s+is released, but[^\n]{0,60}not released|(?:GPU|device|CUDA)\s+memory\s+(?:remains|stays|is still)\s+(?:occupied|allocated|in use|used)|\bfuser\s+(?:-\w+\s+)*/dev/nvidia)",
+        priority: 42,
+        causes: &[
+            c("gpu.busy", 0.7, "Processes are still alive and hold the memory: DataLoader workers or other children of a killed main process, a zombie, a previous run or deployment; nvidia-smi inside a container may not even list them.", "`fuser -v /dev/nvidia*` (or `nvidia-smi --query-compute-apps=pid,used_memory --format=csv`) names the processes; stop them (their parent first), or reset the GPU when none is left (`sudo nvidia-smi -r -i <n>`)."),
+            c("workload.out_of_memory", 0.3, "Inside a running process PyTorch's caching allocator keeps freed memory reserved for reuse, so nvidia-smi shows it as used: expected, returned when the process exits or with `torch.cuda.empty_cache()`.", "Call `torch.cuda.empty_cache()` after deleting tensors if another program needs the memory; inside the same program it is reused."),
+        ],
+        hints: &[
+            h(r"empty_cache|memory_allocated|memory_reserved|\bdel\s+\w+|in the same (?:process|script|session)|between (?:epochs|iterations|calls)", "workload.out_of_memory", 0.5),
+            h(r"zombie|\bkill|fuser|ps aux|process(?:es)? (?:has|have) (?:ended|exited|finished|been killed)|after (?:the )?(?:process|program|training|job) (?:ends|ended|has ended|exits|exited|finishes|finished)|when the program ends", "gpu.busy", 0.3),
+        ],
+        tells_apart: "Whether the process that allocated the memory still runs (`fuser -v /dev/nvidia*`): yes, its leftovers; it is your live process, the caching allocator.",
+    },
+    // A CUDA library's handle or generator could not be created: cuBLAS, cuDNN and cuRAND
+    // allocate device memory when they initialise, so on a (nearly) full GPU they fail with
+    // their own "initialization failed" instead of an out-of-memory (IBM/aihwkit#479,
+    // JuliaGPU/CUDA.jl#255).
+    Rule {
+        id: "memory.library_init_failed",
+        title: "a CUDA library failed to initialise (often memory in disguise)",
+        pattern: r"(?:\b(?:cuBLAS|cuDNN|cuRAND|cuFFT|cuSOLVER|cuSPARSE)\s+(?:handle\s+)?(?:initiali[sz]ation|init)\s+failed\b|CURAND_STATUS_INITIALIZATION_FAILED|curand\w* error 203\b)",
+        priority: 61,
+        causes: &[
+            c("workload.out_of_memory", 0.55, "The library allocates device memory for its handle, workspace or generator state when it initialises; with the GPU (nearly) full it reports an initialisation failure rather than out of memory.", FIX_OOM),
+            c("gpu.busy", 0.2, "Other processes hold most of the GPU's memory, so the library's first allocation fails.", FIX_BUSY),
+            c("torch.libs_shadowed", 0.15, "Another version of the library (system CUDA on LD_LIBRARY_PATH) is loaded than the one the framework was built with.", FIX_LIBS_SHADOWED),
+            c("torch.arch_unsupported", 0.1, "The library build has no kernels for this GPU's architecture.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3)],
+        tells_apart: "`nvidia-smi` at the failure (memory in use, other processes); the same script with a batch of 1: if it runs, memory.",
     },
     // ---------------------------------------------------------------- cuBLAS
     Rule {
@@ -892,6 +1013,58 @@ pub const RULES: &[Rule] = &[
         causes: &[],
         hints: &[],
         tells_apart: "The Xid number: see NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors).",
+    },
+    // The GPU's own exception report for a faulting thread, as cuda-gdb or the driver prints it
+    // ("CUDA Exception: Warp Out-of-range Address", CUDA_EXCEPTION_5): the hardware caught the
+    // program's kernel reading or writing outside its memory, the same fault Xid 13 logs
+    // (kysucix/gipuma#18, ferdymercury/RayTraceDicom#2).
+    Rule {
+        id: "gpu.warp_exception",
+        title: "a GPU thread faulted (warp/lane exception)",
+        pattern: r"(?:CUDA Exception: (?:Warp|Lane|Device) [A-Za-z][\w -]{3,40}|\bCUDA_EXCEPTION_\d{1,2}\b[^\n]{0,60}|(?:Warp|Lane) (?:Out-of-range Address|Illegal Address|Misaligned Address|Illegal Instruction))",
+        priority: 66,
+        causes: &[
+            c("workload.illegal_address", 0.75, "The GPU stopped a thread of the program's kernel that addressed memory outside what it owns (an index past an array, a shared-memory bound, a misaligned or stale pointer): a bug in the kernel or the sizes it was launched with, not the GPU.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.2, "The faulting kernel is a library's (the frame names it), at these shapes.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.05, "Only faults that repeat across unrelated programs point at the GPU.", FIX_XID_HW),
+        ],
+        hints: &[h(EXTENSIONS, "workload.library_bug", 0.2)],
+        tells_apart: "`compute-sanitizer ./program` (or `cuda-gdb` with `-G`) names the kernel, the thread and the address; a fault in your own kernel is your indexing.",
+    },
+    // ---------------------------------------------------------------- containers
+    // A Dockerfile step that needs the GPU: `docker build` runs RUN steps without GPU access
+    // (no --gpus for builds; Docker Desktop and BuildKit alike), so torch sees no CUDA and
+    // nvidia-smi finds no driver there (docker/for-win#12903).
+    Rule {
+        id: "container.build_step_gpu",
+        title: "a docker build step uses the GPU",
+        pattern: r"(?:^[ \t#>=0-9\[\]./a-z-]*\b(?-i:RUN)\b[^\n]*(?:torch\.cuda|cuda\.is_available|nvidia-smi|cupy|tf\.config\.list_physical_devices|--device[= ]cuda)|\bdocker(?:-compose| compose)? (?:build|buildx)\b[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:torch\.cuda\.is_available|nvidia-smi))",
+        priority: 50,
+        causes: &[
+            c("host.container_no_gpu", 0.85, "`docker build` gives its RUN steps no GPU (there is no `--gpus` for builds, with BuildKit or Docker Desktop alike): a step that checks or uses CUDA sees none, although containers run from the image can.", "Do not use the GPU while building: move the CUDA check or GPU work to the container's start (ENTRYPOINT/CMD) and run it with `docker run --gpus all`; to compile CUDA code in a build, set TORCH_CUDA_ARCH_LIST so nothing needs a GPU."),
+            c("driver.too_old_for_toolkit", 0.15, "The image's CUDA is newer than the host driver supports.", "Use an image whose CUDA the host driver supports (`nvidia-smi` shows it), or upgrade the host driver."),
+        ],
+        hints: &[],
+        tells_apart: "Does the same command succeed in `docker run --gpus all <image> ...`? Then only the build step lacks the GPU.",
+    },
+    // nvidia-smi (and the driver's libraries) are not in a container's image: the NVIDIA
+    // runtime injects them when the container or pod gets a GPU through it (`--gpus`, the
+    // `nvidia` runtime class, CDI). Missing inside a container or pod, the runtime was not
+    // used (mudler/LocalAI#2117, NVIDIA/nvidia-container-runtime#147, canonical/microk8s#4408);
+    // missing on a host, the driver's utilities are not installed.
+    Rule {
+        id: "container.nvidia_smi_missing",
+        title: "nvidia-smi is missing or does not work where the job runs",
+        pattern: r"(?:\bnvidia-smi\x22?:?\s*(?:command not found|not found|executable file not found[^\n]{0,40}|No such file or directory)|\bnvidia-smi\b[^\n]{0,30}\b(?:is not installed|not installed|is missing|mapped into a container as a blank file|is an? (?:empty|blank) file)|\b(?:can'?t|cannot|unable to|could not|couldn'?t)\s+(?:get|make)\s+nvidia-smi\s+(?:to\s+)?(?:work|run)\b[^\n]{0,40}|\bnvidia-smi\s+(?:doesn'?t|does not|won'?t|will not)\s+(?:work|run)\b[^\n]{0,40})",
+        priority: 46,
+        causes: &[
+            c("driver.not_installed", 0.5, "nvidia-smi comes with the NVIDIA driver's utilities: on a host without them (driver not installed, or only the kernel module), the command does not exist.", FIX_DRIVER_INSTALL),
+            c("host.container_no_gpu", 0.45, "Inside a container or pod, nvidia-smi and the driver's libraries are injected by the NVIDIA runtime only when the GPU is requested through it (`docker run --gpus all`, `runtimeClassName: nvidia` or containerd's default runtime `nvidia`, a CDI device); without it they are missing or empty placeholders.", "Docker: `docker run --gpus all ...`; Kubernetes: `runtimeClassName: nvidia` in the pod spec (or `nvidia-ctk runtime configure --runtime=containerd --set-as-default`) plus a `nvidia.com/gpu` limit; podman: `--device nvidia.com/gpu=all` with a current CDI spec."),
+        ],
+        hints: &[
+            h(r"\bpod\b|kubernetes|\bk8s\b|\bk0s\b|\bk3s\b|kubectl|runtimeClass|containerd|docker|podman|container|entrypoint|/aio/|Dockerfile|--gpus|\bimage:", "host.container_no_gpu", 0.5),
+        ],
+        tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
     },
     // ------------------------------------------------------------ field families
     Rule {

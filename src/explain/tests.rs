@@ -702,3 +702,173 @@ fn a_quoted_error_reads_as_the_bare_one() {
         top("torch.cuda.is_available()\nFalse").as_deref()
     );
 }
+
+/// Issue #14 round 3 (research-2026-11d), containers: the toolkit's errors on a machine the paste
+/// says has no NVIDIA GPU, GPU checks inside `docker build`, CDI that cannot resolve, and
+/// nvidia-smi missing inside a pod.
+#[test]
+fn containers_without_a_gpu_a_build_step_cdi_and_a_pod_without_the_runtime() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let toolkit = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].";
+    assert_eq!(top(toolkit).as_deref(), Some("host.container_no_gpu"));
+    assert_eq!(
+        top(&format!(
+            "{toolkit}\nGraphics Mesa Intel® Xe Graphics (TGL GT2)"
+        ))
+        .as_deref(),
+        Some("host.no_nvidia_gpu")
+    );
+    assert_eq!(
+        top("nividia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown\nmy laptop doesn't have an NVIDIA graphics card").as_deref(),
+        Some("host.no_nvidia_gpu")
+    );
+    assert_eq!(
+        top("RUN python3 -c \"import torch; print(torch.cuda.is_available())\"\nFalse").as_deref(),
+        Some("host.container_no_gpu")
+    );
+    // `docker run` is no build step.
+    let ex = explain("docker run --gpus all ubuntu nvidia-smi");
+    assert!(ex
+        .matches
+        .iter()
+        .all(|m| m.id != "container.build_step_gpu"));
+    assert_eq!(
+        top("Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all")
+            .as_deref(),
+        Some("host.container_no_gpu")
+    );
+    assert_eq!(
+        top("/aio/entrypoint.sh: line 52: nvidia-smi: command not found").as_deref(),
+        Some("host.container_no_gpu")
+    );
+    // On a bare host the command is missing because the driver's utilities are.
+    assert_eq!(
+        top("bash: nvidia-smi: command not found").as_deref(),
+        Some("driver.not_installed")
+    );
+}
+
+/// Issue #14 round 3, driver states, devices and the kernel log.
+#[test]
+fn open_module_flavour_root_only_gpus_mig_counts_and_one_programs_xids() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.\nNVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)").as_deref(),
+        Some("driver.gpu_unsupported")
+    );
+    assert_eq!(
+        top("Torch is not able to use GPU unless superuser").as_deref(),
+        Some("driver.device_nodes")
+    );
+    assert_eq!(
+        top("I have an a100 machine with MIG enabled and torch.cuda.device_count() shows only one gpu").as_deref(),
+        Some("gpu.mig_enabled")
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=MIG-feee0c61 ipython\ntorch.cuda.device_count() returns 0 in MIG mode, but tensor(...) on cuda still works").as_deref(),
+        Some("workload.library_bug")
+    );
+    // An MMU fault (Xid 31) from two pids of one program is that program's; from two programs
+    // it points at the GPU.
+    let one = "NVRM: Xid (PCI:0000:08:00): 31, pid=169800, name=chrome, Ch 00000023, MMU Fault\nNVRM: Xid (PCI:0000:08:00): 31, pid=174421, name=chrome, Ch 00000023, MMU Fault";
+    assert_eq!(top(one).as_deref(), Some("workload.illegal_address"));
+    let two = one.replace("pid=174421, name=chrome", "pid=174421, name=python3");
+    assert_eq!(top(&two).as_deref(), Some("gpu.xid"));
+}
+
+/// Issue #14 round 3, memory: a paste that says other processes hold the memory makes any
+/// memory failure gpu.busy (added where the rule did not list it); a library's "initialization
+/// failed" is memory first.
+#[test]
+fn other_processes_holding_memory_and_library_init_failures() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("CUBLAS initialization failed in example 24").as_deref(),
+        Some("workload.out_of_memory")
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\nwhen I clear the gpu of other processes it works").as_deref(),
+        Some("gpu.busy")
+    );
+    assert_eq!(
+        top("I keep getting OOM errors; the GPU has 13GB allocated by someone").as_deref(),
+        Some("gpu.busy")
+    );
+    // Without such words the job's own memory stays first.
+    assert_eq!(
+        top("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB").as_deref(),
+        Some("workload.out_of_memory")
+    );
+}
+
+/// Issue #14 round 3, batch 6: the toolkit failing to load the host's libcuda is the host's
+/// driver; a version mismatch between the driver's own kernel modules; CUDA_VISIBLE_DEVICES set
+/// from inside the program.
+#[test]
+fn host_libcuda_missing_module_version_mismatch_and_visible_devices_set_in_code() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("nvidia-container-cli: initialization error: load library failed: libcuda.so.1")
+            .as_deref(),
+        Some("driver.not_installed")
+    );
+    assert_eq!(
+        top("nvidia-modeset: Version mismatch: nvidia.ko(378.13) nvidia-modeset(375.26)")
+            .as_deref(),
+        Some("driver.library_mismatch")
+    );
+    assert_eq!(
+        top("os.environ['CUDA_VISIBLE_DEVICES']='1'\nthe code will always use cuda:0").as_deref(),
+        Some("env.visible_devices_invalid")
+    );
+    // A real error in the same paste explains more than where the variable was set.
+    let ex = explain("os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"0\"\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+    assert_eq!(
+        ex.primary.map(|i| ex.matches[i].id.as_str()),
+        Some("cuda.out_of_memory")
+    );
+}
+
+/// Issue #14 round 3, batch 7: the GPU's own warp/lane exception report is the program's
+/// fault; memory left in use after a job is processes still holding it; the generic answer reads
+/// "other processes hold the memory" too.
+#[test]
+fn warp_exceptions_memory_not_released_and_generic_memory_words() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("CUDA Exception: Warp Out-of-range Address\nProgram received signal CUDA_EXCEPTION_5, Warp Out-of-range Address.").as_deref(),
+        Some("workload.illegal_address")
+    );
+    assert_eq!(
+        top("when the program ends, the memory of the GPU0 is released, but the other GPUs are not released").as_deref(),
+        Some("gpu.busy")
+    );
+    assert_eq!(
+        top("fuser -v /dev/nvidia* shows the worker processes").as_deref(),
+        Some("gpu.busy")
+    );
+    // Inside one process the caching allocator keeps memory reserved: the job's own memory.
+    assert_eq!(
+        top("GPU memory is not released after del x and torch.cuda.empty_cache() in the same process").as_deref(),
+        Some("workload.out_of_memory")
+    );
+}
+
+/// Issue #14 round 3, batch 8: CUDA_VISIBLE_DEVICES hiding every GPU from inside the program, and
+/// a setting changed on an active context.
+#[test]
+fn visible_devices_hidden_from_code_and_set_on_active_process() {
+    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    assert_eq!(
+        top("Call to cuInit results in CUDA_ERROR_NO_DEVICE:\nos.environ[\"CUDA_VISIBLE_DEVICES\"]=\"-1\"").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=-1 python x.py\ncudaErrorNoDevice").as_deref(),
+        Some("env.visible_devices_empty")
+    );
+    assert_eq!(
+        top("error: \"cannot set while device is active in this process\"").as_deref(),
+        Some("workload.library_bug")
+    );
+}
