@@ -66,6 +66,71 @@ pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
         && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
+/// A line that reports an error (an exception, a failed call, an abort), as opposed to an
+/// environment report's "key: value" line.
+static ERROR_LINE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)[a-z]*(?:error|exception)\b|\bfail(?:ed|ure|s)?\b|\bfatal\b|\babort(?:ed)?\b|\bcannot\b|\bcould not (?:load|find|open|initiali[sz]e|create|allocate)|\bunable to\b",
+    )
+});
+
+/// Whether `line` (the line an error was matched on) reports an error.
+pub fn reports_an_error(line: &str) -> bool {
+    ERROR_LINE.as_ref().is_some_and(|r| r.is_match(line))
+}
+
+/// A CPU build of torch named in prose ("torch 2.8.0+cpu", "torch==2.2.0+cpu"): a
+/// requirements line, an install log or a maintainer's reply, even where the parsed
+/// environment holds another torch line.
+static CPU_TORCH_NAMED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\b(?:py)?torch[ =:v-]*\d+\.\d+(?:\.\d+)?(?:\.dev\d+)?\+cpu\b"));
+
+/// Words saying the machine has an NVIDIA GPU, or that torch should have CUDA: an issue's
+/// title or a maintainer's diagnosis ("only torch2.2.0+cpu is installed, so the cuda
+/// version of torch is missing", "gets replaced by torch 2.8.0+cpu", "Torch cpu installed
+/// on nvidia system"). collect_env's own keys ("Nvidia driver version: No CUDA") are not
+/// such words.
+static CPU_BUILD_BLAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:cpu|cpu-only) (?:version|build|wheel) of (?:py)?torch\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
+    )
+});
+
+/// collect_env lines whose key names NVIDIA or CUDA without saying anything of the machine.
+static COLLECT_ENV_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)^\s*(?:nvidia driver version|nvidia_visible_devices|nvidia_driver_capabilities|nvidia gpu models and configuration|\[(?:pip|conda)\d?\]|(?:pip|conda)\S*\s+nvidia-)[^\n]*$",
+    )
+});
+
+/// Whether the paste shows a CPU-only torch (parsed, or named in prose) on a machine the
+/// paste says has an NVIDIA GPU or wants CUDA: a GPU named, a driver, nvidia-smi answered,
+/// or words that blame the CPU build. A CPU build alone (a CPU-only machine's collect_env)
+/// is not enough.
+pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
+    let cpu_named = CPU_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste));
+    if !(ce.torch_cpu_only || (cpu_named && ce.torch_cuda.is_none())) || ce.rocm.is_some() {
+        return false;
+    }
+    if ce.cuda_available == Some(true) {
+        return false;
+    }
+    let nvidia_gpu = ce.gpus.iter().any(|g| {
+        let l = g.to_ascii_lowercase();
+        !(l.contains("intel") || l.contains("amd") || l.contains("radeon") || l.contains("apple"))
+    });
+    if nvidia_gpu || ce.driver.is_some() || ce.smi_answered {
+        return true;
+    }
+    let prose = COLLECT_ENV_KEY.as_ref().map_or_else(
+        || paste.to_string(),
+        |r| r.replace_all(paste, "").into_owned(),
+    );
+    CPU_BUILD_BLAMED
+        .as_ref()
+        .is_some_and(|r| r.is_match(&prose))
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -106,6 +171,70 @@ mod tests {
             None
         );
         assert_eq!(program_exception(""), None);
+    }
+
+    #[test]
+    fn an_error_line_is_told_from_an_environment_line() {
+        assert!(reports_an_error(
+            "I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'`"
+        ));
+        assert!(reports_an_error(
+            "RuntimeError: CUDA failed with error unknown error"
+        ));
+        assert!(!reports_an_error("cuDNN version: Could not collect"));
+        assert!(!reports_an_error("Is CUDA available: False"));
+    }
+
+    #[test]
+    fn a_cpu_build_on_a_gpu_machine() {
+        let cpu = CollectEnv {
+            torch: Some("2.2.0+cpu".into()),
+            torch_cpu_only: true,
+            ..CollectEnv::default()
+        };
+        // a maintainer's diagnosis (https://github.com/angelolab/Nimbus-Inference/issues/12)
+        assert!(cpu_build_on_gpu_machine(
+            "It seems that only torch2.2.0+cpu is installed, so the cuda version of torch is missing.",
+            &cpu
+        ));
+        // an issue title (https://github.com/vladmandic/sdnext/issues/3476)
+        assert!(cpu_build_on_gpu_machine(
+            "# [Issue]: Torch cpu installed on nvidia system\n",
+            &cpu
+        ));
+        // a CPU-only machine's collect_env names NVIDIA only as a key: no cause
+        assert!(!cpu_build_on_gpu_machine(
+            "PyTorch version: 2.0.0+cpu\nIs CUDA available: False\nNvidia driver version: No CUDA\n",
+            &cpu
+        ));
+        // a GPU named is enough
+        let gpu = CollectEnv {
+            gpus: vec!["NVIDIA GeForce RTX 3060".into()],
+            ..cpu.clone()
+        };
+        assert!(cpu_build_on_gpu_machine("", &gpu));
+        // an Intel GPU is not
+        let intel = CollectEnv {
+            gpus: vec!["Intel(R) Data Center GPU Max 1550".into()],
+            ..cpu.clone()
+        };
+        assert!(!cpu_build_on_gpu_machine("", &intel));
+        // a +cpu torch named in a reply, parsed or not
+        // (https://github.com/Haoming02/sd-webui-forge-classic/issues/269)
+        let other = CollectEnv {
+            torch: Some("2.9.0".into()),
+            ..CollectEnv::default()
+        };
+        assert!(cpu_build_on_gpu_machine(
+            "torch 2.8.0+cu128 gets installed and during the installation of the requirements it gets replaced by torch 2.8.0+cpu now.",
+            &other
+        ));
+        // CUDA observed working rules it out
+        let works = CollectEnv {
+            cuda_available: Some(true),
+            ..gpu
+        };
+        assert!(!cpu_build_on_gpu_machine("", &works));
     }
 
     #[test]

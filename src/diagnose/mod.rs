@@ -703,9 +703,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .map(|l| explain::explain_in(l, paste))
         .filter(|ex| ex.primary.is_some());
     let mut from = "log";
+    // An error in the paste only the generic fallback ranks: kept aside, it answers only
+    // where nothing else does (never "none" when the paste names a GPU error).
+    let mut generic_paste = None;
     if from_log.is_none() {
         // An environment paste's own words are not an error: only rules count there.
-        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some() && !generic(ex));
+        let ex = explain::explain(paste);
+        if ex.primary.is_some() && generic(&ex) {
+            // only a line that reports an error, not an environment key ("cuDNN
+            // version: Could not collect", "Is CUDA available: False")
+            let names_error = ex
+                .primary
+                .and_then(|i| ex.matches.get(i))
+                .is_some_and(|m| combine::reports_an_error(&m.text));
+            generic_paste = Some(ex).filter(|_| names_error);
+        } else {
+            from_log = Some(ex).filter(|ex| ex.primary.is_some());
+        }
         from = "paste warnings";
     }
     let findings = &report.findings;
@@ -789,6 +803,43 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
+    // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
+    // cause wherever nothing more specific was observed: an empty verdict, the program's
+    // exception, the error's "no usable CUDA" symptoms.
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
+    ) && combine::cpu_build_on_gpu_machine(paste, &ce)
+    {
+        (
+            "torch.cpu_only".to_string(),
+            "paste".to_string(),
+            "the paste shows a CPU-only build of torch (a '+cpu' version or no CUDA in the build) on a machine it shows or says has an NVIDIA GPU: that build never uses CUDA".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // Never "none" when the paste names a GPU error: the generic ranking of that error,
+    // refined with the paste's findings, outranks a healthy-looking environment.
+    let (cause, from, summary) = match generic_paste.as_mut() {
+        Some(ex) if cause == "none" => {
+            explain::enrich(ex, matrix);
+            explain::refine(ex, findings, "the collect_env paste");
+            let picked = ex
+                .primary
+                .and_then(|i| ex.matches.get(i))
+                .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)))
+                .map(|k| (k.id.clone(), k.why.clone()));
+            match picked {
+                Some((id, why)) => (id, "paste error (generic)".to_string(), why),
+                None => (cause, from, summary),
+            }
+        }
+        _ => (cause, from, summary),
+    };
+    if from_log.is_none() && from == "paste error (generic)" {
+        from_log = generic_paste;
+    }
     Diagnosis {
         cause,
         from,
@@ -1077,6 +1128,32 @@ Nvidia driver version: 470.129.06
             .findings
             .iter()
             .any(|f| f.id == "driver.nouveau_loaded" && f.severity == Severity::Fail));
+    }
+
+    /// A paste whose error only the generic fallback ranks never ends as "none"; an
+    /// environment key line ("cuDNN version: Could not collect") is not such an error.
+    /// The error line from https://github.com/facebookresearch/ParlAI/issues/831.
+    #[test]
+    fn an_error_only_the_generic_fallback_ranks_is_never_none() {
+        let d = diagnose(PASTE, None, matrix());
+        assert_eq!(d.cause, "none");
+        let with_keys = format!("{PASTE}cuDNN version: Could not collect\n");
+        assert_eq!(diagnose(&with_keys, None, matrix()).cause, "none");
+        let err = "I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'` when running interactive.py on a non CUDA device\n";
+        let d = diagnose(err, None, matrix());
+        assert_ne!(d.cause, "none", "{}", d.summary);
+        assert_eq!(d.from, "paste error (generic)");
+        assert!(d.log.is_some());
+    }
+
+    /// A CPU build with words that blame it outranks an empty verdict (torch.cpu_only);
+    /// the same build in a CPU-only machine's collect_env stays "none".
+    #[test]
+    fn a_cpu_build_blamed_in_the_paste_is_the_cause() {
+        let said = "# Cuda not compiled\nIt seems that only torch2.2.0+cpu is installed, so the cuda version of torch is missing.\n";
+        assert_eq!(diagnose(said, None, matrix()).cause, "torch.cpu_only");
+        let cpu_machine = "PyTorch version: 2.0.0+cpu\nCUDA used to build PyTorch: None\nIs CUDA available: False\nGPU models and configuration: No CUDA\nNvidia driver version: No CUDA\n";
+        assert_eq!(diagnose(cpu_machine, None, matrix()).cause, "none");
     }
 
     #[test]
