@@ -131,6 +131,104 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         .is_some_and(|r| r.is_match(&prose))
 }
 
+/// The torch distributions a pip/conda listing can hold side by side.
+const TORCH_DISTRIBUTIONS: &[&str] = &[
+    "torch",
+    "torch-nightly",
+    "pytorch",
+    "pytorch-nightly",
+    "pytorch-cpu",
+    "torch-cpu",
+];
+
+/// Two torch installs the paste's package lists show (different versions under the torch
+/// distribution names, e.g. `torch 0.4.1.post2` and `torch-nightly 1.0.0.dev20181029`), as
+/// "name version" pairs; empty when there is one.
+pub fn torch_installs(ce: &CollectEnv) -> Vec<String> {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let listed = ce
+        .pip
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .chain(ce.conda.iter().map(|(n, (v, _))| (n.as_str(), v.as_str())));
+    for (name, version) in listed {
+        if !TORCH_DISTRIBUTIONS.contains(&name) {
+            continue;
+        }
+        // "2.0.1+cu117" (pip) and "2.0.1" (conda) are one install seen twice
+        let base = version
+            .split('+')
+            .next()
+            .unwrap_or(version)
+            .trim()
+            .to_string();
+        if base.is_empty() || !base.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        if !seen.iter().any(|(_, b)| *b == base) {
+            seen.push((format!("{name} {version}"), base));
+        }
+    }
+    if seen.len() > 1 {
+        seen.into_iter().map(|(n, _)| n).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Causes a second torch install explains: symbols that do not match, the wrong copy of a
+/// library loaded, an extension built against the other one.
+pub const MIXED_INSTALL_SYMPTOMS: &[&str] = &[
+    "ext.abi_mismatch",
+    "torch.libs_shadowed",
+    "torch.wheel_deps_mismatch",
+    "workload.library_bug",
+];
+
+/// A container started with the GPUs (`nvidia-docker`, `--gpus`, `--runtime=nvidia`): a
+/// "container without GPUs" reading is contradicted.
+static CONTAINER_WITH_GPUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bnvidia-docker\b|--gpus[= ]|--runtime[= ]nvidia\b|--device[= ]nvidia\.com/gpu")
+});
+
+/// Whether the paste shows its container started with the GPUs.
+pub fn container_started_with_gpus(paste: &str) -> bool {
+    CONTAINER_WITH_GPUS
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+}
+
+/// Signs that PyTorch is the program: its package, its modules in a traceback, its name.
+static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)pytorch|site-packages[/\\]torch\b|\bimport torch\b|\btorch\.(?:cuda|nn|utils|version|_C)\b|\btorch[/\\](?:cuda|nn|utils|lib)\b|\btorch[=\s]=?\s*\d|\btorch\s+\d+\.\d+",
+    )
+});
+
+/// A CUDA program other than PyTorch named as the one failing: Lua torch (cutorch),
+/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples.
+static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b",
+    )
+});
+
+/// Whether the program that failed is a CUDA program other than PyTorch, and the paste
+/// shows no PyTorch at all: torch's own causes (its build's CUDA, its arch list) then read
+/// as that program's toolkit and kernels.
+pub fn program_is_not_pytorch(paste: &str, ce: &CollectEnv) -> bool {
+    ce.torch.is_none()
+        && !ce
+            .pip
+            .keys()
+            .chain(ce.conda.keys())
+            .any(|n| TORCH_DISTRIBUTIONS.contains(&n.as_str()))
+        && OTHER_CUDA_PROGRAM
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+        && !PYTORCH_SHOWN.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -235,6 +333,63 @@ mod tests {
             ..gpu
         };
         assert!(!cpu_build_on_gpu_machine("", &works));
+    }
+
+    /// conda list of https://github.com/facebookresearch/maskrcnn-benchmark/issues/75
+    #[test]
+    fn two_torch_installs_in_the_package_lists() {
+        let mut ce = CollectEnv::default();
+        ce.conda
+            .insert("torch".into(), ("0.4.1.post2".into(), "<pip>".into()));
+        assert!(torch_installs(&ce).is_empty());
+        ce.conda.insert(
+            "torch-nightly".into(),
+            ("1.0.0.dev20181029".into(), "<pip>".into()),
+        );
+        assert_eq!(torch_installs(&ce).len(), 2);
+        // pip's and conda's view of one install are one install
+        let mut one = CollectEnv::default();
+        one.pip.insert("torch".into(), "2.0.1+cu117".into());
+        one.conda
+            .insert("pytorch".into(), ("2.0.1".into(), "py3.10_cuda11.7".into()));
+        assert!(torch_installs(&one).is_empty());
+    }
+
+    #[test]
+    fn a_container_started_with_gpus() {
+        // https://github.com/NVIDIA/nvidia-docker/issues/177
+        assert!(container_started_with_gpus(
+            " nvidia-docker run --rm nvidia/cuda nvidia-smi"
+        ));
+        assert!(container_started_with_gpus("docker run --gpus all img"));
+        assert!(!container_started_with_gpus(
+            "docker run --rm nvidia/cuda nvidia-smi"
+        ));
+    }
+
+    #[test]
+    fn a_program_other_than_pytorch() {
+        let ce = CollectEnv::default();
+        // https://github.com/NVIDIA/nvidia-docker/issues/414 (Lua torch)
+        assert!(program_is_not_pytorch(
+            "THCudaCheck FAIL file=/root/torch/extra/cutorch/lib/THC/THCGeneral.c line=66 error=35",
+            &ce
+        ));
+        // https://github.com/NVIDIA/DIGITS/issues/2146
+        assert!(program_is_not_pytorch(
+            "Caffe: Check failed: error == cudaSuccess (48 vs. 0) no kernel image is available",
+            &ce
+        ));
+        // PyTorch shown beside TensorFlow: not the case
+        assert!(!program_is_not_pytorch(
+            "tensorflow 2.15\n  File \"/x/site-packages/torch/cuda/__init__.py\", line 1",
+            &ce
+        ));
+        let with_torch = CollectEnv {
+            torch: Some("2.1.0+cu121".into()),
+            ..CollectEnv::default()
+        };
+        assert!(!program_is_not_pytorch("caffe", &with_torch));
     }
 
     #[test]

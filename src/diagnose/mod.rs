@@ -541,6 +541,16 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix(fix, &[]),
         );
     }
+    let installs = combine::torch_installs(ce);
+    if !installs.is_empty() {
+        out.push(
+            Finding::new("torch.multiple_installs", Severity::Fail, format!("the paste's package lists show {} torch installs: {}", installs.len(), installs.join(", ")))
+                .scope(scope.clone())
+                .details("Two torch distributions in one environment overwrite each other's files: `import torch` may load one version's Python code with the other's compiled libraries, and extensions built against one fail against the other (undefined symbols).")
+                .evidence("python.packages", installs.join(", "))
+                .fix("Uninstall every torch distribution, then install the one you need.", &["pip uninstall -y torch torch-nightly", "pip install torch"]),
+        );
+    }
     if !ce.mig.is_empty() {
         out.push(
             Finding::new("gpu.mig_enabled", Severity::Warn, format!("MIG is on ({} instance{} listed)", ce.mig.len(), if ce.mig.len() == 1 { "" } else { "s" }))
@@ -728,6 +738,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             .iter()
             .any(|f| f.id == id && f.severity >= Severity::Warn)
     };
+    let container_with_gpus = combine::container_started_with_gpus(paste);
     let ruled_out = |id: &str| {
         let passes = findings
             .iter()
@@ -737,6 +748,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
             || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
+            || (id == "host.container_no_gpu" && container_with_gpus)
             || (ce.module_in_use
                 && matches!(
                     id,
@@ -802,6 +814,43 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             }
             _ => (cause, from, summary),
         }
+    };
+    // Two torch installs explain the symbol and library errors they cause: the observed
+    // error confirms the environment's finding, which is the root.
+    let (cause, from, summary) = match findings
+        .iter()
+        .find(|f| f.id == "torch.multiple_installs" && f.severity >= Severity::Warn)
+    {
+        Some(f) if cause == "none" || combine::MIXED_INSTALL_SYMPTOMS.contains(&cause.as_str()) => {
+            (
+                f.id.clone(),
+                "findings".to_string(),
+                format!(
+                    "{} (the error, {cause}, is what a mixed install gives)",
+                    f.summary
+                ),
+            )
+        }
+        _ => (cause, from, summary),
+    };
+    // A program other than PyTorch (Caffe, Lua torch, TensorFlow, DALI...) with no PyTorch
+    // in the paste: torch's build causes read as that program's toolkit and kernels.
+    let (cause, from, summary) = if combine::program_is_not_pytorch(paste, &ce) {
+        match cause.as_str() {
+            "torch.arch_unsupported" => (
+                "ext.arch_unsupported".to_string(),
+                from,
+                format!("{summary} (the failing program is not PyTorch: its own build lacks kernels for this GPU)"),
+            ),
+            "driver.too_old_for_torch" => (
+                "driver.too_old_for_toolkit".to_string(),
+                from,
+                format!("{summary} (the failing program is not PyTorch: the CUDA it was built with needs a newer driver)"),
+            ),
+            _ => (cause, from, summary),
+        }
+    } else {
+        (cause, from, summary)
     };
     // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
     // cause wherever nothing more specific was observed: an empty verdict, the program's
