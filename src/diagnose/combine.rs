@@ -92,7 +92,7 @@ static CPU_TORCH_NAMED: LazyLock<Option<Regex>> =
 /// such words.
 static CPU_BUILD_BLAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:cpu|cpu-only) (?:version|build|wheel) of (?:py)?torch\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
+        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
     )
 });
 
@@ -108,7 +108,12 @@ static COLLECT_ENV_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// or words that blame the CPU build. A CPU build alone (a CPU-only machine's collect_env)
 /// is not enough.
 pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
-    let cpu_named = CPU_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste));
+    let prose = COLLECT_ENV_KEY.as_ref().map_or_else(
+        || paste.to_string(),
+        |r| r.replace_all(paste, "").into_owned(),
+    );
+    let cpu_named = CPU_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
+        || CPU_BUILD_SAID.as_ref().is_some_and(|r| r.is_match(&prose));
     if !(ce.torch_cpu_only || (cpu_named && ce.torch_cuda.is_none())) || ce.rocm.is_some() {
         return false;
     }
@@ -122,13 +127,54 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
     if nvidia_gpu || ce.driver.is_some() || ce.smi_answered {
         return true;
     }
-    let prose = COLLECT_ENV_KEY.as_ref().map_or_else(
-        || paste.to_string(),
-        |r| r.replace_all(paste, "").into_owned(),
-    );
     CPU_BUILD_BLAMED
         .as_ref()
         .is_some_and(|r| r.is_match(&prose))
+        || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
+}
+
+/// A CPU build of torch named in words or by conda's build string: "the CPU-version of
+/// PyTorch", "installing the `cpu-only` version", "pytorch=1.9.0=py3.8_cpu_0", conda's
+/// `cpuonly` / `pytorch-mutex ... cpu` packages.
+static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of (?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+    )
+});
+
+/// Words saying the GPU should have been used: "my GPU is not available anymore", "GPU
+/// not used", "Pytorch not seeing GPU", "torch.cuda.is_available() returning False".
+static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bgpu\b[^.\n]{0,20}\bnot (?:being )?(?:used|available|detected|found|recogni[sz]ed|seen|utili[sz]ed)\b|\bnot (?:seeing|detecting|using|finding) (?:the |my |any )?gpu|\bcuda\.is_available\(\)\W{0,12}(?:returns?|returning|is|gives)?\W{0,4}false\b",
+    )
+});
+
+/// A sentence that states the driver is too old for what runs on it (the reporter's or a
+/// maintainer's diagnosis): "My Nvidia driver is not supported for the pytorch-gpu
+/// version", "cuda >9 will cause insufficient driver version error", "You may need to
+/// upgrade the driver".
+static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your) (?:nvidia |gpu |graphics )?driver\b",
+    )
+});
+
+/// The driver cause a sentence of the paste states: too old for PyTorch where the paste
+/// speaks of PyTorch, else for the program's own CUDA.
+pub fn stated_driver_cause(paste: &str) -> Option<&'static str> {
+    if !DRIVER_TOO_OLD_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return None;
+    }
+    let torch = Regex::new(r"(?i)\b(?:py)?torch\b").is_ok_and(|r| r.is_match(paste));
+    Some(if torch {
+        "driver.too_old_for_torch"
+    } else {
+        "driver.too_old_for_toolkit"
+    })
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -390,6 +436,48 @@ mod tests {
             ..CollectEnv::default()
         };
         assert!(!program_is_not_pytorch("caffe", &with_torch));
+    }
+
+    #[test]
+    fn a_driver_stated_too_old() {
+        // https://github.com/BayesWatch/nas-without-training/issues/2
+        assert_eq!(
+            stated_driver_cause("My Nvidia driver is not supported for the pytorch-gpu version that was requested in environment.yml."),
+            Some("driver.too_old_for_torch")
+        );
+        // https://github.com/open-mmlab/mmdetection/issues/596 (without the PyTorch reply)
+        assert_eq!(
+            stated_driver_cause("cuda >9 will cause insufficient driver version error."),
+            Some("driver.too_old_for_toolkit")
+        );
+        assert_eq!(
+            stated_driver_cause("I updated my driver to 550 yesterday."),
+            None
+        );
+        assert_eq!(
+            stated_driver_cause("Nvidia driver version: 550.54.15"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_cpu_build_said_in_words_on_a_machine_that_wants_its_gpu() {
+        let ce = CollectEnv::default();
+        // https://github.com/chemprop/chemprop/issues/355
+        assert!(cpu_build_on_gpu_machine(
+            "# [QUESTION]: GPU not used\nit seems that conda left your CPU-version of PyTorch in place.",
+            &ce
+        ));
+        // https://github.com/pytorch/pytorch/issues/69202
+        assert!(cpu_build_on_gpu_machine(
+            "my GPU is not available anymore: torch.cuda.is_available=False\n(you could check it in you package list, it is pytorch=1.9.0=py3.8_cpu_0)",
+            &ce
+        ));
+        // a CPU build said, but nothing wants a GPU
+        assert!(!cpu_build_on_gpu_machine(
+            "I installed the CPU-only version of torch on my laptop.",
+            &ce
+        ));
     }
 
     #[test]

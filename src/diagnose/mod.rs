@@ -652,6 +652,20 @@ fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
     (sev, symptom, toolkit, order)
 }
 
+/// Whether the primary match of an explanation observed its top cause (the message said
+/// so itself): such a reading is not overruled by words around it.
+fn top_cause_observed(ex: Option<&Explanation>) -> bool {
+    ex.and_then(|ex| ex.primary.and_then(|i| ex.matches.get(i)))
+        .and_then(|m| m.causes.first())
+        .is_some_and(|k| k.observed)
+}
+
+/// Whether the primary match of an explanation lists `id` among its causes.
+fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
+    ex.and_then(|ex| ex.primary.and_then(|i| ex.matches.get(i)))
+        .is_some_and(|m| m.causes.iter().any(|k| k.id == id))
+}
+
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let ce = paste::parse(paste);
@@ -868,6 +882,34 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     } else {
         (cause, from, summary)
     };
+    // A sentence that states the driver is too old (the reporter's or a maintainer's
+    // diagnosis) is evidence: it answers where nothing specific was observed, and rises
+    // where the error's own causes list it (both agree).
+    let weak = matches!(
+        cause.as_str(),
+        "none"
+            | "workload.library_bug"
+            | "torch.cuda_unavailable"
+            | "driver.cuda_init_failed"
+            | "torch.cpu_only"
+    );
+    let (cause, from, summary) = match combine::stated_driver_cause(paste) {
+        Some(stated)
+            if stated != cause
+                && ce.cuda_available != Some(true)
+                && from != "log"
+                && from != "findings"
+                && !top_cause_observed(from_log.as_ref())
+                && (weak || primary_lists(from_log.as_ref(), stated)) =>
+        {
+            (
+                stated.to_string(),
+                "paste".to_string(),
+                format!("a sentence of the paste states that the driver is too old for what runs on it, and nothing observed says otherwise (the error read alone: {cause})"),
+            )
+        }
+        _ => (cause, from, summary),
+    };
     // Never "none" when the paste names a GPU error: the generic ranking of that error,
     // refined with the paste's findings, outranks a healthy-looking environment.
     let (cause, from, summary) = match generic_paste.as_mut() {
@@ -886,7 +928,9 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
-    if from_log.is_none() && from == "paste error (generic)" {
+    // The paste's error, even one only the generic fallback ranks, is shown with the
+    // diagnosis.
+    if from_log.is_none() {
         from_log = generic_paste;
     }
     Diagnosis {
