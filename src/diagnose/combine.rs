@@ -156,25 +156,29 @@ static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// upgrade the driver".
 static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your) (?:nvidia |gpu |graphics )?driver\b",
+        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b",
     )
 });
 
-/// The driver cause a sentence of the paste states: too old for PyTorch where the paste
-/// speaks of PyTorch, else for the program's own CUDA.
-pub fn stated_driver_cause(paste: &str) -> Option<&'static str> {
+/// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
+/// the frameworks on it) unless the paste shows another CUDA program or a container image,
+/// whose own CUDA then needs the newer driver.
+pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str> {
     if !DRIVER_TOO_OLD_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
     {
         return None;
     }
-    let torch = Regex::new(r"(?i)\b(?:py)?torch\b").is_ok_and(|r| r.is_match(paste));
-    Some(if torch {
-        "driver.too_old_for_torch"
-    } else {
-        "driver.too_old_for_toolkit"
-    })
+    let image = Regex::new(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b")
+        .is_ok_and(|r| r.is_match(paste));
+    Some(
+        if program_is_not_pytorch(paste, ce) || (image && ce.torch.is_none()) {
+            "driver.too_old_for_toolkit"
+        } else {
+            "driver.too_old_for_torch"
+        },
+    )
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -440,22 +444,31 @@ mod tests {
 
     #[test]
     fn a_driver_stated_too_old() {
+        let ce = CollectEnv::default();
         // https://github.com/BayesWatch/nas-without-training/issues/2
         assert_eq!(
-            stated_driver_cause("My Nvidia driver is not supported for the pytorch-gpu version that was requested in environment.yml."),
+            stated_driver_cause("My Nvidia driver is not supported for the pytorch-gpu version that was requested in environment.yml.", &ce),
             Some("driver.too_old_for_torch")
         );
-        // https://github.com/open-mmlab/mmdetection/issues/596 (without the PyTorch reply)
+        // https://github.com/pytorch/pytorch/issues/28195
         assert_eq!(
-            stated_driver_cause("cuda >9 will cause insufficient driver version error."),
+            stated_driver_cause(
+                "when i run my program, the msg is that my Nvidia version is too old.",
+                &ce
+            ),
+            Some("driver.too_old_for_torch")
+        );
+        // a container image's CUDA (https://github.com/NVIDIA/nvidia-docker/issues/414)
+        assert_eq!(
+            stated_driver_cause("nvidia-docker run --rm nvidia/cuda nvidia-smi\nPlease upgrade to a 375-series driver (or later)", &ce),
             Some("driver.too_old_for_toolkit")
         );
         assert_eq!(
-            stated_driver_cause("I updated my driver to 550 yesterday."),
+            stated_driver_cause("I updated my driver to 550 yesterday.", &ce),
             None
         );
         assert_eq!(
-            stated_driver_cause("Nvidia driver version: 550.54.15"),
+            stated_driver_cause("Nvidia driver version: 550.54.15", &ce),
             None
         );
     }

@@ -893,7 +893,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             | "driver.cuda_init_failed"
             | "torch.cpu_only"
     );
-    let (cause, from, summary) = match combine::stated_driver_cause(paste) {
+    let (cause, from, summary) = match combine::stated_driver_cause(paste, &ce) {
         Some(stated)
             if stated != cause
                 && ce.cuda_available != Some(true)
