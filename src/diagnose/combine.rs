@@ -191,25 +191,47 @@ const TORCH_DISTRIBUTIONS: &[&str] = &[
     "torch-cpu",
 ];
 
+/// A package-list line of a torch distribution: pip freeze (`torch==2.0.1`), pip list
+/// (`torch  2.0.1`), conda list (`pytorch  0.4.1  py37_cuda0.0_cudnn0.0_1  pytorch`), with
+/// or without collect_env's `[pip3]` / `[conda]` prefix.
+static TORCH_LISTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?m)^[ \t>]*(?:\[(?:pip|conda)\d?\][ \t]+)?(torch|torch-nightly|pytorch|pytorch-nightly|pytorch-cpu|torch-cpu)(?:==([0-9][\w.+]*)|[ \t]+([0-9][\w.+]*)(?:[ \t]+\S+){0,2})[ \t]*$",
+    )
+});
+
 /// Two torch installs the paste's package lists show (different versions under the torch
 /// distribution names, e.g. `torch 0.4.1.post2` and `torch-nightly 1.0.0.dev20181029`), as
 /// "name version" pairs; empty when there is one.
-pub fn torch_installs(ce: &CollectEnv) -> Vec<String> {
+pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
     let mut seen: Vec<(String, String)> = Vec::new();
+    let listed_lines: Vec<(String, String)> = TORCH_LISTED
+        .as_ref()
+        .map(|r| {
+            r.captures_iter(paste)
+                .filter_map(|c| {
+                    let name = c.get(1)?.as_str().to_string();
+                    let version = c.get(2).or_else(|| c.get(3))?.as_str().to_string();
+                    Some((name, version))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let listed = ce
         .pip
         .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .chain(ce.conda.iter().map(|(n, (v, _))| (n.as_str(), v.as_str())));
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .chain(ce.conda.iter().map(|(n, (v, _))| (n.clone(), v.clone())))
+        .chain(listed_lines);
     for (name, version) in listed {
-        if !TORCH_DISTRIBUTIONS.contains(&name) {
+        if !TORCH_DISTRIBUTIONS.contains(&name.as_str()) {
             continue;
         }
         // "2.0.1+cu117" (pip) and "2.0.1" (conda) are one install seen twice
         let base = version
             .split('+')
             .next()
-            .unwrap_or(version)
+            .unwrap_or(&version)
             .trim()
             .to_string();
         if base.is_empty() || !base.starts_with(|c: char| c.is_ascii_digit()) {
@@ -391,18 +413,25 @@ mod tests {
         let mut ce = CollectEnv::default();
         ce.conda
             .insert("torch".into(), ("0.4.1.post2".into(), "<pip>".into()));
-        assert!(torch_installs(&ce).is_empty());
+        assert!(torch_installs(&ce, "").is_empty());
         ce.conda.insert(
             "torch-nightly".into(),
             ("1.0.0.dev20181029".into(), "<pip>".into()),
         );
-        assert_eq!(torch_installs(&ce).len(), 2);
+        assert_eq!(torch_installs(&ce, "").len(), 2);
         // pip's and conda's view of one install are one install
         let mut one = CollectEnv::default();
         one.pip.insert("torch".into(), "2.0.1+cu117".into());
         one.conda
             .insert("pytorch".into(), ("2.0.1".into(), "py3.10_cuda11.7".into()));
-        assert!(torch_installs(&one).is_empty());
+        assert!(torch_installs(&one, "").is_empty());
+        // a conda list pasted as it is (https://github.com/pytorch/pytorch/issues/12031)
+        let text = "conda list\npytorch                   0.4.1           py37_cuda0.0_cudnn0.0_1    pytorch\npytorch-nightly           1.0.0.dev20180921         py3.7_0    pytorch\n";
+        assert_eq!(torch_installs(&CollectEnv::default(), text).len(), 2);
+        // versions in prose are not a listing
+        let prose =
+            "torch 2.0.1 works but torch 2.1.0 fails on this machine\npip install torch==2.1.0\n";
+        assert!(torch_installs(&CollectEnv::default(), prose).is_empty());
     }
 
     #[test]

@@ -502,7 +502,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 
 /// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
 /// packages whose wheels do not support the GPUs listed.
-fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
+fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
     let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
@@ -541,7 +541,7 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix(fix, &[]),
         );
     }
-    let installs = combine::torch_installs(ce);
+    let installs = combine::torch_installs(ce, paste);
     if !installs.is_empty() {
         out.push(
             Finding::new("torch.multiple_installs", Severity::Fail, format!("the paste's package lists show {} torch installs: {}", installs.len(), installs.join(", ")))
@@ -690,7 +690,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let (mut findings, errors) =
         checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
     findings.extend(missing_fact_findings(&ce, matrix));
-    findings.extend(paste_findings(&ce, matrix));
+    findings.extend(paste_findings(&ce, paste, matrix));
     // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too, and so
     // does one of the same major from CUDA 11 on (minor version compatibility).
     let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
