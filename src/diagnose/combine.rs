@@ -133,6 +133,17 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
 }
 
+/// A torch build for CUDA named (`2.1.2+cu121`, "with CUDA 1201"): what an extension was
+/// built for.
+static CUDA_TORCH_NAMED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\d\+cu\d{2,3}\b|\bwith CUDA \d{3,5}\b"));
+
+/// Whether the paste shows a CPU-only torch and an extension built for a CUDA torch (the
+/// xFormers warning "built for: PyTorch 2.1.2+cu121 ... (you have 2.1.2+cpu)").
+pub fn extension_built_for_cuda_on_cpu_torch(paste: &str, ce: &CollectEnv) -> bool {
+    ce.torch_cpu_only && CUDA_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
 /// A CPU build of torch named in words or by conda's build string: "the CPU-version of
 /// PyTorch", "installing the `cpu-only` version", "pytorch=1.9.0=py3.8_cpu_0", conda's
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
@@ -520,6 +531,25 @@ mod tests {
             "I installed the CPU-only version of torch on my laptop.",
             &ce
         ));
+    }
+
+    /// https://github.com/open-mmlab/PIA/issues/30
+    #[test]
+    fn an_extension_built_for_cuda_on_a_cpu_torch() {
+        let text = "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)\n";
+        let cpu = CollectEnv {
+            torch: Some("2.1.2+cpu".into()),
+            torch_cpu_only: true,
+            ..CollectEnv::default()
+        };
+        assert!(extension_built_for_cuda_on_cpu_torch(text, &cpu));
+        // a CUDA torch against another CUDA build: not the CPU build's fault
+        let cuda = CollectEnv {
+            torch: Some("2.2.0+cu121".into()),
+            torch_cuda: Some("12.1".into()),
+            ..CollectEnv::default()
+        };
+        assert!(!extension_built_for_cuda_on_cpu_torch(text, &cuda));
     }
 
     #[test]

@@ -869,10 +869,20 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
     // cause wherever nothing more specific was observed: an empty verdict, the program's
     // exception, the error's "no usable CUDA" symptoms.
+    // An extension built for a CUDA torch that cannot load against the CPU build the
+    // paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
+    // the error confirms the environment's finding.
+    let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
+        || (cause == "ext.abi_mismatch"
+            && combine::extension_built_for_cuda_on_cpu_torch(paste, &ce));
     let (cause, from, summary) = if matches!(
         cause.as_str(),
-        "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
-    ) && combine::cpu_build_on_gpu_machine(paste, &ce)
+        "none"
+            | "workload.library_bug"
+            | "torch.cuda_unavailable"
+            | "driver.cuda_init_failed"
+            | "ext.abi_mismatch"
+    ) && cpu_root
     {
         (
             "torch.cpu_only".to_string(),
