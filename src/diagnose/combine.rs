@@ -144,6 +144,29 @@ pub fn extension_built_for_cuda_on_cpu_torch(paste: &str, ce: &CollectEnv) -> bo
     ce.torch_cpu_only && CUDA_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
+/// An extension's "built for" line: the torch it was compiled against and the one
+/// installed ("PyTorch 2.9.0+cu128 with CUDA 1208 (you have 2.10.0+cu128)", xFormers'
+/// format, also behind a heading or a log prefix).
+static BUILT_FOR_OTHER_TORCH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bPyTorch\s+(\d+\.\d+\.\d+\S*)(?:\s+with CUDA\s+\d+)?\s+\(you have\s+(\d+\.\d+\.\d+[^)\s]*)\)",
+    )
+});
+
+/// The torch an extension was built for and the one installed, where they differ.
+pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> {
+    BUILT_FOR_OTHER_TORCH
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| {
+            Some((
+                c.get(1)?.as_str().to_string(),
+                c.get(2)?.as_str().to_string(),
+            ))
+        })
+        .find(|(built, have)| built != have)
+}
+
 /// A CPU build of torch named in words or by conda's build string: "the CPU-version of
 /// PyTorch", "installing the `cpu-only` version", "pytorch=1.9.0=py3.8_cpu_0", conda's
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
@@ -550,6 +573,25 @@ mod tests {
             ..CollectEnv::default()
         };
         assert!(!extension_built_for_cuda_on_cpu_torch(text, &cuda));
+    }
+
+    /// An xFormers warning as an issue title (https://github.com/Lightricks/LTX-Desktop/issues/23)
+    #[test]
+    fn an_extension_built_for_another_torch() {
+        assert_eq!(
+            extension_built_for_other_torch("# PyTorch 2.9.0+cu128 with CUDA 1208 (you have 2.10.0+cu128) Python 3.10.11 (you have 3.13.12) Please reinstall xformers"),
+            Some(("2.9.0+cu128".to_string(), "2.10.0+cu128".to_string()))
+        );
+        assert_eq!(
+            extension_built_for_other_torch("    PyTorch 2.0.1 (you have 2.1.0+cu121)"),
+            Some(("2.0.1".to_string(), "2.1.0+cu121".to_string()))
+        );
+        assert_eq!(
+            extension_built_for_other_torch(
+                "PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)"
+            ),
+            None
+        );
     }
 
     #[test]

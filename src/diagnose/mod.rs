@@ -869,6 +869,16 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
     // cause wherever nothing more specific was observed: an empty verdict, the program's
     // exception, the error's "no usable CUDA" symptoms.
+    // An extension's own line saying it was built for another torch than the one installed
+    // is an observed ABI mismatch where nothing more specific answered.
+    let (cause, from, summary) = match combine::extension_built_for_other_torch(paste) {
+        Some((built, have)) if cause == "none" || cause == "workload.library_bug" => (
+            "ext.abi_mismatch".to_string(),
+            "paste".to_string(),
+            format!("an extension in the paste says it was built for PyTorch {built}, but {have} is installed: its compiled ops do not load against it"),
+        ),
+        _ => (cause, from, summary),
+    };
     // An extension built for a CUDA torch that cannot load against the CPU build the
     // paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
     // the error confirms the environment's finding.
