@@ -866,9 +866,6 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     } else {
         (cause, from, summary)
     };
-    // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
-    // cause wherever nothing more specific was observed: an empty verdict, the program's
-    // exception, the error's "no usable CUDA" symptoms.
     // An extension's own line saying it was built for another torch than the one installed
     // is an observed ABI mismatch where nothing more specific answered.
     let (cause, from, summary) = match combine::extension_built_for_other_torch(paste) {
@@ -879,8 +876,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         ),
         _ => (cause, from, summary),
     };
-    // An extension built for a CUDA torch that cannot load against the CPU build the
-    // paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
+    // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
+    // cause wherever nothing more specific was observed: an empty verdict, the program's
+    // exception, the error's "no usable CUDA" symptoms. An extension built for a CUDA
+    // torch that cannot load against the CPU build the paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
     // the error confirms the environment's finding.
     let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
         || (cause == "ext.abi_mismatch"
@@ -919,6 +918,8 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 && ce.cuda_available != Some(true)
                 && from != "log"
                 && from != "findings"
+                // what the paste itself showed (a CPU build, no GPU) is not overruled
+                && (from != "paste" || cause == "workload.library_bug")
                 && !top_cause_observed(from_log.as_ref())
                 && (weak || primary_lists(from_log.as_ref(), stated)) =>
         {
