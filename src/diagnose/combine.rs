@@ -1,7 +1,12 @@
 //! How `diagnose` combines what the paste observed with the error in it, beyond the checks'
 //! findings and `explain`'s causes: a healthy environment plus a Python exception of the
 //! program's own defers to the program, and a paste that says the machine has no NVIDIA
-//! GPU turns a "driver" error into that observation.
+//! GPU turns a "driver" error into that observation. Also: a CPU build of torch (parsed,
+//! named in prose or by conda's build string) on a machine the paste shows or says has an
+//! NVIDIA GPU; two torch installs in the package lists; an extension built for another
+//! torch; a program other than PyTorch; a container started with the GPUs; a sentence that
+//! states the driver is too old (a reporter's or maintainer's diagnosis); a line that
+//! reports an error (for the generic fallback).
 
 use std::sync::LazyLock;
 
