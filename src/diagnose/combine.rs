@@ -1,7 +1,12 @@
 //! How `diagnose` combines what the paste observed with the error in it, beyond the checks'
 //! findings and `explain`'s causes: a healthy environment plus a Python exception of the
 //! program's own defers to the program, and a paste that says the machine has no NVIDIA
-//! GPU turns a "driver" error into that observation.
+//! GPU turns a "driver" error into that observation. Also: a CPU build of torch (parsed,
+//! named in prose or by conda's build string) on a machine the paste shows or says has an
+//! NVIDIA GPU; two torch installs in the package lists; an extension built for another
+//! torch; a program other than PyTorch; a container started with the GPUs; a sentence that
+//! states the driver is too old (a reporter's or maintainer's diagnosis); a line that
+//! reports an error (for the generic fallback).
 
 use std::sync::LazyLock;
 
@@ -66,6 +71,275 @@ pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
         && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
+/// A line that reports an error (an exception, a failed call, an abort), as opposed to an
+/// environment report's "key: value" line.
+static ERROR_LINE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)[a-z]*(?:error|exception)\b|\bfail(?:ed|ure|s)?\b|\bfatal\b|\babort(?:ed)?\b|\bcannot\b|\bcould not (?:load|find|open|initiali[sz]e|create|allocate)|\bunable to\b",
+    )
+});
+
+/// Whether `line` (the line an error was matched on) reports an error.
+pub fn reports_an_error(line: &str) -> bool {
+    ERROR_LINE.as_ref().is_some_and(|r| r.is_match(line))
+}
+
+/// A CPU build of torch named in prose ("torch 2.8.0+cpu", "torch==2.2.0+cpu"): a
+/// requirements line, an install log or a maintainer's reply, even where the parsed
+/// environment holds another torch line.
+static CPU_TORCH_NAMED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\b(?:py)?torch[ =:v-]*\d+\.\d+(?:\.\d+)?(?:\.dev\d+)?\+cpu\b"));
+
+/// Words saying the machine has an NVIDIA GPU, or that torch should have CUDA: an issue's
+/// title or a maintainer's diagnosis ("only torch2.2.0+cpu is installed, so the cuda
+/// version of torch is missing", "gets replaced by torch 2.8.0+cpu", "Torch cpu installed
+/// on nvidia system"). collect_env's own keys ("Nvidia driver version: No CUDA") are not
+/// such words.
+static CPU_BUILD_BLAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
+    )
+});
+
+/// collect_env lines whose key names NVIDIA or CUDA without saying anything of the machine.
+static COLLECT_ENV_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)^\s*(?:nvidia driver version|nvidia_visible_devices|nvidia_driver_capabilities|nvidia gpu models and configuration|\[(?:pip|conda)\d?\]|(?:pip|conda)\S*\s+nvidia-)[^\n]*$",
+    )
+});
+
+/// Whether the paste shows a CPU-only torch (parsed, or named in prose) on a machine the
+/// paste says has an NVIDIA GPU or wants CUDA: a GPU named, a driver, nvidia-smi answered,
+/// or words that blame the CPU build. A CPU build alone (a CPU-only machine's collect_env)
+/// is not enough.
+pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
+    let prose = COLLECT_ENV_KEY.as_ref().map_or_else(
+        || paste.to_string(),
+        |r| r.replace_all(paste, "").into_owned(),
+    );
+    let cpu_named = CPU_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
+        || CPU_BUILD_SAID.as_ref().is_some_and(|r| r.is_match(&prose));
+    if !(ce.torch_cpu_only || (cpu_named && ce.torch_cuda.is_none())) || ce.rocm.is_some() {
+        return false;
+    }
+    if ce.cuda_available == Some(true) {
+        return false;
+    }
+    let nvidia_gpu = ce.gpus.iter().any(|g| {
+        let l = g.to_ascii_lowercase();
+        !(l.contains("intel") || l.contains("amd") || l.contains("radeon") || l.contains("apple"))
+    });
+    if nvidia_gpu || ce.driver.is_some() || ce.smi_answered {
+        return true;
+    }
+    CPU_BUILD_BLAMED
+        .as_ref()
+        .is_some_and(|r| r.is_match(&prose))
+        || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
+}
+
+/// A torch build for CUDA named (`2.1.2+cu121`, "with CUDA 1201"): what an extension was
+/// built for.
+static CUDA_TORCH_NAMED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\d\+cu\d{2,3}\b|\bwith CUDA \d{3,5}\b"));
+
+/// Whether the paste shows a CPU-only torch and an extension built for a CUDA torch (the
+/// xFormers warning "built for: PyTorch 2.1.2+cu121 ... (you have 2.1.2+cpu)").
+pub fn extension_built_for_cuda_on_cpu_torch(paste: &str, ce: &CollectEnv) -> bool {
+    ce.torch_cpu_only && CUDA_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// An extension's "built for" line: the torch it was compiled against and the one
+/// installed ("PyTorch 2.9.0+cu128 with CUDA 1208 (you have 2.10.0+cu128)", xFormers'
+/// format, also behind a heading or a log prefix).
+static BUILT_FOR_OTHER_TORCH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bPyTorch\s+(\d+\.\d+\.\d+\S*)(?:\s+with CUDA\s+\d+)?\s+\(you have\s+(\d+\.\d+\.\d+[^)\s]*)\)",
+    )
+});
+
+/// The torch an extension was built for and the one installed, where they differ.
+pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> {
+    BUILT_FOR_OTHER_TORCH
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| {
+            Some((
+                c.get(1)?.as_str().to_string(),
+                c.get(2)?.as_str().to_string(),
+            ))
+        })
+        .find(|(built, have)| built != have)
+}
+
+/// A CPU build of torch named in words or by conda's build string: "the CPU-version of
+/// PyTorch", "installing the `cpu-only` version", "pytorch=1.9.0=py3.8_cpu_0", conda's
+/// `cpuonly` / `pytorch-mutex ... cpu` packages.
+static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of (?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+    )
+});
+
+/// Words saying the GPU should have been used: "my GPU is not available anymore", "GPU
+/// not used", "Pytorch not seeing GPU", "torch.cuda.is_available() returning False".
+static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bgpu\b[^.\n]{0,20}\bnot (?:being )?(?:used|available|detected|found|recogni[sz]ed|seen|utili[sz]ed)\b|\bnot (?:seeing|detecting|using|finding) (?:the |my |any )?gpu|\bcuda\.is_available\(\)\W{0,12}(?:returns?|returning|is|gives)?\W{0,4}false\b",
+    )
+});
+
+/// A sentence that states the driver is too old for what runs on it (the reporter's or a
+/// maintainer's diagnosis): "My Nvidia driver is not supported for the pytorch-gpu
+/// version", "cuda >9 will cause insufficient driver version error", "You may need to
+/// upgrade the driver".
+static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b",
+    )
+});
+
+/// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
+/// the frameworks on it) unless the paste shows another CUDA program or a container image,
+/// whose own CUDA then needs the newer driver.
+pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str> {
+    if !DRIVER_TOO_OLD_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return None;
+    }
+    let image = Regex::new(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b")
+        .is_ok_and(|r| r.is_match(paste));
+    Some(
+        if program_is_not_pytorch(paste, ce) || (image && ce.torch.is_none()) {
+            "driver.too_old_for_toolkit"
+        } else {
+            "driver.too_old_for_torch"
+        },
+    )
+}
+
+/// The torch distributions a pip/conda listing can hold side by side.
+const TORCH_DISTRIBUTIONS: &[&str] = &[
+    "torch",
+    "torch-nightly",
+    "pytorch",
+    "pytorch-nightly",
+    "pytorch-cpu",
+    "torch-cpu",
+];
+
+/// A package-list line of a torch distribution: pip freeze (`torch==2.0.1`), pip list
+/// (`torch  2.0.1`), conda list (`pytorch  0.4.1  py37_cuda0.0_cudnn0.0_1  pytorch`), with
+/// or without collect_env's `[pip3]` / `[conda]` prefix.
+static TORCH_LISTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?m)^[ \t>]*(?:\[(?:pip|conda)\d?\][ \t]+)?(torch|torch-nightly|pytorch|pytorch-nightly|pytorch-cpu|torch-cpu)(?:==([0-9][\w.+]*)|[ \t]+([0-9][\w.+]*)(?:[ \t]+\S+){0,2})[ \t]*$",
+    )
+});
+
+/// Two torch installs the paste's package lists show (different versions under the torch
+/// distribution names, e.g. `torch 0.4.1.post2` and `torch-nightly 1.0.0.dev20181029`), as
+/// "name version" pairs; empty when there is one.
+pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let listed_lines: Vec<(String, String)> = TORCH_LISTED
+        .as_ref()
+        .map(|r| {
+            r.captures_iter(paste)
+                .filter_map(|c| {
+                    let name = c.get(1)?.as_str().to_string();
+                    let version = c.get(2).or_else(|| c.get(3))?.as_str().to_string();
+                    Some((name, version))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let listed = ce
+        .pip
+        .iter()
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .chain(ce.conda.iter().map(|(n, (v, _))| (n.clone(), v.clone())))
+        .chain(listed_lines);
+    for (name, version) in listed {
+        if !TORCH_DISTRIBUTIONS.contains(&name.as_str()) {
+            continue;
+        }
+        // "2.0.1+cu117" (pip) and "2.0.1" (conda) are one install seen twice
+        let base = version
+            .split('+')
+            .next()
+            .unwrap_or(&version)
+            .trim()
+            .to_string();
+        if base.is_empty() || !base.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        if !seen.iter().any(|(_, b)| *b == base) {
+            seen.push((format!("{name} {version}"), base));
+        }
+    }
+    if seen.len() > 1 {
+        seen.into_iter().map(|(n, _)| n).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Causes a second torch install explains: symbols that do not match, the wrong copy of a
+/// library loaded, an extension built against the other one.
+pub const MIXED_INSTALL_SYMPTOMS: &[&str] = &[
+    "ext.abi_mismatch",
+    "torch.libs_shadowed",
+    "torch.wheel_deps_mismatch",
+    "workload.library_bug",
+];
+
+/// A container started with the GPUs (`nvidia-docker`, `--gpus`, `--runtime=nvidia`): a
+/// "container without GPUs" reading is contradicted.
+static CONTAINER_WITH_GPUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bnvidia-docker\b|--gpus[= ]|--runtime[= ]nvidia\b|--device[= ]nvidia\.com/gpu")
+});
+
+/// Whether the paste shows its container started with the GPUs.
+pub fn container_started_with_gpus(paste: &str) -> bool {
+    CONTAINER_WITH_GPUS
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+}
+
+/// Signs that PyTorch is the program: its package, its modules in a traceback, its name.
+static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)pytorch|site-packages[/\\]torch\b|\bimport torch\b|\btorch\.(?:cuda|nn|utils|version|_C)\b|\btorch[/\\](?:cuda|nn|utils|lib)\b|\btorch[=\s]=?\s*\d|\btorch\s+\d+\.\d+",
+    )
+});
+
+/// A CUDA program other than PyTorch named as the one failing: Lua torch (cutorch),
+/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples.
+static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b",
+    )
+});
+
+/// Whether the program that failed is a CUDA program other than PyTorch, and the paste
+/// shows no PyTorch at all: torch's own causes (its build's CUDA, its arch list) then read
+/// as that program's toolkit and kernels.
+pub fn program_is_not_pytorch(paste: &str, ce: &CollectEnv) -> bool {
+    ce.torch.is_none()
+        && !ce
+            .pip
+            .keys()
+            .chain(ce.conda.keys())
+            .any(|n| TORCH_DISTRIBUTIONS.contains(&n.as_str()))
+        && OTHER_CUDA_PROGRAM
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+        && !PYTORCH_SHOWN.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -106,6 +380,223 @@ mod tests {
             None
         );
         assert_eq!(program_exception(""), None);
+    }
+
+    #[test]
+    fn an_error_line_is_told_from_an_environment_line() {
+        assert!(reports_an_error(
+            "I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'`"
+        ));
+        assert!(reports_an_error(
+            "RuntimeError: CUDA failed with error unknown error"
+        ));
+        assert!(!reports_an_error("cuDNN version: Could not collect"));
+        assert!(!reports_an_error("Is CUDA available: False"));
+    }
+
+    #[test]
+    fn a_cpu_build_on_a_gpu_machine() {
+        let cpu = CollectEnv {
+            torch: Some("2.2.0+cpu".into()),
+            torch_cpu_only: true,
+            ..CollectEnv::default()
+        };
+        // a maintainer's diagnosis (https://github.com/angelolab/Nimbus-Inference/issues/12)
+        assert!(cpu_build_on_gpu_machine(
+            "It seems that only torch2.2.0+cpu is installed, so the cuda version of torch is missing.",
+            &cpu
+        ));
+        // an issue title (https://github.com/vladmandic/sdnext/issues/3476)
+        assert!(cpu_build_on_gpu_machine(
+            "# [Issue]: Torch cpu installed on nvidia system\n",
+            &cpu
+        ));
+        // a CPU-only machine's collect_env names NVIDIA only as a key: no cause
+        assert!(!cpu_build_on_gpu_machine(
+            "PyTorch version: 2.0.0+cpu\nIs CUDA available: False\nNvidia driver version: No CUDA\n",
+            &cpu
+        ));
+        // a GPU named is enough
+        let gpu = CollectEnv {
+            gpus: vec!["NVIDIA GeForce RTX 3060".into()],
+            ..cpu.clone()
+        };
+        assert!(cpu_build_on_gpu_machine("", &gpu));
+        // an Intel GPU is not
+        let intel = CollectEnv {
+            gpus: vec!["Intel(R) Data Center GPU Max 1550".into()],
+            ..cpu.clone()
+        };
+        assert!(!cpu_build_on_gpu_machine("", &intel));
+        // a +cpu torch named in a reply, parsed or not
+        // (https://github.com/Haoming02/sd-webui-forge-classic/issues/269)
+        let other = CollectEnv {
+            torch: Some("2.9.0".into()),
+            ..CollectEnv::default()
+        };
+        assert!(cpu_build_on_gpu_machine(
+            "torch 2.8.0+cu128 gets installed and during the installation of the requirements it gets replaced by torch 2.8.0+cpu now.",
+            &other
+        ));
+        // CUDA observed working rules it out
+        let works = CollectEnv {
+            cuda_available: Some(true),
+            ..gpu
+        };
+        assert!(!cpu_build_on_gpu_machine("", &works));
+    }
+
+    /// conda list of https://github.com/facebookresearch/maskrcnn-benchmark/issues/75
+    #[test]
+    fn two_torch_installs_in_the_package_lists() {
+        let mut ce = CollectEnv::default();
+        ce.conda
+            .insert("torch".into(), ("0.4.1.post2".into(), "<pip>".into()));
+        assert!(torch_installs(&ce, "").is_empty());
+        ce.conda.insert(
+            "torch-nightly".into(),
+            ("1.0.0.dev20181029".into(), "<pip>".into()),
+        );
+        assert_eq!(torch_installs(&ce, "").len(), 2);
+        // pip's and conda's view of one install are one install
+        let mut one = CollectEnv::default();
+        one.pip.insert("torch".into(), "2.0.1+cu117".into());
+        one.conda
+            .insert("pytorch".into(), ("2.0.1".into(), "py3.10_cuda11.7".into()));
+        assert!(torch_installs(&one, "").is_empty());
+        // a conda list pasted as it is (https://github.com/pytorch/pytorch/issues/12031)
+        let text = "conda list\npytorch                   0.4.1           py37_cuda0.0_cudnn0.0_1    pytorch\npytorch-nightly           1.0.0.dev20180921         py3.7_0    pytorch\n";
+        assert_eq!(torch_installs(&CollectEnv::default(), text).len(), 2);
+        // versions in prose are not a listing
+        let prose =
+            "torch 2.0.1 works but torch 2.1.0 fails on this machine\npip install torch==2.1.0\n";
+        assert!(torch_installs(&CollectEnv::default(), prose).is_empty());
+    }
+
+    #[test]
+    fn a_container_started_with_gpus() {
+        // https://github.com/NVIDIA/nvidia-docker/issues/177
+        assert!(container_started_with_gpus(
+            " nvidia-docker run --rm nvidia/cuda nvidia-smi"
+        ));
+        assert!(container_started_with_gpus("docker run --gpus all img"));
+        assert!(!container_started_with_gpus(
+            "docker run --rm nvidia/cuda nvidia-smi"
+        ));
+    }
+
+    #[test]
+    fn a_program_other_than_pytorch() {
+        let ce = CollectEnv::default();
+        // https://github.com/NVIDIA/nvidia-docker/issues/414 (Lua torch)
+        assert!(program_is_not_pytorch(
+            "THCudaCheck FAIL file=/root/torch/extra/cutorch/lib/THC/THCGeneral.c line=66 error=35",
+            &ce
+        ));
+        // https://github.com/NVIDIA/DIGITS/issues/2146
+        assert!(program_is_not_pytorch(
+            "Caffe: Check failed: error == cudaSuccess (48 vs. 0) no kernel image is available",
+            &ce
+        ));
+        // PyTorch shown beside TensorFlow: not the case
+        assert!(!program_is_not_pytorch(
+            "tensorflow 2.15\n  File \"/x/site-packages/torch/cuda/__init__.py\", line 1",
+            &ce
+        ));
+        let with_torch = CollectEnv {
+            torch: Some("2.1.0+cu121".into()),
+            ..CollectEnv::default()
+        };
+        assert!(!program_is_not_pytorch("caffe", &with_torch));
+    }
+
+    #[test]
+    fn a_driver_stated_too_old() {
+        let ce = CollectEnv::default();
+        // https://github.com/BayesWatch/nas-without-training/issues/2
+        assert_eq!(
+            stated_driver_cause("My Nvidia driver is not supported for the pytorch-gpu version that was requested in environment.yml.", &ce),
+            Some("driver.too_old_for_torch")
+        );
+        // https://github.com/pytorch/pytorch/issues/28195
+        assert_eq!(
+            stated_driver_cause(
+                "when i run my program, the msg is that my Nvidia version is too old.",
+                &ce
+            ),
+            Some("driver.too_old_for_torch")
+        );
+        // a container image's CUDA (https://github.com/NVIDIA/nvidia-docker/issues/414)
+        assert_eq!(
+            stated_driver_cause("nvidia-docker run --rm nvidia/cuda nvidia-smi\nPlease upgrade to a 375-series driver (or later)", &ce),
+            Some("driver.too_old_for_toolkit")
+        );
+        assert_eq!(
+            stated_driver_cause("I updated my driver to 550 yesterday.", &ce),
+            None
+        );
+        assert_eq!(
+            stated_driver_cause("Nvidia driver version: 550.54.15", &ce),
+            None
+        );
+    }
+
+    #[test]
+    fn a_cpu_build_said_in_words_on_a_machine_that_wants_its_gpu() {
+        let ce = CollectEnv::default();
+        // https://github.com/chemprop/chemprop/issues/355
+        assert!(cpu_build_on_gpu_machine(
+            "# [QUESTION]: GPU not used\nit seems that conda left your CPU-version of PyTorch in place.",
+            &ce
+        ));
+        // https://github.com/pytorch/pytorch/issues/69202
+        assert!(cpu_build_on_gpu_machine(
+            "my GPU is not available anymore: torch.cuda.is_available=False\n(you could check it in you package list, it is pytorch=1.9.0=py3.8_cpu_0)",
+            &ce
+        ));
+        // a CPU build said, but nothing wants a GPU
+        assert!(!cpu_build_on_gpu_machine(
+            "I installed the CPU-only version of torch on my laptop.",
+            &ce
+        ));
+    }
+
+    /// https://github.com/open-mmlab/PIA/issues/30
+    #[test]
+    fn an_extension_built_for_cuda_on_a_cpu_torch() {
+        let text = "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)\n";
+        let cpu = CollectEnv {
+            torch: Some("2.1.2+cpu".into()),
+            torch_cpu_only: true,
+            ..CollectEnv::default()
+        };
+        assert!(extension_built_for_cuda_on_cpu_torch(text, &cpu));
+        // a CUDA torch against another CUDA build: not the CPU build's fault
+        let cuda = CollectEnv {
+            torch: Some("2.2.0+cu121".into()),
+            torch_cuda: Some("12.1".into()),
+            ..CollectEnv::default()
+        };
+        assert!(!extension_built_for_cuda_on_cpu_torch(text, &cuda));
+    }
+
+    /// An xFormers warning as an issue title (https://github.com/Lightricks/LTX-Desktop/issues/23)
+    #[test]
+    fn an_extension_built_for_another_torch() {
+        assert_eq!(
+            extension_built_for_other_torch("# PyTorch 2.9.0+cu128 with CUDA 1208 (you have 2.10.0+cu128) Python 3.10.11 (you have 3.13.12) Please reinstall xformers"),
+            Some(("2.9.0+cu128".to_string(), "2.10.0+cu128".to_string()))
+        );
+        assert_eq!(
+            extension_built_for_other_torch("    PyTorch 2.0.1 (you have 2.1.0+cu121)"),
+            Some(("2.0.1".to_string(), "2.1.0+cu121".to_string()))
+        );
+        assert_eq!(
+            extension_built_for_other_torch(
+                "PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)"
+            ),
+            None
+        );
     }
 
     #[test]

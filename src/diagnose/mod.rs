@@ -502,7 +502,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 
 /// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
 /// packages whose wheels do not support the GPUs listed.
-fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
+fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
     let scope = crate::finding::Scope::Python {
         interpreter: PASTE_PYTHON.to_string(),
@@ -539,6 +539,16 @@ fn paste_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
             Finding::new(id, Severity::Fail, summary)
                 .evidence("kernel_log", line.clone())
                 .fix(fix, &[]),
+        );
+    }
+    let installs = combine::torch_installs(ce, paste);
+    if !installs.is_empty() {
+        out.push(
+            Finding::new("torch.multiple_installs", Severity::Fail, format!("the paste's package lists show {} torch installs: {}", installs.len(), installs.join(", ")))
+                .scope(scope.clone())
+                .details("Two torch distributions in one environment overwrite each other's files: `import torch` may load one version's Python code with the other's compiled libraries, and extensions built against one fail against the other (undefined symbols).")
+                .evidence("python.packages", installs.join(", "))
+                .fix("Uninstall every torch distribution, then install the one you need.", &["pip uninstall -y torch torch-nightly", "pip install torch"]),
         );
     }
     if !ce.mig.is_empty() {
@@ -642,6 +652,20 @@ fn finding_rank(f: &Finding) -> (u8, u8, u8, usize) {
     (sev, symptom, toolkit, order)
 }
 
+/// Whether the primary match of an explanation observed its top cause (the message said
+/// so itself): such a reading is not overruled by words around it.
+fn top_cause_observed(ex: Option<&Explanation>) -> bool {
+    ex.and_then(|ex| ex.primary.and_then(|i| ex.matches.get(i)))
+        .and_then(|m| m.causes.first())
+        .is_some_and(|k| k.observed)
+}
+
+/// Whether the primary match of an explanation lists `id` among its causes.
+fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
+    ex.and_then(|ex| ex.primary.and_then(|i| ex.matches.get(i)))
+        .is_some_and(|m| m.causes.iter().any(|k| k.id == id))
+}
+
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let ce = paste::parse(paste);
@@ -666,7 +690,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let (mut findings, errors) =
         checks::evaluate(&facts, matrix, &CheckOptions::default(), &selection);
     findings.extend(missing_fact_findings(&ce, matrix));
-    findings.extend(paste_findings(&ce, matrix));
+    findings.extend(paste_findings(&ce, paste, matrix));
     // With CUDA working for torch, a toolkit no newer than torch's CUDA runs too, and so
     // does one of the same major from CUDA 11 on (minor version compatibility).
     let toolkit_within_torch = match (&ce.cuda_runtime, &ce.torch_cuda) {
@@ -703,9 +727,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .map(|l| explain::explain_in(l, paste))
         .filter(|ex| ex.primary.is_some());
     let mut from = "log";
+    // An error in the paste only the generic fallback ranks: kept aside, it answers only
+    // where nothing else does (never "none" when the paste names a GPU error).
+    let mut generic_paste = None;
     if from_log.is_none() {
         // An environment paste's own words are not an error: only rules count there.
-        from_log = Some(explain::explain(paste)).filter(|ex| ex.primary.is_some() && !generic(ex));
+        let ex = explain::explain(paste);
+        if ex.primary.is_some() && generic(&ex) {
+            // only a line that reports an error, not an environment key ("cuDNN
+            // version: Could not collect", "Is CUDA available: False")
+            let names_error = ex
+                .primary
+                .and_then(|i| ex.matches.get(i))
+                .is_some_and(|m| combine::reports_an_error(&m.text));
+            generic_paste = Some(ex).filter(|_| names_error);
+        } else {
+            from_log = Some(ex).filter(|ex| ex.primary.is_some());
+        }
         from = "paste warnings";
     }
     let findings = &report.findings;
@@ -714,6 +752,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             .iter()
             .any(|f| f.id == id && f.severity >= Severity::Warn)
     };
+    let container_with_gpus = combine::container_started_with_gpus(paste);
     let ruled_out = |id: &str| {
         let passes = findings
             .iter()
@@ -723,6 +762,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
             || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
+            || (id == "host.container_no_gpu" && container_with_gpus)
             || (ce.module_in_use
                 && matches!(
                     id,
@@ -789,6 +829,131 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
+    // Two torch installs explain the symbol and library errors they cause: the observed
+    // error confirms the environment's finding, which is the root.
+    let (cause, from, summary) = match findings
+        .iter()
+        .find(|f| f.id == "torch.multiple_installs" && f.severity >= Severity::Warn)
+    {
+        Some(f) if cause == "none" || combine::MIXED_INSTALL_SYMPTOMS.contains(&cause.as_str()) => {
+            (
+                f.id.clone(),
+                "findings".to_string(),
+                format!(
+                    "{} (the error, {cause}, is what a mixed install gives)",
+                    f.summary
+                ),
+            )
+        }
+        _ => (cause, from, summary),
+    };
+    // A program other than PyTorch (Caffe, Lua torch, TensorFlow, DALI...) with no PyTorch
+    // in the paste: torch's build causes read as that program's toolkit and kernels.
+    let (cause, from, summary) = if combine::program_is_not_pytorch(paste, &ce) {
+        match cause.as_str() {
+            "torch.arch_unsupported" => (
+                "ext.arch_unsupported".to_string(),
+                from,
+                format!("{summary} (the failing program is not PyTorch: its own build lacks kernels for this GPU)"),
+            ),
+            "driver.too_old_for_torch" => (
+                "driver.too_old_for_toolkit".to_string(),
+                from,
+                format!("{summary} (the failing program is not PyTorch: the CUDA it was built with needs a newer driver)"),
+            ),
+            _ => (cause, from, summary),
+        }
+    } else {
+        (cause, from, summary)
+    };
+    // An extension's own line saying it was built for another torch than the one installed
+    // is an observed ABI mismatch where nothing more specific answered.
+    let (cause, from, summary) = match combine::extension_built_for_other_torch(paste) {
+        Some((built, have)) if cause == "none" || cause == "workload.library_bug" => (
+            "ext.abi_mismatch".to_string(),
+            "paste".to_string(),
+            format!("an extension in the paste says it was built for PyTorch {built}, but {have} is installed: its compiled ops do not load against it"),
+        ),
+        _ => (cause, from, summary),
+    };
+    // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
+    // cause wherever nothing more specific was observed: an empty verdict, the program's
+    // exception, the error's "no usable CUDA" symptoms. An extension built for a CUDA
+    // torch that cannot load against the CPU build the paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
+    // the error confirms the environment's finding.
+    let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
+        || (cause == "ext.abi_mismatch"
+            && combine::extension_built_for_cuda_on_cpu_torch(paste, &ce));
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "none"
+            | "workload.library_bug"
+            | "torch.cuda_unavailable"
+            | "driver.cuda_init_failed"
+            | "ext.abi_mismatch"
+    ) && cpu_root
+    {
+        (
+            "torch.cpu_only".to_string(),
+            "paste".to_string(),
+            "the paste shows a CPU-only build of torch (a '+cpu' version or no CUDA in the build) on a machine it shows or says has an NVIDIA GPU: that build never uses CUDA".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // A sentence that states the driver is too old (the reporter's or a maintainer's
+    // diagnosis) is evidence: it answers where nothing specific was observed, and rises
+    // where the error's own causes list it (both agree).
+    let weak = matches!(
+        cause.as_str(),
+        "none"
+            | "workload.library_bug"
+            | "torch.cuda_unavailable"
+            | "driver.cuda_init_failed"
+            | "torch.cpu_only"
+    );
+    let (cause, from, summary) = match combine::stated_driver_cause(paste, &ce) {
+        Some(stated)
+            if stated != cause
+                && ce.cuda_available != Some(true)
+                && from != "log"
+                && from != "findings"
+                // what the paste itself showed (a CPU build, no GPU) is not overruled
+                && (from != "paste" || cause == "workload.library_bug")
+                && !top_cause_observed(from_log.as_ref())
+                && (weak || primary_lists(from_log.as_ref(), stated)) =>
+        {
+            (
+                stated.to_string(),
+                "paste".to_string(),
+                format!("a sentence of the paste states that the driver is too old for what runs on it, and nothing observed says otherwise (the error read alone: {cause})"),
+            )
+        }
+        _ => (cause, from, summary),
+    };
+    // Never "none" when the paste names a GPU error: the generic ranking of that error,
+    // refined with the paste's findings, outranks a healthy-looking environment.
+    let (cause, from, summary) = match generic_paste.as_mut() {
+        Some(ex) if cause == "none" => {
+            explain::enrich(ex, matrix);
+            explain::refine(ex, findings, "the collect_env paste");
+            let picked = ex
+                .primary
+                .and_then(|i| ex.matches.get(i))
+                .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)))
+                .map(|k| (k.id.clone(), k.why.clone()));
+            match picked {
+                Some((id, why)) => (id, "paste error (generic)".to_string(), why),
+                None => (cause, from, summary),
+            }
+        }
+        _ => (cause, from, summary),
+    };
+    // The paste's error, even one only the generic fallback ranks, is shown with the
+    // diagnosis.
+    if from_log.is_none() {
+        from_log = generic_paste;
+    }
     Diagnosis {
         cause,
         from,
@@ -1077,6 +1242,32 @@ Nvidia driver version: 470.129.06
             .findings
             .iter()
             .any(|f| f.id == "driver.nouveau_loaded" && f.severity == Severity::Fail));
+    }
+
+    /// A paste whose error only the generic fallback ranks never ends as "none"; an
+    /// environment key line ("cuDNN version: Could not collect") is not such an error.
+    /// The error line from https://github.com/facebookresearch/ParlAI/issues/831.
+    #[test]
+    fn an_error_only_the_generic_fallback_ranks_is_never_none() {
+        let d = diagnose(PASTE, None, matrix());
+        assert_eq!(d.cause, "none");
+        let with_keys = format!("{PASTE}cuDNN version: Could not collect\n");
+        assert_eq!(diagnose(&with_keys, None, matrix()).cause, "none");
+        let err = "I get `AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'` when running interactive.py on a non CUDA device\n";
+        let d = diagnose(err, None, matrix());
+        assert_ne!(d.cause, "none", "{}", d.summary);
+        assert_eq!(d.from, "paste error (generic)");
+        assert!(d.log.is_some());
+    }
+
+    /// A CPU build with words that blame it outranks an empty verdict (torch.cpu_only);
+    /// the same build in a CPU-only machine's collect_env stays "none".
+    #[test]
+    fn a_cpu_build_blamed_in_the_paste_is_the_cause() {
+        let said = "# Cuda not compiled\nIt seems that only torch2.2.0+cpu is installed, so the cuda version of torch is missing.\n";
+        assert_eq!(diagnose(said, None, matrix()).cause, "torch.cpu_only");
+        let cpu_machine = "PyTorch version: 2.0.0+cpu\nCUDA used to build PyTorch: None\nIs CUDA available: False\nGPU models and configuration: No CUDA\nNvidia driver version: No CUDA\n";
+        assert_eq!(diagnose(cpu_machine, None, matrix()).cause, "none");
     }
 
     #[test]
