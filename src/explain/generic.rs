@@ -360,6 +360,40 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     {
         w.add("torch.libs_shadowed", 0.3, "LD_LIBRARY_PATH or a system CUDA folder puts other copies of the CUDA libraries first.");
     }
+    // A compute capability the text calls too old or below a minimum: the GPU is under the
+    // floor of whatever build failed (ollama/ollama#1992 "CUDA GPU is too old ... Compute
+    // Capability detected: 5.2"); torch's own build where torch's frames and no extension show.
+    // On the failing line only, and not in a list of alternatives (xformers' operators, each
+    // "not supported because ..."): one of them may be too old for the GPU while another fails
+    // for the program's own reason.
+    let alternatives =
+        small(r"not supported because").map_or(0, |re| re.find_iter(text).take(2).count());
+    if alternatives < 2
+        && on_line(
+            r"(?:compute capability|\bcc\b|capability)[^\n]{0,40}(?:too old|too low|not supported|unsupported|below|minimum|at least|or (?:newer|higher|above))|(?:too old|not supported|unsupported|minimum|at least|requires?)[^\n]{0,40}(?:compute capability|\bsm_?\d{2}\b)|GPU is too old",
+        )
+    {
+        let who = if torch && !has(super::rules::EXTENSIONS) && !has(r"ggml|llama|ollama") {
+            "torch.arch_unsupported"
+        } else {
+            "ext.arch_unsupported"
+        };
+        w.add(who, 0.5, "The text says the GPU's compute capability is below what the build supports: the software dropped (or never had) kernels for this GPU generation.");
+    }
+    // The host compiler refused by nvcc's host_config.h: no GPU fault at all.
+    if has(
+        r"unsupported (?:GNU|clang|Microsoft Visual Studio|host compiler) version|(?:gcc|clang) versions? (?:later|newer) than|host_config\.h",
+    ) {
+        w.add("toolkit.host_compiler_unsupported", 0.6, "nvcc refuses the host C++ compiler: it is newer (or older) than the CUDA toolkit supports.");
+    }
+    // Fails with one library version and not another: that library's bug.
+    if has(super::rules::VERSION_CONTRAST) {
+        w.add(
+            "workload.library_bug",
+            0.35,
+            "It comes and goes with a library's version: a bug of that release, not the machine.",
+        );
+    }
     if on_line(r"after (?:a |the )?driver (?:update|upgrade)|without (?:a )?reboot") {
         w.add(
             "driver.library_mismatch",

@@ -56,6 +56,12 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
 /// the extension rather than at PyTorch itself.
 pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
 
+/// What the reporter saw across versions: "works with X 1.7, fails with 1.8", "does not occur
+/// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
+/// that comes and goes with a library's version is that library's bug, not the program's
+/// indexing or the machine (pytorch/pytorch#54975).
+pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -121,6 +127,21 @@ pub const RULES: &[Rule] = &[
             h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
         ],
         tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
+    },
+    // nvcc's host_config.h refuses a host compiler newer (or older) than the toolkit supports
+    // (facebookarchive/caffe2#442, NVIDIA/AMGX#76: "unsupported GNU version! gcc versions later
+    // than N are not supported"; MSVC: "unsupported Microsoft Visual Studio version").
+    Rule {
+        id: "nvcc.host_compiler",
+        title: "nvcc refuses the host compiler's version",
+        pattern: r"(?:unsupported (?:GNU|clang|Microsoft Visual Studio|Visual Studio|host compiler) version|(?:gcc|g\+\+|clang) versions? (?:later|newer|earlier|older) than [\d.]+ (?:are|is) not supported|-allow-unsupported-compiler|host compiler[^\n]{0,60}(?:is not supported|unsupported|incompatible))",
+        priority: 85,
+        causes: &[
+            c("toolkit.host_compiler_unsupported", 0.8, "nvcc checks the host C++ compiler it hands the CPU code to (crt/host_config.h): this GCC/Clang/MSVC is newer (or older) than the CUDA toolkit supports, so every .cu file fails before any GPU code is built.", "Build with a host compiler the toolkit supports (the message names the newest; the toolkit's installation guide lists them): install one (`sudo apt install gcc-11 g++-11`) and point the build at it (`export CC=gcc-11 CXX=g++-11 CUDAHOSTCXX=g++-11`; CMake `-DCMAKE_CUDA_HOST_COMPILER=g++-11`; nvcc `-ccbin g++-11`), or use a newer CUDA toolkit that supports this compiler."),
+            c("toolkit.multiple", 0.15, "Several CUDA toolkits are installed and the build picked an older one than meant, whose host_config.h accepts only older compilers.", "Point PATH and CUDA_HOME at the intended toolkit (`which nvcc; nvcc --version`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version` and `gcc --version` against the toolkit's supported host compilers; the path in the message (/usr/local/cuda-X.Y/include/crt/host_config.h) names the toolkit that refused.",
     },
     // ---------------------------------------------------------------- driver
     Rule {
@@ -547,16 +568,20 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.not_supported",
         title: "CUBLAS_STATUS_NOT_SUPPORTED",
-        pattern: r"CUBLAS_STATUS_NOT_SUPPORTED",
+        pattern: r"(?:CUBLAS_STATUS_NOT_SUPPORTED|cuBLAS (?:error|status)[ :=]*15\b|the requested functionality is not supported)",
         priority: 62,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel is another version than the one the torch build pins; its GEMM entry points reject the arguments torch passes.", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.25, "A system libcublas (from LD_LIBRARY_PATH or a toolkit) is loaded instead of the wheel's copy.", FIX_LIBS_SHADOWED),
             c("torch.arch_unsupported", 0.2, "The cuBLAS in the build predates the GPU (or the dtype is not supported on it, e.g. bf16/fp8 GEMMs on older GPUs).", FIX_TORCH_ARCH),
             c("workload.library_bug", 0.25, "A known cuBLAS/PyTorch bug with this shape or dtype (e.g. a strided batched GEMM with unsupported alignment).", FIX_LIBRARY_BUG),
+            c("ext.arch_unsupported", 0.05, "An extension's own GEMM (llama.cpp/ggml, bitsandbytes) asks cuBLAS for a feature this GPU lacks (int8 or fp16 tensor-op GEMMs on old GPUs).", "Run the extension's fallback for old GPUs (llama.cpp/Ollama: a build whose minimum compute capability includes this GPU, or CPU), or use a newer GPU."),
         ],
         hints: &[
             h(r"bf16|bfloat16|CUDA_R_16BF|fp8|float8|CUDA_R_8F", "torch.arch_unsupported", 0.3),
+            // cuBLAS called by an extension's own code (ggml-cuda.cu, bitsandbytes' igemmlt), not
+            // torch's: the extension's floor (ollama/ollama#1874: compute capability 5.2).
+            h(r"ggml|llama\.cpp|ollama|bitsandbytes|igemmlt|\.cu:\d+", "ext.arch_unsupported", 0.45),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cublas", "torch.wheel_deps_mismatch", 0.2),
         ],
@@ -565,7 +590,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.execution_failed",
         title: "CUBLAS_STATUS_EXECUTION_FAILED",
-        pattern: r"CUBLAS_STATUS_EXECUTION_FAILED",
+        pattern: r"(?:CUBLAS_STATUS_EXECUTION_FAILED|cuBLAS (?:error|status)[ :=]*13\b|the GPU program failed to execute)",
         priority: 62,
         causes: &[
             c("torch.arch_unsupported", 0.3, "The cuBLAS kernels in the build do not run on this GPU (a build older than the GPU's architecture, e.g. CUDA 10.x/11.0 builds on Ampere/Ada/Hopper).", FIX_TORCH_ARCH),
@@ -579,13 +604,14 @@ pub const RULES: &[Rule] = &[
             h(r"Assertion|index out of|srcIndex|out of bounds", "workload.device_assert", 0.4),
             h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.2),
             h(r"RTX 30\d0|RTX 40\d0|A100|H100|A6000|sm_8\d|sm_9\d", "torch.arch_unsupported", 0.1),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.5),
         ],
         tells_apart: "Run the same op on CPU: an IndexError there means a bad index; `torch.cuda.get_arch_list()` without the GPU's sm means the build.",
     },
     Rule {
         id: "cublas.not_initialized",
         title: "CUBLAS_STATUS_NOT_INITIALIZED",
-        pattern: r"CUBLAS_STATUS_NOT_INITIALIZED",
+        pattern: r"(?:CUBLAS_STATUS_NOT_INITIALIZED|cuBLAS (?:error|status)[ :=]*1\b|the library was not initialized)",
         priority: 62,
         causes: &[
             c("workload.cublas_alloc", 0.4, "cublasCreate could not allocate its handle and workspace: the GPU is (almost) full when the first matmul runs.", "Free memory before the first matmul (smaller batch or model, fewer processes on the GPU), or load the model in lower precision."),
@@ -605,7 +631,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.invalid_value",
         title: "CUBLAS_STATUS_INVALID_VALUE",
-        pattern: r"CUBLAS_STATUS_INVALID_VALUE",
+        pattern: r"(?:CUBLAS_STATUS_INVALID_VALUE|cuBLAS (?:error|status)[ :=]*7\b|an invalid numeric value was used as an argument)",
         priority: 62,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel differs from the one the torch build expects (a newer cuBLAS rejects arguments the build passes, e.g. cublasGemmEx / cublasLt calls).", FIX_WHEEL_DEPS),
@@ -622,7 +648,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.internal_error",
         title: "CUBLAS_STATUS_INTERNAL_ERROR / ARCH_MISMATCH",
-        pattern: r"(CUBLAS_STATUS_INTERNAL_ERROR|CUBLAS_STATUS_ARCH_MISMATCH|CUBLAS_STATUS_MAPPING_ERROR)",
+        pattern: r"(CUBLAS_STATUS_INTERNAL_ERROR|CUBLAS_STATUS_ARCH_MISMATCH|CUBLAS_STATUS_MAPPING_ERROR|cuBLAS (?:error|status)[ :=]*(?:8|11|14)\b|an internal operation failed|an absent device architectural feature is required)",
         priority: 58,
         causes: &[
             c("workload.library_bug", 0.3, "A cuBLAS or PyTorch bug in this release (cuBLAS reports INTERNAL_ERROR for failures it does not classify).", FIX_LIBRARY_BUG),
@@ -630,7 +656,7 @@ pub const RULES: &[Rule] = &[
             c("torch.arch_unsupported", 0.25, "The cuBLAS in use has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("torch.libs_shadowed", 0.2, "A mismatched libcublas is loaded.", FIX_LIBS_SHADOWED),
         ],
-        hints: &[h(r"ARCH_MISMATCH", "torch.arch_unsupported", 0.5)],
+        hints: &[h(r"ARCH_MISMATCH|cuBLAS (?:error|status)[ :=]*8\b|absent device architectural feature", "torch.arch_unsupported", 0.5)],
         tells_apart: "Free memory at the failure and the build's arch list.",
     },
     // ---------------------------------------------------------------- cuDNN
@@ -707,6 +733,7 @@ pub const RULES: &[Rule] = &[
             h(r"nccl|cublasLt|vllm|flash_attn|xformers|triton", "workload.library_bug", 0.1),
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.45),
         ],
         tells_apart: "Run with `CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer`: the faulting kernel's name tells your code from a library's; Xid lines in `dmesg` at the same time point at the GPU.",
     },
@@ -973,13 +1000,22 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cudnn.loaded_runtime_mismatch",
         title: "the cuDNN loaded is older than the one the framework was built with",
-        pattern: r"(?:Loaded runtime CuDNN library:? [\d.]+[^\n]{0,60}but source was compiled with:? [\d.]+)",
+        // A paste cut at a fixed width breaks the words anywhere ("CuDNN l\nibrary":
+        // google/automl#33), hence the `\s*` between letters.
+        pattern: r"(?:Loaded\s+runtime\s+CuDNN\s*l\s*i\s*b\s*r\s*a\s*r\s*y:?\s*[\d.]+[^\n]{0,60}\s*but\s+source\s+was\s+compiled\s+with:?\s*[\d.]+)",
         priority: 89,
         causes: &[
-            c("torch.libs_shadowed", 0.7, "Another cuDNN (the system's, or one on LD_LIBRARY_PATH / in conda) was loaded instead of the one the framework's wheel expects, and it is older.", FIX_LIBS_SHADOWED),
-            c("torch.wheel_deps_mismatch", 0.3, "The environment's cuDNN package is older than the framework's pin.", FIX_WHEEL_DEPS),
+            // The threads: an older system-wide cuDNN loaded in place of the one the build needs
+            // (marin-community/levanter#103, bytedeco/javacpp-presets#565), or, where the paste
+            // shows a conda/pip environment, that environment's cuDNN package older than the
+            // build (conda-forge/jaxlib-feedstock#329: a conda pin).
+            c("torch.libs_shadowed", 0.6, "Another cuDNN (the system's, or one on LD_LIBRARY_PATH) was loaded instead of the one the framework's build expects, and it is older.", FIX_LIBS_SHADOWED),
+            c("torch.wheel_deps_mismatch", 0.4, "The environment's cuDNN package (conda or pip) is older than the one the framework was built with: its pins let an old one in.", "Install the cuDNN the framework was built with or newer (pip: `pip install -U nvidia-cudnn-cu12` / the framework's `[cuda]` extra; conda: `conda install \"cudnn>=<version>\"`), or a framework build for the cuDNN you have."),
         ],
-        hints: &[],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib|/usr/lib/x86_64-linux-gnu/libcudnn|ldconfig", "torch.libs_shadowed", 0.4),
+            h(r"\bconda\b|site-packages/nvidia|nvidia-cudnn|pip install", "torch.wheel_deps_mismatch", 0.3),
+        ],
         tells_apart: "`ldconfig -p | grep cudnn` and `echo $LD_LIBRARY_PATH` against the framework's bundled cuDNN.",
     },
     Rule {
@@ -1071,8 +1107,10 @@ pub const RULES: &[Rule] = &[
             c("driver.too_old_for_toolkit", 0.6, "The PTX was produced by a newer CUDA than the driver's JIT (or the ptxas in use) understands: the driver must be at least as new as the toolkit that made it.", "Upgrade the driver to one that supports the toolkit's CUDA (nvidia-smi's 'CUDA Version' must be at least it), or build with an older toolkit."),
             c("toolkit.arch_unsupported", 0.25, "A ptxas older than the toolkit that generated the PTX (e.g. Triton's or XLA's bundled ptxas) compiles it.", "Use a ptxas from the same or a newer CUDA (set TRITON_PTXAS_PATH / XLA's cuda_data_dir to the toolkit's)."),
             c("driver.too_old_for_torch", 0.15, "The PTX comes with the PyTorch build.", FIX_DRIVER_UPGRADE),
+            c("workload.library_bug", 0.1, "The compiler that generated the PTX (Triton, XLA) picked a PTX ISA version its own ptxas does not know: a version-mapping bug fixed in a later release of it.", FIX_LIBRARY_BUG),
         ],
         hints: &[
+            h(VERSION_CONTRAST, "workload.library_bug", 0.3),
             h(r"ptxas fatal|ptxas\b[^\n]{0,40}(?:error|fatal)|xla|triton|jax", "toolkit.arch_unsupported", 0.4),
             h(r"cuLink|CU_JIT|cuModuleLoad", "driver.too_old_for_toolkit", 0.3),
         ],
@@ -1255,6 +1293,22 @@ pub const RULES: &[Rule] = &[
             h(r"\bdriver\b|NVRM|legacy", "driver.gpu_unsupported", 0.3),
         ],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against `python -c \"import torch; print(torch.cuda.get_arch_list())\"`.",
+    },
+    // A library's kernels that need a minimum compute capability, in its own words
+    // (bitsandbytes-foundation/bitsandbytes#118 "Your GPU does not support Int8 Matmul!", #529
+    // "Compute capability < 7.5 detected!"; "only supports Ampere GPUs or newer" style floors).
+    Rule {
+        id: "arch.library_floor",
+        title: "a GPU library needs a newer GPU than this one",
+        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum))",
+        priority: 87,
+        causes: &[
+            c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
+            c("torch.arch_unsupported", 0.15, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
+            c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or older releases that still support it."),
+        ],
+        hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.1)],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",
     },
     // ------------------------------------------------------- serialized engines / plans
     // A prebuilt artifact (a TensorRT engine/plan, a serialized kernel cache) is tied to the
