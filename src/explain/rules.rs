@@ -62,6 +62,10 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// indexing or the machine (pytorch/pytorch#54975).
 pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
 
+/// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
+/// TH*): not a CUDA library of another version but two torch versions mixed.
+const TORCH_OWN_SYMBOL_MISSING: &str = r"torch/lib/lib(?:torch|c10|shm|caffe2)\w*\.so[.\d]*:\s*undefined\s+symbol:\s*_Z\w*?(?:\d+at\d|\d+c10|\d+torch|\d+caffe2|TH)";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -823,8 +827,17 @@ pub const RULES: &[Rule] = &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
             c("torch.wheel_deps_mismatch", 0.2, "torch's own libraries miss a symbol of an nvidia-* wheel of another version (libtorch_cuda.so / libcusparse: undefined symbol __nvJitLink…, ncclCommRegister, cudnn…).", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
+            c("torch.multiple_installs", 0.02, "Two torch installs are mixed: torch's own libraries miss torch's own C++ symbols because one of them is left over from another version.", "Uninstall torch until none is left (`pip uninstall -y torch` repeated, `conda remove pytorch`), then install one build in a fresh environment."),
         ],
         hints: &[
+            // torch's own library missing torch's own C++ symbol (at::, c10::, torch::,
+            // caffe2::): pieces of two torch versions are mixed (pytorch/pytorch#10234: "an old
+            // shared library hanging around").
+            h(TORCH_OWN_SYMBOL_MISSING, "torch.multiple_installs", 1.0),
+            h(TORCH_OWN_SYMBOL_MISSING, "torch.wheel_deps_mismatch", -0.6),
+            // Another CUDA framework imported first loads its own (older) copy of a CUDA
+            // library, which then serves torch (cupy/cupy#7506).
+            h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
@@ -1300,7 +1313,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "arch.library_floor",
         title: "a GPU library needs a newer GPU than this one",
-        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum))",
+        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|(?:Cannot|can't|unable to) use [\w -]{2,40} (?:backend )?(?:for|on) (?:Volta|Turing|Pascal|Maxwell|Kepler)(?: (?:and|or|/) (?:Volta|Turing|Pascal|Maxwell|Kepler))? GPUs|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum))",
         priority: 87,
         causes: &[
             c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
