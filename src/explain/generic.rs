@@ -386,6 +386,13 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     ) {
         w.add("toolkit.host_compiler_unsupported", 0.6, "nvcc refuses the host C++ compiler: it is newer (or older) than the CUDA toolkit supports.");
     }
+    // Fails on one GPU model and not another ("on A100 but not V100": triton-lang/triton#1323):
+    // a compiled artifact (kernel cache, extension, engine) made for the other architecture.
+    if has(
+        r"\b(?:on|with) (?:an? |the )?(?:[AHLTVPBK]\d{2,3}\w*|RTX ?\w*\d{3,4}\w*|GTX ?\d{3,4}\w*|sm_?\d{2,3}|Tesla \w+)\b[^\n]{0,20}\bbut not (?:on |with )?(?:an? |the )?(?:[AHLTVPBK]\d{2,3}\w*|RTX|GTX|sm_?\d|Tesla)",
+    ) {
+        w.add("ext.arch_unsupported", 0.7, "It fails on one GPU model and works on another: code compiled for the other GPU's architecture (a kernel cache, an extension or an engine built there).");
+    }
     // Fails with one library version and not another: that library's bug.
     if has(super::rules::VERSION_CONTRAST) {
         w.add(

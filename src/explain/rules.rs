@@ -113,6 +113,10 @@ pub const RULES: &[Rule] = &[
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+            // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
+            // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
+            // the torch wheel (torch's own "Compile with `TORCH_USE_CUDA_DSA`" is no build).
+            h(r"\b(?:built|compiled|rebuilt|recompiled)\b[^\n]{0,30}\b(?:with|from source|myself|against|locally)\b|\b(?:build|built|compiled?) (?:it )?from source", "ext.arch_unsupported", 0.3),
         ],
         tells_apart: "Which frame raised it: torch's own ops (torch/nn, aten) mean the torch build; an extension's module (flash_attn_2_cuda, xformers, bitsandbytes) means that extension. `python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"` settles it: the device's sm must be in the list.",
     },
@@ -1251,9 +1255,11 @@ pub const RULES: &[Rule] = &[
             c("torch.wheel_deps_mismatch", 0.6, "The framework's build needs the CUDA libraries (cuDNN, cuBLAS, cuSPARSE, the runtime) of one CUDA major, and they are not installed, or the pip wheels that ship them are not on the loader path, or they are older than the build needs.", "Install the CUDA libraries the build names (the framework's CUDA extra, e.g. `pip install -U \"jax[cuda12]\"` or `pip install tensorflow[and-cuda]`, or the toolkit and cuDNN of that major) and make sure their lib folders are found."),
             c("torch.libs_shadowed", 0.25, "Another copy of the library (an HPC SDK, /usr/local/cuda, conda) on LD_LIBRARY_PATH is found first and is older than the one the build needs.", FIX_LIBS_SHADOWED),
             c("toolkit.not_found", 0.15, "The build expects a locally installed CUDA toolkit (a `*_local` variant) and none is installed.", "Install the CUDA toolkit and cuDNN of the major the build names, or switch to the variant that ships them as pip wheels."),
+            c("workload.library_bug", 0.05, "A pre-release (nightly) build shipped without one of its libraries: a packaging bug of that build (pytorch/pytorch#46312).", "Install a release build, or a newer nightly where the packaging is fixed."),
         ],
         hints: &[
             h(r"search path=|LD_LIBRARY_PATH\s*=|echo \$LD_LIBRARY_PATH|trying file=|/opt/nvidia/hpc_sdk|\(LD_LIBRARY_PATH\)", "torch.libs_shadowed", 0.5),
+            h(r"nightly|\.dev\d{6,}|\+git[0-9a-f]{6,}|pre-?release", "workload.library_bug", 0.6),
             h(r"_local\b|cuda\d+_local", "toolkit.not_found", 0.3),
         ],
         tells_apart: "`LD_DEBUG=libs python -c 'import <framework>'` shows which copy of each library is found (or none); `pip list | grep nvidia-` lists the CUDA wheels.",
