@@ -393,6 +393,21 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     ) {
         w.add("ext.arch_unsupported", 0.7, "It fails on one GPU model and works on another: code compiled for the other GPU's architecture (a kernel cache, an extension or an engine built there).");
     }
+    // A version check that refuses a version meeting its own minimum ("Triton only support CUDA
+    // 10.0 or higher, but got CUDA version: 12.8": triton-lang/triton#5737): the library's
+    // version table does not know a newer release: its bug, not the machine's.
+    if let Some(c) = small(
+        r"(?i)supports? (?:\w+ ){0,2}(\d+)\.(\d+) or (?:higher|newer|later|above)[^\n]{0,60}?(?:got|found|have|detected|is)[^\n\d]{0,30}(\d+)\.(\d+)",
+    )
+    .and_then(|re| re.captures(text))
+    {
+        let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+        if let (Some(a), Some(b), Some(x), Some(y)) = (num(1), num(2), num(3), num(4)) {
+            if (x, y) >= (a, b) {
+                w.add("workload.library_bug", 0.8, "The library's version check refuses a version that meets its own minimum: its table of versions does not know this newer release (a bug fixed in a later release of the library).");
+            }
+        }
+    }
     // Fails with one library version and not another: that library's bug.
     if has(super::rules::VERSION_CONTRAST) {
         w.add(

@@ -54,13 +54,13 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
 
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
-pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
+pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|flashinfer|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
 
 /// What the reporter saw across versions: "works with X 1.7, fails with 1.8", "does not occur
 /// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
 /// that comes and goes with a library's version is that library's bug, not the program's
 /// indexing or the machine (pytorch/pytorch#54975).
-pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
 
 /// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
 /// TH*): not a CUDA library of another version but two torch versions mixed.
@@ -742,6 +742,9 @@ pub const RULES: &[Rule] = &[
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
             h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            // The failing frame is inside an installed third-party package (not torch's own
+            // Python, not the program's files): that package's kernel.
+            h(r"(?:site-packages|dist-packages)[/\\](?:torch[/\\](?:utils[/\\])?cpp_extension|(?!torch[/\\]|numpy[/\\]|torchvision[/\\]|transformers[/\\])[\w-]+[/\\])[^\s:]*\.(?:py|cu|cuh)", "workload.library_bug", 0.3),
         ],
         tells_apart: "Run with `CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer`: the faulting kernel's name tells your code from a library's; Xid lines in `dmesg` at the same time point at the GPU.",
     },
@@ -1046,6 +1049,21 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"LD_LIBRARY_PATH|/usr/local/cuda|/usr/lib/x86_64-linux-gnu/libcudnn", "torch.libs_shadowed", 0.6)],
         tells_apart: "The message names the version built against and the one installed.",
+    },
+    // A framework's two halves at versions that do not go together ("jaxlib is version 0.1.69,
+    // but this version of jax requires version 0.1.74": Zuricho/ParallelFold#13,
+    // conda-forge/jax-feedstock#81), in the framework's own words.
+    Rule {
+        id: "framework.package_versions",
+        title: "the framework's packages are at versions that do not go together",
+        pattern: r"(?:\b[\w-]+ is version [\w.+]+, but this version of [\w-]+ requires version|jaxlib version [\d.]+ is newer than and incompatible with jax version|incompatible with (?:jax|jaxlib) version [\d.]+\. Please update your jax and/or jaxlib)",
+        priority: 72,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.85, "The environment holds the framework's packages (jax and jaxlib, or a framework and its compiled half) at versions that do not go together: one was upgraded without the other, or the package's pins let an old one stay.", "Install matching versions together (`pip install -U \"jax[cuda12]\"`, which pulls the matching jaxlib and CUDA plugin; conda: update both packages in one command)."),
+            c("torch.multiple_installs", 0.15, "Two installs of the package (pip and conda, user site and environment) shadow each other, so the old one is imported.", "List every copy (`pip list -v | grep <pkg>`, `conda list <pkg>`) and remove all but one."),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i jax` (or `conda list jax`): the versions the message names against each other.",
     },
     Rule {
         id: "import.cuda_lib_missing",
