@@ -158,7 +158,7 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     if let Some(l) = lib {
         extracted.insert("library".to_string(), l.to_string());
         let missing = has(
-            r"cannot open shared object|not found|no such file|could not load|unable to load|cannot load|\.dll",
+            r"cannot open shared object|not found|no such file|could not load|unable to load|cannot load|(?:unable|cannot|could not|failed) to open|\.dll",
         );
         match l {
             "libcuda" | "libnvidia-ml" => {

@@ -1256,6 +1256,35 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"Loaded runtime CuDNN library|DNN library is not found", "torch.libs_shadowed", 0.4)],
         tells_apart: "`nvidia-smi` (memory in use) and the cuDNN version TensorFlow logs at start-up.",
     },
+    // XLA's (and TensorFlow's) own words for a ptxas too old for the PTX or the GPU it compiles
+    // for (jax-ml/jax#6799 "You are using ptxas 8.x, but TF requires ptxas 9.x", #10083 "ptxas
+    // 9.2.148, which is older than 11.1", #16546 "ptxas does not support CC 8.9").
+    Rule {
+        id: "xla.ptxas_too_old",
+        title: "the ptxas XLA uses is too old",
+        pattern: r"(?:You are using ptxas [\d.x]+,? (?:which is older than|but \w+ requires ptxas)|ptxas (?:ptxas )?too old|ptxas does not support CC \d+\.\d+|Couldn't get ptxas version)",
+        priority: 82,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.7, "XLA compiles its kernels with the ptxas it finds (on PATH, or from the nvidia-cuda-nvcc wheel); this one is older than the PTX it gets or than the GPU's architecture.", "Put a ptxas at least as new as the framework's CUDA first: `pip install -U \"jax[cuda12]\"` (it ships one) and take old toolkits' bin folders off PATH, or install a newer CUDA toolkit."),
+            c("toolkit.multiple", 0.3, "An old CUDA toolkit's bin folder on PATH shadows the newer ptxas the framework ships.", "`which -a ptxas`: remove the old toolkit's bin folder from PATH (or uninstall it)."),
+        ],
+        hints: &[h(r"which -a ptxas|which ptxas|/usr/local/cuda-\d+(?:\.\d+)?/bin|\bPATH\b", "toolkit.multiple", 0.5)],
+        tells_apart: "`which -a ptxas` and `ptxas --version` against the framework's CUDA.",
+    },
+    // apex's and other setup scripts' check of the local toolkit against torch's CUDA
+    // (NVIDIA/apex#955, #1748).
+    Rule {
+        id: "ext_build.cuda_mismatch",
+        title: "an extension build refuses a toolkit of another CUDA than torch's",
+        pattern: r"(?:Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries|compiled with a version of CUDA that does not match the version used to compile (?:Py[Tt]orch|torch))",
+        priority: 86,
+        causes: &[
+            c("toolkit.torch_mismatch", 0.85, "The CUDA toolkit the build found (nvcc on PATH / CUDA_HOME) is another version than the one the installed torch was built with, and the extension's setup refuses any difference.", "Install the toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`) and point CUDA_HOME/PATH at it, or install the torch build for the toolkit you have."),
+            c("toolkit.multiple", 0.15, "Several toolkits are installed and the build picked another one than meant.", "Point CUDA_HOME and PATH at the toolkit of torch's CUDA."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version` (the toolkit the build uses) against `torch.version.cuda`.",
+    },
     // ------------------------------------------------------- frameworks' CUDA libraries
     // JAX, TensorFlow, CTranslate2 and friends dlopen the CUDA libraries of the major they were
     // built for and say so in their own words; the library is missing (not installed, or its

@@ -867,3 +867,25 @@ fn builds_and_gpu_contrasts_point_at_the_compiled_artifact() {
         "ext.arch_unsupported"
     );
 }
+
+/// Toolchains: XLA's "ptxas too old" wordings, apex's toolkit check, and a library a loader
+/// "cannot open" is missing rather than shadowed.
+#[test]
+fn xla_ptxas_apex_toolkit_and_unopenable_libraries() {
+    assert_eq!(
+        top("W external/xla/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 9.0"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("*** WARNING *** You are using ptxas 10.1.243, which is older than 11.1. ptxas before 11.1 is known to miscompile XLA code\n$ which -a ptxas\n/usr/local/cuda-10.1/bin/ptxas"),
+        "toolkit.multiple"
+    );
+    assert_eq!(
+        top("RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.8."),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("[TRT] Unable to open library: libnvinfer_plugin.so.10 due to libcudnn.so.9"),
+        "torch.wheel_deps_mismatch"
+    );
+}
