@@ -123,7 +123,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvcc.unsupported_arch",
         title: "nvcc does not know the GPU architecture",
-        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture)",
+        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture|PTX \.version [\d.]+ does not support \.target (sm_\d+a?))",
         priority: 86,
         causes: &[
             c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
@@ -135,6 +135,25 @@ pub const RULES: &[Rule] = &[
             h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
         ],
         tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
+    },
+    // NVRTC (the runtime compiler torch's JIT fusers, TorchScript and CuPy use) does not know the
+    // GPU's architecture: the CUDA it comes from predates the GPU (Improbable-AI/walk-these-ways#72:
+    // RTX 4090 with torch 1.10+cu113).
+    Rule {
+        id: "nvrtc.unsupported_arch",
+        title: "NVRTC does not know the GPU's architecture",
+        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}(?:arch|gpu-architecture))",
+        priority: 84,
+        causes: &[
+            c("torch.arch_unsupported", 0.75, "The NVRTC that compiles kernels at run time (torch's JIT fusers, TorchScript) comes with the build's CUDA, which predates this GPU: it rejects the GPU's architecture (e.g. sm_89 with a cu113 build).", FIX_TORCH_ARCH),
+            c("toolkit.arch_unsupported", 0.15, "Another library's NVRTC (CuPy, a system CUDA on the loader path) is older than the GPU.", FIX_TOOLKIT_ARCH),
+            c("torch.libs_shadowed", 0.1, "An older libnvrtc from LD_LIBRARY_PATH is loaded instead of the build's.", FIX_LIBS_SHADOWED),
+        ],
+        hints: &[
+            h(r"cupy|numba|pycuda", "toolkit.arch_unsupported", 0.7),
+            h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.3),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.version.cuda, torch.cuda.get_device_capability())\"`: a CUDA older than the GPU (11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) is the cause.",
     },
     // nvcc's host_config.h refuses a host compiler newer (or older) than the toolkit supports
     // (facebookarchive/caffe2#442, NVIDIA/AMGX#76: "unsupported GNU version! gcc versions later
@@ -742,6 +761,9 @@ pub const RULES: &[Rule] = &[
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
             h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            // The fault reported with a kernel source under a library's include tree
+            // (".../include/flashinfer/trtllm/fmha/fmhaKernels.cuh 257").
+            h(r"include/[\w-]+/[\w/.-]*\.cuh?\b", "workload.library_bug", 0.3),
             // The failing frame is inside an installed third-party package (not torch's own
             // Python, not numpy, not the program's files): that package's kernel. (The regex
             // crate has no look-ahead: the package names starting "torch" or "nump" are left out

@@ -889,3 +889,25 @@ fn xla_ptxas_apex_toolkit_and_unopenable_libraries() {
         "torch.wheel_deps_mismatch"
     );
 }
+
+/// NVRTC and ptxas refusing the GPU's architecture, and a fault reported from a library's kernel
+/// header.
+#[test]
+fn nvrtc_and_ptx_targets_and_library_kernel_headers() {
+    assert_eq!(
+        top("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\nnvrtc compilation failed:"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("import cupy\nnvrtc: error: invalid value for --gpu-architecture (-arch)"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("ptxas /tmp/x.ptx, line 6; error   : PTX .version 7.4 does not support .target sm_90\nptxas fatal   : Ptx assembly aborted due to errors"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("CUDA Error: CUDA_ERROR_ILLEGAL_ADDRESS /workspace/include/somelib/attention/decode.cuh 120\nRuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.library_bug"
+    );
+}
