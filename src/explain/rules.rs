@@ -60,7 +60,7 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
 /// that comes and goes with a library's version is that library's bug, not the program's
 /// indexing or the machine (pytorch/pytorch#54975).
-pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
 
 /// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
 /// TH*): not a CUDA library of another version but two torch versions mixed.
@@ -100,7 +100,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.no_kernel_image",
         title: "no kernel image is available for execution on the device",
-        pattern: r"(?:no kernel image is available for execution on the device|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        pattern: r"(?:no kernel image (?:is )?available(?: for execution on the device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
         priority: 80,
         causes: &[
             c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
@@ -109,7 +109,7 @@ pub const RULES: &[Rule] = &[
             c("workload.library_bug", 0.05, "A library version shipped kernels without this architecture by mistake.", FIX_LIBRARY_BUG),
         ],
         hints: &[
-            h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU", "torch.arch_unsupported", 0.4),
+            h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU|sm_\d+a? (?:is )?not compatible", "torch.arch_unsupported", 0.4),
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),

@@ -911,3 +911,21 @@ fn nvrtc_and_ptx_targets_and_library_kernel_headers() {
         "workload.library_bug"
     );
 }
+
+/// More shapes of library-bug evidence (a change it worked before, a component whose switch-off
+/// makes it work) and the short "no kernel image available for sm_NNN".
+#[test]
+fn before_after_and_switch_off_evidence_and_short_kernel_image_wording() {
+    assert_eq!(
+        top("The model worked before commit abc123, but failed after with RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling cublasLtMatmul"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling cublasLtMatmul\ndisabling cublasLt, the same matmul works."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("CUDA error: no kernel image available for sm_120\nNVIDIA GeForce RTX 5090 with CUDA sm_120 not compatible"),
+        "torch.arch_unsupported"
+    );
+}
