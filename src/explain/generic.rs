@@ -158,7 +158,7 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     if let Some(l) = lib {
         extracted.insert("library".to_string(), l.to_string());
         let missing = has(
-            r"cannot open shared object|not found|no such file|could not load|unable to load|cannot load|\.dll",
+            r"cannot open shared object|not found|no such file|could not load|unable to load|cannot load|(?:unable|cannot|could not|failed) to open|\.dll",
         );
         match l {
             "libcuda" | "libnvidia-ml" => {
@@ -359,6 +359,62 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     ) && (import || lib.is_some())
     {
         w.add("torch.libs_shadowed", 0.3, "LD_LIBRARY_PATH or a system CUDA folder puts other copies of the CUDA libraries first.");
+    }
+    // A compute capability the text calls too old or below a minimum: the GPU is under the
+    // floor of whatever build failed (ollama/ollama#1992 "CUDA GPU is too old ... Compute
+    // Capability detected: 5.2"); torch's own build where torch's frames and no extension show.
+    // On the failing line only, and not in a list of alternatives (xformers' operators, each
+    // "not supported because ..."): one of them may be too old for the GPU while another fails
+    // for the program's own reason.
+    let alternatives =
+        small(r"not supported because").map_or(0, |re| re.find_iter(text).take(2).count());
+    if alternatives < 2
+        && on_line(
+            r"(?:compute capability|\bcc\b|capability)[^\n]{0,40}(?:too old|too low|not supported|unsupported|below|minimum|at least|or (?:newer|higher|above))|(?:too old|not supported|unsupported|minimum|at least|requires?)[^\n]{0,40}(?:compute capability|\bsm_?\d{2}\b)|GPU is too old",
+        )
+    {
+        let who = if torch && !has(super::rules::EXTENSIONS) && !has(r"ggml|llama|ollama") {
+            "torch.arch_unsupported"
+        } else {
+            "ext.arch_unsupported"
+        };
+        w.add(who, 0.5, "The text says the GPU's compute capability is below what the build supports: the software dropped (or never had) kernels for this GPU generation.");
+    }
+    // The host compiler refused by nvcc's host_config.h: no GPU fault at all.
+    if has(
+        r"unsupported (?:GNU|clang|Microsoft Visual Studio|host compiler) version|(?:gcc|clang) versions? (?:later|newer) than|host_config\.h",
+    ) {
+        w.add("toolkit.host_compiler_unsupported", 0.6, "nvcc refuses the host C++ compiler: it is newer (or older) than the CUDA toolkit supports.");
+    }
+    // Fails on one GPU model and not another ("on A100 but not V100": triton-lang/triton#1323):
+    // a compiled artifact (kernel cache, extension, engine) made for the other architecture.
+    if has(
+        r"\b(?:on|with) (?:an? |the )?(?:[AHLTVPBK]\d{2,3}\w*|RTX ?\w*\d{3,4}\w*|GTX ?\d{3,4}\w*|sm_?\d{2,3}|Tesla \w+)\b[^\n]{0,20}\bbut not (?:on |with )?(?:an? |the )?(?:[AHLTVPBK]\d{2,3}\w*|RTX|GTX|sm_?\d|Tesla)",
+    ) {
+        w.add("ext.arch_unsupported", 0.7, "It fails on one GPU model and works on another: code compiled for the other GPU's architecture (a kernel cache, an extension or an engine built there).");
+    }
+    // A version check that refuses a version meeting its own minimum ("Triton only support CUDA
+    // 10.0 or higher, but got CUDA version: 12.8": triton-lang/triton#5737): the library's
+    // version table does not know a newer release: its bug, not the machine's.
+    if let Some(c) = small(
+        r"(?i)supports? (?:\w+ ){0,2}(\d+)\.(\d+) or (?:higher|newer|later|above)[^\n]{0,60}?(?:got|found|have|detected|is)[^\n\d]{0,30}(\d+)\.(\d+)",
+    )
+    .and_then(|re| re.captures(text))
+    {
+        let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+        if let (Some(a), Some(b), Some(x), Some(y)) = (num(1), num(2), num(3), num(4)) {
+            if (x, y) >= (a, b) {
+                w.add("workload.library_bug", 0.8, "The library's version check refuses a version that meets its own minimum: its table of versions does not know this newer release (a bug fixed in a later release of the library).");
+            }
+        }
+    }
+    // Fails with one library version and not another: that library's bug.
+    if has(super::rules::VERSION_CONTRAST) {
+        w.add(
+            "workload.library_bug",
+            0.35,
+            "It comes and goes with a library's version: a bug of that release, not the machine.",
+        );
     }
     if on_line(r"after (?:a |the )?driver (?:update|upgrade)|without (?:a )?reboot") {
         w.add(

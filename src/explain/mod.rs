@@ -984,6 +984,7 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "workload.stream_capture",
     "workload.nccl",
     "workload.library_bug",
+    "toolkit.host_compiler_unsupported",
     "none",
 ];
 

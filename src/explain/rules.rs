@@ -63,7 +63,17 @@ pub const VISIBLE_DEVICES_EMPTY: &str =
 
 /// Names of CUDA extension packages whose frames or library names in a traceback point at
 /// the extension rather than at PyTorch itself.
-pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
+pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|xformers|bitsandbytes|libbitsandbytes|vllm[/._]|vllm_flash_attn|apex|amp_C|fused_layer_norm|mmcv|_ext\.cpython|detectron2|deepspeed|llama_cpp|auto_gptq|exllama|causal_conv1d|mamba_ssm|selective_scan|sageattention|torch_scatter|torch_sparse|torch_cluster|pytorch3d|gsplat|diff_gaussian_rasterization|simple_knn|tinycudann|nvdiffrast|spconv|sgl_kernel|flashinfer|awq|marlin|_C\.abi3|custom_ops|cpp_extension|nunchaku|triton_|fused_adam|transformer_engine|MinkowskiEngine|kaolin|torchaudio|torchvision";
+
+/// What the reporter saw across versions: "works with X 1.7, fails with 1.8", "does not occur
+/// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
+/// that comes and goes with a library's version is that library's bug, not the program's
+/// indexing or the machine (pytorch/pytorch#54975).
+pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+
+/// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
+/// TH*): not a CUDA library of another version but two torch versions mixed.
+const TORCH_OWN_SYMBOL_MISSING: &str = r"torch/lib/lib(?:torch|c10|shm|caffe2)\w*\.so[.\d]*:\s*undefined\s+symbol:\s*_Z\w*?(?:\d+at\d|\d+c10|\d+torch|\d+caffe2|TH)";
 
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
@@ -99,7 +109,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.no_kernel_image",
         title: "no kernel image is available for execution on the device",
-        pattern: r"(?:no kernel image is available for execution on the device|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        pattern: r"(?:no kernel image (?:is )?available(?: for execution on the device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
         priority: 80,
         causes: &[
             c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
@@ -108,17 +118,21 @@ pub const RULES: &[Rule] = &[
             c("workload.library_bug", 0.05, "A library version shipped kernels without this architecture by mistake.", FIX_LIBRARY_BUG),
         ],
         hints: &[
-            h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU", "torch.arch_unsupported", 0.4),
+            h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU|sm_\d+a? (?:is )?not compatible", "torch.arch_unsupported", 0.4),
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+            // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
+            // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
+            // the torch wheel (torch's own "Compile with `TORCH_USE_CUDA_DSA`" is no build).
+            h(r"\b(?:built|compiled|rebuilt|recompiled)\b[^\n]{0,30}\b(?:with|from source|myself|against|locally)\b|\b(?:build|built|compiled?) (?:it )?from source", "ext.arch_unsupported", 0.3),
         ],
         tells_apart: "Which frame raised it: torch's own ops (torch/nn, aten) mean the torch build; an extension's module (flash_attn_2_cuda, xformers, bitsandbytes) means that extension. `python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"` settles it: the device's sm must be in the list.",
     },
     Rule {
         id: "nvcc.unsupported_arch",
         title: "nvcc does not know the GPU architecture",
-        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture)",
+        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture|PTX \.version [\d.]+ does not support \.target (sm_\d+a?))",
         priority: 86,
         causes: &[
             c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
@@ -130,6 +144,40 @@ pub const RULES: &[Rule] = &[
             h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
         ],
         tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
+    },
+    // NVRTC (the runtime compiler torch's JIT fusers, TorchScript and CuPy use) does not know the
+    // GPU's architecture: the CUDA it comes from predates the GPU (Improbable-AI/walk-these-ways#72:
+    // RTX 4090 with torch 1.10+cu113).
+    Rule {
+        id: "nvrtc.unsupported_arch",
+        title: "NVRTC does not know the GPU's architecture",
+        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}(?:arch|gpu-architecture))",
+        priority: 84,
+        causes: &[
+            c("torch.arch_unsupported", 0.75, "The NVRTC that compiles kernels at run time (torch's JIT fusers, TorchScript) comes with the build's CUDA, which predates this GPU: it rejects the GPU's architecture (e.g. sm_89 with a cu113 build).", FIX_TORCH_ARCH),
+            c("toolkit.arch_unsupported", 0.15, "Another library's NVRTC (CuPy, a system CUDA on the loader path) is older than the GPU.", FIX_TOOLKIT_ARCH),
+            c("torch.libs_shadowed", 0.1, "An older libnvrtc from LD_LIBRARY_PATH is loaded instead of the build's.", FIX_LIBS_SHADOWED),
+        ],
+        hints: &[
+            h(r"cupy|numba|pycuda", "toolkit.arch_unsupported", 0.7),
+            h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.3),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.version.cuda, torch.cuda.get_device_capability())\"`: a CUDA older than the GPU (11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) is the cause.",
+    },
+    // nvcc's host_config.h refuses a host compiler newer (or older) than the toolkit supports
+    // (facebookarchive/caffe2#442, NVIDIA/AMGX#76: "unsupported GNU version! gcc versions later
+    // than N are not supported"; MSVC: "unsupported Microsoft Visual Studio version").
+    Rule {
+        id: "nvcc.host_compiler",
+        title: "nvcc refuses the host compiler's version",
+        pattern: r"(?:unsupported (?:GNU|clang|Microsoft Visual Studio|Visual Studio|host compiler) version|(?:gcc|g\+\+|clang) versions? (?:later|newer|earlier|older) than [\d.]+ (?:are|is) not supported|-allow-unsupported-compiler|host compiler[^\n]{0,60}(?:is not supported|unsupported|incompatible))",
+        priority: 85,
+        causes: &[
+            c("toolkit.host_compiler_unsupported", 0.8, "nvcc checks the host C++ compiler it hands the CPU code to (crt/host_config.h): this GCC/Clang/MSVC is newer (or older) than the CUDA toolkit supports, so every .cu file fails before any GPU code is built.", "Build with a host compiler the toolkit supports (the message names the newest; the toolkit's installation guide lists them): install one (`sudo apt install gcc-11 g++-11`) and point the build at it (`export CC=gcc-11 CXX=g++-11 CUDAHOSTCXX=g++-11`; CMake `-DCMAKE_CUDA_HOST_COMPILER=g++-11`; nvcc `-ccbin g++-11`), or use a newer CUDA toolkit that supports this compiler."),
+            c("toolkit.multiple", 0.15, "Several CUDA toolkits are installed and the build picked an older one than meant, whose host_config.h accepts only older compilers.", "Point PATH and CUDA_HOME at the intended toolkit (`which nvcc; nvcc --version`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version` and `gcc --version` against the toolkit's supported host compilers; the path in the message (/usr/local/cuda-X.Y/include/crt/host_config.h) names the toolkit that refused.",
     },
     // ---------------------------------------------------------------- driver
     Rule {
@@ -668,16 +716,20 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.not_supported",
         title: "CUBLAS_STATUS_NOT_SUPPORTED",
-        pattern: r"CUBLAS_STATUS_NOT_SUPPORTED",
+        pattern: r"(?:CUBLAS_STATUS_NOT_SUPPORTED|cuBLAS (?:error|status)[ :=]*15\b|the requested functionality is not supported)",
         priority: 62,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel is another version than the one the torch build pins; its GEMM entry points reject the arguments torch passes.", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.25, "A system libcublas (from LD_LIBRARY_PATH or a toolkit) is loaded instead of the wheel's copy.", FIX_LIBS_SHADOWED),
             c("torch.arch_unsupported", 0.2, "The cuBLAS in the build predates the GPU (or the dtype is not supported on it, e.g. bf16/fp8 GEMMs on older GPUs).", FIX_TORCH_ARCH),
             c("workload.library_bug", 0.25, "A known cuBLAS/PyTorch bug with this shape or dtype (e.g. a strided batched GEMM with unsupported alignment).", FIX_LIBRARY_BUG),
+            c("ext.arch_unsupported", 0.05, "An extension's own GEMM (llama.cpp/ggml, bitsandbytes) asks cuBLAS for a feature this GPU lacks (int8 or fp16 tensor-op GEMMs on old GPUs).", "Run the extension's fallback for old GPUs (llama.cpp/Ollama: a build whose minimum compute capability includes this GPU, or CPU), or use a newer GPU."),
         ],
         hints: &[
             h(r"bf16|bfloat16|CUDA_R_16BF|fp8|float8|CUDA_R_8F", "torch.arch_unsupported", 0.3),
+            // cuBLAS called by an extension's own code (ggml-cuda.cu, bitsandbytes' igemmlt), not
+            // torch's: the extension's floor (ollama/ollama#1874: compute capability 5.2).
+            h(r"ggml|llama\.cpp|ollama|bitsandbytes|igemmlt|\.cu:\d+", "ext.arch_unsupported", 0.45),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cublas", "torch.wheel_deps_mismatch", 0.2),
         ],
@@ -686,7 +738,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.execution_failed",
         title: "CUBLAS_STATUS_EXECUTION_FAILED",
-        pattern: r"CUBLAS_STATUS_EXECUTION_FAILED",
+        pattern: r"(?:CUBLAS_STATUS_EXECUTION_FAILED|cuBLAS (?:error|status)[ :=]*13\b|the GPU program failed to execute)",
         priority: 62,
         causes: &[
             c("torch.arch_unsupported", 0.3, "The cuBLAS kernels in the build do not run on this GPU (a build older than the GPU's architecture, e.g. CUDA 10.x/11.0 builds on Ampere/Ada/Hopper).", FIX_TORCH_ARCH),
@@ -700,13 +752,14 @@ pub const RULES: &[Rule] = &[
             h(r"Assertion|index out of|srcIndex|out of bounds", "workload.device_assert", 0.4),
             h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.2),
             h(r"RTX 30\d0|RTX 40\d0|A100|H100|A6000|sm_8\d|sm_9\d", "torch.arch_unsupported", 0.1),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.5),
         ],
         tells_apart: "Run the same op on CPU: an IndexError there means a bad index; `torch.cuda.get_arch_list()` without the GPU's sm means the build.",
     },
     Rule {
         id: "cublas.not_initialized",
         title: "CUBLAS_STATUS_NOT_INITIALIZED",
-        pattern: r"CUBLAS_STATUS_NOT_INITIALIZED",
+        pattern: r"(?:CUBLAS_STATUS_NOT_INITIALIZED|cuBLAS (?:error|status)[ :=]*1\b|the library was not initialized)",
         priority: 62,
         causes: &[
             c("workload.cublas_alloc", 0.4, "cublasCreate could not allocate its handle and workspace: the GPU is (almost) full when the first matmul runs.", "Free memory before the first matmul (smaller batch or model, fewer processes on the GPU), or load the model in lower precision."),
@@ -726,7 +779,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.invalid_value",
         title: "CUBLAS_STATUS_INVALID_VALUE",
-        pattern: r"CUBLAS_STATUS_INVALID_VALUE",
+        pattern: r"(?:CUBLAS_STATUS_INVALID_VALUE|cuBLAS (?:error|status)[ :=]*7\b|an invalid numeric value was used as an argument)",
         priority: 62,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.3, "The nvidia-cublas wheel differs from the one the torch build expects (a newer cuBLAS rejects arguments the build passes, e.g. cublasGemmEx / cublasLt calls).", FIX_WHEEL_DEPS),
@@ -743,7 +796,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cublas.internal_error",
         title: "CUBLAS_STATUS_INTERNAL_ERROR / ARCH_MISMATCH",
-        pattern: r"(CUBLAS_STATUS_INTERNAL_ERROR|CUBLAS_STATUS_ARCH_MISMATCH|CUBLAS_STATUS_MAPPING_ERROR)",
+        pattern: r"(CUBLAS_STATUS_INTERNAL_ERROR|CUBLAS_STATUS_ARCH_MISMATCH|CUBLAS_STATUS_MAPPING_ERROR|cuBLAS (?:error|status)[ :=]*(?:8|11|14)\b|an internal operation failed|an absent device architectural feature is required)",
         priority: 58,
         causes: &[
             c("workload.library_bug", 0.3, "A cuBLAS or PyTorch bug in this release (cuBLAS reports INTERNAL_ERROR for failures it does not classify).", FIX_LIBRARY_BUG),
@@ -751,7 +804,7 @@ pub const RULES: &[Rule] = &[
             c("torch.arch_unsupported", 0.25, "The cuBLAS in use has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("torch.libs_shadowed", 0.2, "A mismatched libcublas is loaded.", FIX_LIBS_SHADOWED),
         ],
-        hints: &[h(r"ARCH_MISMATCH", "torch.arch_unsupported", 0.5)],
+        hints: &[h(r"ARCH_MISMATCH|cuBLAS (?:error|status)[ :=]*8\b|absent device architectural feature", "torch.arch_unsupported", 0.5)],
         tells_apart: "Free memory at the failure and the build's arch list.",
     },
     // ---------------------------------------------------------------- cuDNN
@@ -828,6 +881,15 @@ pub const RULES: &[Rule] = &[
             h(r"nccl|cublasLt|vllm|flash_attn|xformers|triton", "workload.library_bug", 0.1),
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            // The fault reported with a kernel source under a library's include tree
+            // (".../include/flashinfer/trtllm/fmha/fmhaKernels.cuh 257").
+            h(r"include/[\w-]+/[\w/.-]*\.cuh?\b", "workload.library_bug", 0.3),
+            // The failing frame is inside an installed third-party package (not torch's own
+            // Python, not numpy, not the program's files): that package's kernel. (The regex
+            // crate has no look-ahead: the package names starting "torch" or "nump" are left out
+            // letter by letter.)
+            h(r"(?:site-packages|dist-packages)[/\\](?:[a-mo-su-z0-9_][\w-]*|t(?:[a-np-z0-9_-][\w-]*|o(?:[a-qs-z0-9_-][\w-]*|r(?:[a-bd-z0-9_-][\w-]*|c(?:[a-gi-z0-9_-][\w-]*)?)?)?)?|n(?:[a-tv-z0-9_-][\w-]*|u(?:[a-ln-z0-9_-][\w-]*|m(?:[a-oq-z0-9_-][\w-]*)?)?)?)[/\\][^\s:]*\.(?:py|cu|cuh)\b", "workload.library_bug", 0.3),
         ],
         tells_apart: "Run with `CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer`: the faulting kernel's name tells your code from a library's; Xid lines in `dmesg` at the same time point at the GPU.",
     },
@@ -917,8 +979,17 @@ pub const RULES: &[Rule] = &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
             c("torch.wheel_deps_mismatch", 0.2, "torch's own libraries miss a symbol of an nvidia-* wheel of another version (libtorch_cuda.so / libcusparse: undefined symbol __nvJitLink…, ncclCommRegister, cudnn…).", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
+            c("torch.multiple_installs", 0.02, "Two torch installs are mixed: torch's own libraries miss torch's own C++ symbols because one of them is left over from another version.", "Uninstall torch until none is left (`pip uninstall -y torch` repeated, `conda remove pytorch`), then install one build in a fresh environment."),
         ],
         hints: &[
+            // torch's own library missing torch's own C++ symbol (at::, c10::, torch::,
+            // caffe2::): pieces of two torch versions are mixed (pytorch/pytorch#10234: "an old
+            // shared library hanging around").
+            h(TORCH_OWN_SYMBOL_MISSING, "torch.multiple_installs", 1.0),
+            h(TORCH_OWN_SYMBOL_MISSING, "torch.wheel_deps_mismatch", -0.6),
+            // Another CUDA framework imported first loads its own (older) copy of a CUDA
+            // library, which then serves torch (cupy/cupy#7506).
+            h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
@@ -1146,13 +1217,22 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cudnn.loaded_runtime_mismatch",
         title: "the cuDNN loaded is older than the one the framework was built with",
-        pattern: r"(?:Loaded runtime CuDNN library:? [\d.]+[^\n]{0,60}but source was compiled with:? [\d.]+)",
+        // A paste cut at a fixed width breaks the words anywhere ("CuDNN l\nibrary":
+        // google/automl#33), hence the `\s*` between letters.
+        pattern: r"(?:Loaded\s+runtime\s+CuDNN\s*l\s*i\s*b\s*r\s*a\s*r\s*y:?\s*[\d.]+[^\n]{0,60}\s*but\s+source\s+was\s+compiled\s+with:?\s*[\d.]+)",
         priority: 89,
         causes: &[
-            c("torch.libs_shadowed", 0.7, "Another cuDNN (the system's, or one on LD_LIBRARY_PATH / in conda) was loaded instead of the one the framework's wheel expects, and it is older.", FIX_LIBS_SHADOWED),
-            c("torch.wheel_deps_mismatch", 0.3, "The environment's cuDNN package is older than the framework's pin.", FIX_WHEEL_DEPS),
+            // The threads: an older system-wide cuDNN loaded in place of the one the build needs
+            // (marin-community/levanter#103, bytedeco/javacpp-presets#565), or, where the paste
+            // shows a conda/pip environment, that environment's cuDNN package older than the
+            // build (conda-forge/jaxlib-feedstock#329: a conda pin).
+            c("torch.libs_shadowed", 0.6, "Another cuDNN (the system's, or one on LD_LIBRARY_PATH) was loaded instead of the one the framework's build expects, and it is older.", FIX_LIBS_SHADOWED),
+            c("torch.wheel_deps_mismatch", 0.4, "The environment's cuDNN package (conda or pip) is older than the one the framework was built with: its pins let an old one in.", "Install the cuDNN the framework was built with or newer (pip: `pip install -U nvidia-cudnn-cu12` / the framework's `[cuda]` extra; conda: `conda install \"cudnn>=<version>\"`), or a framework build for the cuDNN you have."),
         ],
-        hints: &[],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib|/usr/lib/x86_64-linux-gnu/libcudnn|ldconfig", "torch.libs_shadowed", 0.4),
+            h(r"\bconda\b|site-packages/nvidia|nvidia-cudnn|pip install", "torch.wheel_deps_mismatch", 0.3),
+        ],
         tells_apart: "`ldconfig -p | grep cudnn` and `echo $LD_LIBRARY_PATH` against the framework's bundled cuDNN.",
     },
     Rule {
@@ -1166,6 +1246,21 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"LD_LIBRARY_PATH|/usr/local/cuda|/usr/lib/x86_64-linux-gnu/libcudnn", "torch.libs_shadowed", 0.6)],
         tells_apart: "The message names the version built against and the one installed.",
+    },
+    // A framework's two halves at versions that do not go together ("jaxlib is version 0.1.69,
+    // but this version of jax requires version 0.1.74": Zuricho/ParallelFold#13,
+    // conda-forge/jax-feedstock#81), in the framework's own words.
+    Rule {
+        id: "framework.package_versions",
+        title: "the framework's packages are at versions that do not go together",
+        pattern: r"(?:\b[\w-]+ is version [\w.+]+, but this version of [\w-]+ requires version|jaxlib version [\d.]+ is newer than and incompatible with jax version|incompatible with (?:jax|jaxlib) version [\d.]+\. Please update your jax and/or jaxlib)",
+        priority: 72,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.85, "The environment holds the framework's packages (jax and jaxlib, or a framework and its compiled half) at versions that do not go together: one was upgraded without the other, or the package's pins let an old one stay.", "Install matching versions together (`pip install -U \"jax[cuda12]\"`, which pulls the matching jaxlib and CUDA plugin; conda: update both packages in one command)."),
+            c("torch.multiple_installs", 0.15, "Two installs of the package (pip and conda, user site and environment) shadow each other, so the old one is imported.", "List every copy (`pip list -v | grep <pkg>`, `conda list <pkg>`) and remove all but one."),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i jax` (or `conda list jax`): the versions the message names against each other.",
     },
     Rule {
         id: "import.cuda_lib_missing",
@@ -1244,8 +1339,10 @@ pub const RULES: &[Rule] = &[
             c("driver.too_old_for_toolkit", 0.6, "The PTX was produced by a newer CUDA than the driver's JIT (or the ptxas in use) understands: the driver must be at least as new as the toolkit that made it.", "Upgrade the driver to one that supports the toolkit's CUDA (nvidia-smi's 'CUDA Version' must be at least it), or build with an older toolkit."),
             c("toolkit.arch_unsupported", 0.25, "A ptxas older than the toolkit that generated the PTX (e.g. Triton's or XLA's bundled ptxas) compiles it.", "Use a ptxas from the same or a newer CUDA (set TRITON_PTXAS_PATH / XLA's cuda_data_dir to the toolkit's)."),
             c("driver.too_old_for_torch", 0.15, "The PTX comes with the PyTorch build.", FIX_DRIVER_UPGRADE),
+            c("workload.library_bug", 0.1, "The compiler that generated the PTX (Triton, XLA) picked a PTX ISA version its own ptxas does not know: a version-mapping bug fixed in a later release of it.", FIX_LIBRARY_BUG),
         ],
         hints: &[
+            h(VERSION_CONTRAST, "workload.library_bug", 0.3),
             h(r"ptxas fatal|ptxas\b[^\n]{0,40}(?:error|fatal)|xla|triton|jax", "toolkit.arch_unsupported", 0.4),
             h(r"cuLink|CU_JIT|cuModuleLoad", "driver.too_old_for_toolkit", 0.3),
         ],
@@ -1354,6 +1451,35 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"Loaded runtime CuDNN library|DNN library is not found", "torch.libs_shadowed", 0.4)],
         tells_apart: "`nvidia-smi` (memory in use) and the cuDNN version TensorFlow logs at start-up.",
     },
+    // XLA's (and TensorFlow's) own words for a ptxas too old for the PTX or the GPU it compiles
+    // for (jax-ml/jax#6799 "You are using ptxas 8.x, but TF requires ptxas 9.x", #10083 "ptxas
+    // 9.2.148, which is older than 11.1", #16546 "ptxas does not support CC 8.9").
+    Rule {
+        id: "xla.ptxas_too_old",
+        title: "the ptxas XLA uses is too old",
+        pattern: r"(?:You are using ptxas [\d.x]+,? (?:which is older than|but \w+ requires ptxas)|ptxas (?:ptxas )?too old|ptxas does not support CC \d+\.\d+|Couldn't get ptxas version)",
+        priority: 82,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.7, "XLA compiles its kernels with the ptxas it finds (on PATH, or from the nvidia-cuda-nvcc wheel); this one is older than the PTX it gets or than the GPU's architecture.", "Put a ptxas at least as new as the framework's CUDA first: `pip install -U \"jax[cuda12]\"` (it ships one) and take old toolkits' bin folders off PATH, or install a newer CUDA toolkit."),
+            c("toolkit.multiple", 0.3, "An old CUDA toolkit's bin folder on PATH shadows the newer ptxas the framework ships.", "`which -a ptxas`: remove the old toolkit's bin folder from PATH (or uninstall it)."),
+        ],
+        hints: &[h(r"which -a ptxas|which ptxas|/usr/local/cuda-\d+(?:\.\d+)?/bin|\bPATH\b", "toolkit.multiple", 0.5)],
+        tells_apart: "`which -a ptxas` and `ptxas --version` against the framework's CUDA.",
+    },
+    // apex's and other setup scripts' check of the local toolkit against torch's CUDA
+    // (NVIDIA/apex#955, #1748).
+    Rule {
+        id: "ext_build.cuda_mismatch",
+        title: "an extension build refuses a toolkit of another CUDA than torch's",
+        pattern: r"(?:Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries|compiled with a version of CUDA that does not match the version used to compile (?:Py[Tt]orch|torch))",
+        priority: 86,
+        causes: &[
+            c("toolkit.torch_mismatch", 0.85, "The CUDA toolkit the build found (nvcc on PATH / CUDA_HOME) is another version than the one the installed torch was built with, and the extension's setup refuses any difference.", "Install the toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`) and point CUDA_HOME/PATH at it, or install the torch build for the toolkit you have."),
+            c("toolkit.multiple", 0.15, "Several toolkits are installed and the build picked another one than meant.", "Point CUDA_HOME and PATH at the toolkit of torch's CUDA."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version` (the toolkit the build uses) against `torch.version.cuda`.",
+    },
     // ------------------------------------------------------- frameworks' CUDA libraries
     // JAX, TensorFlow, CTranslate2 and friends dlopen the CUDA libraries of the major they were
     // built for and say so in their own words; the library is missing (not installed, or its
@@ -1373,9 +1499,11 @@ pub const RULES: &[Rule] = &[
             c("torch.wheel_deps_mismatch", 0.6, "The framework's build needs the CUDA libraries (cuDNN, cuBLAS, cuSPARSE, the runtime) of one CUDA major, and they are not installed, or the pip wheels that ship them are not on the loader path, or they are older than the build needs.", "Install the CUDA libraries the build names (the framework's CUDA extra, e.g. `pip install -U \"jax[cuda12]\"` or `pip install tensorflow[and-cuda]`, or the toolkit and cuDNN of that major) and make sure their lib folders are found."),
             c("torch.libs_shadowed", 0.25, "Another copy of the library (an HPC SDK, /usr/local/cuda, conda) on LD_LIBRARY_PATH is found first and is older than the one the build needs.", FIX_LIBS_SHADOWED),
             c("toolkit.not_found", 0.15, "The build expects a locally installed CUDA toolkit (a `*_local` variant) and none is installed.", "Install the CUDA toolkit and cuDNN of the major the build names, or switch to the variant that ships them as pip wheels."),
+            c("workload.library_bug", 0.05, "A pre-release (nightly) build shipped without one of its libraries: a packaging bug of that build (pytorch/pytorch#46312).", "Install a release build, or a newer nightly where the packaging is fixed."),
         ],
         hints: &[
             h(r"search path=|LD_LIBRARY_PATH\s*=|echo \$LD_LIBRARY_PATH|trying file=|/opt/nvidia/hpc_sdk|\(LD_LIBRARY_PATH\)", "torch.libs_shadowed", 0.5),
+            h(r"nightly|\.dev\d{6,}|\+git[0-9a-f]{6,}|pre-?release", "workload.library_bug", 0.6),
             h(r"_local\b|cuda\d+_local", "toolkit.not_found", 0.3),
         ],
         tells_apart: "`LD_DEBUG=libs python -c 'import <framework>'` shows which copy of each library is found (or none); `pip list | grep nvidia-` lists the CUDA wheels.",
@@ -1428,6 +1556,22 @@ pub const RULES: &[Rule] = &[
             h(r"\bdriver\b|NVRM|legacy", "driver.gpu_unsupported", 0.3),
         ],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against `python -c \"import torch; print(torch.cuda.get_arch_list())\"`.",
+    },
+    // A library's kernels that need a minimum compute capability, in its own words
+    // (bitsandbytes-foundation/bitsandbytes#118 "Your GPU does not support Int8 Matmul!", #529
+    // "Compute capability < 7.5 detected!"; "only supports Ampere GPUs or newer" style floors).
+    Rule {
+        id: "arch.library_floor",
+        title: "a GPU library needs a newer GPU than this one",
+        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|(?:Cannot|can't|unable to) use [\w -]{2,40} (?:backend )?(?:for|on) (?:Volta|Turing|Pascal|Maxwell|Kepler)(?: (?:and|or|/) (?:Volta|Turing|Pascal|Maxwell|Kepler))? GPUs|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum))",
+        priority: 87,
+        causes: &[
+            c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
+            c("torch.arch_unsupported", 0.15, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
+            c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or older releases that still support it."),
+        ],
+        hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.1)],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",
     },
     // ------------------------------------------------------- serialized engines / plans
     // A prebuilt artifact (a TensorRT engine/plan, a serialized kernel cache) is tied to the

@@ -872,3 +872,230 @@ fn visible_devices_hidden_from_code_and_set_on_active_process() {
         Some("workload.library_bug")
     );
 }
+
+/// Issue #14 round 3: nvcc refusing the host compiler is its own cause, in GCC's and MSVC's
+/// words, and the generic answer knows it too when the wording is cut.
+#[test]
+fn an_unsupported_host_compiler_is_toolkit_host_compiler_unsupported() {
+    for text in [
+        "/usr/local/cuda-11.8/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check",
+        "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.3\\include\\crt/host_config.h(160): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2019 (inclusive) are supported!",
+        "error: #error -- unsupported clang version! clang version must be less than 16 and greater than 3.2",
+    ] {
+        assert_eq!(top(text), "toolkit.host_compiler_unsupported", "{text}");
+    }
+    assert!(KNOWN_IDS.contains(&"toolkit.host_compiler_unsupported"));
+    // Without a host-compiler word it stays a build failure of another kind.
+    assert_ne!(
+        top("nvcc fatal   : Unsupported gpu architecture 'compute_89'"),
+        "toolkit.host_compiler_unsupported"
+    );
+}
+
+/// A library's own minimum compute capability, in its words, is the extension's arch floor; the
+/// same words in a list of alternatives (xformers' operators) do not blame the GPU.
+#[test]
+fn library_arch_floors_name_the_extension() {
+    for text in [
+        "ERROR: Your GPU does not support Int8 Matmul!",
+        "UserWarning: WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!",
+        "time=2024-05-01 level=INFO source=gpu.go:138 msg=\"CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected: 3.7\"",
+        "INFO 03-19 11:53:56 [cuda.py:234] Cannot use FlashAttention-2 backend for Volta and Turing GPUs.",
+        "cuBLAS error 15 at ggml-cuda.cu:7956: the requested functionality is not supported",
+    ] {
+        assert_eq!(top(text), "ext.arch_unsupported", "{text}");
+    }
+}
+
+/// cuBLAS statuses by number and by cublasGetStatusString's text reach the same rules as the
+/// CUBLAS_STATUS_* names.
+#[test]
+fn cublas_statuses_by_number_and_phrase() {
+    let id = |t: &str| {
+        let ex = explain(t);
+        ex.primary
+            .and_then(|i| ex.matches.get(i))
+            .map(|m| m.id.clone())
+    };
+    assert_eq!(
+        id("cuBLAS error 13 at foo.cu:12").as_deref(),
+        Some("cublas.execution_failed")
+    );
+    assert_eq!(
+        id("cublas status: the GPU program failed to execute").as_deref(),
+        Some("cublas.execution_failed")
+    );
+    assert_eq!(
+        id("cuBLAS error 7 at bar.cu:3").as_deref(),
+        Some("cublas.invalid_value")
+    );
+    assert_eq!(
+        id("cuBLAS error 15 at baz.cu:9").as_deref(),
+        Some("cublas.not_supported")
+    );
+    assert_eq!(
+        top("cuBLAS error 8: an absent device architectural feature is required"),
+        "torch.arch_unsupported"
+    );
+    // "cuBLAS error 1" is NOT_INITIALIZED, "cuBLAS error 13" is not.
+    assert_ne!(
+        id("cuBLAS error 13 at x.cu:1").as_deref(),
+        Some("cublas.not_initialized")
+    );
+}
+
+/// A kernel failure that comes and goes with a library's version, or that faults inside an
+/// installed third-party package, is that library's bug; a bare illegal access stays the
+/// program's.
+#[test]
+fn version_contrast_and_library_frames_tell_library_bugs_from_illegal_accesses() {
+    let bare = "RuntimeError: CUDA error: an illegal memory access was encountered";
+    assert_eq!(top(bare), "workload.illegal_address");
+    for extra in [
+        "It works with vllm 0.4.2 and fails with 0.4.3.",
+        "This does not happen with torch 2.1.2.",
+        "A regression since the last release.",
+        "Looks like a known bug in version 0.6.3 of vllm.",
+        "  File \"/opt/venv/lib/python3.11/site-packages/somekernels/ops/attn.py\", line 41, in forward",
+    ] {
+        assert_eq!(top(&format!("{bare}\n{extra}")), "workload.library_bug", "{extra}");
+    }
+    assert_eq!(
+        top("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`\nIt did not fail with torch 1.7.1 on the same machine."),
+        "workload.library_bug"
+    );
+    // The program's own file and an unversioned "works on CPU" are no library evidence.
+    assert_eq!(
+        top(&format!(
+            "  File \"/home/me/train.py\", line 3, in <module>\n{bare}\nIt works fine on CPU."
+        )),
+        "workload.illegal_address"
+    );
+}
+
+/// A version check that refuses a version above its own minimum is the library's bug; one that
+/// refuses a version below it is not.
+#[test]
+fn a_version_check_refusing_a_newer_version_is_a_library_bug() {
+    assert_eq!(
+        top("RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 12.8"),
+        "workload.library_bug"
+    );
+    assert_ne!(
+        top("RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 9.2"),
+        "workload.library_bug"
+    );
+}
+
+/// Library conflicts: torch's own symbol missing from torch's library is two torch installs;
+/// another CUDA framework imported first shadows torch's libraries; mismatched framework
+/// packages are the environment's pins; a cuDNN message cut at a fixed width still matches.
+#[test]
+fn library_conflicts_in_their_own_shapes() {
+    assert_eq!(
+        top("ImportError: /env/lib/python3.8/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: _ZN3c1010TensorImpl7releaseEv"),
+        "torch.multiple_installs"
+    );
+    assert_eq!(
+        top("import tensorflow as tf\nimport torch\nImportError: /env/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cudaGraphInstantiateWithFlags, version libcudart.so.11.0"),
+        "torch.libs_shadowed"
+    );
+    assert_eq!(
+        top("RuntimeError: jaxlib is version 0.4.1, but this version of jax requires version >= 0.4.7."),
+        "torch.wheel_deps_mismatch"
+    );
+    let cut = "E cuda_dnn.cc:319] Loaded runtime CuDNN l\nibrary: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version";
+    let ex = explain(cut);
+    assert_eq!(
+        ex.primary
+            .and_then(|i| ex.matches.get(i))
+            .map(|m| m.id.as_str()),
+        Some("cudnn.loaded_runtime_mismatch")
+    );
+    // The same message from a conda environment points at its packages.
+    assert_eq!(
+        top("(myenv) $ conda list cudnn\nLoaded runtime CuDNN library: 9.1.0 but source was compiled with: 9.3.0.  CuDNN library needs to have matching major version"),
+        "torch.wheel_deps_mismatch"
+    );
+}
+
+/// A self-built binary without this GPU's kernels is the extension's; one that fails on one GPU
+/// model and not another carries code compiled for the other.
+#[test]
+fn builds_and_gpu_contrasts_point_at_the_compiled_artifact() {
+    assert_eq!(
+        top("RuntimeError: CUDA error: no kernel image is available for execution on the device\nI compiled it from source with cuda 11.3 on a GTX 970."),
+        "ext.arch_unsupported"
+    );
+    // torch's own "Compile with `TORCH_USE_CUDA_DSA`" is no local build.
+    assert_eq!(
+        top("RuntimeError: CUDA error: no kernel image is available for execution on the device\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation."),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("RuntimeError: Triton Error [CUDA]: device kernel image is invalid\nIt happens on an H100 but not on an A100 with the same environment."),
+        "ext.arch_unsupported"
+    );
+}
+
+/// Toolchains: XLA's "ptxas too old" wordings, apex's toolkit check, and a library a loader
+/// "cannot open" is missing rather than shadowed.
+#[test]
+fn xla_ptxas_apex_toolkit_and_unopenable_libraries() {
+    assert_eq!(
+        top("W external/xla/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 9.0"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("*** WARNING *** You are using ptxas 10.1.243, which is older than 11.1. ptxas before 11.1 is known to miscompile XLA code\n$ which -a ptxas\n/usr/local/cuda-10.1/bin/ptxas"),
+        "toolkit.multiple"
+    );
+    assert_eq!(
+        top("RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.8."),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("[TRT] Unable to open library: libnvinfer_plugin.so.10 due to libcudnn.so.9"),
+        "torch.wheel_deps_mismatch"
+    );
+}
+
+/// NVRTC and ptxas refusing the GPU's architecture, and a fault reported from a library's kernel
+/// header.
+#[test]
+fn nvrtc_and_ptx_targets_and_library_kernel_headers() {
+    assert_eq!(
+        top("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\nnvrtc compilation failed:"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("import cupy\nnvrtc: error: invalid value for --gpu-architecture (-arch)"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("ptxas /tmp/x.ptx, line 6; error   : PTX .version 7.4 does not support .target sm_90\nptxas fatal   : Ptx assembly aborted due to errors"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("CUDA Error: CUDA_ERROR_ILLEGAL_ADDRESS /workspace/include/somelib/attention/decode.cuh 120\nRuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.library_bug"
+    );
+}
+
+/// More shapes of library-bug evidence (a change it worked before, a component whose switch-off
+/// makes it work) and the short "no kernel image available for sm_NNN".
+#[test]
+fn before_after_and_switch_off_evidence_and_short_kernel_image_wording() {
+    assert_eq!(
+        top("The model worked before commit abc123, but failed after with RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling cublasLtMatmul"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling cublasLtMatmul\ndisabling cublasLt, the same matmul works."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("CUDA error: no kernel image available for sm_120\nNVIDIA GeForce RTX 5090 with CUDA sm_120 not compatible"),
+        "torch.arch_unsupported"
+    );
+}
