@@ -111,6 +111,12 @@ struct Patterns {
     python_you_have: Regex,
     dotted_inline: Regex,
     torch_config: Regex,
+    nvtop_device: Regex,
+    torch_found_gpu: Regex,
+    free_cudnn: Regex,
+    yum_driver: Regex,
+    angle_gpu: Regex,
+    driver_then_version: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -139,7 +145,7 @@ fn patterns() -> Option<&'static Patterns> {
             api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
             nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
             dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
-            table_kv: re(r"^([A-Za-z][\w.,/ -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
+            table_kv: re(r"^([A-Za-z][\w.,/() -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
             md_kv: re(r"^(?:[-*]\s*)?\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
@@ -195,7 +201,7 @@ fn patterns() -> Option<&'static Patterns> {
             // the kernel refusing a GPU: "NVRM: NVIDIA 470.256.02 driver release."
             driver_release: re(r"\bNVIDIA (\d{3}\.\d+(?:\.\d+)?) driver release\b")?,
             // dpkg -l: "ii  libnvidia-compute-510:amd64  510.47.03-0ubuntu1  amd64 ..."
-            dpkg_driver: re(r"^ii\s+(?:nvidia-driver|libnvidia-compute|nvidia-utils|nvidia-dkms|nvidia-kernel-common|nvidia-kernel-source|libnvidia-gl|nvidia-headless(?:-no-dkms)?)-\d{3}(?:-server|-open)?(?::\w+)?\s+(\d{3}\.\d+(?:\.\d+)?)[-~\s]")?,
+            dpkg_driver: re(r"^ii\s+(?:(?:nvidia-driver|libnvidia-compute|nvidia-utils|nvidia-compute-utils|nvidia-dkms|nvidia-kernel-common|nvidia-kernel-source|libnvidia-gl|nvidia-headless(?:-no-dkms)?)-\d{3}(?:-server|-open)?|cuda-drivers(?:-\d{3})?)(?::\w+)?\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)[-~\s]")?,
             // rpm -qa: "xorg-x11-drv-nvidia-cuda-550.54.14-1.fc39", "nvidia-driver-libs-535.104.05-1.el8"
             rpm_driver: re(r"^(?:xorg-x11-drv-nvidia(?:-cuda|-libs|-kmodsrc)?|nvidia-driver(?:-libs|-cuda-libs|-cuda)?|kmod-nvidia\S*?|akmod-nvidia|nvidia-kmod-common)-(\d{3}\.\d+(?:\.\d+)?)-\d")?,
             // conda specs: environment.yml / conda env export "- cuda-nvcc=11.6.124=hbba6d2d_0"
@@ -210,6 +216,20 @@ fn patterns() -> Option<&'static Patterns> {
             dotted_inline: re(r"\b([A-Za-z][\w ]*?[A-Za-z])\s*\.{4,}\s*(\d[\w.+-]*)")?,
             // torch.__config__.show() ("PyTorch built with:"): "- CUDA Runtime 9.2", "- CuDNN 7.6.5"
             torch_config: re(r"^-\s*(CUDA Runtime|CuDNN)\s+(\d+\.\d+(?:\.\d+)?)")?,
+            // nvtop: "Device 0 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x", two to a line
+            nvtop_device: re(r"\bDevice (\d+) \[([^\]]+)\] PCIe")?,
+            // torch's own warnings name the GPU it found: "Found GPU0 NVIDIA GeForce GTX 1080
+            // which is of cuda capability 6.1", "NVIDIA GeForce RTX 5090 with CUDA capability
+            // sm_120 is not compatible with the current PyTorch installation"
+            torch_found_gpu: re(r"(?:\bFound GPU(\d+) (.+?) which is of cuda capability|^((?:NVIDIA |Tesla |Quadro |GeForce )\S.*?) with CUDA capability sm_\d+ is not compatible)")?,
+            // "cuDNN 8.8", "cuDNN-8.05", "cudnn v7.6.5"
+            free_cudnn: re(r"\bcudnn[ -]?v?(\d{1,2}\.\d{1,2}(?:\.\d{1,3})?)\b")?,
+            // yum/dnf list: "cuda-drivers.x86_64   384.81-1   @cuda-9-0-local"
+            yum_driver: re(r"^(?:cuda-drivers|nvidia-driver(?:-libs|-cuda|-cuda-libs)?|xorg-x11-drv-nvidia(?:-cuda|-libs)?|kmod-nvidia\S*?|nvidia-kmod(?:-common)?)\.(?:x86_64|aarch64|ppc64le|noarch|i686)\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)-")?,
+            // device reprs in a list: "['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>']"
+            angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
+            // "the latest NVIDIA standard driver (link), which is version `472.84`"
+            driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -328,6 +348,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut pkg_driver: Option<String> = None;
     let mut free_python: Option<String> = None;
     let mut pin_torch: Option<String> = None;
+    let mut free_cudnn: Option<String> = None;
     let mut in_torch_config = false;
     let mut in_modinfo = false;
     // a GitHub issue form's "### Heading" whose value is the next line
@@ -406,12 +427,15 @@ pub fn parse(text: &str) -> CollectEnv {
             .dpkg_driver
             .captures(&line)
             .or_else(|| p.rpm_driver.captures(&line))
+            .or_else(|| p.yum_driver.captures(&line))
             .and_then(|c| c.get(1))
         {
             note(
                 &mut ce,
                 if line.starts_with("ii") {
                     "dpkg -l"
+                } else if p.yum_driver.is_match(&line) {
+                    "yum list"
                 } else {
                     "rpm -qa"
                 },
@@ -437,6 +461,23 @@ pub fn parse(text: &str) -> CollectEnv {
             let name = c.get(2).map_or("", |m| m.as_str());
             push_log_gpu(&mut log_gpus, &format!("pci:{id}"), name);
             continue;
+        }
+        if line.contains("] PCIe") {
+            for c in p.nvtop_device.captures_iter(&line).take(64) {
+                note(&mut ce, "nvtop");
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str());
+                push_log_gpu(&mut log_gpus, &format!("nvtop:{id}"), name);
+            }
+        }
+        if let Some(c) = p.torch_found_gpu.captures(&line) {
+            note(&mut ce, "torch warning");
+            let (id, name) = match (c.get(1), c.get(2), c.get(3)) {
+                (Some(i), Some(n), _) => (format!("torch:{}", i.as_str()), n.as_str()),
+                (_, _, Some(n)) => (n.as_str().to_string(), n.as_str()),
+                _ => (String::new(), ""),
+            };
+            push_log_gpu(&mut log_gpus, &id, name);
         }
         if let Some(c) = p.llama_device.captures(&line) {
             note(&mut ce, "llama.cpp log");
@@ -927,6 +968,9 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(v) = p.free_python.captures(&line).and_then(|c| c.get(1)) {
             free_python.get_or_insert_with(|| v.as_str().to_string());
         }
+        if let Some(v) = p.free_cudnn.captures(&line).and_then(|c| c.get(1)) {
+            free_cudnn.get_or_insert_with(|| v.as_str().to_string());
+        }
         let driver_hit = p
             .free_driver
             .captures(&line)
@@ -935,7 +979,8 @@ pub fn parse(text: &str) -> CollectEnv {
                 p.free_driver2
                     .captures(&line)
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
-            });
+            })
+            .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)));
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();
@@ -968,11 +1013,15 @@ pub fn parse(text: &str) -> CollectEnv {
             free_os.get_or_insert_with(|| v.as_str().to_string());
         }
         if free_gpus.len() < 64 {
+            // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name
+            let gline = line.replace('_', " ");
+            let line = &gline;
             if let Some(m) = p
                 .free_gpu
-                .captures(&line)
-                .and_then(|c| c.get(1))
-                .filter(|m| stands_alone(&line, m.start(), m.end()))
+                .captures_iter(line)
+                .take(16)
+                .filter_map(|c| c.get(1))
+                .find(|m| stands_alone(line, m.start(), m.end()))
             {
                 let v = m.as_str().trim().to_string();
                 // "2x Tesla V100-SXM2-32GB": that many of it
@@ -1030,6 +1079,9 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     if let Some(v) = free_python {
         set(&mut ce.python, &v);
+    }
+    if let Some(v) = free_cudnn {
+        set(&mut ce.cudnn, &v);
     }
     let any_free = free_driver.is_some()
         || free_cuda.is_some()
@@ -1137,7 +1189,14 @@ fn heading_key(h: &str) -> String {
 
 /// Files a `key: value` of one of the formats; true when the key was one we know.
 fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
-    let first = value.split_whitespace().next().unwrap_or("");
+    // "TensorFlow version (use command below)": the key without its aside
+    let key = key.split(" (").next().unwrap_or(key).trim();
+    // the value's first version-looking word ("b'v1.12.0-rc2-3-ga6d8ffae09' 1.12.0"), else its first word
+    let first = value
+        .split_whitespace()
+        .find(|w| looks_like_version(w))
+        .or_else(|| value.split_whitespace().next())
+        .unwrap_or("");
     match key {
         // detectron2 / sglang / ds_report / ComfyUI / jax
         "pytorch" | "pytorch version" | "torch version" | "torch" => {
@@ -1261,6 +1320,23 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 .unwrap_or(value);
             if vendor_only(value) {
                 return false;
+            }
+            // netket/jax device reprs: "['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>']"
+            let listed: Vec<String> = patterns()
+                .map(|p| {
+                    p.angle_gpu
+                        .captures_iter(value)
+                        .take(1024)
+                        .filter_map(|c| Some(c.get(2)?.as_str().trim().to_string()))
+                        .filter(|n| {
+                            !vendor_only(n) && n.chars().next().is_some_and(char::is_alphabetic)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !listed.is_empty() {
+                gpus.extend(listed);
+                return true;
             }
             let v = value.split([',', ';']).next().unwrap_or(value);
             let v = v.split(" (").next().unwrap_or(v).trim();

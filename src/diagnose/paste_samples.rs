@@ -1365,6 +1365,340 @@ GPU 00000000:01:00.0
         text: "$nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\nCopyright (c) 2005-2019 NVIDIA Corporation\nBuilt on Sun_Jul_28_19:07:16_PDT_2019\nCuda compilation tools, release 10.1, V10.1.243\n\n$uname -a\n\nLinux carter-balaj 5.14.0-1032-oem #35-Ubuntu SMP Thu Mar 31 12:49:29 UTC 2022 x86_64 x86_64 x86_64 GNU/Linux\n",
         facts: &[("cuda_runtime", "10.1.243")],
     },
+    // ---- batch 3: gathered after the changes for batches 1-2, measured once before any
+    // change made for it (the fresh check)
+    Sample {
+        url: "https://github.com/kijai/ComfyUI-HunyuanVideoWrapper/issues/1",
+        format: "ComfyUI system information",
+        text: r#"## System Information
+- **ComfyUI Version:** v0.3.6-7-gc1b92b7
+- **Arguments:** ComfyUI\main.py --windows-standalone-build --fast
+- **OS:** nt
+- **Python Version:** 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024, 10:12:12) [MSC v.1938 64 bit (AMD64)]
+- **Embedded Python:** true
+- **PyTorch Version:** 2.4.1+cu124
+## Devices
+
+- **Name:** cuda:0 NVIDIA GeForce RTX 4090 D : cudaMallocAsync
+  - **Type:** cuda
+  - **VRAM Total:** 25756696576
+"#,
+        facts: &[
+            ("os", "nt"),
+            ("python", "3.11.9"),
+            ("torch", "2.4.1+cu124"),
+            ("torch_cuda", "12.4"),
+            ("gpus", "NVIDIA GeForce RTX 4090 D"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/Comfy-Org/ComfyUI/issues/8010",
+        format: "ComfyUI log",
+        text: r#"K:\ComfyUI>.\python_embeded\python.exe -s ComfyUI\main.py --windows-standalone-build
+Total VRAM 24564 MB, total RAM 32694 MB
+pytorch version: 2.7.0+cu128
+Set vram state to: NORMAL_VRAM
+Device: cuda:0 NVIDIA GeForce RTX 4090 : native
+Checkpoint files will always be loaded safely.
+Using pytorch attention
+** ComfyUI startup time: 2025-05-08 18:51:05.085
+** Platform: Windows
+** Python version: 3.12.9 (tags/v3.12.9:fdb8142, Feb  4 2025, 15:27:58) [MSC v.1942 64 bit (AMD64)]
+** Python executable: K:\ComfyUI\python_embeded\python.exe
+"#,
+        facts: &[
+            ("torch", "2.7.0+cu128"),
+            ("torch_cuda", "12.8"),
+            ("gpus", "NVIDIA GeForce RTX 4090"),
+            ("python", "3.12.9"),
+            ("cuda_available", "true"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/Comfy-Org/ComfyUI/issues/6778",
+        format: "nvtop",
+        text: r#"My graphics card is an RTX 4090, and the operating system is Linux.
+
+ Device 0 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x RX: 50.00 KiB/s TX: 0.000 KiB/s Device 1 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x RX: 50.00 KiB/s TX: 50.00 KiB/s
+ GPU 210MHz  MEM 405MHz  TEMP  31°C FAN  30% POW  13 / 450 W                       GPU 210MHz  MEM 405MHz  TEMP  31°C FAN  30% POW  28 / 450 W
+
+ Device 2 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x RX: 100.0 KiB/s TX: 450.0 KiB/s Device 3 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x RX: 0.000 KiB/s TX: 50.00 KiB/s
+"#,
+        facts: &[(
+            "gpus",
+            "NVIDIA GeForce RTX 4090; NVIDIA GeForce RTX 4090; NVIDIA GeForce RTX 4090; NVIDIA GeForce RTX 4090",
+        )],
+    },
+    Sample {
+        url: "https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/1222",
+        format: "Forge log",
+        text: r#"Python 3.10.6 (tags/v3.10.6:9c7b4bd, Aug  1 2022, 21:53:49) [MSC v.1932 64 bit (AMD64)]
+Version: f2.0.1v1.10.1-previous-311-g3da7de41
+Commit hash: 3da7de418a102a261cebaeba545104903f5cae9d
+Launching Web UI with arguments: --theme dark --port 7868 --cuda-malloc --ckpt-dir D:/sd-models/Checkpoint --lora-dir D:/sd-models/Lora
+Using cudaMallocAsync backend.
+Total VRAM 16380 MB, total RAM 32556 MB
+pytorch version: 2.3.1+cu121
+Set vram state to: NORMAL_VRAM
+Device: cuda:0 NVIDIA GeForce RTX 4060 Ti : cudaMallocAsync
+"#,
+        facts: &[
+            ("python", "3.10.6"),
+            ("torch", "2.3.1+cu121"),
+            ("torch_cuda", "12.1"),
+            ("gpus", "NVIDIA GeForce RTX 4060 Ti"),
+            ("cuda_available", "true"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/Haoming02/sd-webui-forge-classic/issues/938",
+        format: "torch warning",
+        text: r#"C:\Users\ggg\sd-webui-forge-neo\venv\Lib\site-packages\torch\cuda\__init__.py:435: UserWarning:
+    Found GPU0 NVIDIA GeForce GTX 1080 with Max-Q Design which is of cuda capability 6.1.
+    Minimum and Maximum cuda capability supported by this version of PyTorch is
+    (7.5) - (12.0)
+"#,
+        facts: &[("gpus", "NVIDIA GeForce GTX 1080 with Max-Q Design")],
+    },
+    Sample {
+        url: "https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/12273",
+        format: "AUTOMATIC1111 log",
+        text: r#"Python 3.10.6 (tags/v3.10.6:9c7b4bd, Aug  1 2022, 21:53:49) [MSC v.1932 64 bit (AMD64)]
+Commit hash: a9fed7c364061ae6efb37f797b6b522cb3cf7aa2
+Installing requirements for Web UI
+
+Launching Web UI with arguments:
+No module 'xformers'. Proceeding without it.
+==============================================================================
+You are running torch 1.12.1+cu113.
+The program is tested to work with torch 1.13.1.
+"#,
+        facts: &[
+            ("python", "3.10.6"),
+            ("torch", "1.12.1+cu113"),
+            ("torch_cuda", "11.3"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/canonical/lxd/issues/6262",
+        format: "dpkg -l",
+        text: r#"root@vm10:~# dpkg -l | grep nvidia
+ii  libnvidia-cfg1-430:amd64              430.26-0ubuntu0.18.04.2           amd64        NVIDIA binary OpenGL/GLX configuration library
+ii  libnvidia-compute-430:amd64           430.26-0ubuntu0.18.04.2           amd64        NVIDIA libcompute package
+ii  nvidia-compute-utils-430              430.26-0ubuntu0.18.04.2           amd64        NVIDIA compute utilities
+ii  nvidia-dkms-430                       430.26-0ubuntu0.18.04.2           amd64        NVIDIA DKMS package
+ii  nvidia-utils-430                      430.26-0ubuntu0.18.04.2           amd64        NVIDIA driver support binaries
+"#,
+        facts: &[("driver", "430.26")],
+    },
+    Sample {
+        url: "https://github.com/microsoft/WSL/issues/9821",
+        format: "free-form",
+        text: r#"### Distro Version
+
+Ubuntu 22.04 
+
+### Other Software
+
+HP 2022 OMEN 30L Gaming Desktop 
+NVIDIA GeForce RTX 3080 Ti (12GB GDDR6X) 
+
+Windows 11, WSL2, Ubuntu 22.04, CUDA 12.1, cuDNN 8.8 
+NVIDIA-SMI 528.49 Driver Version: 528.49 
+"#,
+        facts: &[
+            ("os", "Ubuntu 22.04"),
+            ("gpus", "NVIDIA GeForce RTX 3080 Ti"),
+            ("cuda_mentioned", "12.1"),
+            ("cudnn", "8.8"),
+            ("driver", "528.49"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/mattshma/bigdata/issues/133",
+        format: "yum list",
+        text: r#"# lsmod |grep nvidia
+# # yum list cuda-drivers
+Installed Packages
+cuda-drivers.x86_64                                                             384.81-1                                                              @cuda-9-0-local
+"#,
+        facts: &[("driver", "384.81")],
+    },
+    Sample {
+        url: "https://github.com/clayfreeman/gpu-passthrough/issues/4",
+        format: "nvidia-smi",
+        text: r#"$ nvidia-smi 
+Sat Sep  5 16:49:25 2020       
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 435.21       Driver Version: 435.21       CUDA Version: 10.1     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
+|===============================+======================+======================|
+|   0  GeForce RTX 208...  Off  | 00000000:00:10.0 Off |                  N/A |
+"#,
+        facts: &[
+            ("driver", "435.21"),
+            ("driver_cuda", "10.1"),
+            ("gpus", "GeForce RTX 208..."),
+        ],
+    },
+    Sample {
+        url: "https://github.com/ollama/ollama/issues/11882",
+        format: "GitHub issue form",
+        text: r#"### What is the issue?
+
+I deployed ollama on the ubuntu system. cuda version 12.4, cudatools version 12.4.
+Although ollama ps showed that the model 100% running on GPU, but no shareMem used and CPU used 100% nearly.
+
+### OS
+
+Linux
+
+### GPU
+
+Nvidia
+
+### CPU
+
+Intel
+
+### Ollama version
+
+0.11.4
+"#,
+        facts: &[("cuda_mentioned", "12.4"), ("gpus", "")],
+    },
+    Sample {
+        url: "https://github.com/sgl-project/sglang/issues/2805",
+        format: "sglang check_env",
+        text: r#" python3 -m sglang.check_env
+Python: 3.11.5 (main, Sep 11 2023, 13:54:46) [GCC 11.2.0]
+CUDA available: True
+GPU 0: NVIDIA A40
+GPU 0 Compute Capability: 8.6
+CUDA_HOME: /usr/local/cuda
+NVCC: Cuda compilation tools, release 12.1, V12.1.66
+CUDA Driver Version: 535.104.12
+PyTorch: 2.4.0+cu121
+sglang: 0.4.0.post2
+flashinfer: 0.1.6+cu121torch2.4
+triton: 3.0.0
+transformers: 4.47.1
+"#,
+        facts: &[
+            ("python", "3.11.5"),
+            ("cuda_available", "true"),
+            ("gpus", "NVIDIA A40"),
+            ("cuda_runtime", "12.1.66"),
+            ("driver", "535.104.12"),
+            ("torch", "2.4.0+cu121"),
+            ("pip:flashinfer", "0.1.6+cu121torch2.4"),
+            ("pip:transformers", "4.47.1"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/sgl-project/sglang/issues/4812",
+        format: "sglang check_env",
+        text: r#"(sglang_env) xlab@xlab:/mnt/Agent/SGLang$ python -m sglang.check_env
+Python: 3.12.3 (main, Feb  4 2025, 14:48:35) [GCC 13.3.0]
+CUDA available: True
+GPU 0,1,2,3: NVIDIA RTX 6000 Ada Generation
+GPU 0,1,2,3 Compute Capability: 8.9
+CUDA_HOME: /usr/local/cuda
+NVCC: Cuda compilation tools, release 12.8, V12.8.93
+CUDA Driver Version: 570.124.06
+PyTorch: 2.6.0+cu124
+sglang: 0.4.4.post2
+sgl_kernel: 0.0.5.post3
+flashinfer: Module Not Found
+triton: 3.2.0
+"#,
+        facts: &[
+            ("gpus", "NVIDIA RTX 6000 Ada Generation; NVIDIA RTX 6000 Ada Generation; NVIDIA RTX 6000 Ada Generation; NVIDIA RTX 6000 Ada Generation"),
+            ("cuda_runtime", "12.8.93"),
+            ("driver", "570.124.06"),
+            ("torch", "2.6.0+cu124"),
+            ("pip:flashinfer", ""),
+            ("pip:triton", "3.2.0"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/netket/netket/pull/1084",
+        format: "netket info",
+        text: r#"# Jax 
+  - backends         : ['cpu', 'gpu']
+    - cpu            : ['<0: cpu>']
+    - gpu            : ['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>'
+"#,
+        facts: &[("gpus", "Tesla V100-PCIE-32GB; Tesla V100-PCIE-32GB")],
+    },
+    Sample {
+        url: "https://github.com/dylanaraps/neofetch/issues/876",
+        format: "neofetch",
+        text: r#"   /ssssssssssshdmNNNNmyNMMMMhssssss/      GPU: NVIDIA GeForce GT 520
+    .ossssssssssssssssssdMMMNysssso.       Memory: 1583MiB / 7979MiB
+      -+sssssssssssssssssyyyssss+-         GPU Driver: nvidia
+"#,
+        facts: &[("gpus", "NVIDIA GeForce GT 520"), ("driver", "")],
+    },
+    Sample {
+        url: "https://github.com/HypoX64/DeepMosaics/issues/74",
+        format: "free-form",
+        text: "cuda 11.4 and driver 471.43 accuses dll error, only the mentioned driver will work 460 and cuda 11?\n",
+        facts: &[("cuda_mentioned", "11.4"), ("driver", "471.43")],
+    },
+    Sample {
+        url: "https://github.com/NVIDIA/TensorRT/issues/4329",
+        format: "pip freeze",
+        text: "```\nabsl-py==2.1.0\naccelerate==0.21.0\naenum==3.1.15\nbitsandbytes==0.43.3\nblendmodes==2022\ncertifi==2024.12.14\n```\n",
+        facts: &[
+            ("pip:accelerate", "0.21.0"),
+            ("pip:bitsandbytes", "0.43.3"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/conda-forge/jaxlib-feedstock/issues/293",
+        format: "conda list",
+        text: r#"(jax2) traversaro@IITBMP014LW012:~$ conda list
+# packages in environment at /home/traversaro/miniforge3/envs/jax2:
+#
+# Name                    Version                   Build  Channel
+_libgcc_mutex             0.1                 conda_forge    conda-forge
+cuda-cudart               12.6.77              h5888daf_0    conda-forge
+cuda-nvcc-tools           12.6.85              he0204
+"#,
+        facts: &[("conda:cuda-cudart", "12.6.77 h5888daf_0")],
+    },
+    Sample {
+        url: "https://github.com/tensorflow/tensorflow/issues/26395",
+        format: "TensorFlow issue template",
+        text: r#"**System information**
+- Have I written custom code (as opposed to using a stock example script provided in TensorFlow): No
+- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Windows 10 x64
+- TensorFlow installed from (source or binary): Binary
+- TensorFlow version (use command below): b'v1.12.0-rc2-3-ga6d8ffae09' 1.12.0
+- Python version: 3.6
+- CUDA/cuDNN version: CUDA 9.0 cuDNN 7.0.5
+- GPU model and memory: NVIDIA Titan V
+"#,
+        facts: &[
+            ("os", "Windows 10 x64"),
+            ("pip:tensorflow", "1.12.0"),
+            ("python", "3.6"),
+            ("cuda_mentioned", "9.0"),
+            ("cudnn", "7.0.5"),
+            ("gpus", "NVIDIA Titan V"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/pytorch/pytorch/issues/90845",
+        format: "free-form",
+        text: r#"- Have a CUDA capable GPU (I have a _GeForce GTX 1080 Ti_, no problem here),
+I have a 64-bit Windows version `1703`. Sadly, [DCH drivers are not supported on Windows versions older than 1803](https://nvidia.custhelp.com/app/answers/detail/a_id/4777/~/nvidia-dch%2Fstandard-display-drivers-for-windows-10-faq). So I'm stuck with [the latest NVIDIA _**standard**_ driver](https://www.nvidia.com/Download/Find.aspx?lang=en-us), which is version `472.84`.
+"#,
+        facts: &[("gpus", "GeForce GTX 1080 Ti"), ("driver", "472.84")],
+    },
 ];
 
 #[test]
