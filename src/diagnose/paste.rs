@@ -117,6 +117,7 @@ struct Patterns {
     yum_driver: Regex,
     angle_gpu: Regex,
     driver_then_version: Regex,
+    free_pkg: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -230,6 +231,8 @@ fn patterns() -> Option<&'static Patterns> {
             angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
             // "the latest NVIDIA standard driver (link), which is version `472.84`"
             driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
+            free_pkg: re(r"\b(tensorflow(?:-gpu)?|jaxlib|jax|vllm|sglang|xformers|flash[-_]attn|bitsandbytes|deepspeed|triton|onnxruntime-gpu|cupy|llama-cpp-python|paddlepaddle-gpu)(?:\s+version)?\s*(?:==|=|:|is)?\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)(?:\b|$)")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -349,6 +352,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_python: Option<String> = None;
     let mut pin_torch: Option<String> = None;
     let mut free_cudnn: Option<String> = None;
+    let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
     let mut in_modinfo = false;
     // a GitHub issue form's "### Heading" whose value is the next line
@@ -398,7 +402,10 @@ pub fn parse(text: &str) -> CollectEnv {
             in_torch_config = false;
         }
         // modinfo nvidia
-        if line.contains("ilename:") && line.contains("nvidia") && line.contains(".ko") {
+        // its file line, or the command itself ("$ modinfo nvidia | grep ^version")
+        if (line.contains("ilename:") && line.contains("nvidia") && line.contains(".ko"))
+            || (line.contains("modinfo") && line.contains("nvidia"))
+        {
             in_modinfo = true;
             note(&mut ce, "modinfo");
             continue;
@@ -873,10 +880,13 @@ pub fn parse(text: &str) -> CollectEnv {
                 || name.starts_with("cuda-")
             {
                 // "detectron2  0.6 @/home/.../detectron2": a path, not a conda build
-                let build = c
-                    .get(3)
-                    .map(|m| m.as_str())
-                    .filter(|b| !b.starts_with(['@', '/', '(']));
+                // a conda build has a digit or '_' ("py3.10_cuda12.1_cudnn8_0", "0", "pypi_0",
+                // "mkl"); "jax 0.4.30 on GPU" is prose
+                let build = c.get(3).map(|m| m.as_str()).filter(|b| {
+                    !b.starts_with(['@', '/', '('])
+                        && (b.contains(|ch: char| ch.is_ascii_digit() || ch == '_')
+                            || matches!(*b, "mkl" | "cpu" | "main" | "pypi" | "openblas"))
+                });
                 note(
                     &mut ce,
                     if build.is_some() {
@@ -970,6 +980,14 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if let Some(v) = p.free_cudnn.captures(&line).and_then(|c| c.get(1)) {
             free_cudnn.get_or_insert_with(|| v.as_str().to_string());
+        }
+        for c in p.free_pkg.captures_iter(&line).take(8) {
+            if let (Some(n), Some(v)) = (c.get(1), c.get(2)) {
+                let name = n.as_str().to_ascii_lowercase().replace('_', "-");
+                if free_pkgs.len() < 64 && !free_pkgs.iter().any(|(k, _)| *k == name) {
+                    free_pkgs.push((name, v.as_str().to_string()));
+                }
+            }
         }
         let driver_hit = p
             .free_driver
@@ -1083,12 +1101,19 @@ pub fn parse(text: &str) -> CollectEnv {
     if let Some(v) = free_cudnn {
         set(&mut ce.cudnn, &v);
     }
+    let any_pkg = !free_pkgs.is_empty();
+    for (name, version) in free_pkgs {
+        if !ce.conda.contains_key(&name) {
+            ce.pip.entry(name).or_insert(version);
+        }
+    }
     let any_free = free_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
         || pin_torch.is_some()
         || free_toolkit.is_some()
         || free_driver_cuda.is_some()
+        || any_pkg
         || (!free_gpus.is_empty() && ce.gpus.is_empty());
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;

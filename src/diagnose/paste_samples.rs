@@ -1750,3 +1750,129 @@ fn real_samples_of_every_format() {
         misses.join("\n")
     );
 }
+
+/// The diagnosis' "Found" line names every fact that was read, and "Lacking" exactly the
+/// core facts that were not: checked on every real sample.
+#[test]
+fn found_and_lacking_name_exactly_what_was_parsed() {
+    for s in SAMPLES {
+        let ce = parse(s.text);
+        let (found, lacking) = ce.found_and_lacking();
+        let joined = found.join("; ");
+        let core = [
+            ("driver", ce.driver.is_some()),
+            ("GPU", !ce.gpus.is_empty()),
+            ("torch", ce.torch.is_some()),
+            ("torch's CUDA", ce.torch_cuda.is_some() || ce.torch_cpu_only),
+            ("driver's CUDA", ce.driver_cuda.is_some()),
+            ("nvcc", ce.cuda_runtime.is_some() || ce.image_cuda.is_some()),
+            ("OS", ce.os.is_some()),
+        ];
+        for (name, has) in core {
+            assert_eq!(
+                lacking.contains(&name),
+                !has,
+                "{}: {name} in {lacking:?}",
+                s.url
+            );
+            assert_eq!(
+                found.iter().any(|f| f.starts_with(&format!("{name} "))),
+                has,
+                "{}: {name} in {found:?}",
+                s.url
+            );
+        }
+        let values = [
+            &ce.driver,
+            &ce.torch,
+            &ce.torch_cuda,
+            &ce.driver_cuda,
+            &ce.cuda_runtime,
+            &ce.os,
+            &ce.cuda_mentioned,
+            &ce.cudnn,
+            &ce.rocm,
+        ];
+        for v in values.into_iter().flatten() {
+            assert!(
+                joined.contains(v.as_str()),
+                "{}: {v} not named in {joined}",
+                s.url
+            );
+        }
+        for g in &ce.gpus {
+            assert!(joined.contains(g.as_str()), "{}: {g} not named", s.url);
+        }
+        if let Some(p) = ce
+            .python
+            .as_deref()
+            .and_then(|p| p.split_whitespace().next())
+        {
+            assert!(
+                joined.contains(&format!("Python {p}")),
+                "{}: {joined}",
+                s.url
+            );
+        }
+        if let Some(b) = ce.cuda_available {
+            assert!(joined.contains("CUDA available"), "{}: {b} {joined}", s.url);
+        }
+        let packages = ce
+            .pip
+            .keys()
+            .chain(ce.conda.keys())
+            .filter(|n| !matches!(n.as_str(), "torch" | "pytorch"))
+            .count();
+        if (1..=12).contains(&packages) {
+            for (name, version) in &ce.pip {
+                if name != "torch" && name != "pytorch" {
+                    assert!(
+                        joined.contains(&format!("{name} {version}")),
+                        "{}: {joined}",
+                        s.url
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A paste is never refused when it names a GPU, a driver, a CUDA or a framework version,
+/// however it is written (the lines the issue (#14) gives, and one-line forms of the formats
+/// above); prose naming none is.
+#[test]
+fn a_paste_naming_a_version_is_never_refused() {
+    for text in [
+        "CUDA 12.1, driver 535, RTX 3090",
+        "torch==2.1.0+cu118 on a 4090",
+        "GPU: 2x A100 80GB",
+        "I'm on tensorflow 2.15.0 and it fails to see the GPU",
+        "jax 0.4.30 on GPU",
+        "vLLM v0.6.3 crashes at start",
+        "NVML library version: 550.144",
+        "cuDNN 8.9 is installed",
+        "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4070, compute capability 8.9, VMM: yes",
+        "$ modinfo nvidia | grep ^version\nversion:        515.48.07",
+        "PyTorch 1.13",
+        "python: 3.10.9\ntorch: 2.0.1+cu118",
+    ] {
+        let ce = parse(text);
+        assert!(!ce.found_nothing(), "{text:?} was refused");
+        let (found, _) = ce.found_and_lacking();
+        assert!(!found.is_empty(), "{text:?}: nothing named as found");
+    }
+    let ce = parse("GPU: 2x A100 80GB");
+    assert_eq!(ce.gpus, vec!["A100 80GB"; 2]);
+    let ce = parse("I'm on tensorflow 2.15.0 and it fails to see the GPU");
+    assert_eq!(ce.pip.get("tensorflow").map(String::as_str), Some("2.15.0"));
+    let ce = parse("jax 0.4.30 on GPU");
+    assert_eq!(ce.pip.get("jax").map(String::as_str), Some("0.4.30"));
+    assert!(ce.conda.is_empty(), "{:?}", ce.conda);
+    for prose in [
+        "it does not work, please help",
+        "The GPU is not used, what should I do?",
+        "version:        1.2.3",
+    ] {
+        assert!(parse(prose).found_nothing(), "{prose:?} was read");
+    }
+}
