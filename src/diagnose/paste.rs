@@ -118,6 +118,9 @@ struct Patterns {
     angle_gpu: Regex,
     driver_then_version: Regex,
     free_pkg: Regex,
+    paren_version: Regex,
+    apt_driver: Regex,
+    pkg_toolkit: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -233,6 +236,13 @@ fn patterns() -> Option<&'static Patterns> {
             driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
             // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
             free_pkg: re(r"\b(tensorflow(?:-gpu)?|jaxlib|jax|vllm|sglang|xformers|flash[-_]attn|bitsandbytes|deepspeed|triton|onnxruntime-gpu|cupy|llama-cpp-python|paddlepaddle-gpu)(?:\s+version)?\s*(?:==|=|:|is)?\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)(?:\b|$)")?,
+            // "python (version 3.8.10)", "pytorch package (version 1.7.1)"
+            paren_version: re(r"\b(python|pytorch|torch|tensorflow|jaxlib|jax|cuda)(?: package)? \(version (\d+\.\d+(?:\.\d+)?)\)")?,
+            // apt list: "nvidia-driver-535/jammy-updates,now 535.183.01-0ubuntu0.22.04.1 amd64 [installed]"
+            apt_driver: re(r"^(?:nvidia-driver|libnvidia-compute|nvidia-utils)-\d{3}(?:-server|-open)?/\S+\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)-")?,
+            // a packaged toolkit: "nvidia-cuda-toolkit/noble,now 12.0.140~12.0.1-4build4 amd64",
+            // "ii  cuda-nvcc-12-4  12.4.131-1  amd64"
+            pkg_toolkit: re(r"^(?:ii\s+)?(?:nvidia-cuda-toolkit|cuda-nvcc-\d+-\d+|cuda-toolkit-\d+-\d+)(?:/\S+)?(?::\w+)?\s+(?:\d+:)?(\d+\.\d+\.\d+)[-~\s]")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -349,6 +359,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut nvml_driver: Option<String> = None;
     let mut lib_driver: Option<String> = None;
     let mut pkg_driver: Option<String> = None;
+    let mut pkg_toolkit: Option<String> = None;
     let mut free_python: Option<String> = None;
     let mut pin_torch: Option<String> = None;
     let mut free_cudnn: Option<String> = None;
@@ -430,17 +441,25 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(v) = p.lib_driver.captures(&line).and_then(|c| c.get(1)) {
             lib_driver.get_or_insert_with(|| v.as_str().to_string());
         }
+        if let Some(v) = p.pkg_toolkit.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "package list");
+            pkg_toolkit.get_or_insert_with(|| v.as_str().to_string());
+            continue;
+        }
         if let Some(v) = p
             .dpkg_driver
             .captures(&line)
             .or_else(|| p.rpm_driver.captures(&line))
             .or_else(|| p.yum_driver.captures(&line))
+            .or_else(|| p.apt_driver.captures(&line))
             .and_then(|c| c.get(1))
         {
             note(
                 &mut ce,
                 if line.starts_with("ii") {
                     "dpkg -l"
+                } else if p.apt_driver.is_match(&line) {
+                    "apt list"
                 } else if p.yum_driver.is_match(&line) {
                     "yum list"
                 } else {
@@ -653,7 +672,11 @@ pub fn parse(text: &str) -> CollectEnv {
             if let Some(v) = c.get(3) {
                 set(&mut ce.driver_cuda, v.as_str());
             }
-            continue;
+            // the header inside prose ("# Ubuntu 20.04 GeForce RTX 3070 / NVIDIA-SMI 460.73.01
+            // Driver Version: 460.73.01 / ..."): the rest of the line is read too
+            if line.starts_with('|') || line.starts_with("NVIDIA-SMI") {
+                continue;
+            }
         }
         if let Some(c) = p.smi_row.captures(&line) {
             if let Some(name) = c.get(2) {
@@ -970,8 +993,31 @@ pub fn parse(text: &str) -> CollectEnv {
                     // less surely than the prose's own words: a last resort
                     pin_torch.get_or_insert_with(|| version.to_string());
                 } else if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
-                    note(&mut ce, "requirements");
-                    package(&mut ce, &name, version, None);
+                    // a pin in prose is a package version only (an install command's
+                    // "pytorch-cuda=11.8" says nothing of the build that runs)
+                    if free_pkgs.len() < 64 && !free_pkgs.iter().any(|(k, _)| *k == name) {
+                        free_pkgs.push((name, version.to_string()));
+                    }
+                }
+            }
+        }
+        if let Some(c) = p.paren_version.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let v = c.get(2).map_or("", |m| m.as_str()).to_string();
+            match name.as_str() {
+                "python" => {
+                    free_python.get_or_insert(v);
+                }
+                "pytorch" | "torch" => {
+                    free_torch.get_or_insert(v);
+                }
+                "cuda" => {
+                    free_cuda.get_or_insert(v);
+                }
+                _ => {
+                    if !free_pkgs.iter().any(|(k, _)| *k == name) {
+                        free_pkgs.push((name, v));
+                    }
                 }
             }
         }
@@ -1094,6 +1140,9 @@ pub fn parse(text: &str) -> CollectEnv {
     // weaker witnesses of the driver, when no block named the running one
     if let Some(d) = nvml_driver.or(lib_driver).or(pkg_driver) {
         set(&mut ce.driver, &d);
+    }
+    if let Some(t) = pkg_toolkit {
+        set(&mut ce.cuda_runtime, &t);
     }
     if let Some(v) = free_python {
         set(&mut ce.python, &v);
@@ -1469,7 +1518,7 @@ fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) 
         }
     }
     // conda's metapackage picks the build's CUDA: "pytorch-cuda=11.8"
-    if name == "pytorch-cuda" && looks_like_version(version) {
+    if name == "pytorch-cuda" && looks_like_version(version) && !ce.torch_cpu_only {
         set(&mut ce.torch_cuda, version);
     }
     if name == "torch" || name == "pytorch" {

@@ -1699,6 +1699,258 @@ I have a 64-bit Windows version `1703`. Sadly, [DCH drivers are not supported on
 "#,
         facts: &[("gpus", "GeForce GTX 1080 Ti"), ("driver", "472.84")],
     },
+    // ---- batch 4: gathered after the changes for batch 3, measured once before any change
+    // made for it (the second fresh check)
+    Sample {
+        url: "https://github.com/vllm-project/vllm/issues/10303",
+        format: "vLLM collect_env",
+        text: r#"[conda] cuda-nvvm-tools           12.6.77                       0    nvidia
+[conda] cuda-version              12.6                          3    nvidia
+[conda] numpy                     1.26.3                   pypi_0    pypi
+[conda] nvidia-cublas-cu12        12.1.3.1                 pypi_0    pypi
+[conda] nvidia-cudnn-cu12         9.1.0.70                 pypi_0    pypi
+[conda] nvidia-nccl-cu12          2.20.5                   pypi_0    pypi
+"#,
+        facts: &[
+            ("conda:cuda-version", "12.6 3"),
+            ("conda:nvidia-cudnn-cu12", "9.1.0.70 pypi_0"),
+            ("conda:nvidia-nccl-cu12", "2.20.5 pypi_0"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/vllm-project/vllm/issues/18603",
+        format: "vLLM collect_env",
+        text: r#"==============================
+        System Info
+==============================
+OS                           : CentOS Linux 7 (Core) (x86_64)
+GCC version                  : (GCC) 4.8.5 20150623 (Red Hat 4.8.5-44)
+==============================
+       PyTorch Info
+==============================
+PyTorch version              : 2.6.0+cu124
+Is debug build               : False
+CUDA used to build PyTorch   : 12.4
+==============================
+      Python Environment
+==============================
+Python version               : 3.11.5 (main, Sep 11 2023, 13:54:46) [GCC 11.2.0] (64-bit runtime)
+==============================
+       CUDA / GPU Info
+==============================
+Is CUDA available            : True
+CUDA runtime version         : Could not collect
+CUDA_MODULE_LOADING set to   : LAZY
+GPU models and configuration :
+GPU 0: Tesla V100-PCIE-32GB
+GPU 1: Tesla V100-PCIE-32GB
+"#,
+        facts: &[
+            ("os", "CentOS Linux 7 (Core) (x86_64)"),
+            ("torch", "2.6.0+cu124"),
+            ("torch_cuda", "12.4"),
+            ("python", "3.11.5"),
+            ("cuda_available", "true"),
+            ("cuda_runtime", ""),
+            ("gpus", "Tesla V100-PCIE-32GB; Tesla V100-PCIE-32GB"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/vllm-project/vllm/issues/21442",
+        format: "vLLM collect_env",
+        text: r#"[conda] nvidia-cudnn-cu12         9.8.0.87                 pypi_0    pypi
+[conda] nvidia-nccl-cu12          2.26.5                   pypi_0    pypi
+[conda] pytorch-triton            3.3.1+gitc8757738          pypi_0    pypi
+[conda] torch                     2.8.0.dev20250609+cu128          pypi_0    pypi
+[conda] transformers              4.53.
+"#,
+        facts: &[
+            ("torch", "2.8.0.dev20250609+cu128"),
+            ("torch_cuda", "12.8"),
+            ("conda:nvidia-cudnn-cu12", "9.8.0.87 pypi_0"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/NetX-lab/Ayo/issues/6",
+        format: "free-form",
+        text: "Well, I can ensure that torch (2.4.0+cu12.1) is correctly installed in my current conda environment, but as soon as I run pip install -e . , I get the error ModuleNotFoundError: No module named 'torch'.\n\nPython version:3.9\nCuda version 12.1\nTorch version 2.4.0\n",
+        facts: &[
+            ("torch", "2.4.0"),
+            ("python", "3.9"),
+            ("cuda_mentioned", "12.1"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/vllm-project/vllm/issues/1283",
+        format: "torch warning",
+        text: "/tmp/pip-build-env-6fb626c8/overlay/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11080). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx\n",
+        facts: &[("driver_cuda", "11.8")],
+    },
+    Sample {
+        url: "https://github.com/NVIDIA/gpu-operator/issues/1063",
+        format: "os-release",
+        text: r#"# cat /etc/os-release
+NAME="Ubuntu"
+VERSION="20.04.6 LTS (Focal Fossa)"
+ID=ubuntu
+ID_LIKE=debian
+PRETTY_NAME="Ubuntu 20.04.6 LTS"
+VERSION_ID="20.04"
+
+# uname -a
+Linux a100 5.15.0-107-generic #117~20.04.1-Ubuntu SMP Tue Apr 30 10:35:57 UTC 2024 x86_64 x86_64 x86_64 GNU/Linux
+"#,
+        facts: &[("os", "Ubuntu 20.04.6 LTS")],
+    },
+    Sample {
+        url: "https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/16017",
+        format: "apt list",
+        text: r#"```
+nvidia-cuda-dev/noble,now 12.0.146~12.0.1-4build4 amd64 [installed]
+nvidia-cuda-toolkit/noble,now 12.0.140~12.0.1-4build4 amd64 [installed]
+```
+I'm using Ubuntu 24.04, the output of nv-smi is as following:
+```
++---------------------------------------------------------------------------------------+
+| NVIDIA-SMI 535.171.04             Driver Version: 535.171.04   CUDA Version: 12.2     |
+|-----------------------------------------+----------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|=========================================+======================+======================|
+|   0  NVIDIA GeForce RTX 3080        Off | 00000000:17:00.0 Off |                  N/A |
+"#,
+        facts: &[
+            ("cuda_runtime", "12.0.140"),
+            ("os", "Ubuntu 24.04"),
+            ("driver", "535.171.04"),
+            ("driver_cuda", "12.2"),
+            ("gpus", "NVIDIA GeForce RTX 3080"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/microsoft/WSL/issues/7056",
+        format: "GitHub issue form",
+        text: r#"### Distro Version
+
+Ubuntu 20.04
+
+### Other Software
+python (version 3.8.10) 
+   - pytorch package (version 1.7.1)
+
+### Repro Steps
+
+Those are the steps I followed:
+1. install cuda on wsl driver (geforce, driver version 470.76) https://developer.nvidia.com/cuda/wsl/download]
+"#,
+        facts: &[
+            ("os", "Ubuntu 20.04"),
+            ("python", "3.8.10"),
+            ("torch", "1.7.1"),
+            ("driver", "470.76"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/pytorch/pytorch/issues/108607",
+        format: "torch collect_env",
+        text: r#"> mamba install -c "nvidia/label/cuda-11.8.0" cuda-toolkit
+> mamba install pytorch torchvision torchaudio pytorch-cuda=11.8 -c pytorch-nightly -c nvidia
+> python
+>>> import torch
+>>> torch.cuda.is_available()
+False # should be True, no??
+
+Collecting environment information...
+PyTorch version: 2.1.0.dev20230905
+Is debug build: False
+CUDA used to build PyTorch: Could not collect
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 22.04.3 LTS (x86_64)
+Python version: 3.9.18 | packaged by conda-forge | (main, Aug 30 2023, 03:49:32)  [GCC 12.3.0] (64-bit runtime)
+Python platform: Linux-6.2.0-32-generic-x86_64-with-glibc2.35
+Is CUDA available: False
+CUDA runtime version: 11.8.89
+"#,
+        facts: &[
+            ("torch", "2.1.0.dev20230905"),
+            ("torch_cuda", ""),
+            ("cpu_only", "true"),
+            ("os", "Ubuntu 22.04.3 LTS (x86_64)"),
+            ("python", "3.9.18"),
+            ("cuda_available", "false"),
+            ("cuda_runtime", "11.8.89"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/pytorch/pytorch/issues/59263",
+        format: "free-form",
+        text: "# Ubuntu 20.04 GeForce RTX 3070 / NVIDIA-SMI 460.73.01 Driver Version: 460.73.01 / GPU Visibility Issue\n",
+        facts: &[
+            ("os", "Ubuntu 20.04"),
+            ("gpus", "GeForce RTX 3070"),
+            ("driver", "460.73.01"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/netdata/netdata/issues/15755",
+        format: "nvidia-smi -q -x",
+        text: r#"<?xml version="1.0" ?>
+<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">
+<nvidia_smi_log>
+        <timestamp>Mon Aug  7 11:10:06 2023</timestamp>
+        <driver_version>535.86.05</driver_version>
+        <cuda_version>12.2</cuda_version>
+        <attached_gpus>1</attached_gpus>
+        <gpu id="00000000:84:00.0">
+                <product_name>NVIDIA GeForce RTX 4090</product_name>
+                <product_brand>GeForce</product_brand>
+"#,
+        facts: &[
+            ("driver", "535.86.05"),
+            ("driver_cuda", "12.2"),
+            ("gpus", "NVIDIA GeForce RTX 4090"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/netdata/netdata/pull/2759",
+        format: "nvidia-smi -q",
+        text: r#"nvidia-smi -q 
+
+==============NVSMI LOG==============
+
+Timestamp                           : Mon Sep 18 21:51:27 2017
+Driver Version                      : 340.102
+
+Attached GPUs                       : 1
+GPU 0000:01:00.0
+    Product Name                    : GeForce 8800 GT
+    Product Brand                   : GeForce
+"#,
+        facts: &[
+            ("driver", "340.102"),
+            ("driver_cuda", ""),
+            ("gpus", "GeForce 8800 GT"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/mrhan1993/Fooocus-API/issues/84",
+        format: "nvidia-smi",
+        text: r#"Here is the result of `nvidia-smi` command :
+
+Mon Dec 11 17:18:09 2023
++---------------------------------------------------------------------------------------+
+| NVIDIA-SMI 546.17                 Driver Version: 546.17       CUDA Version: 12.3     |
+|-----------------------------------------+----------------------+----------------------+
+| GPU  Name                     TCC/WDDM  | Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|=========================================+======================+======================|
+|   0  NVIDIA GeForce RTX 2060      WDDM  | 00000000:01:00.0 Off |                  N/A |
+"#,
+        facts: &[
+            ("driver", "546.17"),
+            ("driver_cuda", "12.3"),
+            ("gpus", "NVIDIA GeForce RTX 2060"),
+        ],
+    },
 ];
 
 #[test]
