@@ -1,10 +1,14 @@
 //! Reads whatever people paste about an environment: torch's collect_env (every era, see
-//! `collect_env`), detectron2's and vLLM's collect_env, `nvidia-smi` and `nvidia-smi -q`,
-//! DeepSpeed's `ds_report`, `python -m sglang.check_env`, `jax.print_environment_info()`,
-//! ComfyUI's system information and start-up log, `pip list` / `conda list` /
-//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, dmesg (NVRM, Xid),
-//! `lsb_release` / os-release, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
-//! alone or mixed with tracebacks and prose. One pass over the lines, each looked at a
+//! `collect_env`) and `torch.__config__.show()`, detectron2's and vLLM's collect_env,
+//! `nvidia-smi` (-q, -q -x, -L), DeepSpeed's `ds_report`, `python -m sglang.check_env`,
+//! `jax.print_environment_info()`, `tf.sysconfig.get_build_info()` and TensorFlow's device
+//! lines, ComfyUI's system information and the start-up logs of web UIs, Ollama and
+//! llama.cpp logs, nvtop, `pip list` / `pip freeze` / `conda list` / conda environment files /
+//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, `modinfo`, driver packages
+//! (dpkg, apt, rpm, yum), dmesg (NVRM, Xid), `lspci`, `lsb_release` / os-release /
+//! systeminfo, GitHub issue forms, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
+//! alone or mixed with tracebacks and prose. The real sample of each format, with every
+//! fact it holds, is in `paste_samples.rs`. One pass over the lines, each looked at a
 //! bounded number of times: the cost is linear in the paste. What a structured block
 //! says wins over what a free-form line says; the first block that names a fact wins.
 
