@@ -125,6 +125,7 @@ struct Patterns {
     paren_version: Regex,
     apt_driver: Regex,
     pkg_toolkit: Regex,
+    dkms_driver: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -247,6 +248,9 @@ fn patterns() -> Option<&'static Patterns> {
             // a packaged toolkit: "nvidia-cuda-toolkit/noble,now 12.0.140~12.0.1-4build4 amd64",
             // "ii  cuda-nvcc-12-4  12.4.131-1  amd64"
             pkg_toolkit: re(r"^(?:ii\s+)?(?:nvidia-cuda-toolkit|cuda-nvcc-\d+-\d+|cuda-toolkit-\d+-\d+)(?:/\S+)?(?::\w+)?\s+(?:\d+:)?(\d+\.\d+\.\d+)[-~\s]")?,
+            // DKMS: "/var/lib/dkms/nvidia/470.57.02/build/...", `dkms status`'s
+            // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
+            dkms_driver: re(r"(?:/var/lib/dkms/nvidia/|^nvidia(?:-open)?(?:/|,\s*))(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -370,6 +374,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
     let mut in_modinfo = false;
+    let mut in_nvc_info = false;
     // a GitHub issue form's "### Heading" whose value is the next line
     let mut heading: Option<String> = None;
     for raw in text.lines() {
@@ -479,6 +484,33 @@ pub fn parse(text: &str) -> CollectEnv {
                 pkg_driver = Some(v.as_str().to_string());
             }
             continue;
+        }
+        if let Some(v) = p.dkms_driver.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "dkms");
+            pkg_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        // nvidia-container-cli info: "NVRM version:   390.87", "CUDA version:   9.1", then
+        // a block per device whose "Model:" is the GPU
+        // (/proc/driver/nvidia/version's "NVRM version: NVIDIA UNIX ..." is read below)
+        if let Some(v) = line
+            .strip_prefix("NVRM version:")
+            .map(str::trim)
+            .filter(|v| looks_like_version(v) || *v == "(null)")
+        {
+            note(&mut ce, "nvidia-container-cli info");
+            in_nvc_info = true;
+            if looks_like_version(v) {
+                set(&mut ce.driver, v);
+            }
+            continue;
+        }
+        if in_nvc_info {
+            if let Some(v) = line.strip_prefix("Model:").map(str::trim) {
+                if !collect_env_absent(v) && !v.starts_with('(') {
+                    block_gpus.push(v.to_string());
+                }
+                continue;
+            }
         }
         if let Some(v) = p.driver_release.captures(&line).and_then(|c| c.get(1)) {
             note(&mut ce, "dmesg");

@@ -1951,6 +1951,141 @@ Mon Dec 11 17:18:09 2023
             ("gpus", "NVIDIA GeForce RTX 2060"),
         ],
     },
+    // ---- batch 5: gathered after the changes for batch 4, measured once before any change
+    // made for it (the third fresh check)
+    Sample {
+        url: "https://github.com/NVIDIA/nvidia-docker/issues/904",
+        format: "nvidia-container-cli info",
+        text: r#"I0114 04:33:38.553037 7944 nvc_info.c:489] requesting device information with ''
+I0114 04:33:38.559326 7944 nvc_info.c:519] listing device /dev/nvidia0 (GPU-e572b8ee-523e-f7be-a359-33149791a02a at 00000000:01:00.0)
+NVRM version:   390.87
+CUDA version:   9.1
+
+Device Index:   0
+Device Minor:   0
+Model:          GeForce GTX 1080 with Max-Q Design
+Brand:          GeForce
+GPU UUID:       GPU-e572b8ee-523e-f7be-a359-33149791a02a
+Bus Location:   00000000:01:00.0
+Architecture:   6.1
+I0114 04:33:38.559343 7944 nvc.c:318] shutting down library context
+"#,
+        facts: &[
+            ("driver", "390.87"),
+            ("driver_cuda", "9.1"),
+            ("gpus", "GeForce GTX 1080 with Max-Q Design"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/NVIDIA/nvidia-docker/issues/1775",
+        format: "nvidia-container-cli info",
+        text: r#"I0814 14:27:07.712233 513982 nvc_info.c:803] listing device (null) ((null) at (null))
+NVRM version:   (null)
+CUDA version:   10.2
+
+Device Index:   0
+Device Minor:   0
+Model:          Xavier
+Brand:          (null)
+GPU UUID:       (null)
+Bus Location:   (null)
+Architecture:   7.2
+"#,
+        facts: &[("driver", ""), ("driver_cuda", "10.2"), ("gpus", "Xavier")],
+    },
+    Sample {
+        url: "https://github.com/NVIDIA/nvidia-docker/issues/1038",
+        format: "nvidia-container-cli info",
+        text: r#"I0805 18:23:54.117378 22497 nvc_info.c:434] requesting driver information with ''
+I0805 18:23:54.117798 22497 nvc_info.c:148] selecting /usr/lib/x86_64-linux-gnu/libnvidia-tls.so.418.56
+I0805 18:23:54.118242 22497 nvc_info.c:148] selecting /usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.418.56
+I0805 18:23:54.119118 22497 nvc_info.c:148] selecting /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.418.56
+"#,
+        facts: &[("driver", "418.56")],
+    },
+    Sample {
+        url: "https://github.com/negativo17/nvidia-driver/issues/73",
+        format: "lspci",
+        text: r#"$ lspci -vv
+01:00.0 VGA compatible controller: NVIDIA Corporation GM204 [GeForce GTX 970] (rev a1) (prog-if 00 [VGA controller])
+	Subsystem: eVga.com. Corp. Device 1972
+	Control: I/O+ Mem+ BusMaster+ SpecCycle- MemWINV- VGASnoop- ParErr- Stepping- SERR- FastB2B- DisINTx+
+	Kernel driver in use: nouveau
+	Kernel modules: nouveau, nvidia_drm, nvidia
+"#,
+        facts: &[("gpus", "GeForce GTX 970")],
+    },
+    Sample {
+        url: "https://github.com/kata-containers/runtime/issues/2546",
+        format: "lspci",
+        text: r#"00:08.0 VGA compatible controller [0300]: NVIDIA Corporation GP108 [GeForce GT 1030] [10de:1d01] (rev a1) (prog-if 00 [VGA controller])
+	Subsystem: NVIDIA Corporation GP108 [GeForce GT 1030] [10de:11c7]
+	Physical Slot: 8
+	Flags: bus master, fast devsel, latency 0, IRQ 10
+	Kernel driver in use: nvidia
+```
+But, I have another problem.
+When I check Nvidia device status with nvidia-smi, it is failed like as below.
+```
+# nvidia-smi 
+Unable to determine the device handle for GPU 0000:00:08.0: Unknown Error
+"#,
+        facts: &[("gpus", "GeForce GT 1030")],
+    },
+    Sample {
+        url: "https://github.com/smxi/inxi/issues/191",
+        format: "inxi",
+        text: r#"$ inxi -Gx
+Graphics:  Device-1: NVIDIA GP104 [GeForce GTX 1080] vendor: ASUSTeK driver: nvidia v: 430.40 bus ID: 01:00.0 
+           Display: server: X.Org 1.20.4 driver: nouveau,vesa FAILED: nvidia unloaded: fbdev,modesetting 
+           OpenGL: renderer: GeForce GTX 1080/PCIe/SSE2 v: 4.6.0 NVIDIA 430.40 direct render: Yes 
+
+$ nvidia-smi 
+Tue Aug 27 13:49:40 2019       
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 430.40       Driver Version: 430.40       CUDA Version: 10.1     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|===============================+======================+======================|
+|   0  GeForce GTX 1080    Off  | 00000000:01:00.0  On |                  N/A |
+"#,
+        facts: &[
+            ("driver", "430.40"),
+            ("driver_cuda", "10.1"),
+            ("gpus", "GeForce GTX 1080"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/qixuema/envs/issues/4",
+        format: "nvcc --version",
+        text: r#"NVIDIA-SMI has failed because it couldn‘t communicate with the NVIDIA driver.
+Make sure that the latest NVIDIA driver is installed and running.
+```
+第二步，使用 nvcc -V 检查驱动和 cuda
+```JavaScript
+nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2018 NVIDIA Corporation
+Built on Sat_Aug_25_21:08:01_CDT_2018
+Cuda compilation tools, release 10.0, V10.0.130
+```
+"#,
+        facts: &[("cuda_runtime", "10.0.130"), ("driver", "")],
+    },
+    Sample {
+        url: "https://github.com/OpenMotionLab/MotionGPT3/issues/13",
+        format: "requirements",
+        text: "```\n\nspacy==3.8.3\n--extra-index-url https://download.pytorch.org/whl/cu118\ntorch==2.0.0+cu118\ntorchmetrics==0.7.0\ntorchtext==0.15.0\n\n```\n",
+        facts: &[("torch", "2.0.0+cu118"), ("torch_cuda", "11.8")],
+    },
+    Sample {
+        url: "https://github.com/linux-surface/linux-surface/issues/573",
+        format: "DKMS build log",
+        text: r#"/var/lib/dkms/nvidia/470.57.02/build/nvidia/nv-mmap.c: In function ‘nv_encode_caching’:
+/var/lib/dkms/nvidia/470.57.02/build/nvidia/nv-mmap.c:321:16: warning: this statement may fall through [-Wimplicit-fallthrough=]
+make[2]: *** [scripts/Makefile.build:271: /var/lib/dkms/nvidia/470.57.02/build/nvidia/nv-mmap.o] Error 1
+"#,
+        facts: &[("driver", "470.57.02")],
+    },
 ];
 
 #[test]
