@@ -375,6 +375,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut in_torch_config = false;
     let mut in_modinfo = false;
     let mut in_nvc_info = false;
+    // nvidia-smi --query-gpu ... --format=csv: the header's columns, then one row per GPU
+    let mut csv_columns: Option<Vec<String>> = None;
     // a GitHub issue form's "### Heading" whose value is the next line
     let mut heading: Option<String> = None;
     for raw in text.lines() {
@@ -488,6 +490,28 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(v) = p.dkms_driver.captures(&line).and_then(|c| c.get(1)) {
             note(&mut ce, "dkms");
             pkg_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        // nvidia-smi --query-gpu=...,name,driver_version --format=csv
+        if let Some(columns) = csv_header(&line) {
+            note(&mut ce, "nvidia-smi --query-gpu");
+            csv_columns = Some(columns);
+            continue;
+        }
+        if let Some(columns) = &csv_columns {
+            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+            if cells.len() == columns.len() {
+                for (column, cell) in columns.iter().zip(&cells) {
+                    match column.as_str() {
+                        "name" | "gpu_name" if !collect_env_absent(cell) => {
+                            block_gpus.push((*cell).to_string());
+                        }
+                        "driver_version" if looks_like_version(cell) => set(&mut ce.driver, cell),
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            csv_columns = None;
         }
         // nvidia-container-cli info: "NVRM version:   390.87", "CUDA version:   9.1", then
         // a block per device whose "Model:" is the GPU
@@ -1235,6 +1259,30 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     finish(&mut ce);
     ce
+}
+
+/// The header of `nvidia-smi --query-gpu=... --format=csv` ("uuid, name, driver_version,
+/// memory.used [MiB], index"): its field names, when it names a GPU or the driver.
+fn csv_header(line: &str) -> Option<Vec<String>> {
+    if !line.contains(", ") {
+        return None;
+    }
+    let fields: Vec<String> = line
+        .split(',')
+        .map(|f| f.trim().split(" [").next().unwrap_or("").to_string())
+        .collect();
+    let field_like = |f: &String| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+    };
+    (fields.len() >= 2
+        && fields.len() <= 128
+        && fields.iter().all(field_like)
+        && fields
+            .iter()
+            .any(|f| matches!(f.as_str(), "name" | "gpu_name" | "driver_version")))
+    .then_some(fields)
 }
 
 /// The paste names a GPU, a driver, a CUDA, cuDNN or a framework version.

@@ -2086,6 +2086,23 @@ make[2]: *** [scripts/Makefile.build:271: /var/lib/dkms/nvidia/470.57.02/build/n
 "#,
         facts: &[("driver", "470.57.02")],
     },
+    // ---- formats the prompt lists that no issue thread above shows: real captures kept as
+    // test data by a GPU exporter (the query file's first row is a real RTX 2080 SUPER)
+    Sample {
+        url: "https://github.com/utkuozdemir/nvidia_gpu_exporter/blob/main/internal/exporter/testdata/query.txt",
+        format: "nvidia-smi --query-gpu csv",
+        text: "uuid, name, driver_model.current, driver_model.pending, vbios_version, driver_version, fan.speed [%], memory.used [MiB], pci.bus_id, serial, compute_cap, pci.sub_device_id, index\nGPU-df6e7a7c-7314-46f8-abc4-b88b36dcf3aa, NVIDIA GeForce RTX 2080 SUPER, WDDM, WDDM, 90.04.7a.40.73, 466.63, 38 %, 575 MiB, 00000000:01:00.0, [N/A], 7.5, 0x40051458, 0\n",
+        facts: &[
+            ("gpus", "NVIDIA GeForce RTX 2080 SUPER"),
+            ("driver", "466.63"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/utkuozdemir/nvidia_gpu_exporter/blob/main/internal/captures/linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.txt",
+        format: "nvidia-smi --version",
+        text: "# $ nvidia-smi --version\n################################################################################\nNVIDIA-SMI version  : 595.71.05\nNVML version        : 595.71\nDRIVER version      : 595.71.05\nCUDA Version        : 13.2\n",
+        facts: &[("driver", "595.71.05"), ("driver_cuda", "13.2")],
+    },
 ];
 
 #[test]
