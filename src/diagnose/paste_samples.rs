@@ -2280,3 +2280,57 @@ fn a_paste_naming_a_version_is_never_refused() {
         assert!(parse(prose).found_nothing(), "{prose:?} was read");
     }
 }
+
+/// What must NOT be read as a fact: paths, library sonames, removed packages, device
+/// handles and vendor words are no versions or GPU names.
+#[test]
+fn look_alikes_are_not_facts() {
+    let ce = parse(
+        "  File \"/usr/lib/python3.8/site-packages/torch/__init__.py\", line 172, in _lazy_init\n",
+    );
+    assert_eq!(ce.python, None);
+    let ce = parse("Successfully opened dynamic library libcudnn.so.8\nlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n");
+    assert_eq!(ce.driver, None);
+    let ce = parse("rc  libnvidia-compute-495:amd64      495.29.05-0ubuntu1 amd64        NVIDIA libcompute package\n");
+    assert_eq!(ce.driver, None);
+    let ce = parse("msg=\"inference compute\" id=0 library=CUDA compute=8.6 name=CUDA0\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    let ce = parse("### GPU\n\nNvidia\n\n### CPU\n\nIntel\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    let ce = parse("[2024-03-27 16:40:31,776]::[InvokeAI]::INFO --> Using torch device: CPU\n");
+    assert!(ce.gpus.is_empty() && ce.cuda_available.is_none(), "{ce:?}");
+    let ce = parse("By 2050 the target is met, 1080p at 60 fps.\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+    // an install command's pin names no running build's CUDA
+    let ce = parse("PyTorch version: 2.1.0.dev20230905\nCUDA used to build PyTorch: Could not collect\n> mamba install pytorch pytorch-cuda=11.8 -c pytorch-nightly -c nvidia\n");
+    assert!(ce.torch_cpu_only && ce.torch_cuda.is_none(), "{ce:?}");
+}
+
+/// Pastes cut anywhere and mixed in any order (lines of every sample above, truncated at
+/// random character boundaries, with stray separators) never make the parser panic.
+#[test]
+fn cut_and_mixed_pastes_never_panic() {
+    let lines: Vec<&str> = SAMPLES.iter().flat_map(|s| s.text.lines()).collect();
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let mut text = String::new();
+        for _ in 0..30 {
+            let line = lines[(next() % lines.len() as u64) as usize];
+            let n = line.chars().count() + 1;
+            let cut = line
+                .char_indices()
+                .nth((next() % n as u64) as usize)
+                .map_or(line.len(), |(i, _)| i);
+            text.push_str(&line[..cut]);
+            text.push_str(if next() % 3 == 0 { "é,_|[]: ==" } else { "\n" });
+        }
+        let ce = parse(&text);
+        let _ = ce.found_and_lacking();
+    }
+}
