@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnose::collect_env::CollectEnv;
 use super::parse;
+use crate::diagnose::collect_env::CollectEnv;
 
 pub(super) struct Sample {
     pub url: &'static str,
@@ -2103,6 +2103,96 @@ make[2]: *** [scripts/Makefile.build:271: /var/lib/dkms/nvidia/470.57.02/build/n
         text: "# $ nvidia-smi --version\n################################################################################\nNVIDIA-SMI version  : 595.71.05\nNVML version        : 595.71\nDRIVER version      : 595.71.05\nCUDA Version        : 13.2\n",
         facts: &[("driver", "595.71.05"), ("driver_cuda", "13.2")],
     },
+    // ---- batch 7: hand-written environment lists and templates, the most varied kind,
+    // gathered last and measured once before any change made for it (the fourth fresh check)
+    Sample {
+        url: "https://github.com/Thinklab-SJTU/Bench2DriveZoo/issues/98",
+        format: "free-form",
+        text: "What I had tried:\npython 3.8\nCUDA 12.8\ntorch 2.4.1+cu121\n\nBut got error when executing run_evalution_debug.sh\n",
+        facts: &[
+            ("python", "3.8"),
+            ("cuda_mentioned", "12.8"),
+            ("torch", "2.4.1+cu121"),
+            ("torch_cuda", "12.1"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/getkeops/keops/issues/407",
+        format: "free-form",
+        text: "Hi , I had a cuda error on my first keops test with a GEFORCE RTX 4090 that runs with cuda 12.4 natively \nI supposse this is an issue related to pytorch not supporting this ?\n",
+        facts: &[("gpus", "GEFORCE RTX 4090"), ("cuda_mentioned", "12.4")],
+    },
+    Sample {
+        url: "https://github.com/mir-aidj/all-in-one/issues/35",
+        format: "free-form",
+        text: r#"`/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:235: UserWarning: 
+NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.
+The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.
+
+Environment Information:
+PyTorch Version: 2.5.0+cu121
+
+CUDA Version: 12.1
+
+GPU Model: NVIDIA GeForce RTX 5090
+
+Operating System: Ubuntu 20.04
+"#,
+        facts: &[
+            ("torch", "2.5.0+cu121"),
+            ("torch_cuda", "12.1"),
+            ("gpus", "NVIDIA GeForce RTX 5090"),
+            ("os", "Ubuntu 20.04"),
+            ("python", ""),
+        ],
+    },
+    Sample {
+        url: "https://github.com/oobabooga/textgen/issues/726",
+        format: "torch collect_env",
+        text: r#"(textgen) charles@charles-B550I-AORUS-PRO-AX2:~/JQZX/text-generation-webui$ python -m torch.utils.collect_env #will tell you about your torch installation and may hint at whats going on.
+Collecting environment information...
+PyTorch version: 2.0.0
+Is debug build: False
+CUDA used to build PyTorch: 11.7
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 20.04.6 LTS (x86_64)
+Python version: 3.10.9 (main, Mar  8 2023, 10:47:38) [GCC 11.2.0] (64-bit runtime)
+Is CUDA available: True
+CUDA runtime version: 11.7.64
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090
+Nvidia driver version: 530.30.02
+cuDNN version: Probably one of the following:
+/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5
+/usr/lib/x86_64-linux-gnu/libcudnn_adv_infer.so.8.0.5
+
+CPU:
+架构：                           x86_64
+"#,
+        facts: &[
+            ("torch", "2.0.0"),
+            ("torch_cuda", "11.7"),
+            ("os", "Ubuntu 20.04.6 LTS (x86_64)"),
+            ("python", "3.10.9"),
+            ("cuda_available", "true"),
+            ("cuda_runtime", "11.7.64"),
+            ("gpus", "NVIDIA GeForce RTX 4090"),
+            ("driver", "530.30.02"),
+            ("cudnn", "8.0.5"),
+        ],
+    },
+    Sample {
+        url: "https://github.com/facebookresearch/hyperreel/issues/2",
+        format: "conda environment.yml",
+        text: "name: hyperreel\nchannels:\n  - pyg\n  - pytorch-nightly\n  - conda-forge\n  - nvidia\ndependencies:\n  - cudatoolkit=11.6\n  - cudatoolkit-dev\n  - python=3.8\n  - pytorch\n  - pytorch-lightning=1.7.6\n  - pip:\n    - hydra-core==1.1.1\n",
+        facts: &[("pip:cudatoolkit", "11.6"), ("python", "3.8"), ("torch", "")],
+    },
+    Sample {
+        url: "https://github.com/pytorch/pytorch/issues/149845",
+        format: "free-form",
+        text: "# CUDA error: no kernel image is available for execution on the device RTX5090D\n\n### Versions\n\npip3 install --pre torch torchvision torchaudio --index-url https://download.pytorch.org/whl/nightly/cu128\n",
+        facts: &[("gpus", "RTX5090D")],
+    },
 ];
 
 #[test]
@@ -2299,6 +2389,11 @@ fn look_alikes_are_not_facts() {
     assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
     let ce = parse("[2024-03-27 16:40:31,776]::[InvokeAI]::INFO --> Using torch device: CPU\n");
     assert!(ce.gpus.is_empty() && ce.cuda_available.is_none(), "{ce:?}");
+    // "RTX 5090 D" is a model; the D of "Driver" is not
+    assert_eq!(
+        parse("I have an RTX 3090 Driver 535 installed").gpus,
+        vec!["RTX 3090"]
+    );
     let ce = parse("By 2050 the target is met, 1080p at 60 fps.\n");
     assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
     // an install command's pin names no running build's CUDA
