@@ -3,6 +3,11 @@
 //! (never rewritten) with the thread it comes from, and EVERY fact it holds. The test
 //! prints facts found per format, so the figure before and after a parser change is the
 //! honest estimate of how well the parsers read pastes they were not written against.
+//!
+//! Gathered in batches, each measured once before any change made for it (facts read /
+//! facts held): batches 1-2 182/225, batch 3 53/62, batch 4 40/46, batch 5 13/17, batch 7
+//! 23/24. The parsers of main before round 3 read 306/378 of all of them and refused 15
+//! pastes that name a version; now 378/378, none refused.
 
 use std::collections::BTreeMap;
 
