@@ -365,6 +365,49 @@ impl CollectEnv {
             }),
         );
         one("OS", self.os.clone());
+        // what else was read: named when found, never listed as lacking (most pastes have
+        // no reason to show it)
+        if let Some(v) = &self.cuda_mentioned {
+            found.push(format!("CUDA {v} (whose, the paste does not say)"));
+        }
+        if let Some(v) = &self.cudnn {
+            found.push(format!("cuDNN {v}"));
+        }
+        if let Some(v) = self
+            .python
+            .as_deref()
+            .and_then(|p| p.split_whitespace().next())
+        {
+            found.push(format!("Python {v}"));
+        }
+        if let Some(b) = self.cuda_available {
+            found.push(format!("CUDA available: {}", if b { "yes" } else { "no" }));
+        }
+        if let Some(v) = &self.rocm {
+            found.push(format!("ROCm {v}"));
+        }
+        if !self.mig.is_empty() {
+            found.push(format!("MIG devices ({})", self.mig.len()));
+        }
+        let mut packages: Vec<String> = self
+            .pip
+            .iter()
+            .map(|(n, v)| (n, v.clone()))
+            .chain(self.conda.iter().map(|(n, (v, _))| (n, v.clone())))
+            .filter(|(n, _)| !matches!(n.as_str(), "torch" | "pytorch"))
+            .map(|(n, v)| format!("{n} {v}"))
+            .collect();
+        packages.dedup();
+        if !packages.is_empty() {
+            let more = packages.len().saturating_sub(12);
+            packages.truncate(12);
+            let tail = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            found.push(format!("packages: {}{tail}", packages.join(", ")));
+        }
         (found, lacking)
     }
 

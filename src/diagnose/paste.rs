@@ -1,10 +1,14 @@
 //! Reads whatever people paste about an environment: torch's collect_env (every era, see
-//! `collect_env`), detectron2's and vLLM's collect_env, `nvidia-smi` and `nvidia-smi -q`,
-//! DeepSpeed's `ds_report`, `python -m sglang.check_env`, `jax.print_environment_info()`,
-//! ComfyUI's system information and start-up log, `pip list` / `conda list` /
-//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, dmesg (NVRM, Xid),
-//! `lsb_release` / os-release, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
-//! alone or mixed with tracebacks and prose. One pass over the lines, each looked at a
+//! `collect_env`) and `torch.__config__.show()`, detectron2's and vLLM's collect_env,
+//! `nvidia-smi` (-q, -q -x, -L), DeepSpeed's `ds_report`, `python -m sglang.check_env`,
+//! `jax.print_environment_info()`, `tf.sysconfig.get_build_info()` and TensorFlow's device
+//! lines, ComfyUI's system information and the start-up logs of web UIs, Ollama and
+//! llama.cpp logs, nvtop, `pip list` / `pip freeze` / `conda list` / conda environment files /
+//! requirements, `nvcc --version`, `/proc/driver/nvidia/version`, `modinfo`, driver packages
+//! (dpkg, apt, rpm, yum), dmesg (NVRM, Xid), `lspci`, `lsb_release` / os-release /
+//! systeminfo, GitHub issue forms, and free-form lines ("CUDA 12.1, driver 535, RTX 3090"),
+//! alone or mixed with tracebacks and prose. The real sample of each format, with every
+//! fact it holds, is in `paste_samples.rs`. One pass over the lines, each looked at a
 //! bounded number of times: the cost is linear in the paste. What a structured block
 //! says wins over what a free-form line says; the first block that names a fact wins.
 
@@ -91,8 +95,37 @@ struct Patterns {
     bare_value: Regex,
     sdnext_gpu: Regex,
     sdnext_backend: Regex,
-    py_dict_pkg: Regex,
     tf_device: Regex,
+    tf_created: Regex,
+    lib_driver: Regex,
+    logfmt_gpu: Regex,
+    logfmt_id: Regex,
+    logfmt_driver: Regex,
+    llama_device: Regex,
+    torch_device: Regex,
+    py_pair: Regex,
+    modinfo_firmware: Regex,
+    nvml_lib: Regex,
+    driver_release: Regex,
+    dpkg_driver: Regex,
+    rpm_driver: Regex,
+    conda_spec: Regex,
+    inline_pin: Regex,
+    free_python: Regex,
+    python_you_have: Regex,
+    dotted_inline: Regex,
+    torch_config: Regex,
+    nvtop_device: Regex,
+    torch_found_gpu: Regex,
+    free_cudnn: Regex,
+    yum_driver: Regex,
+    angle_gpu: Regex,
+    driver_then_version: Regex,
+    free_pkg: Regex,
+    paren_version: Regex,
+    apt_driver: Regex,
+    pkg_toolkit: Regex,
+    dkms_driver: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -108,7 +141,7 @@ fn patterns() -> Option<&'static Patterns> {
     P.get_or_init(|| {
         Some(Patterns {
             // from the 610 drivers on: "KMD Version: 610.57.04  CUDA UMD Version: 13.3"
-            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA (?:UMD )?Version:\s*([\d.]+))?")?,
+            smi_header: re(r"NVIDIA-SMI\s+([\d.]+)[,\s]+(?:Driver|KMD) Version:\s*([\d.]+)(?:[,\s]+CUDA (?:UMD )?Version:\s*([\d.]+))?")?,
             // "On"/"Off" is persistence mode on Linux, "WDDM"/"TCC" the driver model on Windows
             smi_row: re(r"^\|\s+(\d{1,2})\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s+\|\s+[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:")?,
             // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
@@ -116,12 +149,13 @@ fn patterns() -> Option<&'static Patterns> {
             nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
             // /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX ...") and the module's
             // load line in dmesg ("NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01")
-            proc_version: re(r"NVRM(?: version)?:\s*(?:loading )?NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
+            // and nvidia-modeset's ("Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  390.67")
+            proc_version: re(r"(?:NVRM(?: version)?:\s*(?:loading )?|nvidia-modeset: Loading )NVIDIA (?:UNIX )?(?:\S+ )?(?:Open )?Kernel (?:Module|Mode Setting Driver)(?: for \S+(?: platforms)?)?\s+(\d{3}\.\d+(?:\.\d+)?)")?,
             api_mismatch: re(r"this kernel module has the version (\d{3}\.\d+(?:\.\d+)?)")?,
             nvrm_gpu: re(r"NVRM: The NVIDIA (?:NVIDIA )?(.+?) GPU installed in this system")?,
             dotted_kv: re(r"^([A-Za-z][\w /()().-]*?)\s*\.{3,}\s*(\S.*)$")?,
-            table_kv: re(r"^([A-Za-z][\w.,/ -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
-            md_kv: re(r"^[-*]\s*\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
+            table_kv: re(r"^([A-Za-z][\w.,/() -]*?[\w)])(?:\s*:\s*|\s{2,})(\S.*)$")?,
+            md_kv: re(r"^(?:[-*]\s*)?\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
             free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
@@ -148,13 +182,77 @@ fn patterns() -> Option<&'static Patterns> {
             sdnext_gpu: re(r"Torch detected GPU: (.+?) VRAM \d+")?,
             // SD.Next: "Torch backend: nVidia CUDA 11.8 cuDNN 8700"
             sdnext_backend: re(r"Torch backend: nVidia CUDA (\d{1,2}\.\d)\b")?,
-            // a Python dict of versions: "System packages: {'torch': '2.4.1+cpu', 'diffusers': ...}"
-            py_dict_pkg: re(r"'([A-Za-z][\w.-]*)': '(\d[\w.+-]*)'")?,
             // TensorFlow's "Found device 0 with properties:" ("pciBusID: ... name: TITAN Xp
             // computeCapability: 6.1"; TF 1.x: "name: GeForce GTX 1650 Ti major: 7 minor: 5")
             tf_device: re(r"\bname: (.+?) (?:computeCapability: \d+\.\d+|major: \d+ minor: \d+)")?,
+            // TF 1.x-2.x: "Creating TensorFlow device (/gpu:0) -> (device: 0, name: GeForce GTX
+            // 1080, pci bus id: 0000:01:00.0)", "Created device ... -> device: 0, name: NVIDIA ..."
+            tf_created: re(r"\bdevice: (\d+), name: ([^,]+), pci bus id: ([0-9A-Fa-f:.]+)")?,
+            // a loaded driver library's file names the driver ("libcuda.so.545.23.08",
+            // "libnvidia-ml.so.535.104.05"): Ollama, nvidia-container-cli, ldconfig -p, ls
+            lib_driver: re(r"\blib(?:cuda|nvidia-ml|nvidia-ptxjitcompiler|nvcuvid|nvidia-encode)\.so\.(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // logfmt GPU names (Ollama: name="NVIDIA GeForce RTX 4080", description="NVIDIA
+            // RTX A6000", device="..."): a quoted value that names an NVIDIA GPU
+            logfmt_gpu: re(r#"\b(?:description|name|device)="((?:NVIDIA |Tesla |Quadro |GeForce |TITAN )[^"]+)""#)?,
+            logfmt_id: re(r"\b(?:id|gpu)=(GPU-[0-9a-fA-F-]+|\d+)\b")?,
+            // Ollama's "inference compute ... library=cuda ... driver=12.3": the driver's CUDA
+            logfmt_driver: re(r"\blibrary=cuda\b.*\bdriver=(\d{1,2}\.\d)\b")?,
+            // llama.cpp / ggml: "  Device 0: NVIDIA GeForce RTX 4070, compute capability 8.9, VMM: yes"
+            llama_device: re(r"^Device (\d+): (.+?), compute capability \d+\.\d+")?,
+            // InvokeAI: "Using torch device: NVIDIA GeForce RTX 4090"
+            torch_device: re(r"\bUsing torch device: (.+)$")?,
+            // Python pairs, dict or tuple form: "'cuda_version': '11.2'", "('cudnn_version', '8')"
+            py_pair: re(r"'([A-Za-z][\w.-]*)'(?:\s*:\s*|\s*,\s*)'(\d[\w.+-]*)'")?,
+            // modinfo nvidia: "firmware: nvidia/515.48.07/gsp.bin" (the GSP firmware is the driver's)
+            modinfo_firmware: re(r"^firmware:\s+nvidia/(\d{3}\.\d+(?:\.\d+)?)/")?,
+            // nvidia-smi under an NVML mismatch: "NVML library version: 550.144" (the user-space side)
+            nvml_lib: re(r"^NVML library version:\s*(\d{3}\.\d+(?:\.\d+)?)")?,
+            // the kernel refusing a GPU: "NVRM: NVIDIA 470.256.02 driver release."
+            driver_release: re(r"\bNVIDIA (\d{3}\.\d+(?:\.\d+)?) driver release\b")?,
+            // dpkg -l: "ii  libnvidia-compute-510:amd64  510.47.03-0ubuntu1  amd64 ..."
+            dpkg_driver: re(r"^ii\s+(?:(?:nvidia-driver|libnvidia-compute|nvidia-utils|nvidia-compute-utils|nvidia-dkms|nvidia-kernel-common|nvidia-kernel-source|libnvidia-gl|nvidia-headless(?:-no-dkms)?)-\d{3}(?:-server|-open)?|cuda-drivers(?:-\d{3})?)(?::\w+)?\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)[-~\s]")?,
+            // rpm -qa: "xorg-x11-drv-nvidia-cuda-550.54.14-1.fc39", "nvidia-driver-libs-535.104.05-1.el8"
+            rpm_driver: re(r"^(?:xorg-x11-drv-nvidia(?:-cuda|-libs|-kmodsrc)?|nvidia-driver(?:-libs|-cuda-libs|-cuda)?|kmod-nvidia\S*?|akmod-nvidia|nvidia-kmod-common)-(\d{3}\.\d+(?:\.\d+)?)-\d")?,
+            // conda specs: environment.yml / conda env export "- cuda-nvcc=11.6.124=hbba6d2d_0"
+            conda_spec: re(r"^-\s+([A-Za-z][\w.-]*)=(\d[\w.]*)(?:=(\S+))?\s*$")?,
+            // pins written inside prose: "My environment is `pytorch==1.7.1+cu110` and `deepspeed==0.6.5`"
+            inline_pin: re(r"(?:^|[\s`'(,])([A-Za-z][\w.-]*)\s*={1,2}\s*(\d[\w.+-]*)")?,
+            // "Python 3.10.9 (tags/v3.10.9...)" (start-up logs), "python=3.9", "Python version: 3.8"
+            free_python: re(r"(?:^|[\s`(,])python(?:\s*version)?\s*(?:==|=|:|is|v)?\s*(3\.\d{1,2}(?:\.\d{1,2})?)\b")?,
+            // xformers: "Python  3.10.11 (you have 3.10.6)": the one installed is the second
+            python_you_have: re(r"^Python\s+\S+\s+\(you have (3\.\d{1,2}(?:\.\d{1,2})?)\)")?,
+            // ds_report lines pasted inside prose: "torch version .......... 1.13.1+cu117 , and ..."
+            dotted_inline: re(r"\b([A-Za-z][\w ]*?[A-Za-z])\s*\.{4,}\s*(\d[\w.+-]*)")?,
+            // torch.__config__.show() ("PyTorch built with:"): "- CUDA Runtime 9.2", "- CuDNN 7.6.5"
+            torch_config: re(r"^-\s*(CUDA Runtime|CuDNN)\s+(\d+\.\d+(?:\.\d+)?)")?,
+            // nvtop: "Device 0 [NVIDIA GeForce RTX 4090] PCIe GEN 1@16x", two to a line
+            nvtop_device: re(r"\bDevice (\d+) \[([^\]]+)\] PCIe")?,
+            // torch's own warnings name the GPU it found: "Found GPU0 NVIDIA GeForce GTX 1080
+            // which is of cuda capability 6.1", "NVIDIA GeForce RTX 5090 with CUDA capability
+            // sm_120 is not compatible with the current PyTorch installation"
+            torch_found_gpu: re(r"(?:\bFound GPU(\d+) (.+?) which is of cuda capability|^((?:NVIDIA |Tesla |Quadro |GeForce )\S.*?) with CUDA capability sm_\d+ is not compatible)")?,
+            // "cuDNN 8.8", "cuDNN-8.05", "cudnn v7.6.5"
+            free_cudnn: re(r"\bcudnn[ -]?v?(\d{1,2}\.\d{1,2}(?:\.\d{1,3})?)\b")?,
+            // yum/dnf list: "cuda-drivers.x86_64   384.81-1   @cuda-9-0-local"
+            yum_driver: re(r"^(?:cuda-drivers|nvidia-driver(?:-libs|-cuda|-cuda-libs)?|xorg-x11-drv-nvidia(?:-cuda|-libs)?|kmod-nvidia\S*?|nvidia-kmod(?:-common)?)\.(?:x86_64|aarch64|ppc64le|noarch|i686)\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)-")?,
+            // device reprs in a list: "['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>']"
+            angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
+            // "the latest NVIDIA standard driver (link), which is version `472.84`"
+            driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
+            free_pkg: re(r"\b(tensorflow(?:-gpu)?|jaxlib|jax|vllm|sglang|xformers|flash[-_]attn|bitsandbytes|deepspeed|triton|onnxruntime-gpu|cupy|llama-cpp-python|paddlepaddle-gpu)(?:\s+version)?\s*(?:==|=|:|is)?\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)(?:\b|$)")?,
+            // "python (version 3.8.10)", "pytorch package (version 1.7.1)"
+            paren_version: re(r"\b(python|pytorch|torch|tensorflow|jaxlib|jax|cuda)(?: package)? \(version (\d+\.\d+(?:\.\d+)?)\)")?,
+            // apt list: "nvidia-driver-535/jammy-updates,now 535.183.01-0ubuntu0.22.04.1 amd64 [installed]"
+            apt_driver: re(r"^(?:nvidia-driver|libnvidia-compute|nvidia-utils)-\d{3}(?:-server|-open)?/\S+\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)-")?,
+            // a packaged toolkit: "nvidia-cuda-toolkit/noble,now 12.0.140~12.0.1-4build4 amd64",
+            // "ii  cuda-nvcc-12-4  12.4.131-1  amd64"
+            pkg_toolkit: re(r"^(?:ii\s+)?(?:nvidia-cuda-toolkit|cuda-nvcc-\d+-\d+|cuda-toolkit-\d+-\d+)(?:/\S+)?(?::\w+)?\s+(?:\d+:)?(\d+\.\d+\.\d+)[-~\s]")?,
+            // DKMS: "/var/lib/dkms/nvidia/470.57.02/build/...", `dkms status`'s
+            // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
+            dkms_driver: re(r"(?:/var/lib/dkms/nvidia/|^nvidia(?:-open)?(?:/|,\s*))(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER)?(?: Laptop GPU)?|[1-4]0[5-9]0(?: Ti)? (?:Super|SUPER)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -259,10 +357,249 @@ pub fn parse(text: &str) -> CollectEnv {
     // the torch attribute the previous line printed ("torch.__version__"), read from this line
     let mut asked: Option<&'static str> = None;
     let mut free_driver_cuda: Option<String> = None;
+    // GPUs of `nvidia-smi -q -x`, and of logs that print a device each time they start
+    // (identity, name): one list per kind, the longest wins (one GPU is not counted twice
+    // because two formats name it)
+    let mut xml_gpus: Vec<String> = Vec::new();
+    let mut log_gpus: Vec<(String, String)> = Vec::new();
+    // the driver as weaker witnesses say it (the NVML library, a library file name, the
+    // installed packages): used when no block names the running driver
+    let mut nvml_driver: Option<String> = None;
+    let mut lib_driver: Option<String> = None;
+    let mut pkg_driver: Option<String> = None;
+    let mut pkg_toolkit: Option<String> = None;
+    let mut free_python: Option<String> = None;
+    let mut pin_torch: Option<String> = None;
+    let mut free_cudnn: Option<String> = None;
+    let mut free_pkgs: Vec<(String, String)> = Vec::new();
+    let mut in_torch_config = false;
+    let mut in_modinfo = false;
+    let mut in_nvc_info = false;
+    // nvidia-smi --query-gpu ... --format=csv: the header's columns, then one row per GPU
+    let mut csv_columns: Option<Vec<String>> = None;
+    // a GitHub issue form's "### Heading" whose value is the next line
+    let mut heading: Option<String> = None;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
             continue;
+        }
+        if let Some(h) = heading.take() {
+            // the value line, unless it has a key of its own ("Description:  Ubuntu 22.04")
+            let own_key = line.contains(": ") || line.contains(":\t") || line.ends_with(':');
+            if !line.starts_with('#') && !line.starts_with("```") && !own_key {
+                let key = heading_key(&h);
+                if keyed(&mut ce, &key, &line, &mut block_gpus) {
+                    note(&mut ce, "issue form");
+                    continue;
+                }
+            }
+        }
+        if let Some(h) = line.strip_prefix("### ") {
+            heading = Some(h.trim().to_string());
+            continue;
+        }
+        // torch.__config__.show() (also at the end of detectron2's collect_env)
+        if line.starts_with("PyTorch built with:") {
+            in_torch_config = true;
+            note(&mut ce, "torch config");
+            continue;
+        }
+        if in_torch_config {
+            if line.starts_with('-') {
+                if let Some(c) = p.torch_config.captures(&line) {
+                    let v = c.get(2).map_or("", |m| m.as_str());
+                    match c
+                        .get(1)
+                        .map_or("", |m| m.as_str())
+                        .to_ascii_lowercase()
+                        .as_str()
+                    {
+                        "cuda runtime" => set(&mut ce.torch_cuda, v),
+                        _ => set(&mut ce.cudnn, v),
+                    }
+                }
+                continue;
+            }
+            in_torch_config = false;
+        }
+        // modinfo nvidia
+        // its file line, or the command itself ("$ modinfo nvidia | grep ^version")
+        if (line.contains("ilename:") && line.contains("nvidia") && line.contains(".ko"))
+            || (line.contains("modinfo") && line.contains("nvidia"))
+        {
+            in_modinfo = true;
+            note(&mut ce, "modinfo");
+            continue;
+        }
+        if let Some(v) = p.modinfo_firmware.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "modinfo");
+            set(&mut ce.driver, v.as_str());
+            continue;
+        }
+        if in_modinfo {
+            if let Some(v) = line.strip_prefix("version:").map(str::trim) {
+                if looks_like_version(v) {
+                    set(&mut ce.driver, v);
+                }
+                continue;
+            }
+        }
+        // the driver's version as other witnesses name it
+        if let Some(v) = p.nvml_lib.captures(&line).and_then(|c| c.get(1)) {
+            nvml_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.lib_driver.captures(&line).and_then(|c| c.get(1)) {
+            lib_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.pkg_toolkit.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "package list");
+            pkg_toolkit.get_or_insert_with(|| v.as_str().to_string());
+            continue;
+        }
+        if let Some(v) = p
+            .dpkg_driver
+            .captures(&line)
+            .or_else(|| p.rpm_driver.captures(&line))
+            .or_else(|| p.yum_driver.captures(&line))
+            .or_else(|| p.apt_driver.captures(&line))
+            .and_then(|c| c.get(1))
+        {
+            note(
+                &mut ce,
+                if line.starts_with("ii") {
+                    "dpkg -l"
+                } else if p.apt_driver.is_match(&line) {
+                    "apt list"
+                } else if p.yum_driver.is_match(&line) {
+                    "yum list"
+                } else {
+                    "rpm -qa"
+                },
+            );
+            // several drivers' packages: the newest
+            let newer = pkg_driver.as_deref().is_none_or(|d| {
+                crate::version::DottedVersion::parse(v.as_str())
+                    > crate::version::DottedVersion::parse(d)
+            });
+            if newer {
+                pkg_driver = Some(v.as_str().to_string());
+            }
+            continue;
+        }
+        if let Some(v) = p.dkms_driver.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "dkms");
+            pkg_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
+        // nvidia-smi --query-gpu=...,name,driver_version --format=csv
+        if let Some(columns) = csv_header(&line) {
+            note(&mut ce, "nvidia-smi --query-gpu");
+            csv_columns = Some(columns);
+            continue;
+        }
+        if let Some(columns) = &csv_columns {
+            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+            if cells.len() == columns.len() {
+                for (column, cell) in columns.iter().zip(&cells) {
+                    match column.as_str() {
+                        "name" | "gpu_name" if !collect_env_absent(cell) => {
+                            block_gpus.push((*cell).to_string());
+                        }
+                        "driver_version" if looks_like_version(cell) => set(&mut ce.driver, cell),
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            csv_columns = None;
+        }
+        // nvidia-container-cli info: "NVRM version:   390.87", "CUDA version:   9.1", then
+        // a block per device whose "Model:" is the GPU
+        // (/proc/driver/nvidia/version's "NVRM version: NVIDIA UNIX ..." is read below)
+        if let Some(v) = line
+            .strip_prefix("NVRM version:")
+            .map(str::trim)
+            .filter(|v| looks_like_version(v) || *v == "(null)")
+        {
+            note(&mut ce, "nvidia-container-cli info");
+            in_nvc_info = true;
+            if looks_like_version(v) {
+                set(&mut ce.driver, v);
+            }
+            continue;
+        }
+        if in_nvc_info {
+            if let Some(v) = line.strip_prefix("Model:").map(str::trim) {
+                if !collect_env_absent(v) && !v.starts_with('(') {
+                    block_gpus.push(v.to_string());
+                }
+                continue;
+            }
+        }
+        if let Some(v) = p.driver_release.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "dmesg");
+            set(&mut ce.driver, v.as_str());
+        }
+        // device lines of logs (TensorFlow, llama.cpp, Ollama, InvokeAI)
+        if let Some(c) = p.tf_created.captures(&line) {
+            note(&mut ce, "TensorFlow log");
+            let id = c.get(3).map_or("", |m| m.as_str());
+            let name = c.get(2).map_or("", |m| m.as_str());
+            push_log_gpu(&mut log_gpus, &format!("pci:{id}"), name);
+            continue;
+        }
+        if line.contains("] PCIe") {
+            for c in p.nvtop_device.captures_iter(&line).take(64) {
+                note(&mut ce, "nvtop");
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str());
+                push_log_gpu(&mut log_gpus, &format!("nvtop:{id}"), name);
+            }
+        }
+        if let Some(c) = p.torch_found_gpu.captures(&line) {
+            note(&mut ce, "torch warning");
+            let (id, name) = match (c.get(1), c.get(2), c.get(3)) {
+                (Some(i), Some(n), _) => (format!("torch:{}", i.as_str()), n.as_str()),
+                (_, _, Some(n)) => (n.as_str().to_string(), n.as_str()),
+                _ => (String::new(), ""),
+            };
+            push_log_gpu(&mut log_gpus, &id, name);
+        }
+        if let Some(c) = p.llama_device.captures(&line) {
+            note(&mut ce, "llama.cpp log");
+            let id = c.get(1).map_or("", |m| m.as_str());
+            let name = c.get(2).map_or("", |m| m.as_str());
+            push_log_gpu(&mut log_gpus, &format!("ggml:{id}"), name);
+            continue;
+        }
+        if let Some(name) = p.torch_device.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "InvokeAI log");
+            let name = name.as_str().trim();
+            if !vendor_only(name) {
+                push_log_gpu(&mut log_gpus, name, name);
+                cuda_worked = true;
+            }
+            continue;
+        }
+        if let Some(name) = p.logfmt_gpu.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "Ollama log");
+            let name = name.as_str().trim();
+            let id = p
+                .logfmt_id
+                .captures(&line)
+                .and_then(|c| c.get(1))
+                .map_or(name, |m| m.as_str());
+            push_log_gpu(&mut log_gpus, id, name);
+        }
+        if let Some(v) = p.logfmt_driver.captures(&line).and_then(|c| c.get(1)) {
+            let l = line.to_ascii_lowercase();
+            if l.contains("library=cuda")
+                || l.contains("libdirs=")
+                || l.contains("inference compute")
+            {
+                note(&mut ce, "Ollama log");
+                set(&mut ce.driver_cuda, v.as_str());
+            }
         }
         // a Python traceback's frame: the paste holds the program's error
         if line.contains("File \"") && line.contains("\", line ") {
@@ -346,7 +683,8 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.sdnext_gpu.captures(&line) {
             note(&mut ce, "SD.Next log");
             if let Some(name) = c.get(1) {
-                block_gpus.push(name.as_str().trim().to_string());
+                let name = name.as_str().trim();
+                push_log_gpu(&mut log_gpus, name, name);
             }
             // torch itself named the device: CUDA worked
             cuda_worked = true;
@@ -356,11 +694,19 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "SD.Next log");
             set(&mut ce.torch_cuda, v.as_str());
         }
-        if line.contains("': '") {
-            for c in p.py_dict_pkg.captures_iter(&line).take(64) {
+        // Python dicts and tuples: "{'torch': '2.4.1+cpu'}", tf.sysconfig.get_build_info()'s
+        // "('cuda_version', '11.2')"
+        if line.contains('\'') {
+            for c in p.py_pair.captures_iter(&line).take(64) {
                 let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
                 let version = c.get(2).map_or("", |m| m.as_str());
-                if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                if name == "cuda_version" {
+                    note(&mut ce, "python dict");
+                    set(&mut ce.cuda_mentioned, version);
+                } else if name == "cudnn_version" {
+                    note(&mut ce, "python dict");
+                    set(&mut ce.cudnn, version);
+                } else if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
                     note(&mut ce, "python dict");
                     package(&mut ce, &name, version, None);
                 }
@@ -373,7 +719,7 @@ pub fn parse(text: &str) -> CollectEnv {
             match c.get(1).map_or("", |m| m.as_str()) {
                 "driver_version" => set(&mut ce.driver, v),
                 "cuda_version" => set(&mut ce.driver_cuda, v),
-                _ => block_gpus.push(v.to_string()),
+                _ => xml_gpus.push(v.to_string()),
             }
             continue;
         }
@@ -386,7 +732,11 @@ pub fn parse(text: &str) -> CollectEnv {
             if let Some(v) = c.get(3) {
                 set(&mut ce.driver_cuda, v.as_str());
             }
-            continue;
+            // the header inside prose ("# Ubuntu 20.04 GeForce RTX 3070 / NVIDIA-SMI 460.73.01
+            // Driver Version: 460.73.01 / ..."): the rest of the line is read too
+            if line.starts_with('|') || line.starts_with("NVIDIA-SMI") {
+                continue;
+            }
         }
         if let Some(c) = p.smi_row.captures(&line) {
             if let Some(name) = c.get(2) {
@@ -541,7 +891,8 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.comfy_device.captures(&line) {
             note(&mut ce, "ComfyUI log");
             if let Some(v) = c.get(1) {
-                block_gpus.push(v.as_str().trim().to_string());
+                let name = v.as_str().trim();
+                push_log_gpu(&mut log_gpus, name, name);
             }
             continue;
         }
@@ -549,6 +900,30 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "ComfyUI log");
             set(&mut ce.torch, v);
             continue;
+        }
+        // xformers' "Python  3.10.11 (you have 3.10.6)": the installed one is in parentheses
+        if let Some(v) = p.python_you_have.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "xformers warning");
+            set(&mut ce.python, v.as_str());
+            continue;
+        }
+        // conda environment files: "- cuda-nvcc=11.6.124=hbba6d2d_0", "- pytorch=2.1.2"
+        if let Some(c) = p.conda_spec.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let version = c.get(2).map_or("", |m| m.as_str());
+            if name == "python" {
+                note(&mut ce, "conda environment");
+                set(&mut ce.python, version);
+                continue;
+            }
+            if PACKAGES.contains(&name.as_str())
+                || name.starts_with("cuda-")
+                || name.starts_with("nvidia-")
+            {
+                note(&mut ce, "conda environment");
+                package(&mut ce, &name, version, c.get(3).map(|m| m.as_str()));
+                continue;
+            }
         }
         // "- **PyTorch Version:** 2.6.0+cu126" (ComfyUI's and web UIs' system information)
         // and "torch version .................... 2.3.0+cu121" (ds_report): key, value.
@@ -583,8 +958,18 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(c) = p.pip_two_col.captures(&line) {
             let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
             let version = c.get(2).map_or("", |m| m.as_str());
-            if PACKAGES.contains(&name.as_str()) || name.starts_with("nvidia-") {
-                let build = c.get(3).map(|m| m.as_str());
+            if PACKAGES.contains(&name.as_str())
+                || name.starts_with("nvidia-")
+                || name.starts_with("cuda-")
+            {
+                // "detectron2  0.6 @/home/.../detectron2": a path, not a conda build
+                // a conda build has a digit or '_' ("py3.10_cuda12.1_cudnn8_0", "0", "pypi_0",
+                // "mkl"); "jax 0.4.30 on GPU" is prose
+                let build = c.get(3).map(|m| m.as_str()).filter(|b| {
+                    !b.starts_with(['@', '/', '('])
+                        && (b.contains(|ch: char| ch.is_ascii_digit() || ch == '_')
+                            || matches!(*b, "mkl" | "cpu" | "main" | "pypi" | "openblas"))
+                });
                 note(
                     &mut ce,
                     if build.is_some() {
@@ -642,6 +1027,74 @@ pub fn parse(text: &str) -> CollectEnv {
             }
         }
         // free-form
+        // ds_report's dotted lines pasted inside prose ("torch version ...... 1.13.1+cu117 , and")
+        if line.contains("....") {
+            for c in p.dotted_inline.captures_iter(&line).take(16) {
+                let key = c
+                    .get(1)
+                    .map_or("", |m| m.as_str())
+                    .trim()
+                    .to_ascii_lowercase();
+                let value = c.get(2).map_or("", |m| m.as_str());
+                if keyed(&mut ce, &key, value, &mut block_gpus) {
+                    note(&mut ce, "ds_report");
+                }
+            }
+        }
+        // pins inside prose: "`pytorch==1.7.1+cu110` and `deepspeed==0.6.5`", "python=3.9"
+        if line.contains('=') {
+            for c in p.inline_pin.captures_iter(&line).take(32) {
+                let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+                let version = c.get(2).map_or("", |m| m.as_str());
+                if name == "python" {
+                    free_python.get_or_insert_with(|| version.to_string());
+                } else if name == "torch" || name == "pytorch" {
+                    // advice in prose ("install torch==2.2.0") names the installed torch
+                    // less surely than the prose's own words: a last resort
+                    pin_torch.get_or_insert_with(|| version.to_string());
+                } else if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                    // a pin in prose is a package version only (an install command's
+                    // "pytorch-cuda=11.8" says nothing of the build that runs)
+                    if free_pkgs.len() < 64 && !free_pkgs.iter().any(|(k, _)| *k == name) {
+                        free_pkgs.push((name, version.to_string()));
+                    }
+                }
+            }
+        }
+        if let Some(c) = p.paren_version.captures(&line) {
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let v = c.get(2).map_or("", |m| m.as_str()).to_string();
+            match name.as_str() {
+                "python" => {
+                    free_python.get_or_insert(v);
+                }
+                "pytorch" | "torch" => {
+                    free_torch.get_or_insert(v);
+                }
+                "cuda" => {
+                    free_cuda.get_or_insert(v);
+                }
+                _ => {
+                    if !free_pkgs.iter().any(|(k, _)| *k == name) {
+                        free_pkgs.push((name, v));
+                    }
+                }
+            }
+        }
+        if let Some(v) = p.free_python.captures(&line).and_then(|c| c.get(1)) {
+            free_python.get_or_insert_with(|| v.as_str().to_string());
+        }
+        if let Some(v) = p.free_cudnn.captures(&line).and_then(|c| c.get(1)) {
+            free_cudnn.get_or_insert_with(|| v.as_str().to_string());
+        }
+        for c in p.free_pkg.captures_iter(&line).take(8) {
+            if let (Some(n), Some(v)) = (c.get(1), c.get(2)) {
+                let name = n.as_str().to_ascii_lowercase().replace('_', "-");
+                if free_pkgs.len() < 64 && !free_pkgs.iter().any(|(k, _)| *k == name) {
+                    free_pkgs.push((name, v.as_str().to_string()));
+                }
+            }
+        }
         let driver_hit = p
             .free_driver
             .captures(&line)
@@ -650,7 +1103,8 @@ pub fn parse(text: &str) -> CollectEnv {
                 p.free_driver2
                     .captures(&line)
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
-            });
+            })
+            .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)));
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();
@@ -683,11 +1137,15 @@ pub fn parse(text: &str) -> CollectEnv {
             free_os.get_or_insert_with(|| v.as_str().to_string());
         }
         if free_gpus.len() < 64 {
+            // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name
+            let gline = line.replace('_', " ");
+            let line = &gline;
             if let Some(m) = p
                 .free_gpu
-                .captures(&line)
-                .and_then(|c| c.get(1))
-                .filter(|m| stands_alone(&line, m.start(), m.end()))
+                .captures_iter(line)
+                .take(16)
+                .filter_map(|c| c.get(1))
+                .find(|m| stands_alone(line, m.start(), m.end()))
             {
                 let v = m.as_str().trim().to_string();
                 // "2x Tesla V100-SXM2-32GB": that many of it
@@ -723,19 +1181,48 @@ pub fn parse(text: &str) -> CollectEnv {
             .flatten()
     });
     if !structured_gpus {
+        let logs: Vec<String> = log_gpus.into_iter().map(|(_, name)| name).collect();
+        // the longest of the block lists (the first on a tie): one that lists every GPU
+        let listed = [block_gpus, xml_gpus, logs]
+            .into_iter()
+            .fold(
+                Vec::new(),
+                |best, l| if l.len() > best.len() { l } else { best },
+            );
         if !smi_gpus.is_empty() {
             ce.gpus = smi_gpus;
-        } else if !block_gpus.is_empty() {
-            ce.gpus = block_gpus;
+        } else if !listed.is_empty() {
+            ce.gpus = listed;
         } else if !lspci_gpus.is_empty() {
             ce.gpus = lspci_gpus;
+        }
+    }
+    // weaker witnesses of the driver, when no block named the running one
+    if let Some(d) = nvml_driver.or(lib_driver).or(pkg_driver) {
+        set(&mut ce.driver, &d);
+    }
+    if let Some(t) = pkg_toolkit {
+        set(&mut ce.cuda_runtime, &t);
+    }
+    if let Some(v) = free_python {
+        set(&mut ce.python, &v);
+    }
+    if let Some(v) = free_cudnn {
+        set(&mut ce.cudnn, &v);
+    }
+    let any_pkg = !free_pkgs.is_empty();
+    for (name, version) in free_pkgs {
+        if !ce.conda.contains_key(&name) {
+            ce.pip.entry(name).or_insert(version);
         }
     }
     let any_free = free_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
+        || pin_torch.is_some()
         || free_toolkit.is_some()
         || free_driver_cuda.is_some()
+        || any_pkg
         || (!free_gpus.is_empty() && ce.gpus.is_empty());
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;
@@ -743,7 +1230,7 @@ pub fn parse(text: &str) -> CollectEnv {
     if let Some(d) = free_driver {
         set(&mut ce.driver, &d);
     }
-    if let Some(t) = free_torch {
+    if let Some(t) = free_torch.or(pin_torch) {
         set(&mut ce.torch, &t);
     }
     if let Some(c) = free_cuda {
@@ -765,13 +1252,109 @@ pub fn parse(text: &str) -> CollectEnv {
     if any_free {
         note(&mut ce, "free-form");
     }
+    // versions read from "Key: value" lines no known tool printed (an app's footer, a
+    // hand-written list): a paste that names one is read, never refused
+    if ce.formats.is_empty() && ce.keys_seen.is_empty() && names_a_version(&ce) {
+        note(&mut ce, "key: value lines");
+    }
     finish(&mut ce);
     ce
 }
 
+/// The header of `nvidia-smi --query-gpu=... --format=csv` ("uuid, name, driver_version,
+/// memory.used [MiB], index"): its field names, when it names a GPU or the driver.
+fn csv_header(line: &str) -> Option<Vec<String>> {
+    if !line.contains(", ") {
+        return None;
+    }
+    let fields: Vec<String> = line
+        .split(',')
+        .map(|f| f.trim().split(" [").next().unwrap_or("").to_string())
+        .collect();
+    let field_like = |f: &String| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+    };
+    (fields.len() >= 2
+        && fields.len() <= 128
+        && fields.iter().all(field_like)
+        && fields
+            .iter()
+            .any(|f| matches!(f.as_str(), "name" | "gpu_name" | "driver_version")))
+    .then_some(fields)
+}
+
+/// The paste names a GPU, a driver, a CUDA, cuDNN or a framework version.
+fn names_a_version(ce: &CollectEnv) -> bool {
+    ce.driver.is_some()
+        || ce.driver_cuda.is_some()
+        || ce.torch.is_some()
+        || ce.torch_cuda.is_some()
+        || ce.cuda_runtime.is_some()
+        || ce.cuda_mentioned.is_some()
+        || ce.cudnn.is_some()
+        || !ce.gpus.is_empty()
+        || !ce.pip.is_empty()
+        || !ce.conda.is_empty()
+}
+
+/// A GPU a log names each time it starts: counted once per identity (device index, PCI
+/// bus id, UUID, or the name when the log gives none).
+fn push_log_gpu(list: &mut Vec<(String, String)>, id: &str, name: &str) {
+    let name = name.trim();
+    if name.is_empty() || list.len() >= 1024 || list.iter().any(|(i, _)| i == id) {
+        return;
+    }
+    list.push((id.to_string(), name.to_string()));
+}
+
+/// A vendor or device kind, not a GPU model ("### GPU\n\nNvidia" in issue forms).
+fn vendor_only(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "nvidia" | "amd" | "intel" | "apple" | "cpu" | "gpu" | "cuda" | "other" | "mps" | "none"
+    )
+}
+
+/// A GitHub issue form's heading as the key it stands for.
+fn heading_key(h: &str) -> String {
+    let l = h.trim().trim_end_matches(':').trim().to_ascii_lowercase();
+    let key = if l.contains("kernel modules version")
+        || (l.contains("driver") && l.contains("version"))
+    {
+        "driver version"
+    } else if l.contains("operating system")
+        || l == "os"
+        || l == "os version"
+        || l.contains("distro")
+    {
+        "os"
+    } else if l == "gpu" || l == "gpus" || l.starts_with("hardware: gpu") || l.contains("gpu model")
+    {
+        "gpu"
+    } else if l == "cuda version" || l == "cuda" {
+        "cuda"
+    } else if l == "pytorch version" || l == "pytorch" || l == "torch version" {
+        "pytorch version"
+    } else if l == "python version" || l == "python" {
+        "python"
+    } else {
+        return l;
+    };
+    key.to_string()
+}
+
 /// Files a `key: value` of one of the formats; true when the key was one we know.
 fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
-    let first = value.split_whitespace().next().unwrap_or("");
+    // "TensorFlow version (use command below)": the key without its aside
+    let key = key.split(" (").next().unwrap_or(key).trim();
+    // the value's first version-looking word ("b'v1.12.0-rc2-3-ga6d8ffae09' 1.12.0"), else its first word
+    let first = value
+        .split_whitespace()
+        .find(|w| looks_like_version(w))
+        .or_else(|| value.split_whitespace().next())
+        .unwrap_or("");
     match key {
         // detectron2 / sglang / ds_report / ComfyUI / jax
         "pytorch" | "pytorch version" | "torch version" | "torch" => {
@@ -779,10 +1362,21 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.torch, first);
             }
         }
-        "torch cuda version" | "pytorch cuda" | "pytorch built with cuda" => {
+        "torch cuda version"
+        | "pytorch cuda"
+        | "pytorch built with cuda"
+        | "pytorch build cuda version"
+        | "torch build cuda version" => {
             if looks_like_version(first) {
                 set(&mut ce.torch_cuda, first);
             }
+        }
+        "pytorch has active gpu" | "torch has active gpu" => {
+            ce.cuda_available = match first.to_ascii_lowercase().as_str() {
+                "true" | "yes" => Some(true),
+                "false" | "no" => Some(false),
+                _ => ce.cuda_available,
+            };
         }
         "cuda compiler" | "nvcc version" | "nvcc" => {
             let v = value
@@ -791,16 +1385,29 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 .trim_start_matches("CUDA ")
                 .trim_start_matches("Cuda compilation tools, release ");
             let v = v.split([',', ' ']).next().unwrap_or("");
+            // nvcc's last line: "Build cuda_11.3.r11.3/compiler.29920130_0"
+            let built = value
+                .split_once("cuda_")
+                .map(|(_, r)| r.split(".r").next().unwrap_or(""));
             if looks_like_version(v) {
                 set(&mut ce.cuda_runtime, v);
+            } else if let Some(b) = built.filter(|b| looks_like_version(b)) {
+                set(&mut ce.cuda_runtime, b);
             }
         }
         "cuda driver version"
         | "driver version"
         | "nvidia driver version"
+        | "nvidia driver"
+        | "gpu driver"
+        | "gpu driver version"
         | "nvidia_driver"
         | "kmd version" => {
-            if looks_like_version(first) {
+            // "CUDA driver version: 12.3" (Ollama) is the CUDA the driver supports
+            let major = first.split('.').next().and_then(|m| m.parse::<u32>().ok());
+            if looks_like_version(first) && major.is_some_and(|m| m < 100) {
+                set(&mut ce.driver_cuda, first);
+            } else if looks_like_version(first) {
                 set(&mut ce.driver, first);
             }
         }
@@ -822,6 +1429,11 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 _ => ce.cuda_available,
             };
         }
+        "active gpu name" | "gpu name" | "device name" => {
+            if !vendor_only(value) && !collect_env_absent(value) {
+                gpus.push(value.trim().to_string());
+            }
+        }
         "product name" | "name" => {
             let v = value.trim_start_matches("cuda:");
             let v = v
@@ -837,6 +1449,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "operating system"
         | "description"
         | "pretty_name"
+        | "os name"
         | "os platform and distribution" => {
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
@@ -857,6 +1470,32 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "gpu models and configuration" => {
             // "2× RTX 5090 (32 GB each)", "NVIDIA A100-SXM4-80GB", "8 x H100"
             // "GeForce RTX 2070, driver 450.102.04": the name ends at the first aside
+            // "NVIDIA Corporation GA104M [GeForce RTX 3070 Mobile / Max-Q]" (lspci's words)
+            let value = value
+                .trim()
+                .strip_prefix("NVIDIA Corporation ")
+                .and_then(|r| r.split_once('[')?.1.split_once(']').map(|(n, _)| n))
+                .unwrap_or(value);
+            if vendor_only(value) {
+                return false;
+            }
+            // netket/jax device reprs: "['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>']"
+            let listed: Vec<String> = patterns()
+                .map(|p| {
+                    p.angle_gpu
+                        .captures_iter(value)
+                        .take(1024)
+                        .filter_map(|c| Some(c.get(2)?.as_str().trim().to_string()))
+                        .filter(|n| {
+                            !vendor_only(n) && n.chars().next().is_some_and(char::is_alphabetic)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !listed.is_empty() {
+                gpus.extend(listed);
+                return true;
+            }
             let v = value.split([',', ';']).next().unwrap_or(value);
             let v = v.split(" (").next().unwrap_or(v).trim();
             let (n, name) = match v.split_once(['×', 'x', '*']) {
@@ -889,8 +1528,10 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         "sys.platform" | "platform" => {
             set(&mut ce.platform, value);
         }
-        "cudnn" | "cudnn version" => {
-            if looks_like_version(first) {
+        "cudnn" | "cudnn version" | "pytorch build cudnn version" | "torch build cudnn version" => {
+            if looks_like_version(first)
+                || (!first.is_empty() && first.chars().all(|c| c.is_ascii_digit()))
+            {
                 set(&mut ce.cudnn, first);
             }
         }
@@ -960,7 +1601,11 @@ fn package(ce: &mut CollectEnv, name: &str, version: &str, build: Option<&str>) 
                 .or_insert_with(|| version.to_string());
         }
     }
-    if name == "torch" || (name == "pytorch" && build.is_some()) {
+    // conda's metapackage picks the build's CUDA: "pytorch-cuda=11.8"
+    if name == "pytorch-cuda" && looks_like_version(version) && !ce.torch_cpu_only {
+        set(&mut ce.torch_cuda, version);
+    }
+    if name == "torch" || name == "pytorch" {
         set(&mut ce.torch, version);
         if build.is_some_and(|b| b.contains("cpu")) && ce.torch_cuda.is_none() {
             ce.torch_cpu_only = true;
@@ -1296,3 +1941,7 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
 #[cfg(test)]
 #[path = "paste_formats.rs"]
 mod formats;
+
+#[cfg(test)]
+#[path = "paste_samples.rs"]
+mod samples;
