@@ -203,7 +203,7 @@ pub struct FleetCmd {
 
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
-    /// The error text (several words are joined); without it --file, else standard input.
+    /// The error text (several words are joined); `-`, or none and no --file: standard input.
     pub text: Vec<String>,
     /// Read the text from LOG ('-' for standard input).
     #[arg(long, value_name = "LOG", conflicts_with = "text")]

@@ -67,6 +67,12 @@ fn explain_reads_stdin_and_files_and_says_when_nothing_is_known() {
     assert_eq!(code, 0);
     assert!(out.contains("workload.device_assert"), "{out}");
     assert!(out.contains("fix:"), "{out}");
+    // `explain -` reads standard input too, like `diagnose -`
+    let (code, out, _) = run(bin()
+        .args(["explain", "--offline", "-"])
+        .write_stdin("RuntimeError: CUDA error: device-side assert triggered\n"));
+    assert_eq!(code, 0);
+    assert!(out.contains("workload.device_assert"), "{out}");
 
     let mut log = tempfile::NamedTempFile::new().unwrap();
     log.write_all(b"[ 12.3] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n")

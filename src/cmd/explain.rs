@@ -21,7 +21,9 @@ pub fn run(settings: &Settings, args: &ExplainArgs, host: &Host) -> Result<i32, 
         ));
     }
     super::check_pythons(pythons, host)?;
-    let text = if args.text.is_empty() {
+    // A lone `-` is standard input, as for `diagnose -` and `--file -`.
+    let stdin_dash = args.text.len() == 1 && args.text[0] == "-";
+    let text = if args.text.is_empty() || stdin_dash {
         if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             let _ = writeln!(
                 std::io::stderr(),

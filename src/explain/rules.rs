@@ -97,7 +97,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.sm_not_compatible",
         title: "PyTorch says the GPU's architecture is not in the build",
-        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch installation|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION)",
+        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch installation|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION|Minimum and Maximum cuda capability supported by this version of PyTorch)",
         priority: 92,
         causes: &[
             c("torch.arch_unsupported", 0.9, "PyTorch checks at start-up that its build carries kernels (SASS, or PTX it can JIT) for each GPU's compute capability; this build has none for this GPU, so every kernel launch fails with 'no kernel image is available'.", FIX_TORCH_ARCH),
@@ -105,6 +105,23 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "The warning names the GPU and the build's arch list: when the GPU's sm is missing from that list, the build is the cause.",
+    },
+    // torch.utils.cpp_extension's `_get_cuda_arch_flags` raises this when building an extension
+    // for a GPU whose arch the installed torch does not know (torch built for CUDA 10.2 on an
+    // sm_86 RTX 3090: detectron2#2401-style threads), or for a TORCH_CUDA_ARCH_LIST entry it
+    // does not know.
+    Rule {
+        id: "cpp_extension.unknown_arch",
+        title: "Unknown CUDA arch (X) or GPU not supported",
+        pattern: r"Unknown CUDA arch \(\d+\.\d+\+?(?:PTX)?\) or GPU not supported",
+        priority: 85,
+        causes: &[
+            c("torch.arch_unsupported", 0.6, "Building a CUDA extension asks torch for the GPU's arch flags; the installed torch (and the CUDA it was built for) predates this GPU, so it has no flags for its compute capability.", FIX_TORCH_ARCH),
+            c("toolkit.arch_unsupported", 0.25, "The CUDA toolkit the build uses is older than the GPU.", FIX_TOOLKIT_ARCH),
+            c("ext.arch_unsupported", 0.15, "TORCH_CUDA_ARCH_LIST names an architecture this torch does not know.", FIX_EXT_ARCH),
+        ],
+        hints: &[h(r"TORCH_CUDA_ARCH_LIST\s*=", "ext.arch_unsupported", 0.6)],
+        tells_apart: "When TORCH_CUDA_ARCH_LIST is unset the arch comes from the GPU itself: the torch build is too old for it; a set TORCH_CUDA_ARCH_LIST with an entry this torch does not list is the setting.",
     },
     Rule {
         id: "cuda.no_kernel_image",

@@ -1099,3 +1099,17 @@ fn before_after_and_switch_off_evidence_and_short_kernel_image_wording() {
         "torch.arch_unsupported"
     );
 }
+
+/// torch 2.7+'s start-up warning for a GPU outside the build's range ("Minimum and Maximum
+/// cuda capability supported by this version of PyTorch is (7.5) - (12.0)", Forge Neo on a
+/// GTX 1080) and cpp_extension's "Unknown CUDA arch (8.6) or GPU not supported" (a CUDA
+/// 10.2 torch building for an RTX 3090) are the torch build's architecture.
+#[test]
+fn torch_capability_range_warning_and_cpp_extension_unknown_arch() {
+    let warning = "UserWarning:\n    Found GPU0 NVIDIA GeForce GTX 1080 with Max-Q Design which is of cuda capability 6.1.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (7.5) - (12.0)\n";
+    assert_eq!(top(warning), "torch.arch_unsupported");
+    let build = "  File \"torch/utils/cpp_extension.py\", line 1508, in _get_cuda_arch_flags\n    raise ValueError(\"Unknown CUDA arch ({}) or GPU not supported\".format(arch))\nValueError: Unknown CUDA arch (8.6) or GPU not supported";
+    assert_eq!(top(build), "torch.arch_unsupported");
+    let setting = "export TORCH_CUDA_ARCH_LIST=\"8.9\"\nValueError: Unknown CUDA arch (8.9) or GPU not supported";
+    assert_eq!(top(setting), "ext.arch_unsupported");
+}
