@@ -872,3 +872,70 @@ fn visible_devices_hidden_from_code_and_set_on_active_process() {
         Some("workload.library_bug")
     );
 }
+
+/// Issue #14 round 4 (ranking): a torch version string naming the CPU build decides between an
+/// extension built for another torch and a CPU-only torch, and is read by the generic answer too;
+/// torchvision's own `+cpu` does not count.
+#[test]
+fn a_cpu_torch_build_in_the_text_outranks_the_extension_mismatch() {
+    let xformers = "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)";
+    let ex = explain(xformers);
+    let k = top_cause(&ex).expect("a cause");
+    assert_eq!(k.id, "torch.cpu_only");
+    assert!(k.observed);
+    // The same message naming a CUDA torch stays the extension's mismatch.
+    assert_eq!(
+        top("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.2.2+cu121)"),
+        "ext.abi_mismatch"
+    );
+    // The generic answer (no rule knows the text) reads it as well.
+    assert_eq!(
+        top("device=0 is not working to train on GPU\nit is returning False\npytorch 1.13.1+cpu"),
+        "torch.cpu_only"
+    );
+    assert!(small(TORCH_CPU_BUILD)
+        .is_some_and(|re| re.is_match("Ultralytics YOLOv8.1.3 Python-3.10.11 torch-2.1.0+cpu")));
+    assert!(!small(TORCH_CPU_BUILD)
+        .is_some_and(|re| re.is_match("torchvision==0.15.1+cpu torch==2.0.0+cu118")));
+}
+
+/// Issue #14 round 4 (ranking): torch finding no GPU with a paste that says the driver is too
+/// old, or names a driver branch older than any CUDA build of torch needs.
+#[test]
+fn an_old_driver_named_in_the_text_outranks_the_cpu_build() {
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse\n410.48,,\nneed higher ??"),
+        "driver.too_old_for_torch"
+    );
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse\nwhen i run my program, the msg is that my Nvidia version is too old."),
+        "driver.too_old_for_torch"
+    );
+    // A cu12 build needs the 525 branch: driver 470 is too old for it, 535 is not.
+    assert_eq!(
+        top("torch 2.3.0+cu121\ntorch.cuda.is_available() False\nDriver Version: 470.82.01"),
+        "driver.too_old_for_torch"
+    );
+    assert_ne!(
+        top("torch 2.3.0+cu121\ntorch.cuda.is_available() False\nDriver Version: 535.104.05"),
+        "driver.too_old_for_torch"
+    );
+}
+
+/// Issue #14 round 4 (ranking): "no kernel image" from code the author built names the build's
+/// architecture list; PyTorch's own "Compile with TORCH_USE_CUDA_DSA" and "PyTorch built with"
+/// do not count.
+#[test]
+fn a_local_build_makes_a_missing_kernel_image_the_extensions() {
+    assert_eq!(
+        top("RuntimeError: CUDA error: no kernel image is available for execution on the device\nBuilt with pytorch 1.7, cuda 10.2, TITAN X, got this error."),
+        "ext.arch_unsupported"
+    );
+    assert!(!built_locally("For debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."));
+    assert!(!built_locally(
+        "PyTorch compiling details: PyTorch built with:\n  - GCC 7.3"
+    ));
+    assert!(built_locally(
+        "I compiled it from source with MMCV_WITH_OPS=1"
+    ));
+}
