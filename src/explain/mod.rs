@@ -645,6 +645,23 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         }
         changed = true;
     }
+    // "operation not supported" from a program that chose the driver's asynchronous allocator
+    // (ComfyUI's default cudaMallocAsync on GPUs without it: Comfy-Org/ComfyUI#940, #1845), not
+    // from expandable segments the user set.
+    if rule == "cuda.not_supported"
+        && listed(causes, "workload.library_bug")
+        && small(r"cudaMallocAsync|cuda[-_ ]malloc\b|\bComfyUI\b|\bmem_get_info\b|cudaMemGetInfo")
+            .is_some_and(|re| re.is_match(text))
+        && !small(r"expandable_segments").is_some_and(|re| re.is_match(text))
+    {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "workload.library_bug") {
+            k.weight += 0.4;
+            k.evidence.push(
+                "the program chose the driver's asynchronous allocator (cudaMallocAsync), which this GPU or driver does not offer: --disable-cuda-malloc".to_string(),
+            );
+        }
+        changed = true;
+    }
     if listed(causes, "driver.too_old_for_torch") {
         let said = small(DRIVER_SAID_TOO_OLD).is_some_and(|re| re.is_match(text));
         let needs = if small(r"\+cu12\d\b").is_some_and(|re| re.is_match(text)) {

@@ -939,3 +939,19 @@ fn a_local_build_makes_a_missing_kernel_image_the_extensions() {
         "I compiled it from source with MMCV_WITH_OPS=1"
     ));
 }
+
+/// Issue #14 round 4: "operation not supported" from a program that chose cudaMallocAsync is the
+/// program's choice; with expandable segments named it stays the allocator setting. A bare
+/// "Could not find TensorRT" is TensorFlow's start-up warning, not a failure.
+#[test]
+fn cuda_malloc_async_and_the_tensorrt_warning() {
+    assert_eq!(
+        top("  File \"C:\\ComfyUI\\comfy\\model_management.py\", line 105, in get_total_memory\n    _, mem_total_cuda = torch.cuda.mem_get_info(dev)\nRuntimeError: CUDA error: operation not supported"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nRuntimeError: CUDA driver error: operation not supported"),
+        "env.alloc_conf_invalid"
+    );
+    assert!(top_cause(&explain("I don't have any Nvidia hardware.  How to resolve the warning:\n\n`Could not find TensorRT`")).is_none());
+}
