@@ -1066,6 +1066,21 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
     },
+    // ---- common field errors (round 4)
+    Rule {
+        id: "llm.runner_out_of_memory",
+        title: "an LLM runner (Ollama / llama.cpp) ran out of memory loading the model",
+        // Ollama's own words when its llama.cpp runner dies loading a model that does not fit
+        // (ollama/ollama#1566); a runner's cudaMalloc failure is `cuda.out_of_memory`'s.
+        pattern: r"(?:you may not have enough available memory to run this model|llama runner (?:exited|process (?:has )?terminated)[^\n]{0,80}\b(?:not enough|insufficient) (?:available |GPU |video )?memory)",
+        priority: 50,
+        causes: &[
+            c("workload.out_of_memory", 0.75, "The model (its weights, KV cache for the context length, and compute buffers) does not fit in the GPU memory the runner could get, so the runner process died while loading it.", "Offload fewer layers to the GPU (Ollama: `num_gpu` lower; llama.cpp: a smaller `-ngl`), use a smaller quantisation or context (`num_ctx` / `-c`), or a GPU with more memory."),
+            c("gpu.busy", 0.25, "Other processes (another loaded model, a desktop session, a second runner) hold part of the GPU's memory.", FIX_BUSY),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` while loading: a GPU already near full before the model loads means other processes; otherwise the model, context and layers asked for do not fit.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -955,3 +955,17 @@ fn cuda_malloc_async_and_the_tensorrt_warning() {
     );
     assert!(top_cause(&explain("I don't have any Nvidia hardware.  How to resolve the warning:\n\n`Could not find TensorRT`")).is_none());
 }
+
+/// Issue #14 round 4: Ollama's "you may not have enough available memory to run this model" is
+/// the model not fitting; other processes named in the paste raise `gpu.busy`.
+#[test]
+fn an_llm_runner_out_of_memory() {
+    assert_eq!(
+        top("Error: llama runner exited, you may not have enough available memory to run this model"),
+        "workload.out_of_memory"
+    );
+    assert_eq!(
+        top("Error: llama runner process has terminated: not enough available memory\nanother process is using most of the VRAM"),
+        "gpu.busy"
+    );
+}
