@@ -783,6 +783,23 @@ fn specialise(
     };
     match rule {
         "cuda.out_of_memory" => {
+            // The cudaMallocAsync backend's message (ComfyUI's default): what this process holds
+            // plus what it asked for fits under the device limit, yet CUDA has nothing free:
+            // the rest is held by other programs (Comfy-Org/ComfyUI#3278).
+            if let Some(a) = async_oom_figures(text) {
+                let elsewhere = a.limit - a.allocated - a.free;
+                if a.allocated + a.requested < a.limit && a.free < a.requested && elsewhere > 0.0 {
+                    bump(
+                        causes,
+                        "gpu.busy",
+                        0.6,
+                        Some(format!(
+                            "the message says {:.2} GiB of {:.2} GiB is held outside this process: its {:.2} GiB plus the {:.2} GiB asked for would fit",
+                            elsewhere, a.limit, a.allocated, a.requested
+                        )),
+                    );
+                }
+            }
             if let Some(pct) = nvidia_smi_memory_use(text) {
                 if pct > 0.9 {
                     bump(
@@ -914,6 +931,40 @@ fn nvidia_smi_memory_use(text: &str) -> Option<f64> {
         .fold(None, |acc: Option<f64>, x| {
             Some(acc.map_or(x, |a| a.max(x)))
         })
+}
+
+#[derive(Debug, Clone, Copy)]
+struct AsyncOomFigures {
+    allocated: f64,
+    requested: f64,
+    limit: f64,
+    free: f64,
+}
+
+/// The figures of PyTorch's cudaMallocAsync out-of-memory message, in GiB ("Currently allocated
+/// : 21.55 GiB", "Requested : 952.00 MiB", "Device limit : 24.00 GiB", "Free (according to
+/// CUDA): 0 bytes").
+fn async_oom_figures(text: &str) -> Option<AsyncOomFigures> {
+    let gib = |pattern: &'static str| -> Option<f64> {
+        let c = small(pattern)?.captures(text)?;
+        let v: f64 = c.get(1)?.as_str().parse().ok()?;
+        let unit = c.get(2)?.as_str().to_ascii_lowercase();
+        let f = match unit.chars().next()? {
+            'b' => 1.0 / (1024.0 * 1024.0 * 1024.0),
+            'k' => 1.0 / (1024.0 * 1024.0),
+            'm' => 1.0 / 1024.0,
+            'g' => 1.0,
+            't' => 1024.0,
+            _ => return None,
+        };
+        Some(v * f)
+    };
+    Some(AsyncOomFigures {
+        allocated: gib(r"Currently allocated\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        requested: gib(r"Requested\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        limit: gib(r"Device limit\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        free: gib(r"Free \(according to CUDA\)\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+    })
 }
 
 /// PyTorch's OOM message figures, in GiB.

@@ -1081,6 +1081,22 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "`nvidia-smi` while loading: a GPU already near full before the model loads means other processes; otherwise the model, context and layers asked for do not fit.",
     },
+    Rule {
+        id: "nvrtc.invalid_arch",
+        title: "NVRTC does not know the GPU's architecture",
+        // PyTorch JIT-compiles fused kernels (TorchScript fusers, jiterator) with the NVRTC of its
+        // own CUDA for the GPU's sm: a CUDA older than the GPU rejects the -arch (RTX 40xx sm_89
+        // before CUDA 11.8, RTX 30xx sm_86 before 11.1): Improbable-AI/walk-these-ways#72,
+        // pytorch/pytorch#87595 (a nightly passing sm_89 to its cu117 NVRTC).
+        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}\barch)",
+        priority: 85,
+        causes: &[
+            c("torch.arch_unsupported", 0.7, "The torch build's CUDA (and the NVRTC it ships) predates this GPU's architecture, so every kernel it compiles at run time for the GPU's sm is refused: an RTX 40xx (sm_89) needs a CUDA 11.8+ build, an RTX 30xx (sm_86) 11.1+, Blackwell (sm_100/sm_120) 12.8+.", FIX_TORCH_ARCH),
+            c("workload.library_bug", 0.2, "A PyTorch release passes an architecture its own bundled NVRTC does not know (a nightly's jiterator asking CUDA 11.7's NVRTC for sm_89); fixed in a later release.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"\bnightly\b|\.dev20\d{6}|jiterator", "workload.library_bug", 0.6)],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_device_capability())\"`: a release build whose CUDA predates the GPU is the build; a nightly or a current release is a PyTorch bug to upgrade past.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -969,3 +969,31 @@ fn an_llm_runner_out_of_memory() {
         "gpu.busy"
     );
 }
+
+/// Issue #14 round 4: NVRTC refusing the GPU's -arch is a torch whose CUDA predates the GPU; a
+/// nightly is PyTorch's own bug.
+#[test]
+fn nvrtc_refusing_the_architecture() {
+    assert_eq!(
+        top("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\nI am using RTX 4090\ntorch==1.10.0+cu113"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("nvrtc: error: invalid value for --gpu-architecture (-arch)\nRTX 4090\npytorch 1.14+cu117  nightly"),
+        "workload.library_bug"
+    );
+}
+
+/// Issue #14 round 4: the cudaMallocAsync out-of-memory message whose own figures show memory held
+/// outside the process; without such a gap it stays the job's own out of memory.
+#[test]
+fn async_allocator_oom_figures_show_other_programs() {
+    let msg = |allocated: &str| {
+        format!("torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : {allocated}\nRequested               : 952.00 MiB\nDevice limit            : 24.00 GiB\nFree (according to CUDA): 0 bytes")
+    };
+    assert_eq!(top(&msg("21.55 GiB")), "gpu.busy");
+    assert_eq!(top(&msg("23.50 GiB")), "workload.out_of_memory");
+    let f = async_oom_figures(&msg("21.55 GiB")).expect("figures");
+    assert!((f.requested - 952.0 / 1024.0).abs() < 1e-9);
+    assert!(f.free.abs() < 1e-12);
+}
