@@ -634,6 +634,21 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         }
         changed = true;
     }
+    // The paste says PyTorch itself lacks the GPU's architecture ("it seems that PyTorch does not
+    // support the compute capability of the RTX 5090 (sm_120)": vllm-project/vllm#16901), even
+    // where an extension (vLLM) is named.
+    if rule == "cuda.no_kernel_image"
+        && listed(causes, "torch.arch_unsupported")
+        && small(r"\b(?:py)?torch\b[^\n.]{0,40}\b(?:does not|doesn'?t|do not|don'?t|not yet|no longer) supports?\b[^\n.]{0,50}\b(?:gpu|compute capability|sm_\d+|architecture|arch|rtx|card)")
+            .is_some_and(|re| re.is_match(text))
+    {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "torch.arch_unsupported") {
+            k.weight += 0.4;
+            k.evidence
+                .push("the text says PyTorch does not support the GPU's architecture".to_string());
+        }
+        changed = true;
+    }
     if rule == "cuda.no_kernel_image"
         && listed(causes, "ext.arch_unsupported")
         && built_locally(text)

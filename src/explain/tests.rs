@@ -997,3 +997,17 @@ fn async_allocator_oom_figures_show_other_programs() {
     assert!((f.requested - 952.0 / 1024.0).abs() < 1e-9);
     assert!(f.free.abs() < 1e-12);
 }
+
+/// Issue #14 round 4: a paste saying PyTorch itself lacks the GPU's architecture decides "no
+/// kernel image" for the torch build even where an extension is named.
+#[test]
+fn a_paste_saying_pytorch_lacks_the_architecture() {
+    assert_eq!(
+        top("When running vLLM with a NVIDIA RTX 5090 GPU:\nRuntimeError: CUDA error: no kernel image is available for execution on the device\nFrom the logs, it seems that PyTorch does not support the compute capability of the RTX 5090 (sm_120)"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("When running vLLM with a NVIDIA RTX 5090 GPU:\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+}
