@@ -503,7 +503,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     // Lines TensorFlow logs at start-up on healthy machines (its plugin-registration and TF-TRT
     // warnings): they name a GPU library and a failure but break nothing.
     let noise = small(
-        r"Unable to register (?:cuDNN|cuFFT|cuBLAS) factory|Attempting to register factory for plugin|TF-TRT Warning: Could not find TensorRT|computation placer already registered",
+        r"Unable to register (?:cuDNN|cuFFT|cuBLAS) factory|Attempting to register factory for plugin|(?:TF-TRT Warning: )?Could not find TensorRT\b|computation placer already registered",
     )?;
     // A CPU run the user asked for ("falling back to CPU because no GPU was requested",
     // "running on CPU as requested"): the words of a failure, but the choice of the user.

@@ -270,9 +270,11 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
     drop_overlaps(&mut matches);
     if matches.is_empty() {
         matches.extend(generic::fallback(text, original));
-        // The generic answer's memory causes read the same words a rule's do.
+        // The generic answer's memory causes read the same words a rule's do, and its
+        // ranking the same evidence.
         for m in &mut matches {
-            if other_processes_hold_memory(text, &mut m.causes) {
+            let busy = other_processes_hold_memory(text, &mut m.causes);
+            if ranking_evidence(&m.id, text, &mut m.causes) || busy {
                 rank(m);
             }
         }
@@ -480,6 +482,7 @@ fn new_match(
         }
     }
     let _ = other_processes_hold_memory(text, &mut causes);
+    let _ = ranking_evidence(c.rule.id, text, &mut causes);
     specialise(c.rule.id, text, &extracted, &mut causes);
     for k in &mut causes {
         if OBSERVED
@@ -545,6 +548,167 @@ fn other_processes_hold_memory(text: &str, causes: &mut Vec<RankedCause>) -> boo
         });
     }
     true
+}
+
+/// A torch version string that names the CPU build ("torch-2.1.0+cpu", "pytorch 1.13.1+cpu",
+/// xformers' "(you have 2.1.2+cpu)", collect_env's "CUDA used to build PyTorch: None"): what the
+/// installed torch is, observed. torchvision's or torchaudio's own version does not count.
+const TORCH_CPU_BUILD: &str = r"(?:\b(?:py)?torch(?:==|-|\s+|\s*version\s*[:=]?\s*)v?\d+\.\d+(?:\.\d+)?(?:\.\w+)?\+cpu\b|\byou have \d+\.\d+(?:\.\d+)?\+cpu\b|torch\.__version__[^\n]{0,40}\+cpu\b|CUDA used to build PyTorch: None|torch\.version\.cuda\s*[:=]?\s*None)";
+
+/// Causes under which a CPU-only torch is the likelier reading when the text shows one: an
+/// extension's ops that do not load against it, torch finding no GPU.
+const CPU_BUILD_EXPLAINS: &[&str] = &[
+    "torch.cpu_only",
+    "ext.abi_mismatch",
+    "torch.cuda_unavailable",
+    "torch.wheel_deps_mismatch",
+];
+
+/// Words with which a paste says the driver is too old ("the msg is that my Nvidia version is too
+/// old", "driver version is outdated"): pytorch/pytorch#28195.
+const DRIVER_SAID_TOO_OLD: &str =
+    r"\b(?:nvidia|driver)\b[^\n.]{0,30}\b(?:too old|outdated|out of date)\b";
+
+/// A driver version the paste names ("Driver Version: 410.48", "driver 515.65.01",
+/// "nvidia-driver-470", a bare "410.48" on its own line): the branch number.
+const DRIVER_VERSION: &str = r"(?m)(?:Driver Version:?\s*|NVIDIA-SMI\s+|\bdriver(?: version)?[ :=]+|\bnvidia-(?:driver-)?|^\s*)(\d{3})\.\d{2,3}(?:\.\d{2,3})?\b(?:[^\n\w.]|$)";
+
+/// The paste says its author built the failing code ("Built with pytorch 1.7, cuda 10.2", "I
+/// compiled it from source", `python setup.py install`, `MMCV_WITH_OPS=1`): a kernel image missing
+/// for the GPU is then that build's architecture list, not the torch wheel's. PyTorch's own
+/// "PyTorch built with:" (collect_env, mmcv's environment dump) does not count.
+fn built_locally(text: &str) -> bool {
+    let Some(re) = small(
+        r"\b(?:built|compiled|rebuilt|recompiled)\b[^\n]{0,40}?\b(?:with|from source|from the source|against|using)\b|\bMMCV_WITH_OPS\b|python setup\.py (?:install|build|develop)|pip install (?:-e|--editable)\b",
+    ) else {
+        return false;
+    };
+    re.find_iter(text).any(|m| {
+        let before = text.get(..m.start()).unwrap_or("");
+        let tail: String = before
+            .chars()
+            .rev()
+            .take(12)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        // Reversed: "hcrotyp" is "pytorch", "hcrot" is "torch" just before the word.
+        !(tail.trim_start().starts_with("hcrot") || tail.trim_start().starts_with("hcrotyp"))
+    })
+}
+
+/// Evidence in the text that decides between a match's causes (issue #14, round 4: the right
+/// cause was in the list but a competing one won):
+/// - a torch version string naming the CPU build makes `torch.cpu_only` the observed cause of a
+///   failure it explains (xformers "built for PyTorch 2.1.0+cu121 (you have 2.1.0+cpu)",
+///   ultralytics' "torch-2.1.0+cpu"), added where the match did not list it;
+/// - a paste saying the driver is too old, or naming a driver branch older than any CUDA build
+///   of torch the text shows needs (cu12x: 525, cu11x: 450, else 418), raises
+///   `driver.too_old_for_torch` where the match lists it (pytorch/pytorch#31243, #28195).
+///
+/// True when it changed the causes.
+fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bool {
+    let mut changed = false;
+    let listed = |causes: &[RankedCause], id: &str| causes.iter().any(|k| k.id == id);
+    let explains_cpu = rule == GENERIC_MATCH
+        || rule == "ext.built_for_other_torch"
+        || causes
+            .iter()
+            .any(|k| CPU_BUILD_EXPLAINS.contains(&k.id.as_str()));
+    if explains_cpu && small(TORCH_CPU_BUILD).is_some_and(|re| re.is_match(text)) {
+        let note = "the text shows a CPU-only torch build (+cpu / CUDA None)".to_string();
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "torch.cpu_only") {
+            k.weight += 1.0;
+            k.observed = true;
+            k.evidence.push(note);
+        } else {
+            causes.push(RankedCause {
+                id: "torch.cpu_only".to_string(),
+                confidence: 0.0,
+                why: "The installed torch is a CPU-only build (a `+cpu` wheel: pip's default on Windows, or an updater that replaced the CUDA build), so nothing built for CUDA torch loads and no GPU is used.".to_string(),
+                fix: "Install a CUDA build into the same environment: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (pick the CUDA your driver supports), then the extension's build for it.".to_string(),
+                commands: Vec::new(),
+                evidence: vec![note],
+                weight: 1.0,
+                observed: true,
+            });
+        }
+        changed = true;
+    }
+    // The paste says PyTorch itself lacks the GPU's architecture ("it seems that PyTorch does not
+    // support the compute capability of the RTX 5090 (sm_120)": vllm-project/vllm#16901), even
+    // where an extension (vLLM) is named.
+    if rule == "cuda.no_kernel_image"
+        && listed(causes, "torch.arch_unsupported")
+        && small(r"\b(?:py)?torch\b[^\n.]{0,40}\b(?:does not|doesn'?t|do not|don'?t|not yet|no longer) supports?\b[^\n.]{0,50}\b(?:gpu|compute capability|sm_\d+|architecture|arch|rtx|card)")
+            .is_some_and(|re| re.is_match(text))
+    {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "torch.arch_unsupported") {
+            k.weight += 0.4;
+            k.evidence
+                .push("the text says PyTorch does not support the GPU's architecture".to_string());
+        }
+        changed = true;
+    }
+    if rule == "cuda.no_kernel_image"
+        && listed(causes, "ext.arch_unsupported")
+        && built_locally(text)
+    {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "ext.arch_unsupported") {
+            k.weight += 0.35;
+            k.evidence
+                .push("the text says the code was built or compiled locally".to_string());
+        }
+        changed = true;
+    }
+    // "operation not supported" from a program that chose the driver's asynchronous allocator
+    // (ComfyUI's default cudaMallocAsync on GPUs without it: Comfy-Org/ComfyUI#940, #1845), not
+    // from expandable segments the user set.
+    if rule == "cuda.not_supported"
+        && listed(causes, "workload.library_bug")
+        && small(r"cudaMallocAsync|cuda[-_ ]malloc\b|\bComfyUI\b|\bmem_get_info\b|cudaMemGetInfo")
+            .is_some_and(|re| re.is_match(text))
+        && !small(r"expandable_segments").is_some_and(|re| re.is_match(text))
+    {
+        if let Some(k) = causes.iter_mut().find(|k| k.id == "workload.library_bug") {
+            k.weight += 0.4;
+            k.evidence.push(
+                "the program chose the driver's asynchronous allocator (cudaMallocAsync), which this GPU or driver does not offer: --disable-cuda-malloc".to_string(),
+            );
+        }
+        changed = true;
+    }
+    if listed(causes, "driver.too_old_for_torch") {
+        let said = small(DRIVER_SAID_TOO_OLD).is_some_and(|re| re.is_match(text));
+        let needs = if small(r"\+cu12\d\b").is_some_and(|re| re.is_match(text)) {
+            525
+        } else if small(r"\+cu11\d\b").is_some_and(|re| re.is_match(text)) {
+            450
+        } else {
+            418
+        };
+        let old_branch = small(DRIVER_VERSION)
+            .and_then(|re| {
+                re.captures_iter(text)
+                    .filter_map(|c| c.get(1)?.as_str().parse::<u32>().ok())
+                    .filter(|b| (300..700).contains(b))
+                    .min()
+            })
+            .filter(|b| *b < needs);
+        if said || old_branch.is_some() {
+            if let Some(k) = causes
+                .iter_mut()
+                .find(|k| k.id == "driver.too_old_for_torch")
+            {
+                k.weight += 0.6;
+                k.evidence.push(match old_branch {
+                    Some(b) => format!("the text names driver {b}, older than the {needs} branch this torch's CUDA needs"),
+                    None => "the text says the driver is too old".to_string(),
+                });
+            }
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// Numbers and names in the message that the causes can use.
@@ -634,6 +798,23 @@ fn specialise(
     };
     match rule {
         "cuda.out_of_memory" => {
+            // The cudaMallocAsync backend's message (ComfyUI's default): what this process holds
+            // plus what it asked for fits under the device limit, yet CUDA has nothing free:
+            // the rest is held by other programs (Comfy-Org/ComfyUI#3278).
+            if let Some(a) = async_oom_figures(text) {
+                let elsewhere = a.limit - a.allocated - a.free;
+                if a.allocated + a.requested < a.limit && a.free < a.requested && elsewhere > 0.0 {
+                    bump(
+                        causes,
+                        "gpu.busy",
+                        0.6,
+                        Some(format!(
+                            "the message says {:.2} GiB of {:.2} GiB is held outside this process: its {:.2} GiB plus the {:.2} GiB asked for would fit",
+                            elsewhere, a.limit, a.allocated, a.requested
+                        )),
+                    );
+                }
+            }
             if let Some(pct) = nvidia_smi_memory_use(text) {
                 if pct > 0.9 {
                     bump(
@@ -765,6 +946,40 @@ fn nvidia_smi_memory_use(text: &str) -> Option<f64> {
         .fold(None, |acc: Option<f64>, x| {
             Some(acc.map_or(x, |a| a.max(x)))
         })
+}
+
+#[derive(Debug, Clone, Copy)]
+struct AsyncOomFigures {
+    allocated: f64,
+    requested: f64,
+    limit: f64,
+    free: f64,
+}
+
+/// The figures of PyTorch's cudaMallocAsync out-of-memory message, in GiB ("Currently allocated
+/// : 21.55 GiB", "Requested : 952.00 MiB", "Device limit : 24.00 GiB", "Free (according to
+/// CUDA): 0 bytes").
+fn async_oom_figures(text: &str) -> Option<AsyncOomFigures> {
+    let gib = |pattern: &'static str| -> Option<f64> {
+        let c = small(pattern)?.captures(text)?;
+        let v: f64 = c.get(1)?.as_str().parse().ok()?;
+        let unit = c.get(2)?.as_str().to_ascii_lowercase();
+        let f = match unit.chars().next()? {
+            'b' => 1.0 / (1024.0 * 1024.0 * 1024.0),
+            'k' => 1.0 / (1024.0 * 1024.0),
+            'm' => 1.0 / 1024.0,
+            'g' => 1.0,
+            't' => 1024.0,
+            _ => return None,
+        };
+        Some(v * f)
+    };
+    Some(AsyncOomFigures {
+        allocated: gib(r"Currently allocated\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        requested: gib(r"Requested\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        limit: gib(r"Device limit\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+        free: gib(r"Free \(according to CUDA\)\s*:\s*([\d.]+)\s*([KMGT]i?B|bytes)")?,
+    })
 }
 
 /// PyTorch's OOM message figures, in GiB.

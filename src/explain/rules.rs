@@ -168,16 +168,18 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvrtc.unsupported_arch",
         title: "NVRTC does not know the GPU's architecture",
-        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}(?:arch|gpu-architecture))",
-        priority: 84,
+        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}(?:\barch|gpu-architecture))",
+        priority: 85,
         causes: &[
             c("torch.arch_unsupported", 0.75, "The NVRTC that compiles kernels at run time (torch's JIT fusers, TorchScript) comes with the build's CUDA, which predates this GPU: it rejects the GPU's architecture (e.g. sm_89 with a cu113 build).", FIX_TORCH_ARCH),
             c("toolkit.arch_unsupported", 0.15, "Another library's NVRTC (CuPy, a system CUDA on the loader path) is older than the GPU.", FIX_TOOLKIT_ARCH),
             c("torch.libs_shadowed", 0.1, "An older libnvrtc from LD_LIBRARY_PATH is loaded instead of the build's.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.1, "A PyTorch release passes an architecture its own bundled NVRTC does not know (a nightly's jiterator asking CUDA 11.7's NVRTC for sm_89, pytorch/pytorch#87595); fixed in a later release.", FIX_LIBRARY_BUG),
         ],
         hints: &[
             h(r"cupy|numba|pycuda", "toolkit.arch_unsupported", 0.7),
             h(r"LD_LIBRARY_PATH", "torch.libs_shadowed", 0.3),
+            h(r"\bnightly\b|\.dev20\d{6}|jiterator", "workload.library_bug", 0.7),
         ],
         tells_apart: "`python -c \"import torch; print(torch.version.cuda, torch.cuda.get_device_capability())\"`: a CUDA older than the GPU (11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) is the cause.",
     },
@@ -1153,6 +1155,21 @@ pub const RULES: &[Rule] = &[
             h(r"\bpod\b|kubernetes|\bk8s\b|\bk0s\b|\bk3s\b|kubectl|runtimeClass|containerd|docker|podman|container|entrypoint|/aio/|Dockerfile|--gpus|\bimage:", "host.container_no_gpu", 0.5),
         ],
         tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
+    },
+    // ---- common field errors (round 4)
+    Rule {
+        id: "llm.runner_out_of_memory",
+        title: "an LLM runner (Ollama / llama.cpp) ran out of memory loading the model",
+        // Ollama's own words when its llama.cpp runner dies loading a model that does not fit
+        // (ollama/ollama#1566); a runner's cudaMalloc failure is `cuda.out_of_memory`'s.
+        pattern: r"(?:you may not have enough available memory to run this model|llama runner (?:exited|process (?:has )?terminated)[^\n]{0,80}\b(?:not enough|insufficient) (?:available |GPU |video )?memory)",
+        priority: 50,
+        causes: &[
+            c("workload.out_of_memory", 0.75, "The model (its weights, KV cache for the context length, and compute buffers) does not fit in the GPU memory the runner could get, so the runner process died while loading it.", "Offload fewer layers to the GPU (Ollama: `num_gpu` lower; llama.cpp: a smaller `-ngl`), use a smaller quantisation or context (`num_ctx` / `-c`), or a GPU with more memory."),
+            c("gpu.busy", 0.25, "Other processes (another loaded model, a desktop session, a second runner) hold part of the GPU's memory.", FIX_BUSY),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` while loading: a GPU already near full before the model loads means other processes; otherwise the model, context and layers asked for do not fit.",
     },
     // ------------------------------------------------------------ field families
     Rule {

@@ -1113,3 +1113,142 @@ fn torch_capability_range_warning_and_cpp_extension_unknown_arch() {
     let setting = "export TORCH_CUDA_ARCH_LIST=\"8.9\"\nValueError: Unknown CUDA arch (8.9) or GPU not supported";
     assert_eq!(top(setting), "ext.arch_unsupported");
 }
+
+/// Issue #14 round 4 (ranking): a torch version string naming the CPU build decides between an
+/// extension built for another torch and a CPU-only torch, and is read by the generic answer too;
+/// torchvision's own `+cpu` does not count.
+#[test]
+fn a_cpu_torch_build_in_the_text_outranks_the_extension_mismatch() {
+    let xformers = "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)";
+    let ex = explain(xformers);
+    let k = top_cause(&ex).expect("a cause");
+    assert_eq!(k.id, "torch.cpu_only");
+    assert!(k.observed);
+    // The same message naming a CUDA torch stays the extension's mismatch.
+    assert_eq!(
+        top("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.2.2+cu121)"),
+        "ext.abi_mismatch"
+    );
+    // The generic answer (no rule knows the text) reads it as well.
+    assert_eq!(
+        top("device=0 is not working to train on GPU\nit is returning False\npytorch 1.13.1+cpu"),
+        "torch.cpu_only"
+    );
+    assert!(small(TORCH_CPU_BUILD)
+        .is_some_and(|re| re.is_match("Ultralytics YOLOv8.1.3 Python-3.10.11 torch-2.1.0+cpu")));
+    assert!(!small(TORCH_CPU_BUILD)
+        .is_some_and(|re| re.is_match("torchvision==0.15.1+cpu torch==2.0.0+cu118")));
+}
+
+/// Issue #14 round 4 (ranking): torch finding no GPU with a paste that says the driver is too
+/// old, or names a driver branch older than any CUDA build of torch needs.
+#[test]
+fn an_old_driver_named_in_the_text_outranks_the_cpu_build() {
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse\n410.48,,\nneed higher ??"),
+        "driver.too_old_for_torch"
+    );
+    assert_eq!(
+        top(">>> torch.cuda.is_available()\nFalse\nwhen i run my program, the msg is that my Nvidia version is too old."),
+        "driver.too_old_for_torch"
+    );
+    // A cu12 build needs the 525 branch: driver 470 is too old for it, 535 is not.
+    assert_eq!(
+        top("torch 2.3.0+cu121\ntorch.cuda.is_available() False\nDriver Version: 470.82.01"),
+        "driver.too_old_for_torch"
+    );
+    assert_ne!(
+        top("torch 2.3.0+cu121\ntorch.cuda.is_available() False\nDriver Version: 535.104.05"),
+        "driver.too_old_for_torch"
+    );
+}
+
+/// Issue #14 round 4 (ranking): "no kernel image" from code the author built names the build's
+/// architecture list; PyTorch's own "Compile with TORCH_USE_CUDA_DSA" and "PyTorch built with"
+/// do not count.
+#[test]
+fn a_local_build_makes_a_missing_kernel_image_the_extensions() {
+    assert_eq!(
+        top("RuntimeError: CUDA error: no kernel image is available for execution on the device\nBuilt with pytorch 1.7, cuda 10.2, TITAN X, got this error."),
+        "ext.arch_unsupported"
+    );
+    assert!(!built_locally("For debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."));
+    assert!(!built_locally(
+        "PyTorch compiling details: PyTorch built with:\n  - GCC 7.3"
+    ));
+    assert!(built_locally(
+        "I compiled it from source with MMCV_WITH_OPS=1"
+    ));
+}
+
+/// Issue #14 round 4: "operation not supported" from a program that chose cudaMallocAsync is the
+/// program's choice; with expandable segments named it stays the allocator setting. A bare
+/// "Could not find TensorRT" is TensorFlow's start-up warning, not a failure.
+#[test]
+fn cuda_malloc_async_and_the_tensorrt_warning() {
+    assert_eq!(
+        top("  File \"C:\\ComfyUI\\comfy\\model_management.py\", line 105, in get_total_memory\n    _, mem_total_cuda = torch.cuda.mem_get_info(dev)\nRuntimeError: CUDA error: operation not supported"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nRuntimeError: CUDA driver error: operation not supported"),
+        "env.alloc_conf_invalid"
+    );
+    assert!(top_cause(&explain("I don't have any Nvidia hardware.  How to resolve the warning:\n\n`Could not find TensorRT`")).is_none());
+}
+
+/// Issue #14 round 4: Ollama's "you may not have enough available memory to run this model" is
+/// the model not fitting; other processes named in the paste raise `gpu.busy`.
+#[test]
+fn an_llm_runner_out_of_memory() {
+    assert_eq!(
+        top("Error: llama runner exited, you may not have enough available memory to run this model"),
+        "workload.out_of_memory"
+    );
+    assert_eq!(
+        top("Error: llama runner process has terminated: not enough available memory\nanother process is using most of the VRAM"),
+        "gpu.busy"
+    );
+}
+
+/// Issue #14 round 4: NVRTC refusing the GPU's -arch is a torch whose CUDA predates the GPU; a
+/// nightly is PyTorch's own bug.
+#[test]
+fn nvrtc_refusing_the_architecture() {
+    assert_eq!(
+        top("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\nI am using RTX 4090\ntorch==1.10.0+cu113"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("nvrtc: error: invalid value for --gpu-architecture (-arch)\nRTX 4090\npytorch 1.14+cu117  nightly"),
+        "workload.library_bug"
+    );
+}
+
+/// Issue #14 round 4: the cudaMallocAsync out-of-memory message whose own figures show memory held
+/// outside the process; without such a gap it stays the job's own out of memory.
+#[test]
+fn async_allocator_oom_figures_show_other_programs() {
+    let msg = |allocated: &str| {
+        format!("torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : {allocated}\nRequested               : 952.00 MiB\nDevice limit            : 24.00 GiB\nFree (according to CUDA): 0 bytes")
+    };
+    assert_eq!(top(&msg("21.55 GiB")), "gpu.busy");
+    assert_eq!(top(&msg("23.50 GiB")), "workload.out_of_memory");
+    let f = async_oom_figures(&msg("21.55 GiB")).expect("figures");
+    assert!((f.requested - 952.0 / 1024.0).abs() < 1e-9);
+    assert!(f.free.abs() < 1e-12);
+}
+
+/// Issue #14 round 4: a paste saying PyTorch itself lacks the GPU's architecture decides "no
+/// kernel image" for the torch build even where an extension is named.
+#[test]
+fn a_paste_saying_pytorch_lacks_the_architecture() {
+    assert_eq!(
+        top("When running vLLM with a NVIDIA RTX 5090 GPU:\nRuntimeError: CUDA error: no kernel image is available for execution on the device\nFrom the logs, it seems that PyTorch does not support the compute capability of the RTX 5090 (sm_120)"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("When running vLLM with a NVIDIA RTX 5090 GPU:\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+}
