@@ -35,6 +35,8 @@ fn floors(part: &str) -> (f64, f64) {
         ADDED_D => (0.90, 0.90),
         // measured 2026-11-24 (round 3, dev-2026-11e): 3/4 first-ranked, facts 7/7 (4 cases)
         ADDED_E => (0.70, 0.95),
+        // round 5 (dev-2026-11f, forum pastes): set after its batches (SPLIT.md)
+        ADDED_F => (0.60, 0.80),
         _ => (0.60, 0.72),
     }
 }
@@ -77,6 +79,8 @@ const ADDED_C: &str = "dev-2026-11c";
 const ADDED_D: &str = "dev-2026-11d";
 /// Round 3 (#14's `diagnose` part, reading every paste format): all dev.
 const ADDED_E: &str = "dev-2026-11e";
+/// Round 5 (#14's `diagnose` part, pastes from forums): all dev.
+const ADDED_F: &str = "dev-2026-11f";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -106,7 +110,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
-    [ADDED, ADDED_C, ADDED_D, ADDED_E]
+    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F]
         .iter()
         .any(|f| c.file.starts_with(&format!("{f}/")))
 }
@@ -139,6 +143,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_C))
         .chain(added_cases_in(ADDED_D))
         .chain(added_cases_in(ADDED_E))
+        .chain(added_cases_in(ADDED_F))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -210,13 +215,15 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_c = added_cases_in(ADDED_C);
     let added_d = added_cases_in(ADDED_D);
     let added_e = added_cases_in(ADDED_E);
-    let parts: [(&str, Vec<&Case>); 6] = [
+    let added_f = added_cases_in(ADDED_F);
+    let parts: [(&str, Vec<&Case>); 7] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
         (ADDED_C, added_c.iter().collect()),
         (ADDED_D, added_d.iter().collect()),
         (ADDED_E, added_e.iter().collect()),
+        (ADDED_F, added_f.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

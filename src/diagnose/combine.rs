@@ -220,6 +220,38 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
     )
 }
 
+/// A sentence that states the nvidia kernel module is not there or was refused: "the
+/// signature check on the Nvidia modules failed", "not loading nvidia/vboxdrv modules",
+/// "Kernel update ... breaks Nvidia drivers", "the nvidia module is not loaded", "rebuilding
+/// with DKMS the nvidia module fixes the problem".
+static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b",
+    )
+});
+
+/// A sentence (in any language the parser knows) that states nvidia_uvm is not loaded:
+/// "nvidia_uvm is missing from lsmod", "发现nvidia_uvm缺失" (no `\b` before the name: in
+/// Unicode a CJK character next to it is a word character too).
+static UVM_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:^|[^a-z0-9_])nvidia[_-]uvm(?:\.ko)?(?:[^a-z0-9_.\n][^.\n]{0,12})?(?:\b(?:is |was )?(?:missing|not (?:being )?loaded|absent)\b|缺失|未加载)|\bnot loaded\b[^.\n]{0,12}\bnvidia[_-]uvm\b",
+    )
+});
+
+/// The driver-module cause a sentence of the paste states: nvidia_uvm missing
+/// (`driver.uvm_unavailable`) or the nvidia module itself not loaded or refused
+/// (`driver.module_not_loaded`).
+pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
+    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
+        return Some("driver.uvm_unavailable");
+    }
+    MODULE_MISSING_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        .then_some("driver.module_not_loaded")
+}
+
 /// The torch distributions a pip/conda listing can hold side by side.
 const TORCH_DISTRIBUTIONS: &[&str] = &[
     "torch",
@@ -623,5 +655,32 @@ mod tests {
             "using an integrated Intel GPU for the display",
             &with_gpu
         ));
+    }
+
+    /// Sentences of forum answers and post-mortems (tests/corpus/pastes/dev-2026-11f) that
+    /// state the module cause; sentences that only name the module or its loading do not.
+    #[test]
+    fn a_stated_module_cause_is_read() {
+        for (text, want) in [
+            // unix.stackexchange.com/questions/535434
+            ("As the MOK installation process was not actually completed, the signature check on the Nvidia modules failed", "driver.module_not_loaded"),
+            // askubuntu (wiki.keldo.uk mirror, answer 1009726)
+            ("See Ubuntu bug: 4.4.0-116 Kernel update on 2/21 breaks Nvidia drivers (on 14.04 and 16.04).", "driver.module_not_loaded"),
+            ("After the reboot the nvidia kernel module is not loaded.", "driver.module_not_loaded"),
+            // www.mynw.cn/news/541007.html
+            ("如果你发现nvidia_uvm缺失,那很可能就是问题根源。", "driver.uvm_unavailable"),
+            ("nvidia_uvm is missing from lsmod", "driver.uvm_unavailable"),
+        ] {
+            assert_eq!(stated_module_cause(text), Some(want), "{text}");
+        }
+        for text in [
+            "lsmod | grep nvidia",
+            "sudo modprobe nvidia_uvm",
+            "nvidia_uvm 1234567 0",
+            "The nvidia module is loaded and nvidia-smi works.",
+            "Kernel update went fine, nvidia-smi shows the GPU.",
+        ] {
+            assert_eq!(stated_module_cause(text), None, "{text}");
+        }
     }
 }

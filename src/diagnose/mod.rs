@@ -529,6 +529,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel log shows nouveau holding the GPU, so the nvidia module cannot bind to it",
                 "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot.",
             ),
+            "driver.module_not_loaded" => (
+                "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
+                "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
+            ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
                 "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
@@ -927,6 +931,33 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 stated.to_string(),
                 "paste".to_string(),
                 format!("a sentence of the paste states that the driver is too old for what runs on it, and nothing observed says otherwise (the error read alone: {cause})"),
+            )
+        }
+        _ => (cause, from, summary),
+    };
+    // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
+    // evidence the same way: it answers where nothing specific was observed, and rises where
+    // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic
+    // "device nodes" reading of a bare "nvidia-uvm" mention.
+    let (cause, from, summary) = match combine::stated_module_cause(paste) {
+        Some(stated)
+            if stated != cause
+                && ce.cuda_available != Some(true)
+                && !(stated == "driver.module_not_loaded" && ce.module_in_use)
+                && from != "log"
+                && from != "findings"
+                && (from != "paste" || cause == "workload.library_bug")
+                && !top_cause_observed(from_log.as_ref())
+                && (matches!(
+                    cause.as_str(),
+                    "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
+                ) || (stated == "driver.uvm_unavailable" && cause == "driver.device_nodes")
+                    || primary_lists(from_log.as_ref(), stated)) =>
+        {
+            (
+                stated.to_string(),
+                "paste".to_string(),
+                format!("a sentence of the paste states that the {} kernel module is missing or was refused, and nothing observed says otherwise (the error read alone: {cause})", if stated == "driver.uvm_unavailable" { "nvidia_uvm" } else { "nvidia" }),
             )
         }
         _ => (cause, from, summary),

@@ -106,6 +106,7 @@ struct Patterns {
     py_pair: Regex,
     modinfo_firmware: Regex,
     nvml_lib: Regex,
+    module_refused: Regex,
     driver_release: Regex,
     dpkg_driver: Regex,
     rpm_driver: Regex,
@@ -206,7 +207,11 @@ fn patterns() -> Option<&'static Patterns> {
             // modinfo nvidia: "firmware: nvidia/515.48.07/gsp.bin" (the GSP firmware is the driver's)
             modinfo_firmware: re(r"^firmware:\s+nvidia/(\d{3}\.\d+(?:\.\d+)?)/")?,
             // nvidia-smi under an NVML mismatch: "NVML library version: 550.144" (the user-space side)
-            nvml_lib: re(r"^NVML library version:\s*(\d{3}\.\d+(?:\.\d+)?)")?,
+            // (also inside a sentence: "failed ... against NVML library version: 590.44")
+            module_refused: re(
+                r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?missing\b[^\n]{0,10}Falling back to nouveau)",
+            )?,
+            nvml_lib: re(r"\bNVML library version:\s*(\d{3}\.\d+(?:\.\d+)?)")?,
             // the kernel refusing a GPU: "NVRM: NVIDIA 470.256.02 driver release."
             driver_release: re(r"\bNVIDIA (\d{3}\.\d+(?:\.\d+)?) driver release\b")?,
             // dpkg -l: "ii  libnvidia-compute-510:amd64  510.47.03-0ubuntu1  amd64 ..."
@@ -759,7 +764,7 @@ pub fn parse(text: &str) -> CollectEnv {
             }
             continue;
         }
-        if line.contains("Failed to initialize NVML") || line.starts_with("NVML library version:") {
+        if line.contains("Failed to initialize NVML") || line.contains("NVML library version:") {
             note(&mut ce, "nvidia-smi");
         }
         if line.contains("NVIDIA-SMI has failed") || line.starts_with("No devices were found") {
@@ -849,6 +854,18 @@ pub fn parse(text: &str) -> CollectEnv {
                     ce.kernel_observed
                         .push((id.to_string(), line.chars().take(300).collect()));
                 }
+            }
+        }
+        // The kernel refusing the nvidia module (modprobe / dmesg under Secure Boot: "could not
+        // insert 'nvidia': Required key not available", "Loading of unsigned module is
+        // rejected"), or a distribution's fallback saying it is absent (Fedora's
+        // nvidia-fallback: "NVIDIA kernel module missing. Falling back to nouveau.").
+        if p.module_refused.is_match(&line) {
+            note(&mut ce, "kernel log");
+            let id = "driver.module_not_loaded";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
             }
         }
         if p.cuda_worked.is_match(&line) {

@@ -805,3 +805,25 @@ Nvidia driver version: Could not collect
     assert_eq!(ce.driver, None);
     assert_eq!(ce.os.as_deref(), Some("Ubuntu 20.04.2 LTS"));
 }
+
+/// The kernel refusing the nvidia module, or a distribution saying it is missing, observes
+/// `driver.module_not_loaded` (forum pastes of round 5: askubuntu's "Required key not
+/// available", Fedora's nvidia-fallback line); a refusal of another module does not.
+#[test]
+fn module_refusals_are_observed() {
+    for line in [
+        "Ubuntu 16.04 kernel 4.4.0-21 not loading nvidia/vboxdrv modules anymore (Required key not available)",
+        "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
+        "\"NVIDIA kernel module missing. Falling back to nouveau.\"",
+    ] {
+        let ce = parse(line);
+        assert!(!ce.found_nothing(), "{line}");
+        assert_eq!(
+            ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+            Some("driver.module_not_loaded"),
+            "{line}"
+        );
+    }
+    let ce = parse("modprobe: ERROR: could not insert 'vboxdrv': Required key not available\n");
+    assert!(ce.kernel_observed.is_empty());
+}

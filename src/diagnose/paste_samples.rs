@@ -2198,6 +2198,19 @@ CPU:
         text: "# CUDA error: no kernel image is available for execution on the device RTX5090D\n\n### Versions\n\npip3 install --pre torch torchvision torchaudio --index-url https://download.pytorch.org/whl/nightly/cu128\n",
         facts: &[("gpus", "RTX5090D")],
     },
+    // round 5 (forum and blog pastes, tests/corpus/pastes/dev-2026-11f)
+    Sample {
+        url: "https://prodopsy.com/broken-nvidia-cuda-install",
+        format: "nvidia-smi in prose",
+        text: "The nvidia-smi binary attempted to link against NVML library version: 590.44, but the running kernel module likely corresponds to a different version.\n",
+        facts: &[("driver", "590.44")],
+    },
+    Sample {
+        url: "https://www.wanpihou.xyz/archives/nvidiaqu-dong-ban-ben-bu-pi-pei-dao-zhi-nvidia-smishi-xiao",
+        format: "dkms status / dmesg / modinfo",
+        text: "nvidia-smi\n# Failed to initialize NVML: Driver/library version mismatch\nuname -r # 5.15.0-94-generic\ndkms status nvidia # nvidia/570.133.07, 5.15.0-94-generic, x86_64: installed\ndmesg | grep -i nvrm\n# NVRM: API mismatch: client version 570.133.07, kernel module version 570.124.06\n",
+        facts: &[("gpus", ""), ("torch", "")],
+    },
 ];
 
 #[test]
