@@ -239,12 +239,47 @@ static UVM_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// A sentence saying the machine runs on the open-source driver instead of NVIDIA's: "the
+/// system was using the open-source non-proprietary driver", "fell back to nouveau".
+static OPEN_DRIVER_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:using|running on|runs on|fell back to|falls? back to|falling back to)\b[^.\n]{0,30}\b(?:open[- ]source|non-proprietary|nouveau)\b",
+    )
+});
+
+/// Words saying that installing NVIDIA's driver package fixed it: "install it using the
+/// command: sudo apt install nvidia-driver-XXX ... After this, my system came back
+/// properly".
+static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?is)\b(?:re)?install(?:ed|ing)?\b[^\n]{0,80}\bnvidia[- _]driver\b.{0,300}?\b(?:came back|works? (?:now|again|fine)|fixed (?:it|the)|solved|resolved)\b",
+    )
+});
+
+/// Whether a sentence of the paste says the machine runs on the open-source driver.
+pub fn says_open_driver_in_use(text: &str) -> bool {
+    OPEN_DRIVER_SAID.as_ref().is_some_and(|r| r.is_match(text))
+}
+
 /// The driver-module cause a sentence of the paste states: nvidia_uvm missing
-/// (`driver.uvm_unavailable`) or the nvidia module itself not loaded or refused
-/// (`driver.module_not_loaded`).
+/// (`driver.uvm_unavailable`), the open-source driver in use (`driver.not_installed` when
+/// installing NVIDIA's fixed it, else `driver.nouveau_loaded`), or the nvidia module itself
+/// not loaded or refused (`driver.module_not_loaded`).
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
     if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
         return Some("driver.uvm_unavailable");
+    }
+    // on the open-source driver: NVIDIA's was missing when installing it fixed the machine,
+    // else nouveau holds the GPU
+    if says_open_driver_in_use(paste) {
+        let installed_fixed = DRIVER_INSTALL_FIXED_SAID
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste));
+        return Some(if installed_fixed {
+            "driver.not_installed"
+        } else {
+            "driver.nouveau_loaded"
+        });
     }
     MODULE_MISSING_SAID
         .as_ref()
@@ -670,6 +705,9 @@ mod tests {
             // www.mynw.cn/news/541007.html
             ("如果你发现nvidia_uvm缺失,那很可能就是问题根源。", "driver.uvm_unavailable"),
             ("nvidia_uvm is missing from lsmod", "driver.uvm_unavailable"),
+            // askubuntu (wiki.weaverden.uk mirror, question 1376490)
+            ("the system was using the open-source non-proprietary driver (and very unstable, and slow).\ninstall it using the command:\nsudo apt install nvidia-driver-XXX\n(replace XXX)\nreboot:\nsudo reboot\nAfter this, my system came back properly.", "driver.not_installed"),
+            ("After the upgrade the laptop fell back to nouveau.", "driver.nouveau_loaded"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }

@@ -943,7 +943,8 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         Some(stated)
             if stated != cause
                 && ce.cuda_available != Some(true)
-                && !(stated == "driver.module_not_loaded" && ce.module_in_use)
+                // lspci showing the nvidia module bound answers every stated module cause but nvidia_uvm's
+                && !(stated != "driver.uvm_unavailable" && ce.module_in_use)
                 && from != "log"
                 && from != "findings"
                 && (from != "paste" || cause == "workload.library_bug")
@@ -957,7 +958,15 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             (
                 stated.to_string(),
                 "paste".to_string(),
-                format!("a sentence of the paste states that the {} kernel module is missing or was refused, and nothing observed says otherwise (the error read alone: {cause})", if stated == "driver.uvm_unavailable" { "nvidia_uvm" } else { "nvidia" }),
+                format!(
+                    "a sentence of the paste states {}, and nothing observed says otherwise (the error read alone: {cause})",
+                    match stated {
+                        "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
+                        "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
+                        "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver",
+                        _ => "that the nvidia kernel module is missing or was refused",
+                    }
+                ),
             )
         }
         _ => (cause, from, summary),

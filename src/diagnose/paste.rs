@@ -868,6 +868,10 @@ pub fn parse(text: &str) -> CollectEnv {
                     .push((id.to_string(), line.chars().take(300).collect()));
             }
         }
+        // a sentence saying the open-source driver drives the GPU is a fact about the machine
+        if crate::diagnose::combine::says_open_driver_in_use(&line) {
+            note(&mut ce, "driver in use (words)");
+        }
         if p.cuda_worked.is_match(&line) {
             cuda_worked = true;
         }
