@@ -287,6 +287,22 @@ pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
         .then_some("driver.module_not_loaded")
 }
 
+/// A sentence saying PyTorch (its builds) dropped or lacks support for the GPU's
+/// architecture: "PyTorch no longer supports compute capability 3.0", "PyTorch官方自1.3版本后停止支持".
+static TORCH_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
+    )
+});
+
+/// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
+pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
+    TORCH_ARCH_DROPPED_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        .then_some("torch.arch_unsupported")
+}
+
 /// The torch distributions a pip/conda listing can hold side by side.
 const TORCH_DISTRIBUTIONS: &[&str] = &[
     "torch",
@@ -711,6 +727,21 @@ mod tests {
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }
+        // duoke360.com/post/35217
+        assert_eq!(
+            stated_arch_cause(
+                "> 关键限制:计算能力3.0属于**较旧的架构**,PyTorch官方自1.3版本后停止支持"
+            ),
+            Some("torch.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("PyTorch no longer supports GPUs of compute capability 3.5."),
+            Some("torch.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("PyTorch supports the RTX 4090 since 1.13."),
+            None
+        );
         for text in [
             "lsmod | grep nvidia",
             "sudo modprobe nvidia_uvm",

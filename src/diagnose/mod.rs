@@ -529,6 +529,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel log shows nouveau holding the GPU, so the nvidia module cannot bind to it",
                 "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot.",
             ),
+            "driver.gpu_unsupported" => (
+                "the kernel log shows the open nvidia module refusing the GPU: it has no GSP (Maxwell, Pascal, Volta), which the open module needs",
+                "Install the proprietary kernel module of the driver branch (`nvidia-dkms-<branch>` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer) and reboot.",
+            ),
             "driver.module_not_loaded" => (
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
@@ -939,12 +943,14 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // evidence the same way: it answers where nothing specific was observed, and rises where
     // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic
     // "device nodes" reading of a bare "nvidia-uvm" mention.
-    let (cause, from, summary) = match combine::stated_module_cause(paste) {
+    let (cause, from, summary) = match combine::stated_module_cause(paste)
+        .or_else(|| combine::stated_arch_cause(paste))
+    {
         Some(stated)
             if stated != cause
                 && ce.cuda_available != Some(true)
                 // lspci showing the nvidia module bound answers every stated module cause but nvidia_uvm's
-                && !(stated != "driver.uvm_unavailable" && ce.module_in_use)
+                && !(stated.starts_with("driver.") && stated != "driver.uvm_unavailable" && ce.module_in_use)
                 && from != "log"
                 && from != "findings"
                 && (from != "paste" || cause == "workload.library_bug")
@@ -964,6 +970,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
                         "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver",
+                        "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),

@@ -82,6 +82,7 @@ struct Patterns {
     found_version: Regex,
     env_module: Regex,
     free_driver2: Regex,
+    driver_in_words: Regex,
     torch_spaced: Regex,
     mig_row: Regex,
     gpu_count: Regex,
@@ -266,6 +267,11 @@ fn patterns() -> Option<&'static Patterns> {
             tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
             found_version: re(r"found version (\d{4,6})")?,
             env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
+            // a driver named by its release or branch in words, in a line about NVIDIA's driver:
+            // "release 590.44.01", "rilis 590.44.01", "the 590 series", "driver ... seri 590"
+            driver_in_words: re(
+                r"(?i)\b(?:release|rilis|version|versi|versión|versão|versione)\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b|\b(?:driver|drivers|treiber|pilote|controlador)\b[^.\n]{0,25}\b(?:series|seri|série|serie|branch)\s+(\d{3})\b|\b(\d{3})[- ]series\b",
+            )?,
             free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
@@ -846,6 +852,12 @@ pub fn parse(text: &str) -> CollectEnv {
                 Some("driver.nouveau_loaded")
             } else if line.contains("fallen off the bus") || line.contains("has fallen off") {
                 Some("gpu.lost")
+            } else if line.contains("not supported by open")
+                || line.contains("does not include the required GPU")
+            {
+                // the open kernel module refusing a GPU without GSP (Maxwell, Pascal, Volta):
+                // that driver flavour does not drive the GPU
+                Some("driver.gpu_unsupported")
             } else {
                 None
             };
@@ -1125,7 +1137,16 @@ pub fn parse(text: &str) -> CollectEnv {
                     .captures(&line)
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
             })
-            .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)));
+            .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)))
+            .or_else(|| {
+                let lower = line.to_ascii_lowercase();
+                if !(lower.contains("nvidia") && lower.contains("driver")) {
+                    return None;
+                }
+                p.driver_in_words
+                    .captures(&line)
+                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+            });
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();

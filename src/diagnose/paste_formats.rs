@@ -827,3 +827,28 @@ fn module_refusals_are_observed() {
     let ce = parse("modprobe: ERROR: could not insert 'vboxdrv': Required key not available\n");
     assert!(ce.kernel_observed.is_empty());
 }
+
+/// A driver named by its release or branch in words, on a line about NVIDIA's driver (news of
+/// the Arch 590 switch, tests/corpus/pastes/dev-2026-11f/f017); versions of other software
+/// on lines that are not about the driver are not read.
+#[test]
+fn a_driver_release_in_words_is_read() {
+    let ce = parse("Nvidia menjauh dari GPU Pascal di driver Linux-nya, rilis 590.44.01 telah menyebabkan gangguan bagi pengguna GTX 1080 Ti\n");
+    assert_eq!(ce.driver.as_deref(), Some("590.44.01"));
+    let ce =
+        parse("After the update to the NVIDIA 590 series driver my GTX 1070 boots to a console\n");
+    assert_eq!(ce.driver.as_deref(), Some("590"));
+    let ce = parse("Blender release 410.12 was used for the renders\n");
+    assert_eq!(ce.driver, None);
+}
+
+/// The open module refusing a GPU without GSP observes `driver.gpu_unsupported` (the kernel
+/// log's own words, whatever the matrix says of the branch).
+#[test]
+fn the_open_module_refusing_a_gpu_is_observed() {
+    let ce = parse("[    5.1] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1d01)\n[    5.1] NVRM: installed in this system is not supported by open\n[    5.1] NVRM: nvidia.ko because it does not include the required GPU\n[    5.1] NVRM: System Processor (GSP).\n");
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.gpu_unsupported")
+    );
+}

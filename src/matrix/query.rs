@@ -9,13 +9,19 @@ use super::Matrix;
 use crate::arch_list::{arch_list_covers, parse_arch_list, ArchEntry};
 use crate::version::DottedVersion;
 
-/// Lower-case, without the "NVIDIA " prefix older drivers did not print, single spaces.
+/// Lower-case, without the "NVIDIA " prefix older drivers did not print and without the
+/// "GeForce " brand people leave out when they write a name ("GTX 1080 Ti", "RTX 3090"),
+/// single spaces.
 pub fn normalize_gpu_name(name: &str) -> String {
     let lower = name.trim().to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     let words = match words.first() {
         Some(&"nvidia") => &words[1..],
         _ => &words[..],
+    };
+    let words = match words.first() {
+        Some(&"geforce") if words.len() > 1 => &words[1..],
+        _ => words,
     };
     words.join(" ")
 }
@@ -354,11 +360,18 @@ mod tests {
 
     #[test]
     fn names_normalise() {
+        assert_eq!(normalize_gpu_name("NVIDIA GeForce  RTX 4090"), "rtx 4090");
+        assert_eq!(normalize_gpu_name("GeForce RTX 4090"), "rtx 4090");
+        // written without the brand, as forum posts do
+        assert_eq!(normalize_gpu_name("GTX 1080 Ti"), "gtx 1080 ti");
+        assert_eq!(normalize_gpu_name("GeForce"), "geforce");
+        let m = crate::matrix::Matrix::bundled().unwrap();
         assert_eq!(
-            normalize_gpu_name("NVIDIA GeForce  RTX 4090"),
-            "geforce rtx 4090"
+            m.gpu_by_name("GTX 1080 Ti").map(|g| g.cc.as_str()),
+            m.gpu_by_name("NVIDIA GeForce GTX 1080 Ti")
+                .map(|g| g.cc.as_str())
         );
-        assert_eq!(normalize_gpu_name("GeForce RTX 4090"), "geforce rtx 4090");
+        assert!(m.gpu_by_name("GTX 1080 Ti").is_some());
         assert_eq!(
             normalize_gpu_name(" Tesla V100-SXM2-32GB "),
             "tesla v100-sxm2-32gb"
