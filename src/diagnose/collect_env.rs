@@ -46,8 +46,8 @@ pub struct CollectEnv {
     /// nvidia-smi printed that it could not talk to the driver.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub smi_failed: bool,
-    /// What pasted kernel-log lines observed: (finding id, the line), e.g. nouveau owning the
-    /// GPU, a GPU fallen off the bus.
+    /// What pasted kernel-log (and shell) lines observed: (finding id, the line), e.g. nouveau
+    /// owning the GPU, a GPU fallen off the bus, the shell finding no driver tool.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kernel_observed: Vec<(String, String)>,
     /// `lspci -k` shows the nvidia kernel module bound to an NVIDIA GPU ("Kernel driver in use: nvidia").

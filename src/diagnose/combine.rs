@@ -226,7 +226,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b",
     )
 });
 
@@ -718,6 +718,8 @@ mod tests {
             // askubuntu (wiki.keldo.uk mirror, answer 1009726)
             ("See Ubuntu bug: 4.4.0-116 Kernel update on 2/21 breaks Nvidia drivers (on 14.04 and 16.04).", "driver.module_not_loaded"),
             ("After the reboot the nvidia kernel module is not loaded.", "driver.module_not_loaded"),
+            // github.com/lperez31/prime-select-hybrid/issues/1
+            ("Changing from 'intel' to 'hybrid' then run 'nvidia-smi' returns no drivers detected.", "driver.module_not_loaded"),
             // www.mynw.cn/news/541007.html
             ("如果你发现nvidia_uvm缺失,那很可能就是问题根源。", "driver.uvm_unavailable"),
             ("nvidia_uvm is missing from lsmod", "driver.uvm_unavailable"),

@@ -523,8 +523,17 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
         );
     }
     // What pasted kernel-log lines observed (a GPU fallen off the bus, nouveau owning it).
+    let in_container =
+        regex::Regex::new(r"(?i)\b(?:docker|podman|container|kubectl|kubernetes|k8s)\b")
+            .is_ok_and(|r| r.is_match(paste));
     for (id, line) in &ce.kernel_observed {
         let (summary, fix): (&str, &str) = match id.as_str() {
+            // in a container the driver's tools come from the host (the toolkit's injection)
+            "driver.not_installed" if in_container => continue,
+            "driver.not_installed" => (
+                "the shell finds none of the NVIDIA driver's own tools (nvidia-smi, prime-select ship with the driver package): the driver is not installed, or its install failed",
+                "Install the driver package for the GPU (`sudo ubuntu-drivers install` or `sudo apt install nvidia-driver-<branch>` on Ubuntu) and reboot.",
+            ),
             "driver.nouveau_loaded" => (
                 "the kernel log shows nouveau holding the GPU, so the nvidia module cannot bind to it",
                 "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot.",

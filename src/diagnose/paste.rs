@@ -108,6 +108,8 @@ struct Patterns {
     modinfo_firmware: Regex,
     nvml_lib: Regex,
     module_refused: Regex,
+    smi_no_driver_words: Regex,
+    driver_tool_missing: Regex,
     driver_release: Regex,
     dpkg_driver: Regex,
     rpm_driver: Regex,
@@ -209,6 +211,14 @@ fn patterns() -> Option<&'static Patterns> {
             modinfo_firmware: re(r"^firmware:\s+nvidia/(\d{3}\.\d+(?:\.\d+)?)/")?,
             // nvidia-smi under an NVML mismatch: "NVML library version: 550.144" (the user-space side)
             // (also inside a sentence: "failed ... against NVML library version: 590.44")
+            // a poster's words for nvidia-smi finding no driver: "run 'nvidia-smi' returns no drivers detected"
+            smi_no_driver_words: re(
+                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?(?:drivers?|devices?)\b",
+            )?,
+            // the shell finding none of the driver's own tools: they ship with the driver package
+            driver_tool_missing: re(
+                r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): command not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b",
+            )?,
             module_refused: re(
                 r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?missing\b[^\n]{0,10}Falling back to nouveau)",
             )?,
@@ -875,6 +885,18 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.module_refused.is_match(&line) {
             note(&mut ce, "kernel log");
             let id = "driver.module_not_loaded";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+        }
+        if p.smi_no_driver_words.is_match(&line) {
+            note(&mut ce, "nvidia-smi (words)");
+            ce.smi_failed = true;
+        }
+        if p.driver_tool_missing.is_match(&line) {
+            note(&mut ce, "shell");
+            let id = "driver.not_installed";
             if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
                 ce.kernel_observed
                     .push((id.to_string(), line.chars().take(300).collect()));

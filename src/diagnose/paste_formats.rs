@@ -852,3 +852,22 @@ fn the_open_module_refusing_a_gpu_is_observed() {
         Some("driver.gpu_unsupported")
     );
 }
+
+/// The shell finding none of the driver's tools observes `driver.not_installed`; a poster's
+/// "nvidia-smi returns no drivers" is nvidia-smi failing (round 5, dev-2026-11f f018/f019).
+#[test]
+fn driver_tools_missing_and_smi_words_are_read() {
+    let ce = parse("sudo prime-select nvidia\nsudo: prime-select: command not found\n");
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.not_installed")
+    );
+    let ce = parse("zsh: command not found: nvidia-smi\n");
+    assert!(!ce.kernel_observed.is_empty());
+    let ce = parse("bash: nvcc: command not found\n");
+    assert!(ce.kernel_observed.is_empty());
+    let ce = parse(
+        "Changing from 'intel' to 'hybrid' then run 'nvidia-smi' returns no drivers detected.\n",
+    );
+    assert!(ce.smi_failed && !ce.found_nothing());
+}
