@@ -575,6 +575,10 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"MIG|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            // The launch asks for more processes than GPUs, or a rank used as a device index:
+            // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
+            // `--gpus-per-task` giving each task one GPU while the code uses local_rank.
+            h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b", "workload.library_bug", 0.35),
             h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
         ],
@@ -1170,6 +1174,65 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvidia-smi` while loading: a GPU already near full before the model loads means other processes; otherwise the model, context and layers asked for do not fit.",
+    },
+    // ---- multi-GPU and clusters (round 5)
+    // A collective that hangs (or a job that "freezes") until NCCL's peer-to-peer transport is
+    // turned off: peer copies between GPUs on PCIe do not arrive because the IOMMU or PCIe ACS
+    // redirects them to the root complex (NCCL troubleshooting guide, "PCI Access Control
+    // Services"; NVIDIA/nccl#631, #667, #2079). NCCL_P2P_DISABLE=1 working is the tell.
+    Rule {
+        id: "nccl.p2p_hang",
+        title: "a collective hangs until NCCL's P2P transport is disabled",
+        pattern: r"(?:\b(?:hang|hangs|hanging|hung|freezes?|freezing|froze|frozen|stuck|deadlocks?|deadlocked|stall(?:s|ed)?)\b[\s\S]{0,600}?NCCL_P2P_(?:DISABLE|LEVEL)\b|NCCL_P2P_(?:DISABLE|LEVEL)\b[\s\S]{0,400}?\b(?:hang|hangs|hanging|hung|freez\w*|froze|stuck|deadlock\w*|stall\w*)\b|NCCL_P2P_DISABLE\s*=\s*1[^\n]{0,120}\b(?:works?|worked|resolves?|resolved|fix(?:es|ed)?|solves?|solved|helps?|helped|workaround)\b|ACSCtl:\s*SrcValid\+)",
+        priority: 56,
+        causes: &[
+            c("probe.p2p", 0.7, "Peer-to-peer copies between GPUs over PCIe do not arrive: the IOMMU (VT-d / AMD-Vi) or PCIe Access Control Services on the bridges and switches send them up to the root complex, where they stall, so NCCL's P2P transport spins for ever; with NCCL_P2P_DISABLE=1 NCCL goes through host memory and works, slower.", "Disable ACS on the PCIe bridges/switches (BIOS, or `setpci -s <bdf> ECAP_ACS+6.w=0000` per bridge; `pci=noacs` on Linux 6.x), and put the IOMMU in passthrough (`iommu=pt`, or `intel_iommu=off` / `amd_iommu=off`, VT-d off in the BIOS); check with `sudo lspci -vvv | grep ACSCtl` (SrcValid+ is on) and CUDA's p2pBandwidthLatencyTest. Keep NCCL_P2P_DISABLE=1 only as a stopgap."),
+            c("workload.nccl", 0.2, "Ranks that issue different collectives (or one rank that never reaches one) hang until the watchdog, whatever the transport.", "Run with `NCCL_DEBUG=INFO TORCH_DISTRIBUTED_DEBUG=DETAIL` and compare what each rank calls last."),
+            c("workload.library_bug", 0.1, "A bug in this NCCL release's P2P path for the topology.", "Upgrade NCCL (the nvidia-nccl-cu12 wheel torch pins, or newer)."),
+        ],
+        hints: &[
+            h(r"\biommu\b|\bACS\b|VT-d|AMD-Vi|\bPHB\b|\bPXB\b|\bPIX\b|\bNODE\b|PCIe|no NVLink", "probe.p2p", 0.2),
+            h(r"mismatch|different (?:collective|shapes?|sizes?)|one rank|rank \d+ (?:never|did not)", "workload.nccl", 0.3),
+        ],
+        tells_apart: "`nvidia-smi topo -m`, `sudo lspci -vvv | grep ACSCtl` and CUDA's p2pBandwidthLatencyTest: P2P enabled with a hang or garbage points at ACS/IOMMU; a hang with P2P disabled too is the job.",
+    },
+    // cudaErrorPeerAccessUnsupported: the two GPUs cannot reach each other's memory directly
+    // (GeForce cards without an NVLink bridge, GPUs under different CPU sockets, virtual machines),
+    // and the program insists on peer access (efeslab/Nanoflow#22: 8x RTX 3090).
+    Rule {
+        id: "cuda.peer_access_unsupported",
+        title: "peer access is not supported between these two devices",
+        pattern: r"(?:peer access is not supported between these two devices?|cudaErrorPeerAccessUnsupported|CUDA_ERROR_PEER_ACCESS_UNSUPPORTED|Peer access not supported between device ordinals)",
+        priority: 62,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program enables peer access (custom all-reduce, direct GPU-to-GPU copies) between GPUs that do not offer it: GeForce cards without an NVLink bridge, GPUs under different CPU sockets or PCIe root complexes. The GPUs are as designed; the program must not require P2P there.", "Turn the program's peer-to-peer path off (vLLM: `--disable-custom-all-reduce`; TensorRT-LLM: `--use_custom_all_reduce disable`; NCCL falls back by itself), or run on GPUs joined by NVLink / under one PCIe switch."),
+            c("probe.p2p", 0.3, "GPUs that support peer access report none because the IOMMU, PCIe ACS or a virtual machine's passthrough hides it.", "Check `nvidia-smi topo -p2p r`; put the IOMMU in passthrough (`iommu=pt`) and disable ACS, or pass the GPUs to the VM with P2P enabled."),
+            c("host.container_no_gpu", 0.1, "Inside a VM or container the GPUs are passed through one by one, without peer links.", "Run on the host or pass the GPUs through with their PCIe topology."),
+        ],
+        hints: &[
+            h(r"GeForce|\bRTX ?[2-5]0[5-9]0\b|\b[2-5]0[5-9]0(?:\s*Ti)?\b|\bGTX\b|TITAN", "workload.library_bug", 0.2),
+            h(r"\biommu\b|\bACS\b|VT-d|\bVM\b|virtual machine|passthrough|KVM|Proxmox|ESXi", "probe.p2p", 0.35),
+        ],
+        tells_apart: "`nvidia-smi topo -p2p r` (which pairs can read each other) and the GPU model: GeForce without a bridge never has P2P; data-centre GPUs without it point at the IOMMU/ACS or the VM.",
+    },
+    // NCCL's InfiniBand/RoCE transport failing: completion errors (12 = retry exceeded, a
+    // timeout), queue-pair transitions refused. The network between the nodes (GID index,
+    // HCA choice, routing, PFC/ECN, firewall), not the GPUs (NVIDIA/nccl#426, #769).
+    Rule {
+        id: "nccl.net_ib",
+        title: "NCCL's InfiniBand / RoCE transport failed",
+        pattern: r"(?:NCCL WARN NET/IB\b[^\n]{0,160}|NET/IB\s*:\s*Got completion (?:from peer [^\n]{0,60})?with (?:status=|error )\d+[^\n]{0,80}|\bibv_(?:modify_qp|create_qp|reg_mr|reg_dmabuf_mr|poll_cq|create_cq)\w* failed[^\n]{0,80}|NCCL WARN NET/Socket[^\n]{0,120}|NCCL WARN (?:socketProgress|Net : Connection closed|Connect to [^\n]{0,60} failed)[^\n]{0,120})",
+        priority: 55,
+        causes: &[
+            c("workload.nccl", 0.75, "NCCL reached the other node but its InfiniBand/RoCE (or socket) traffic does not get through: the wrong RoCE GID index (a link-local address that is not routed), the wrong HCA or port, an interface NCCL should not use, PFC/ECN or switch filtering, or a firewall between the nodes.", "Run the fabric's own tests first (`ib_write_bw`, `show_gids`); then set NCCL to what works: `NCCL_IB_GID_INDEX=<the RoCE v2 GID of the routed address, often 3>`, `NCCL_IB_HCA=mlx5_0:1,...`, `NCCL_SOCKET_IFNAME=<the interface between the nodes>`; `NCCL_IB_DISABLE=1` isolates the IB path."),
+            c("workload.library_bug", 0.15, "A bug in this NCCL release's IB transport or the NIC driver (OFED) pairing.", "Upgrade NCCL and the NIC driver (MLNX_OFED / DOCA) to matching releases."),
+            c("probe.p2p", 0.1, "GPUDirect RDMA over a PCIe path with ACS enabled (or nvidia-peermem missing) corrupts or drops the transfers.", "Disable ACS on the PCIe switches between the GPUs and the NICs and load `nvidia_peermem`; `NCCL_NET_GDR_LEVEL=LOC` as a check."),
+        ],
+        hints: &[
+            h(r"GID|RoCE|show_gids|ibv_devinfo|Network is unreachable|Connection timed out|error 12\b|status=12\b", "workload.nccl", 0.2),
+            h(r"\bACS\b|ACSCtl|peermem|GDR|GPUDirect", "probe.p2p", 0.3),
+        ],
+        tells_apart: "`ib_write_bw` / `ib_send_bw` between the two nodes with the GID index NCCL uses (`show_gids`): failing there too is the fabric; passing there and failing only with GPUDirect (NCCL_NET_GDR_LEVEL) points at ACS or nvidia-peermem.",
     },
     // ------------------------------------------------------------ field families
     Rule {

@@ -1252,3 +1252,69 @@ fn a_paste_saying_pytorch_lacks_the_architecture() {
         "ext.arch_unsupported"
     );
 }
+
+/// Issue #14 round 5: a collective that hangs until NCCL's P2P transport is turned off is peer
+/// copies stalled by the IOMMU/ACS; the same hang with nothing about P2P stays the job's.
+#[test]
+fn a_hang_that_nccl_p2p_disable_cures_is_acs_or_the_iommu() {
+    assert_eq!(
+        top("the model \"freeze\"(stuck) when using 4 or more GPUs. I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),
+        "probe.p2p"
+    );
+    assert_eq!(
+        top("all_reduce_perf hangs between GPU0 and GPU1 (PXB).\nSetting NCCL_P2P_DISABLE=1 did workaround but got really low speed."),
+        "probe.p2p"
+    );
+    assert_eq!(
+        top("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 1800000 milliseconds before timing out."),
+        "workload.nccl"
+    );
+}
+
+/// Issue #14 round 5: "peer access is not supported" on GeForce cards is the program requiring
+/// P2P the GPUs do not offer; in a VM, the passthrough/IOMMU hiding it.
+#[test]
+fn peer_access_unsupported_is_the_program_on_geforce_and_the_iommu_in_a_vm() {
+    assert_eq!(
+        top("raise the error `peer access is not supported between these two device`\nwas using Nvidia 3090 * 8"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: peer access is not supported between these two devices\n2x A100 PCIe passed through to a KVM virtual machine"),
+        "probe.p2p"
+    );
+}
+
+/// Issue #14 round 5: NCCL's IB/RoCE transport failing is the network between the nodes.
+#[test]
+fn nccl_infiniband_and_roce_failures_are_the_network() {
+    assert_eq!(
+        top("transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        explain("NCCL WARN NET/IB : Got completion with error 12")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("nccl.net_ib")
+    );
+}
+
+/// Issue #14 round 5: "invalid device ordinal" with the launch's process count or a rank used as
+/// the device is the job's launch, even where CUDA_VISIBLE_DEVICES is set.
+#[test]
+fn invalid_ordinal_from_the_launchers_process_count_is_the_job() {
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nproc_per_node=4 train.py\nRuntimeError: cuda runtime error (101) : invalid device ordinal"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=3 python train.py\nRuntimeError: CUDA error: invalid device ordinal"),
+        "env.visible_devices_invalid"
+    );
+}
