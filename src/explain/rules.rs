@@ -1234,6 +1234,106 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`ib_write_bw` / `ib_send_bw` between the two nodes with the GID index NCCL uses (`show_gids`): failing there too is the fabric; passing there and failing only with GPUDirect (NCCL_NET_GDR_LEVEL) points at ACS or nvidia-peermem.",
     },
+    // NCCL's "unhandled cuda error": a CUDA call inside NCCL failed. The CUDA error is in the
+    // NCCL_DEBUG=INFO log; what the paste says around it decides: an NCCL too old for the
+    // driver/GPU (NVIDIA/nccl-tests#5, NCCL 1.x), an NCCL built for another CUDA
+    // (NVIDIA/caffe#492), an earlier kernel fault, or ranks sharing a GPU.
+    Rule {
+        id: "nccl.unhandled_cuda",
+        title: "NCCL: unhandled cuda error",
+        pattern: r"(?:NCCL (?:error|Error \d+|failure)\b[^\n]{0,200}\bunhandled cuda error|ncclUnhandledCudaError|ncclSuccess \(1 vs\. 0\)[^\n]{0,40}|NCCL failure [^\n]{0,80}'unhandled cuda error')",
+        priority: 51,
+        causes: &[
+            c("workload.illegal_address", 0.3, "A CUDA call inside NCCL failed because the job's CUDA context was already broken: an earlier kernel faulted (illegal address, device-side assert) or memory ran out, and NCCL is the first to report it.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.3, "This NCCL release does not work with the driver or GPU (too old for them, or a known bug); upgrading NCCL fixes it.", "Upgrade NCCL (the nvidia-nccl-cu12 wheel torch pins, or the libnccl2 package for the CUDA in use) and rerun with `NCCL_DEBUG=INFO` to see the failing CUDA call."),
+            c("torch.wheel_deps_mismatch", 0.2, "The NCCL loaded was built for another CUDA version than the program (a libnccl2 package for CUDA 9 under a CUDA 8 build, an nvidia-nccl wheel that does not match torch's CUDA).", "Install the NCCL built for the program's CUDA version (`libnccl2=<ver>+cuda<X.Y>`, or the nvidia-nccl-cuXX wheel torch pins) and make sure only that one is on the library path."),
+            c("workload.nccl", 0.15, "Two ranks use the same GPU, or CUDA_VISIBLE_DEVICES is set per rank so NCCL cannot use CUDA IPC between them.", "Give each rank its own GPU via `torch.cuda.set_device(local_rank)` instead of per-rank CUDA_VISIBLE_DEVICES; check `NCCL_DEBUG=INFO` for 'Duplicate GPU detected'."),
+            c("probe.p2p", 0.05, "Peer access between the GPUs fails (IOMMU/ACS, a VM) when NCCL sets up its P2P transport.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough."),
+        ],
+        hints: &[
+            h(r"\bNCCL(?: version)?\s*:?\s*1\.\d+\b|\bNCCL ?1\b|\bnccl1\b", "workload.library_bug", 0.4),
+            h(r"libnccl\S*\s*[=/ ][^\n]{0,30}\+?cuda\d|\+cuda\d+\.\d|NCCL[^\n]{0,40}(?:built|compiled) (?:for|with|against) CUDA", "torch.wheel_deps_mismatch", 0.35),
+            h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),
+            h(r"Duplicate GPU|same (?:GPU|device)|two ranks", "workload.nccl", 0.4),
+            h(r"NCCL_P2P_DISABLE\s*=\s*1|\bACS\b|\biommu\b", "probe.p2p", 0.35),
+        ],
+        tells_apart: "`NCCL_DEBUG=INFO`: the line before 'unhandled cuda error' names the CUDA call and its error (an illegal address → the job; 'invalid device function' / 'no kernel image' → an NCCL build for another CUDA/GPU; 'peer access' → P2P).",
+    },
+    // A batch job that got no GPU: on Slurm (PBS, LSF) the job's cgroup shows only the GPUs it
+    // requested (`--gres=gpu:N`, `--gpus`), so a job without the request sees none, although the
+    // node has them (3dem/model-angelo#60). Inside a container in the job, the container must also
+    // get them (`--nv`, enroot's NVIDIA_VISIBLE_DEVICES: NVIDIA/enroot#205).
+    Rule {
+        id: "cluster.job_without_gpu",
+        title: "a batch job sees no GPU",
+        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
+        priority: 80,
+        causes: &[
+            c("workload.gpu_not_requested", 0.6, "The job asked the scheduler for no GPU (or fewer than it uses): Slurm's cgroup (ConstrainDevices) shows a job only the GPUs it requested, so on a GPU node a job without `--gres=gpu:N` / `--gpus=N` sees none and nvidia-smi / CUDA report no device. The node is fine.", "Request the GPUs in the job: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`) and the GPU partition; check inside the job with `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L`."),
+            c("host.container_no_gpu", 0.2, "The job got its GPUs but runs the program in a container that was not given them: Singularity/Apptainer without `--nv`, enroot/pyxis with an image that does not set NVIDIA_VISIBLE_DEVICES.", "Singularity/Apptainer: `--nv`; enroot/pyxis: set `NVIDIA_VISIBLE_DEVICES=all` (and NVIDIA_DRIVER_CAPABILITIES=compute,utility) in the srun environment or the image."),
+            c("env.visible_devices_invalid", 0.2, "Slurm set CUDA_VISIBLE_DEVICES to the node-wide indices of the allocated GPUs while the job (or its container) sees only those GPUs renumbered from 0, so the indices name GPUs that are not there.", "Let cgroups constrain the devices (`ConstrainDevices=yes` in cgroup.conf) or use the GPUs as CUDA numbers them inside the job; do not copy CUDA_VISIBLE_DEVICES into the container by hand."),
+        ],
+        hints: &[
+            h(r"--nv\b|singularity|apptainer|enroot|pyxis|--container-image|NVIDIA_VISIBLE_DEVICES", "host.container_no_gpu", 0.6),
+            h(r"(?:didn'?t|did not|not|without|forgot to)\s+(?:actually\s+)?(?:get|request|ask(?:ed)? for|allocate|have)[^\n]{0,30}\bgpus?\b|no gpu (?:was )?(?:allocated|requested)", "workload.gpu_not_requested", 0.3),
+            h(r"ConstrainDevices|SINGULARITYENV_CUDA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES=\S*[1-9]", "env.visible_devices_invalid", 0.3),
+        ],
+        tells_apart: "Inside the job: `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L` (empty / failing → no GPU requested), and `scontrol show job $SLURM_JOB_ID | grep -i tres` (no gres/gpu in the allocation).",
+    },
+    // PyTorch's device check in an op: two operands on different GPUs (or CPU and GPU). A
+    // program's placement (a model split over every visible GPU by device_map="auto" or
+    // DataParallel, a tensor left on cuda:0 in a rank), not the machine (magic-research/bubogpt#11).
+    Rule {
+        id: "torch.tensors_on_two_devices",
+        title: "Expected all tensors to be on the same device",
+        pattern: r"(?:Expected all tensors to be on the same device, but (?:found at least two devices|got)[^\n]{0,160}|Expected (?:object of device type cuda but got device type cpu|tensor for argument #\d+ '\w+' to have the same device)[^\n]{0,80}|Input, output and indices must be on the current device)",
+        priority: 58,
+        causes: &[
+            c("workload.library_bug", 0.9, "The program puts the operands of one operation on different devices: a model spread over every visible GPU (`device_map=\"auto\"`, DataParallel) whose inputs stay on cuda:0, a tensor created on the default GPU inside a rank, or a module left on the CPU. The GPUs are fine.", "Expose only the GPUs the program is meant to use (`CUDA_VISIBLE_DEVICES=0` before it starts, or before torchrun), call `torch.cuda.set_device(local_rank)` in each rank, and move inputs to the model's device (`x.to(model.device)`)."),
+            c("env.visible_devices_invalid", 0.1, "CUDA_VISIBLE_DEVICES or the launcher gives each process more GPUs than it is written for.", "Set CUDA_VISIBLE_DEVICES to the GPUs the program expects."),
+        ],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.device_count())\"`: with several GPUs visible, the same run with `CUDA_VISIBLE_DEVICES=0` works if it is the program's placement.",
+    },
+    // MIG in Kubernetes: the device plugin's MIG strategy decides the resource names. With
+    // `mixed`, a GPU in MIG mode is `nvidia.com/mig-<profile>` only and a `nvidia.com/gpu`
+    // request does not get it (NVIDIA/gpu-operator#637); with `single`, the MIG devices are
+    // `nvidia.com/gpu` and all must have one profile.
+    Rule {
+        id: "k8s.mig_resources",
+        title: "Kubernetes and MIG: the requested resource is not the one the GPU is exposed as",
+        pattern: r"(?:nvidia\.com/mig-\d+g\.\d+gb[\s\S]{0,800}?\b(?:fail\w*|not|cannot|can'?t|pending|insufficient|no (?:GPU|device)s?)\b|\b(?:fail\w*|not|cannot|can'?t|pending|insufficient|no (?:GPU|device)s?)\b[\s\S]{0,300}?nvidia\.com/mig-\d+g\.\d+gb|(?:mig\.strategy|migStrategy|mig-strategy)\b[\s\S]{0,400}?\b(?:fail\w*|error|not|cannot|pending|insufficient)\b)",
+        priority: 56,
+        causes: &[
+            c("gpu.mig_enabled", 0.8, "The GPU is in MIG mode and the device plugin exposes it by MIG profile: with the `mixed` strategy a MIG GPU is only `nvidia.com/mig-<profile>` (a `nvidia.com/gpu` request does not get it), with `single` every MIG device is a `nvidia.com/gpu` and all must share one profile.", "Request the MIG resource the node lists (`nvidia.com/mig-1g.10gb: 1`) under the `mixed` strategy, or use the `single` strategy with one profile per node (gpu-operator `mig.strategy`); `kubectl describe node` shows what is advertised."),
+            c("host.container_no_gpu", 0.2, "The device plugin or container runtime on the node does not hand the device to the container.", FIX_CONTAINER),
+        ],
+        hints: &[],
+        tells_apart: "`kubectl describe node <node>` (Capacity: nvidia.com/gpu against nvidia.com/mig-*), the device plugin's `migStrategy`, and `nvidia-smi -L` on the node.",
+    },
+    // The GPU operator's validators (driver, toolkit, cuda, plugin validation) stuck in
+    // Init/CrashLoopBackOff: on an NVSwitch system (HGX/DGX) CUDA does not come up without the
+    // fabric manager (NVIDIA/gpu-operator#286, #375, #1043); elsewhere the container runtime
+    // or the driver.
+    Rule {
+        id: "k8s.gpu_operator_validator",
+        title: "the GPU operator's validator pods fail",
+        pattern: r"(?:nvidia-(?:cuda|operator|device-plugin)-validator[^\n]{0,120}\b(?:CrashLoopBackOff|Init:Error|Init:CrashLoopBackOff|crash\w*|Error|fail\w*)|(?:cuda|toolkit|driver|plugin)-validation\b[^\n]{0,120}\b(?:CrashLoopBackOff|crash\w*|fail\w*|error)|\b(?:crash\w*|fail\w*)\b[^\n]{0,60}nvidia-(?:cuda|operator)-validator)",
+        priority: 47,
+        causes: &[
+            c("driver.fabric_manager", 0.35, "On an NVSwitch system (HGX/DGX A100/H100/B200) CUDA cannot initialise until the fabric manager has set up the NVSwitch fabric: the cuda-validation pod's vector-add fails ('system not yet initialized') while nvidia-smi works.", "On the host: install nvidia-fabricmanager of exactly the driver's version and `sudo systemctl enable --now nvidia-fabricmanager` (or let the operator's driver container run it); `nvidia-smi -q | grep -i fabric` must say Completed."),
+            c("host.container_no_gpu", 0.3, "The node's container runtime does not use the NVIDIA runtime (toolkit-validation fails, containerd not configured), so validator pods get no GPU.", "Let the operator's toolkit daemonset configure containerd (or `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` and restart it), then delete the validator pods."),
+            c("driver.too_old_for_toolkit", 0.2, "The validator's CUDA is newer than the node's driver ('CUDA driver version is insufficient for CUDA runtime version').", "Upgrade the node's driver (or the operator's driver version) to one that supports the operator's CUDA."),
+            c("driver.module_not_loaded", 0.15, "The driver container did not load the kernel modules (driver-validation fails).", FIX_MODULE),
+        ],
+        hints: &[
+            h(r"\bHGX\b|\bDGX\b|NVSwitch|fabric.?manager|SXM|system not yet initialized|\b8 ?x? ?(?:A100|H100|H200|B200)\b", "driver.fabric_manager", 0.45),
+            h(r"toolkit-validation|containerd|nvidia-container|runtimeClass|could not load NVML", "host.container_no_gpu", 0.35),
+            h(r"driver version is insufficient", "driver.too_old_for_toolkit", 0.6),
+            h(r"driver-validation|modprobe|unable to load kernel module", "driver.module_not_loaded", 0.4),
+        ],
+        tells_apart: "`kubectl logs <validator> -c cuda-validation` (or toolkit-/driver-validation): 'system not yet initialized' → fabric manager; no GPU in the container → runtime; 'driver version is insufficient' → driver.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -1318,3 +1318,61 @@ fn invalid_ordinal_from_the_launchers_process_count_is_the_job() {
         "env.visible_devices_invalid"
     );
 }
+
+/// Issue #14 round 5: NCCL's "unhandled cuda error" is decided by what the paste says around it:
+/// an NCCL 1.x is too old, a kernel fault earlier is the job's, an NCCL built for another CUDA.
+#[test]
+fn nccl_unhandled_cuda_error_reads_the_evidence_around_it() {
+    assert_eq!(
+        top("# NCCL Tests compiled with NCCL 1.0\nNCCL failure all_reduce.cu:95 'unhandled cuda error'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered\nRuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"),
+        "workload.illegal_address"
+    );
+    assert_eq!(
+        top("Check failed: result == ncclSuccess (1 vs. 0)  unhandled cuda error\nlibnccl2=2.1.15-1+cuda9.0 installed, the build uses CUDA 8"),
+        "torch.wheel_deps_mismatch"
+    );
+}
+
+/// Issue #14 round 5: a batch job that sees no GPU is the job's request (or its container), not
+/// the node's driver; the same message with no scheduler in the paste keeps its old answer.
+#[test]
+fn a_batch_job_without_a_gpu_is_its_request() {
+    assert_eq!(
+        top("I found the issue in my slurm-submission script.\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("srun --gpus=2 --container-image=myimage --pty bash -i\nRuntimeError: Found no NVIDIA driver on your system."),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        top("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "workload.gpu_not_requested"
+    );
+}
+
+/// Issue #14 round 5: tensors on two devices, MIG resources in Kubernetes, and the GPU
+/// operator's validators on an NVSwitch system.
+#[test]
+fn placement_mig_resources_and_operator_validators() {
+    assert_eq!(
+        top("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cuda:0!"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("nvidia.com/gpu:          2\n  nvidia.com/mig-1g.10gb:  6\nthe `nvidia.com/gpu` request fails to inject GPU."),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("nvidia-cuda-validator-k6tbm 0/1 Init:CrashLoopBackOff on an A100 HGX with NVSwitch"),
+        "driver.fabric_manager"
+    );
+    assert_eq!(
+        top("nvidia-operator-validator-d5c26 0/1 Init:CrashLoopBackOff\ntoolkit-validation: containerd is not configured"),
+        "host.container_no_gpu"
+    );
+}
