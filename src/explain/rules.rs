@@ -1334,6 +1334,26 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`kubectl logs <validator> -c cuda-validation` (or toolkit-/driver-validation): 'system not yet initialized' → fabric manager; no GPU in the container → runtime; 'driver version is insufficient' → driver.",
     },
+    // NCCL's bootstrap and socket transport: no usable interface (NCCL_SOCKET_IFNAME naming
+    // none, different interface names per node, no IP interface at all), connections refused or
+    // closed between ranks (NVIDIA/nccl#210, nccl-tests#219). ncclInternalError ("internal
+    // error") is mostly this. The network between the ranks, not the GPUs.
+    Rule {
+        id: "nccl.socket_bootstrap",
+        title: "NCCL cannot set up its sockets between the ranks",
+        pattern: r"(?:Bootstrap\s*:\s*no (?:NCCL_SOCKET_IFNAME )?socket interface found|no socket interface found|WARN Socket creation failed[^\n]{0,80}|WARN Call to connect failed[^\n]{0,60}|ncclSocketInit: connecting to address[^\n]{0,80}|socketFinalizeAccept: wrong type[^\n]{0,20}|NCCL failure [^\n]{0,60}'internal error[^\n]{0,80}|ncclInternalError: Internal check failed\.?\s*(?:\n\s*)?Last error:\s*\n?[^\n]{0,40}(?:socket|Socket|interface|connect)[^\n]{0,80})",
+        priority: 54,
+        causes: &[
+            c("workload.nccl", 0.7, "NCCL's bootstrap (and its socket transport) finds no usable network interface or cannot connect between the ranks: NCCL_SOCKET_IFNAME names an interface that does not exist on some node (names differ per node, a typo, an `=` exact-match prefix the build does not honour), the machine has no IP interface but loopback, or a firewall / docker bridge (veth) interface sits in the way.", "Run with `NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET` and read the 'Bootstrap : Using <if>' lines on every node; set `NCCL_SOCKET_IFNAME` to the interface(s) that connect the nodes (a comma list such as `eno1,eth0` where names differ, or `^lo,docker` to exclude), open the ports between the nodes, and set `GLOO_SOCKET_IFNAME` the same."),
+            c("workload.library_bug", 0.2, "A bug in this NCCL release's bootstrap (its message asks to report it).", "Upgrade NCCL to the version torch pins or newer on every node (all nodes must run the same NCCL)."),
+            c("probe.p2p", 0.1, "On one node an internal error can also come from the P2P/SHM transport failing between GPUs.", "Try `NCCL_P2P_DISABLE=1` to rule out the transport between the GPUs."),
+        ],
+        hints: &[
+            h(r"NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME|ifconfig|interface|firewall|Connection (?:refused|closed|timed out)|two (?:nodes|machines|computers)|multi-?node", "workload.nccl", 0.2),
+            h(r"NCCL_P2P_DISABLE\s*=\s*1[^\n]{0,60}\b(?:works?|fix)", "probe.p2p", 0.5),
+        ],
+        tells_apart: "`NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET`: the interface each node picks ('Bootstrap : Using ...') and `ip -4 addr` there; a socket error between nodes that ping each other is a port or interface choice.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

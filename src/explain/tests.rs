@@ -1376,3 +1376,23 @@ fn placement_mig_resources_and_operator_validators() {
         "host.container_no_gpu"
     );
 }
+
+/// Issue #14 round 5: NCCL's bootstrap finding no interface, sockets refused between ranks and
+/// its "internal error" are the network between the ranks.
+#[test]
+fn nccl_bootstrap_and_socket_failures_are_the_network() {
+    for text in [
+        "ncclInternalError: Internal check failed.\nLast error:\nBootstrap : no socket interface found",
+        "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol",
+        "Test NCCL failure common.cu:959 'internal error - please report this issue to the NCCL developers / '",
+    ] {
+        assert_eq!(top(text), "workload.nccl", "{text}");
+    }
+    assert_eq!(
+        explain("Bootstrap : no socket interface found")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("nccl.socket_bootstrap")
+    );
+}
