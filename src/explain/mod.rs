@@ -1201,6 +1201,7 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "workload.library_bug",
     "toolkit.host_compiler_unsupported",
     "workload.gpu_not_requested",
+    "host.scheduler_config",
     "none",
 ];
 

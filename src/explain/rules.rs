@@ -1354,6 +1354,45 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET`: the interface each node picks ('Bootstrap : Using ...') and `ip -4 addr` there; a socket error between nodes that ping each other is a port or interface choice.",
     },
+    // The NVIDIA device plugin (or another pod) cannot load NVML: the node's container runtime
+    // does not run its pods with the NVIDIA runtime, so the driver's libraries are not injected
+    // (NVIDIA/k8s-device-plugin#23, #1805: docker works, containerd is not configured). The
+    // plugin then advertises no nvidia.com/gpu.
+    Rule {
+        id: "k8s.device_plugin_no_nvml",
+        title: "the device plugin cannot load NVML in its pod",
+        pattern: r"(?:Incompatible strategy detected \w+|If this is a GPU node, did you (?:configure the NVIDIA Container Toolkit|set the docker default runtime to .?nvidia.?)|(?:Nvml init failed: ERROR_LIBRARY_NOT_FOUND|could not load NVML library|Failed to initialize NVML: could not load NVML)[\s\S]{0,1500}?(?:kubernetes|\bk8s\b|\bk3s\b|\bk0s\b|kubectl|DaemonSet|device[- ]plugin|\bpod\b|microk8s|rke2)|(?:kubernetes|\bk8s\b|\bk3s\b|\bk0s\b|kubectl|DaemonSet|device[- ]plugin|microk8s|rke2)[\s\S]{0,1500}?(?:Nvml init failed: ERROR_LIBRARY_NOT_FOUND|could not load NVML library|Failed to initialize NVML: could not load NVML))",
+        priority: 66,
+        causes: &[
+            c("host.container_no_gpu", 0.75, "The node's container runtime (containerd, CRI-O, or docker under an old kubelet) does not start the device plugin's pod with the NVIDIA runtime, so libnvidia-ml.so.1 and the device nodes are not injected: the plugin finds no NVML and advertises no nvidia.com/gpu. Docker on the same host may work because only docker was configured.", "On each GPU node: `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (k3s/rke2: their config.toml.tmpl; k0s: its containerd drop-in) and restart the runtime, or deploy the plugin with `runtimeClassName: nvidia`; then restart the device-plugin pod and check `kubectl describe node` for nvidia.com/gpu."),
+            c("driver.not_installed", 0.25, "The node has no NVIDIA driver user space (libnvidia-ml.so.1) at all, or the plugin runs on a node without GPUs.", "Install the driver on the GPU node (`nvidia-smi` must work there), and keep the plugin off CPU nodes with a nodeSelector."),
+        ],
+        hints: &[
+            h(r"(?:can|could)\s+use\s+(?:my\s+)?gpu\s+in\s+docker|docker run[^\n]{0,60}--gpus[^\n]{0,80}nvidia-smi|nvidia-smi[^\n]{0,40}works?\b", "host.container_no_gpu", 0.2),
+            h(r"nvidia-smi[^\n]{0,40}(?:command not found|not found|has failed)|no NVIDIA driver|not a GPU node", "driver.not_installed", 0.5),
+        ],
+        tells_apart: "`nvidia-smi` on the node (works → the runtime; fails → the driver), and `sudo crictl info | grep -i defaultRuntimeName` (must be nvidia, or the plugin needs runtimeClassName: nvidia).",
+    },
+    // Slurm's GPU configuration on a node: gres.conf and slurm.conf disagreeing with the GPUs
+    // (duplicate records, AutoDetect=nvml in a slurmd built without NVML, a gres count above
+    // what slurmd found), which drains the node although its GPUs work (SlinkyProject/containers#14,
+    // NVIDIA/deepops#1214, ComputeCanada/puppet-magic_castle#27).
+    Rule {
+        id: "slurm.gres_config",
+        title: "Slurm's GPU (gres) configuration does not match the node",
+        pattern: r"(?:gres/gpu count reported lower than configured[^\n]{0,30}|gres/gpu count repor|gres\.conf duplicate records for \w+|configured to autodetect nvml functionality, but we weren'?t able to find that lib|Discarding the following config-only GPU|autodetected GPUs are being ignored|can'?t stat gres\.conf file [^\n]{0,60}|AutoDetect=nvml[\s\S]{0,400}?\b(?:reports? 0 GPUs|not working|drain\w*)\b)",
+        priority: 66,
+        causes: &[
+            c("host.scheduler_config", 0.75, "Slurm's view of the node's GPUs is wrong, not the GPUs: gres.conf lists them twice or not at all, `AutoDetect=nvml` runs in a slurmd built without NVML (it then finds 0 GPUs), or slurm.conf's `Gres=gpu:N` promises more than slurmd detects, so the node is drained as invalid.", "Make gres.conf and slurm.conf agree with `nvidia-smi -L`: either `AutoDetect=nvml` alone (slurmd built with NVML: `slurmd -G` lists the GPUs) or explicit `Name=gpu File=/dev/nvidia[0-N]` lines; set `Gres=gpu:<N>` to the real count, restart slurmd and `scontrol update nodename=<node> state=resume`."),
+            c("driver.module_not_loaded", 0.15, "slurmd starts before the NVIDIA driver has created /dev/nvidia* (module not loaded, or no persistence daemon at boot), so the files gres.conf names do not exist.", FIX_MODULE),
+            c("gpu.lost", 0.1, "A GPU fell off the bus, so slurmd detects fewer than configured.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"can'?t stat gres\.conf file\s*/dev/nvidia|Waiting for gres\.conf file /dev/nvidia", "driver.module_not_loaded", 0.5),
+            h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b|\(\d+ < \d+\)", "gpu.lost", 0.2),
+        ],
+        tells_apart: "`slurmd -G` (what slurmd detects) against `nvidia-smi -L` (what the node has) and `scontrol show node <node>` (what slurm.conf promises).",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

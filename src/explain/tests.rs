@@ -1396,3 +1396,34 @@ fn nccl_bootstrap_and_socket_failures_are_the_network() {
         Some("nccl.socket_bootstrap")
     );
 }
+
+/// Issue #14 round 5: Slurm's gres configuration draining a node is the scheduler's
+/// configuration; the device plugin failing to load NVML in its pod is the node's runtime.
+#[test]
+fn slurm_gres_configuration_and_the_device_plugin_without_nvml() {
+    assert_eq!(
+        top("slurmd[57977]: fatal: gres.conf duplicate records for gpu"),
+        "host.scheduler_config"
+    );
+    assert_eq!(
+        top("State=IDLE+DRAIN\nReason=gres/gpu count reported lower than configured (0 < 8)"),
+        "host.scheduler_config"
+    );
+    let missing_node =
+        explain("slurmd: fatal: can't stat gres.conf file /dev/nvidia0: No such file or directory");
+    let causes: Vec<&str> = missing_node.matches[0]
+        .causes
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(
+        causes[..2],
+        ["host.scheduler_config", "driver.module_not_loaded"]
+    );
+    assert_eq!(
+        top("nvidia-device-plugin-daemonset: Nvml init failed: ERROR_LIBRARY_NOT_FOUND\nI can use my gpu in docker"),
+        "host.container_no_gpu"
+    );
+    assert!(KNOWN_IDS.contains(&"host.scheduler_config"));
+    assert!(KNOWN_IDS.contains(&"workload.gpu_not_requested"));
+}
