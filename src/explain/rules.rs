@@ -1393,6 +1393,37 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`slurmd -G` (what slurmd detects) against `nvidia-smi -L` (what the node has) and `scontrol show node <node>` (what slurm.conf promises).",
     },
+    // torch.distributed's rendezvous (TCPStore) cannot bind its port: another run (or a
+    // leftover process) on the machine already holds MASTER_PORT, 29500 by default
+    // (meta-pytorch/torchtune#392, #1025). The job's launch, not the GPUs.
+    Rule {
+        id: "torch.rendezvous_port_in_use",
+        title: "torch.distributed's rendezvous port is already in use",
+        pattern: r"(?:The server socket has failed to (?:listen on any local network address|bind to [^\n]{0,60}(?:errno: 98|Address already in use|EADDRINUSE|10048))[^\n]{0,160}|DistNetworkError:[^\n]{0,160}(?:EADDRINUSE|address already in use)[^\n]{0,60})",
+        priority: 60,
+        causes: &[
+            c("workload.nccl", 0.85, "The rendezvous port (MASTER_PORT, torchrun's default 29500) is held by another run on the same machine or by a leftover process of an earlier one, so the new job's TCPStore cannot listen.", "Give each concurrent run its own port (`torchrun --master_port=<free port>` or `--rdzv_endpoint=localhost:0` to let torchrun pick one); find the holder with `ss -ltnp | grep <port>` and stop leftover processes."),
+            c("workload.library_bug", 0.15, "The program or its script hard-codes a port (or one in the privileged/SSH range, such as 22) that is not free.", "Change the port in the script or config to a free one above 1024."),
+        ],
+        hints: &[h(r"\[::\]:22\b|0\.0\.0\.0:22\b|hard-?coded", "workload.library_bug", 0.5)],
+        tells_apart: "`ss -ltnp | grep <port>`: another python/torchrun holding it means a concurrent or leftover run.",
+    },
+    // DeepSpeed's launcher picks the GPUs itself (`--include/--exclude/--num_gpus`) and sets
+    // CUDA_VISIBLE_DEVICES for its workers; a CUDA_VISIBLE_DEVICES set by the user is ignored
+    // or mis-mapped ("No slot 'N' specified on host 'localhost'": deepspeedai/DeepSpeed#5818,
+    // 01-ai/Yi#392, huggingface/accelerate#663).
+    Rule {
+        id: "deepspeed.launcher_devices",
+        title: "DeepSpeed's launcher and CUDA_VISIBLE_DEVICES",
+        pattern: r"(?:No slot '\d+' specified on host '[^'\n]{1,80}'|Detected CUDA_VISIBLE_DEVICES=[\d,]+ but ignoring it because[^\n]{0,120}|Detected CUDA_VISIBLE_DEVICES=[\d,]+: setting --include=\S+)",
+        priority: 58,
+        causes: &[
+            c("workload.library_bug", 0.8, "DeepSpeed's launcher chooses the GPUs itself and sets CUDA_VISIBLE_DEVICES for its workers: a CUDA_VISIBLE_DEVICES set before it is ignored when --num_gpus/--include/--exclude are passed (accelerate used to pass --num_gpus), and older launchers mapped it onto contiguous slots, so non-contiguous or non-zero GPU ids fail with \"No slot 'N'\". The GPUs are fine.", "Select GPUs through the launcher: unset CUDA_VISIBLE_DEVICES and run `deepspeed --include localhost:<ids> ...` (e.g. `localhost:1,2`), or upgrade DeepSpeed (0.15.2+ honours CUDA_VISIBLE_DEVICES) and accelerate (0.13+)."),
+            c("env.visible_devices_invalid", 0.2, "CUDA_VISIBLE_DEVICES names GPUs the launcher's resource pool does not have.", "Name GPUs that exist (`nvidia-smi -L`)."),
+        ],
+        hints: &[],
+        tells_apart: "Run the same job with `deepspeed --include localhost:<ids>` and CUDA_VISIBLE_DEVICES unset: if it starts, the launcher's GPU selection was the cause.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

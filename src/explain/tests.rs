@@ -1427,3 +1427,24 @@ fn slurm_gres_configuration_and_the_device_plugin_without_nvml() {
     assert!(KNOWN_IDS.contains(&"host.scheduler_config"));
     assert!(KNOWN_IDS.contains(&"workload.gpu_not_requested"));
 }
+
+/// Issue #14 round 5: launchers: the rendezvous port held by another run, and DeepSpeed's
+/// launcher choosing GPUs itself over CUDA_VISIBLE_DEVICES.
+#[test]
+fn launcher_port_and_deepspeed_device_selection_are_the_job() {
+    assert_eq!(
+        top("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=0,2 deepspeed train.py\nValueError: No slot '2' specified on host 'localhost'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        explain("Detected CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used.")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("deepspeed.launcher_devices")
+    );
+}
