@@ -1271,12 +1271,14 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("workload.gpu_not_requested", 0.6, "The job asked the scheduler for no GPU (or fewer than it uses): Slurm's cgroup (ConstrainDevices) shows a job only the GPUs it requested, so on a GPU node a job without `--gres=gpu:N` / `--gpus=N` sees none and nvidia-smi / CUDA report no device. The node is fine.", "Request the GPUs in the job: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`) and the GPU partition; check inside the job with `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L`."),
             c("host.container_no_gpu", 0.2, "The job got its GPUs but runs the program in a container that was not given them: Singularity/Apptainer without `--nv`, enroot/pyxis with an image that does not set NVIDIA_VISIBLE_DEVICES.", "Singularity/Apptainer: `--nv`; enroot/pyxis: set `NVIDIA_VISIBLE_DEVICES=all` (and NVIDIA_DRIVER_CAPABILITIES=compute,utility) in the srun environment or the image."),
+            c("driver.module_not_loaded", 0.1, "The node itself has no working driver: nvidia-smi fails there outside the job too (module not loaded after a kernel update, a node left out of the driver rollout).", FIX_MODULE),
             c("env.visible_devices_invalid", 0.2, "Slurm set CUDA_VISIBLE_DEVICES to the node-wide indices of the allocated GPUs while the job (or its container) sees only those GPUs renumbered from 0, so the indices name GPUs that are not there.", "Let cgroups constrain the devices (`ConstrainDevices=yes` in cgroup.conf) or use the GPUs as CUDA numbers them inside the job; do not copy CUDA_VISIBLE_DEVICES into the container by hand."),
         ],
         hints: &[
             h(r"--nv\b|singularity|apptainer|enroot|pyxis|--container-image|NVIDIA_VISIBLE_DEVICES", "host.container_no_gpu", 0.6),
             h(r"(?:didn'?t|did not|not|without|forgot to)\s+(?:actually\s+)?(?:get|request|ask(?:ed)? for|allocate|have)[^\n]{0,30}\bgpus?\b|no gpu (?:was )?(?:allocated|requested)", "workload.gpu_not_requested", 0.3),
             h(r"ConstrainDevices|SINGULARITYENV_CUDA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES=\S*[1-9]", "env.visible_devices_invalid", 0.3),
+            h(r"(?:directly on|ssh(?:ed)?(?: in)?to|logged in(?:to)?) the (?:compute |gpu )?node|outside (?:of )?(?:slurm|the job)|on the node itself|\bNVRM\b|modprobe|dmesg", "driver.module_not_loaded", 0.55),
         ],
         tells_apart: "Inside the job: `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L` (empty / failing → no GPU requested), and `scontrol show job $SLURM_JOB_ID | grep -i tres` (no gres/gpu in the allocation).",
     },

@@ -1448,3 +1448,13 @@ fn launcher_port_and_deepspeed_device_selection_are_the_job() {
         Some("deepspeed.launcher_devices")
     );
 }
+
+/// Issue #14 round 5: a Slurm paste whose nvidia-smi fails on the node itself, outside the job,
+/// is the node's driver, not the job's request.
+#[test]
+fn a_batch_node_whose_driver_fails_outside_the_job_is_the_driver() {
+    assert_eq!(
+        top("sbatch job fails; ssh into the compute node and nvidia-smi there too:\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nmodprobe: FATAL: Module nvidia not found"),
+        "driver.module_not_loaded"
+    );
+}
