@@ -1047,7 +1047,12 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
             c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
         ],
-        hints: &[h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2)],
+        hints: &[
+            h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2),
+            // GPUs are per container: two containers of one pod each asking for a GPU ask the
+            // node for two (NVIDIA/k8s-device-plugin#71).
+            h(r"-\s+name:[^\n]*\n[\s\S]{0,400}?nvidia\.com/gpu:[\s\S]{0,300}?-\s+name:[^\n]*\n[\s\S]{0,400}?nvidia\.com/gpu:", "gpu.busy", 0.4),
+        ],
         tells_apart: "`kubectl describe node <gpu-node>`: no nvidia.com/gpu under Capacity means the plugin/runtime; capacity fully allocated means busy.",
     },
     Rule {

@@ -1458,3 +1458,14 @@ fn a_batch_node_whose_driver_fails_outside_the_job_is_the_driver() {
         "driver.module_not_loaded"
     );
 }
+
+/// Issue #14 round 5: two containers of one pod each asking for a GPU ask the node for two.
+#[test]
+fn gpus_requested_by_two_containers_of_one_pod_add_up() {
+    let pod = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu\n  containers:\n  - name: a\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n  - name: b\n    resources:\n      limits:\n        nvidia.com/gpu: 1";
+    assert_eq!(top(pod), "gpu.busy");
+    assert_eq!(
+        top("0/1 nodes are available: 1 Insufficient nvidia.com/gpu\n  containers:\n  - name: a\n    resources:\n      limits:\n        nvidia.com/gpu: 1"),
+        "host.container_no_gpu"
+    );
+}
