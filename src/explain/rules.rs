@@ -575,6 +575,10 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"MIG|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            // The launch asks for more processes than GPUs, or a rank used as a device index:
+            // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
+            // `--gpus-per-task` giving each task one GPU while the code uses local_rank.
+            h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b", "workload.library_bug", 0.35),
             h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
         ],
@@ -1043,7 +1047,12 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
             c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
         ],
-        hints: &[h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2)],
+        hints: &[
+            h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2),
+            // GPUs are per container: two containers of one pod each asking for a GPU ask the
+            // node for two (NVIDIA/k8s-device-plugin#71).
+            h(r"-\s+name:[^\n]*\n[\s\S]{0,400}?nvidia\.com/gpu:[\s\S]{0,300}?-\s+name:[^\n]*\n[\s\S]{0,400}?nvidia\.com/gpu:", "gpu.busy", 0.4),
+        ],
         tells_apart: "`kubectl describe node <gpu-node>`: no nvidia.com/gpu under Capacity means the plugin/runtime; capacity fully allocated means busy.",
     },
     Rule {
@@ -1170,6 +1179,257 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvidia-smi` while loading: a GPU already near full before the model loads means other processes; otherwise the model, context and layers asked for do not fit.",
+    },
+    // ---- multi-GPU and clusters (round 5)
+    // A collective that hangs (or a job that "freezes") until NCCL's peer-to-peer transport is
+    // turned off: peer copies between GPUs on PCIe do not arrive because the IOMMU or PCIe ACS
+    // redirects them to the root complex (NCCL troubleshooting guide, "PCI Access Control
+    // Services"; NVIDIA/nccl#631, #667, #2079). NCCL_P2P_DISABLE=1 working is the tell.
+    Rule {
+        id: "nccl.p2p_hang",
+        title: "a collective hangs until NCCL's P2P transport is disabled",
+        pattern: r"(?:\b(?:hang|hangs|hanging|hung|freezes?|freezing|froze|frozen|stuck|deadlocks?|deadlocked|stall(?:s|ed)?)\b[\s\S]{0,600}?NCCL_P2P_(?:DISABLE|LEVEL)\b|NCCL_P2P_(?:DISABLE|LEVEL)\b[\s\S]{0,400}?\b(?:hang|hangs|hanging|hung|freez\w*|froze|stuck|deadlock\w*|stall\w*)\b|NCCL_P2P_DISABLE\s*=\s*1[^\n]{0,120}\b(?:works?|worked|resolves?|resolved|fix(?:es|ed)?|solves?|solved|helps?|helped|workaround)\b|ACSCtl:\s*SrcValid\+)",
+        priority: 56,
+        causes: &[
+            c("probe.p2p", 0.7, "Peer-to-peer copies between GPUs over PCIe do not arrive: the IOMMU (VT-d / AMD-Vi) or PCIe Access Control Services on the bridges and switches send them up to the root complex, where they stall, so NCCL's P2P transport spins for ever; with NCCL_P2P_DISABLE=1 NCCL goes through host memory and works, slower.", "Disable ACS on the PCIe bridges/switches (BIOS, or `setpci -s <bdf> ECAP_ACS+6.w=0000` per bridge; `pci=noacs` on Linux 6.x), and put the IOMMU in passthrough (`iommu=pt`, or `intel_iommu=off` / `amd_iommu=off`, VT-d off in the BIOS); check with `sudo lspci -vvv | grep ACSCtl` (SrcValid+ is on) and CUDA's p2pBandwidthLatencyTest. Keep NCCL_P2P_DISABLE=1 only as a stopgap."),
+            c("workload.nccl", 0.2, "Ranks that issue different collectives (or one rank that never reaches one) hang until the watchdog, whatever the transport.", "Run with `NCCL_DEBUG=INFO TORCH_DISTRIBUTED_DEBUG=DETAIL` and compare what each rank calls last."),
+            c("workload.library_bug", 0.1, "A bug in this NCCL release's P2P path for the topology.", "Upgrade NCCL (the nvidia-nccl-cu12 wheel torch pins, or newer)."),
+        ],
+        hints: &[
+            h(r"\biommu\b|\bACS\b|VT-d|AMD-Vi|\bPHB\b|\bPXB\b|\bPIX\b|\bNODE\b|PCIe|no NVLink", "probe.p2p", 0.2),
+            h(r"mismatch|different (?:collective|shapes?|sizes?)|one rank|rank \d+ (?:never|did not)", "workload.nccl", 0.3),
+        ],
+        tells_apart: "`nvidia-smi topo -m`, `sudo lspci -vvv | grep ACSCtl` and CUDA's p2pBandwidthLatencyTest: P2P enabled with a hang or garbage points at ACS/IOMMU; a hang with P2P disabled too is the job.",
+    },
+    // cudaErrorPeerAccessUnsupported: the two GPUs cannot reach each other's memory directly
+    // (GeForce cards without an NVLink bridge, GPUs under different CPU sockets, virtual machines),
+    // and the program insists on peer access (efeslab/Nanoflow#22: 8x RTX 3090).
+    Rule {
+        id: "cuda.peer_access_unsupported",
+        title: "peer access is not supported between these two devices",
+        pattern: r"(?:peer access is not supported between these two devices?|cudaErrorPeerAccessUnsupported|CUDA_ERROR_PEER_ACCESS_UNSUPPORTED|Peer access not supported between device ordinals)",
+        priority: 62,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program enables peer access (custom all-reduce, direct GPU-to-GPU copies) between GPUs that do not offer it: GeForce cards without an NVLink bridge, GPUs under different CPU sockets or PCIe root complexes. The GPUs are as designed; the program must not require P2P there.", "Turn the program's peer-to-peer path off (vLLM: `--disable-custom-all-reduce`; TensorRT-LLM: `--use_custom_all_reduce disable`; NCCL falls back by itself), or run on GPUs joined by NVLink / under one PCIe switch."),
+            c("probe.p2p", 0.3, "GPUs that support peer access report none because the IOMMU, PCIe ACS or a virtual machine's passthrough hides it.", "Check `nvidia-smi topo -p2p r`; put the IOMMU in passthrough (`iommu=pt`) and disable ACS, or pass the GPUs to the VM with P2P enabled."),
+            c("host.container_no_gpu", 0.1, "Inside a VM or container the GPUs are passed through one by one, without peer links.", "Run on the host or pass the GPUs through with their PCIe topology."),
+        ],
+        hints: &[
+            h(r"GeForce|\bRTX ?[2-5]0[5-9]0\b|\b[2-5]0[5-9]0(?:\s*Ti)?\b|\bGTX\b|TITAN", "workload.library_bug", 0.2),
+            h(r"\biommu\b|\bACS\b|VT-d|\bVM\b|virtual machine|passthrough|KVM|Proxmox|ESXi", "probe.p2p", 0.35),
+        ],
+        tells_apart: "`nvidia-smi topo -p2p r` (which pairs can read each other) and the GPU model: GeForce without a bridge never has P2P; data-centre GPUs without it point at the IOMMU/ACS or the VM.",
+    },
+    // NCCL's InfiniBand/RoCE transport failing: completion errors (12 = retry exceeded, a
+    // timeout), queue-pair transitions refused. The network between the nodes (GID index,
+    // HCA choice, routing, PFC/ECN, firewall), not the GPUs (NVIDIA/nccl#426, #769).
+    Rule {
+        id: "nccl.net_ib",
+        title: "NCCL's InfiniBand / RoCE transport failed",
+        pattern: r"(?:NCCL WARN NET/IB\b[^\n]{0,160}|NET/IB\s*:\s*Got completion (?:from peer [^\n]{0,60})?with (?:status=|error )\d+[^\n]{0,80}|\bibv_(?:modify_qp|create_qp|reg_mr|reg_dmabuf_mr|poll_cq|create_cq)\w* failed[^\n]{0,80}|NCCL WARN NET/Socket[^\n]{0,120}|NCCL WARN (?:socketProgress|Net : Connection closed|Connect to [^\n]{0,60} failed)[^\n]{0,120})",
+        priority: 55,
+        causes: &[
+            c("workload.nccl", 0.75, "NCCL reached the other node but its InfiniBand/RoCE (or socket) traffic does not get through: the wrong RoCE GID index (a link-local address that is not routed), the wrong HCA or port, an interface NCCL should not use, PFC/ECN or switch filtering, or a firewall between the nodes.", "Run the fabric's own tests first (`ib_write_bw`, `show_gids`); then set NCCL to what works: `NCCL_IB_GID_INDEX=<the RoCE v2 GID of the routed address, often 3>`, `NCCL_IB_HCA=mlx5_0:1,...`, `NCCL_SOCKET_IFNAME=<the interface between the nodes>`; `NCCL_IB_DISABLE=1` isolates the IB path."),
+            c("workload.library_bug", 0.15, "A bug in this NCCL release's IB transport or the NIC driver (OFED) pairing.", "Upgrade NCCL and the NIC driver (MLNX_OFED / DOCA) to matching releases."),
+            c("probe.p2p", 0.1, "GPUDirect RDMA over a PCIe path with ACS enabled (or nvidia-peermem missing) corrupts or drops the transfers.", "Disable ACS on the PCIe switches between the GPUs and the NICs and load `nvidia_peermem`; `NCCL_NET_GDR_LEVEL=LOC` as a check."),
+        ],
+        hints: &[
+            h(r"GID|RoCE|show_gids|ibv_devinfo|Network is unreachable|Connection timed out|error 12\b|status=12\b", "workload.nccl", 0.2),
+            h(r"\bACS\b|ACSCtl|peermem|GDR|GPUDirect", "probe.p2p", 0.3),
+        ],
+        tells_apart: "`ib_write_bw` / `ib_send_bw` between the two nodes with the GID index NCCL uses (`show_gids`): failing there too is the fabric; passing there and failing only with GPUDirect (NCCL_NET_GDR_LEVEL) points at ACS or nvidia-peermem.",
+    },
+    // NCCL's "unhandled cuda error": a CUDA call inside NCCL failed. The CUDA error is in the
+    // NCCL_DEBUG=INFO log; what the paste says around it decides: an NCCL too old for the
+    // driver/GPU (NVIDIA/nccl-tests#5, NCCL 1.x), an NCCL built for another CUDA
+    // (NVIDIA/caffe#492), an earlier kernel fault, or ranks sharing a GPU.
+    Rule {
+        id: "nccl.unhandled_cuda",
+        title: "NCCL: unhandled cuda error",
+        pattern: r"(?:NCCL (?:error|Error \d+|failure)\b[^\n]{0,200}\bunhandled cuda error|ncclUnhandledCudaError|ncclSuccess \(1 vs\. 0\)[^\n]{0,40}|NCCL failure [^\n]{0,80}'unhandled cuda error')",
+        priority: 51,
+        causes: &[
+            c("workload.illegal_address", 0.3, "A CUDA call inside NCCL failed because the job's CUDA context was already broken: an earlier kernel faulted (illegal address, device-side assert) or memory ran out, and NCCL is the first to report it.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.3, "This NCCL release does not work with the driver or GPU (too old for them, or a known bug); upgrading NCCL fixes it.", "Upgrade NCCL (the nvidia-nccl-cu12 wheel torch pins, or the libnccl2 package for the CUDA in use) and rerun with `NCCL_DEBUG=INFO` to see the failing CUDA call."),
+            c("torch.wheel_deps_mismatch", 0.2, "The NCCL loaded was built for another CUDA version than the program (a libnccl2 package for CUDA 9 under a CUDA 8 build, an nvidia-nccl wheel that does not match torch's CUDA).", "Install the NCCL built for the program's CUDA version (`libnccl2=<ver>+cuda<X.Y>`, or the nvidia-nccl-cuXX wheel torch pins) and make sure only that one is on the library path."),
+            c("workload.nccl", 0.15, "Two ranks use the same GPU, or CUDA_VISIBLE_DEVICES is set per rank so NCCL cannot use CUDA IPC between them.", "Give each rank its own GPU via `torch.cuda.set_device(local_rank)` instead of per-rank CUDA_VISIBLE_DEVICES; check `NCCL_DEBUG=INFO` for 'Duplicate GPU detected'."),
+            c("probe.p2p", 0.05, "Peer access between the GPUs fails (IOMMU/ACS, a VM) when NCCL sets up its P2P transport.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough."),
+        ],
+        hints: &[
+            h(r"\bNCCL(?: version)?\s*:?\s*1\.\d+\b|\bNCCL ?1\b|\bnccl1\b", "workload.library_bug", 0.4),
+            h(r"libnccl\S*\s*[=/ ][^\n]{0,30}\+?cuda\d|\+cuda\d+\.\d|NCCL[^\n]{0,40}(?:built|compiled) (?:for|with|against) CUDA", "torch.wheel_deps_mismatch", 0.35),
+            h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),
+            h(r"Duplicate GPU|same (?:GPU|device)|two ranks", "workload.nccl", 0.4),
+            h(r"NCCL_P2P_DISABLE\s*=\s*1|\bACS\b|\biommu\b", "probe.p2p", 0.35),
+        ],
+        tells_apart: "`NCCL_DEBUG=INFO`: the line before 'unhandled cuda error' names the CUDA call and its error (an illegal address → the job; 'invalid device function' / 'no kernel image' → an NCCL build for another CUDA/GPU; 'peer access' → P2P).",
+    },
+    // A batch job that got no GPU: on Slurm (PBS, LSF) the job's cgroup shows only the GPUs it
+    // requested (`--gres=gpu:N`, `--gpus`), so a job without the request sees none, although the
+    // node has them (3dem/model-angelo#60). Inside a container in the job, the container must also
+    // get them (`--nv`, enroot's NVIDIA_VISIBLE_DEVICES: NVIDIA/enroot#205).
+    Rule {
+        id: "cluster.job_without_gpu",
+        title: "a batch job sees no GPU",
+        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
+        priority: 80,
+        causes: &[
+            c("workload.gpu_not_requested", 0.6, "The job asked the scheduler for no GPU (or fewer than it uses): Slurm's cgroup (ConstrainDevices) shows a job only the GPUs it requested, so on a GPU node a job without `--gres=gpu:N` / `--gpus=N` sees none and nvidia-smi / CUDA report no device. The node is fine.", "Request the GPUs in the job: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`) and the GPU partition; check inside the job with `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L`."),
+            c("host.container_no_gpu", 0.2, "The job got its GPUs but runs the program in a container that was not given them: Singularity/Apptainer without `--nv`, enroot/pyxis with an image that does not set NVIDIA_VISIBLE_DEVICES.", "Singularity/Apptainer: `--nv`; enroot/pyxis: set `NVIDIA_VISIBLE_DEVICES=all` (and NVIDIA_DRIVER_CAPABILITIES=compute,utility) in the srun environment or the image."),
+            c("driver.module_not_loaded", 0.1, "The node itself has no working driver: nvidia-smi fails there outside the job too (module not loaded after a kernel update, a node left out of the driver rollout).", FIX_MODULE),
+            c("env.visible_devices_invalid", 0.2, "Slurm set CUDA_VISIBLE_DEVICES to the node-wide indices of the allocated GPUs while the job (or its container) sees only those GPUs renumbered from 0, so the indices name GPUs that are not there.", "Let cgroups constrain the devices (`ConstrainDevices=yes` in cgroup.conf) or use the GPUs as CUDA numbers them inside the job; do not copy CUDA_VISIBLE_DEVICES into the container by hand."),
+        ],
+        hints: &[
+            h(r"--nv\b|singularity|apptainer|enroot|pyxis|--container-image|NVIDIA_VISIBLE_DEVICES", "host.container_no_gpu", 0.6),
+            h(r"(?:didn'?t|did not|not|without|forgot to)\s+(?:actually\s+)?(?:get|request|ask(?:ed)? for|allocate|have)[^\n]{0,30}\bgpus?\b|no gpu (?:was )?(?:allocated|requested)", "workload.gpu_not_requested", 0.3),
+            h(r"ConstrainDevices|SINGULARITYENV_CUDA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES=\S*[1-9]", "env.visible_devices_invalid", 0.3),
+            h(r"(?:directly on|ssh(?:ed)?(?: in)?to|logged in(?:to)?) the (?:compute |gpu )?node|outside (?:of )?(?:slurm|the job)|on the node itself|\bNVRM\b|modprobe|dmesg", "driver.module_not_loaded", 0.55),
+        ],
+        tells_apart: "Inside the job: `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L` (empty / failing → no GPU requested), and `scontrol show job $SLURM_JOB_ID | grep -i tres` (no gres/gpu in the allocation).",
+    },
+    // PyTorch's device check in an op: two operands on different GPUs (or CPU and GPU). A
+    // program's placement (a model split over every visible GPU by device_map="auto" or
+    // DataParallel, a tensor left on cuda:0 in a rank), not the machine (magic-research/bubogpt#11).
+    Rule {
+        id: "torch.tensors_on_two_devices",
+        title: "Expected all tensors to be on the same device",
+        pattern: r"(?:Expected all tensors to be on the same device, but (?:found at least two devices|got)[^\n]{0,160}|Expected (?:object of device type cuda but got device type cpu|tensor for argument #\d+ '\w+' to have the same device)[^\n]{0,80}|Input, output and indices must be on the current device)",
+        priority: 58,
+        causes: &[
+            c("workload.library_bug", 0.9, "The program puts the operands of one operation on different devices: a model spread over every visible GPU (`device_map=\"auto\"`, DataParallel) whose inputs stay on cuda:0, a tensor created on the default GPU inside a rank, or a module left on the CPU. The GPUs are fine.", "Expose only the GPUs the program is meant to use (`CUDA_VISIBLE_DEVICES=0` before it starts, or before torchrun), call `torch.cuda.set_device(local_rank)` in each rank, and move inputs to the model's device (`x.to(model.device)`)."),
+            c("env.visible_devices_invalid", 0.1, "CUDA_VISIBLE_DEVICES or the launcher gives each process more GPUs than it is written for.", "Set CUDA_VISIBLE_DEVICES to the GPUs the program expects."),
+        ],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.device_count())\"`: with several GPUs visible, the same run with `CUDA_VISIBLE_DEVICES=0` works if it is the program's placement.",
+    },
+    // MIG in Kubernetes: the device plugin's MIG strategy decides the resource names. With
+    // `mixed`, a GPU in MIG mode is `nvidia.com/mig-<profile>` only and a `nvidia.com/gpu`
+    // request does not get it (NVIDIA/gpu-operator#637); with `single`, the MIG devices are
+    // `nvidia.com/gpu` and all must have one profile.
+    Rule {
+        id: "k8s.mig_resources",
+        title: "Kubernetes and MIG: the requested resource is not the one the GPU is exposed as",
+        pattern: r"(?:nvidia\.com/mig-\d+g\.\d+gb[\s\S]{0,800}?\b(?:fail\w*|not|cannot|can'?t|pending|insufficient|no (?:GPU|device)s?)\b|\b(?:fail\w*|not|cannot|can'?t|pending|insufficient|no (?:GPU|device)s?)\b[\s\S]{0,300}?nvidia\.com/mig-\d+g\.\d+gb|(?:mig\.strategy|migStrategy|mig-strategy)\b[\s\S]{0,400}?\b(?:fail\w*|error|not|cannot|pending|insufficient)\b)",
+        priority: 56,
+        causes: &[
+            c("gpu.mig_enabled", 0.8, "The GPU is in MIG mode and the device plugin exposes it by MIG profile: with the `mixed` strategy a MIG GPU is only `nvidia.com/mig-<profile>` (a `nvidia.com/gpu` request does not get it), with `single` every MIG device is a `nvidia.com/gpu` and all must share one profile.", "Request the MIG resource the node lists (`nvidia.com/mig-1g.10gb: 1`) under the `mixed` strategy, or use the `single` strategy with one profile per node (gpu-operator `mig.strategy`); `kubectl describe node` shows what is advertised."),
+            c("host.container_no_gpu", 0.2, "The device plugin or container runtime on the node does not hand the device to the container.", FIX_CONTAINER),
+        ],
+        hints: &[],
+        tells_apart: "`kubectl describe node <node>` (Capacity: nvidia.com/gpu against nvidia.com/mig-*), the device plugin's `migStrategy`, and `nvidia-smi -L` on the node.",
+    },
+    // The GPU operator's validators (driver, toolkit, cuda, plugin validation) stuck in
+    // Init/CrashLoopBackOff: on an NVSwitch system (HGX/DGX) CUDA does not come up without the
+    // fabric manager (NVIDIA/gpu-operator#286, #375, #1043); elsewhere the container runtime
+    // or the driver.
+    Rule {
+        id: "k8s.gpu_operator_validator",
+        title: "the GPU operator's validator pods fail",
+        pattern: r"(?:nvidia-(?:cuda|operator|device-plugin)-validator[^\n]{0,120}\b(?:CrashLoopBackOff|Init:Error|Init:CrashLoopBackOff|crash\w*|Error|fail\w*)|(?:cuda|toolkit|driver|plugin)-validation\b[^\n]{0,120}\b(?:CrashLoopBackOff|crash\w*|fail\w*|error)|\b(?:crash\w*|fail\w*)\b[^\n]{0,60}nvidia-(?:cuda|operator)-validator)",
+        priority: 47,
+        causes: &[
+            c("driver.fabric_manager", 0.35, "On an NVSwitch system (HGX/DGX A100/H100/B200) CUDA cannot initialise until the fabric manager has set up the NVSwitch fabric: the cuda-validation pod's vector-add fails ('system not yet initialized') while nvidia-smi works.", "On the host: install nvidia-fabricmanager of exactly the driver's version and `sudo systemctl enable --now nvidia-fabricmanager` (or let the operator's driver container run it); `nvidia-smi -q | grep -i fabric` must say Completed."),
+            c("host.container_no_gpu", 0.3, "The node's container runtime does not use the NVIDIA runtime (toolkit-validation fails, containerd not configured), so validator pods get no GPU.", "Let the operator's toolkit daemonset configure containerd (or `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` and restart it), then delete the validator pods."),
+            c("driver.too_old_for_toolkit", 0.2, "The validator's CUDA is newer than the node's driver ('CUDA driver version is insufficient for CUDA runtime version').", "Upgrade the node's driver (or the operator's driver version) to one that supports the operator's CUDA."),
+            c("driver.module_not_loaded", 0.15, "The driver container did not load the kernel modules (driver-validation fails).", FIX_MODULE),
+        ],
+        hints: &[
+            h(r"\bHGX\b|\bDGX\b|NVSwitch|fabric.?manager|SXM|system not yet initialized|\b8 ?x? ?(?:A100|H100|H200|B200)\b", "driver.fabric_manager", 0.45),
+            h(r"toolkit-validation|containerd|nvidia-container|runtimeClass|could not load NVML", "host.container_no_gpu", 0.35),
+            h(r"driver version is insufficient", "driver.too_old_for_toolkit", 0.6),
+            h(r"driver-validation|modprobe|unable to load kernel module", "driver.module_not_loaded", 0.4),
+        ],
+        tells_apart: "`kubectl logs <validator> -c cuda-validation` (or toolkit-/driver-validation): 'system not yet initialized' → fabric manager; no GPU in the container → runtime; 'driver version is insufficient' → driver.",
+    },
+    // NCCL's bootstrap and socket transport: no usable interface (NCCL_SOCKET_IFNAME naming
+    // none, different interface names per node, no IP interface at all), connections refused or
+    // closed between ranks (NVIDIA/nccl#210, nccl-tests#219). ncclInternalError ("internal
+    // error") is mostly this. The network between the ranks, not the GPUs.
+    Rule {
+        id: "nccl.socket_bootstrap",
+        title: "NCCL cannot set up its sockets between the ranks",
+        pattern: r"(?:Bootstrap\s*:\s*no (?:NCCL_SOCKET_IFNAME )?socket interface found|no socket interface found|WARN Socket creation failed[^\n]{0,80}|WARN Call to connect failed[^\n]{0,60}|ncclSocketInit: connecting to address[^\n]{0,80}|socketFinalizeAccept: wrong type[^\n]{0,20}|NCCL failure [^\n]{0,60}'internal error[^\n]{0,80}|ncclInternalError: Internal check failed\.?\s*(?:\n\s*)?Last error:\s*\n?[^\n]{0,40}(?:socket|Socket|interface|connect)[^\n]{0,80})",
+        priority: 54,
+        causes: &[
+            c("workload.nccl", 0.7, "NCCL's bootstrap (and its socket transport) finds no usable network interface or cannot connect between the ranks: NCCL_SOCKET_IFNAME names an interface that does not exist on some node (names differ per node, a typo, an `=` exact-match prefix the build does not honour), the machine has no IP interface but loopback, or a firewall / docker bridge (veth) interface sits in the way.", "Run with `NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET` and read the 'Bootstrap : Using <if>' lines on every node; set `NCCL_SOCKET_IFNAME` to the interface(s) that connect the nodes (a comma list such as `eno1,eth0` where names differ, or `^lo,docker` to exclude), open the ports between the nodes, and set `GLOO_SOCKET_IFNAME` the same."),
+            c("workload.library_bug", 0.2, "A bug in this NCCL release's bootstrap (its message asks to report it).", "Upgrade NCCL to the version torch pins or newer on every node (all nodes must run the same NCCL)."),
+            c("probe.p2p", 0.1, "On one node an internal error can also come from the P2P/SHM transport failing between GPUs.", "Try `NCCL_P2P_DISABLE=1` to rule out the transport between the GPUs."),
+        ],
+        hints: &[
+            h(r"NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME|ifconfig|interface|firewall|Connection (?:refused|closed|timed out)|two (?:nodes|machines|computers)|multi-?node", "workload.nccl", 0.2),
+            h(r"NCCL_P2P_DISABLE\s*=\s*1[^\n]{0,60}\b(?:works?|fix)", "probe.p2p", 0.5),
+        ],
+        tells_apart: "`NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET`: the interface each node picks ('Bootstrap : Using ...') and `ip -4 addr` there; a socket error between nodes that ping each other is a port or interface choice.",
+    },
+    // The NVIDIA device plugin (or another pod) cannot load NVML: the node's container runtime
+    // does not run its pods with the NVIDIA runtime, so the driver's libraries are not injected
+    // (NVIDIA/k8s-device-plugin#23, #1805: docker works, containerd is not configured). The
+    // plugin then advertises no nvidia.com/gpu.
+    Rule {
+        id: "k8s.device_plugin_no_nvml",
+        title: "the device plugin cannot load NVML in its pod",
+        pattern: r"(?:Incompatible strategy detected \w+|If this is a GPU node, did you (?:configure the NVIDIA Container Toolkit|set the docker default runtime to .?nvidia.?)|(?:Nvml init failed: ERROR_LIBRARY_NOT_FOUND|could not load NVML library|Failed to initialize NVML: could not load NVML)[\s\S]{0,1500}?(?:kubernetes|\bk8s\b|\bk3s\b|\bk0s\b|kubectl|DaemonSet|device[- ]plugin|\bpod\b|microk8s|rke2)|(?:kubernetes|\bk8s\b|\bk3s\b|\bk0s\b|kubectl|DaemonSet|device[- ]plugin|microk8s|rke2)[\s\S]{0,1500}?(?:Nvml init failed: ERROR_LIBRARY_NOT_FOUND|could not load NVML library|Failed to initialize NVML: could not load NVML))",
+        priority: 66,
+        causes: &[
+            c("host.container_no_gpu", 0.75, "The node's container runtime (containerd, CRI-O, or docker under an old kubelet) does not start the device plugin's pod with the NVIDIA runtime, so libnvidia-ml.so.1 and the device nodes are not injected: the plugin finds no NVML and advertises no nvidia.com/gpu. Docker on the same host may work because only docker was configured.", "On each GPU node: `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (k3s/rke2: their config.toml.tmpl; k0s: its containerd drop-in) and restart the runtime, or deploy the plugin with `runtimeClassName: nvidia`; then restart the device-plugin pod and check `kubectl describe node` for nvidia.com/gpu."),
+            c("driver.not_installed", 0.25, "The node has no NVIDIA driver user space (libnvidia-ml.so.1) at all, or the plugin runs on a node without GPUs.", "Install the driver on the GPU node (`nvidia-smi` must work there), and keep the plugin off CPU nodes with a nodeSelector."),
+        ],
+        hints: &[
+            h(r"(?:can|could)\s+use\s+(?:my\s+)?gpu\s+in\s+docker|docker run[^\n]{0,60}--gpus[^\n]{0,80}nvidia-smi|nvidia-smi[^\n]{0,40}works?\b", "host.container_no_gpu", 0.2),
+            h(r"nvidia-smi[^\n]{0,40}(?:command not found|not found|has failed)|no NVIDIA driver|not a GPU node", "driver.not_installed", 0.5),
+        ],
+        tells_apart: "`nvidia-smi` on the node (works → the runtime; fails → the driver), and `sudo crictl info | grep -i defaultRuntimeName` (must be nvidia, or the plugin needs runtimeClassName: nvidia).",
+    },
+    // Slurm's GPU configuration on a node: gres.conf and slurm.conf disagreeing with the GPUs
+    // (duplicate records, AutoDetect=nvml in a slurmd built without NVML, a gres count above
+    // what slurmd found), which drains the node although its GPUs work (SlinkyProject/containers#14,
+    // NVIDIA/deepops#1214, ComputeCanada/puppet-magic_castle#27).
+    Rule {
+        id: "slurm.gres_config",
+        title: "Slurm's GPU (gres) configuration does not match the node",
+        pattern: r"(?:gres/gpu count reported lower than configured[^\n]{0,30}|gres/gpu count repor|gres\.conf duplicate records for \w+|configured to autodetect nvml functionality, but we weren'?t able to find that lib|Discarding the following config-only GPU|autodetected GPUs are being ignored|can'?t stat gres\.conf file [^\n]{0,60}|AutoDetect=nvml[\s\S]{0,400}?\b(?:reports? 0 GPUs|not working|drain\w*)\b)",
+        priority: 66,
+        causes: &[
+            c("host.scheduler_config", 0.75, "Slurm's view of the node's GPUs is wrong, not the GPUs: gres.conf lists them twice or not at all, `AutoDetect=nvml` runs in a slurmd built without NVML (it then finds 0 GPUs), or slurm.conf's `Gres=gpu:N` promises more than slurmd detects, so the node is drained as invalid.", "Make gres.conf and slurm.conf agree with `nvidia-smi -L`: either `AutoDetect=nvml` alone (slurmd built with NVML: `slurmd -G` lists the GPUs) or explicit `Name=gpu File=/dev/nvidia[0-N]` lines; set `Gres=gpu:<N>` to the real count, restart slurmd and `scontrol update nodename=<node> state=resume`."),
+            c("driver.module_not_loaded", 0.15, "slurmd starts before the NVIDIA driver has created /dev/nvidia* (module not loaded, or no persistence daemon at boot), so the files gres.conf names do not exist.", FIX_MODULE),
+            c("gpu.lost", 0.1, "A GPU fell off the bus, so slurmd detects fewer than configured.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"can'?t stat gres\.conf file\s*/dev/nvidia|Waiting for gres\.conf file /dev/nvidia", "driver.module_not_loaded", 0.5),
+            h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b|\(\d+ < \d+\)", "gpu.lost", 0.2),
+        ],
+        tells_apart: "`slurmd -G` (what slurmd detects) against `nvidia-smi -L` (what the node has) and `scontrol show node <node>` (what slurm.conf promises).",
+    },
+    // torch.distributed's rendezvous (TCPStore) cannot bind its port: another run (or a
+    // leftover process) on the machine already holds MASTER_PORT, 29500 by default
+    // (meta-pytorch/torchtune#392, #1025). The job's launch, not the GPUs.
+    Rule {
+        id: "torch.rendezvous_port_in_use",
+        title: "torch.distributed's rendezvous port is already in use",
+        pattern: r"(?:The server socket has failed to (?:listen on any local network address|bind to [^\n]{0,60}(?:errno: 98|Address already in use|EADDRINUSE|10048))[^\n]{0,160}|DistNetworkError:[^\n]{0,160}(?:EADDRINUSE|address already in use)[^\n]{0,60})",
+        priority: 60,
+        causes: &[
+            c("workload.nccl", 0.85, "The rendezvous port (MASTER_PORT, torchrun's default 29500) is held by another run on the same machine or by a leftover process of an earlier one, so the new job's TCPStore cannot listen.", "Give each concurrent run its own port (`torchrun --master_port=<free port>` or `--rdzv_endpoint=localhost:0` to let torchrun pick one); find the holder with `ss -ltnp | grep <port>` and stop leftover processes."),
+            c("workload.library_bug", 0.15, "The program or its script hard-codes a port (or one in the privileged/SSH range, such as 22) that is not free.", "Change the port in the script or config to a free one above 1024."),
+        ],
+        hints: &[h(r"\[::\]:22\b|0\.0\.0\.0:22\b|hard-?coded", "workload.library_bug", 0.5)],
+        tells_apart: "`ss -ltnp | grep <port>`: another python/torchrun holding it means a concurrent or leftover run.",
+    },
+    // DeepSpeed's launcher picks the GPUs itself (`--include/--exclude/--num_gpus`) and sets
+    // CUDA_VISIBLE_DEVICES for its workers; a CUDA_VISIBLE_DEVICES set by the user is ignored
+    // or mis-mapped ("No slot 'N' specified on host 'localhost'": deepspeedai/DeepSpeed#5818,
+    // 01-ai/Yi#392, huggingface/accelerate#663).
+    Rule {
+        id: "deepspeed.launcher_devices",
+        title: "DeepSpeed's launcher and CUDA_VISIBLE_DEVICES",
+        pattern: r"(?:No slot '\d+' specified on host '[^'\n]{1,80}'|Detected CUDA_VISIBLE_DEVICES=[\d,]+ but ignoring it because[^\n]{0,120}|Detected CUDA_VISIBLE_DEVICES=[\d,]+: setting --include=\S+)",
+        priority: 58,
+        causes: &[
+            c("workload.library_bug", 0.8, "DeepSpeed's launcher chooses the GPUs itself and sets CUDA_VISIBLE_DEVICES for its workers: a CUDA_VISIBLE_DEVICES set before it is ignored when --num_gpus/--include/--exclude are passed (accelerate used to pass --num_gpus), and older launchers mapped it onto contiguous slots, so non-contiguous or non-zero GPU ids fail with \"No slot 'N'\". The GPUs are fine.", "Select GPUs through the launcher: unset CUDA_VISIBLE_DEVICES and run `deepspeed --include localhost:<ids> ...` (e.g. `localhost:1,2`), or upgrade DeepSpeed (0.15.2+ honours CUDA_VISIBLE_DEVICES) and accelerate (0.13+)."),
+            c("env.visible_devices_invalid", 0.2, "CUDA_VISIBLE_DEVICES names GPUs the launcher's resource pool does not have.", "Name GPUs that exist (`nvidia-smi -L`)."),
+        ],
+        hints: &[],
+        tells_apart: "Run the same job with `deepspeed --include localhost:<ids>` and CUDA_VISIBLE_DEVICES unset: if it starts, the launcher's GPU selection was the cause.",
     },
     // ------------------------------------------------------------ field families
     Rule {

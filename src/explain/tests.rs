@@ -1252,3 +1252,220 @@ fn a_paste_saying_pytorch_lacks_the_architecture() {
         "ext.arch_unsupported"
     );
 }
+
+/// Issue #14 round 5: a collective that hangs until NCCL's P2P transport is turned off is peer
+/// copies stalled by the IOMMU/ACS; the same hang with nothing about P2P stays the job's.
+#[test]
+fn a_hang_that_nccl_p2p_disable_cures_is_acs_or_the_iommu() {
+    assert_eq!(
+        top("the model \"freeze\"(stuck) when using 4 or more GPUs. I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),
+        "probe.p2p"
+    );
+    assert_eq!(
+        top("all_reduce_perf hangs between GPU0 and GPU1 (PXB).\nSetting NCCL_P2P_DISABLE=1 did workaround but got really low speed."),
+        "probe.p2p"
+    );
+    assert_eq!(
+        top("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 1800000 milliseconds before timing out."),
+        "workload.nccl"
+    );
+}
+
+/// Issue #14 round 5: "peer access is not supported" on GeForce cards is the program requiring
+/// P2P the GPUs do not offer; in a VM, the passthrough/IOMMU hiding it.
+#[test]
+fn peer_access_unsupported_is_the_program_on_geforce_and_the_iommu_in_a_vm() {
+    assert_eq!(
+        top("raise the error `peer access is not supported between these two device`\nwas using Nvidia 3090 * 8"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: peer access is not supported between these two devices\n2x A100 PCIe passed through to a KVM virtual machine"),
+        "probe.p2p"
+    );
+}
+
+/// Issue #14 round 5: NCCL's IB/RoCE transport failing is the network between the nodes.
+#[test]
+fn nccl_infiniband_and_roce_failures_are_the_network() {
+    assert_eq!(
+        top("transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        explain("NCCL WARN NET/IB : Got completion with error 12")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("nccl.net_ib")
+    );
+}
+
+/// Issue #14 round 5: "invalid device ordinal" with the launch's process count or a rank used as
+/// the device is the job's launch, even where CUDA_VISIBLE_DEVICES is set.
+#[test]
+fn invalid_ordinal_from_the_launchers_process_count_is_the_job() {
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nproc_per_node=4 train.py\nRuntimeError: cuda runtime error (101) : invalid device ordinal"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=3 python train.py\nRuntimeError: CUDA error: invalid device ordinal"),
+        "env.visible_devices_invalid"
+    );
+}
+
+/// Issue #14 round 5: NCCL's "unhandled cuda error" is decided by what the paste says around it:
+/// an NCCL 1.x is too old, a kernel fault earlier is the job's, an NCCL built for another CUDA.
+#[test]
+fn nccl_unhandled_cuda_error_reads_the_evidence_around_it() {
+    assert_eq!(
+        top("# NCCL Tests compiled with NCCL 1.0\nNCCL failure all_reduce.cu:95 'unhandled cuda error'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered\nRuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"),
+        "workload.illegal_address"
+    );
+    assert_eq!(
+        top("Check failed: result == ncclSuccess (1 vs. 0)  unhandled cuda error\nlibnccl2=2.1.15-1+cuda9.0 installed, the build uses CUDA 8"),
+        "torch.wheel_deps_mismatch"
+    );
+}
+
+/// Issue #14 round 5: a batch job that sees no GPU is the job's request (or its container), not
+/// the node's driver; the same message with no scheduler in the paste keeps its old answer.
+#[test]
+fn a_batch_job_without_a_gpu_is_its_request() {
+    assert_eq!(
+        top("I found the issue in my slurm-submission script.\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("srun --gpus=2 --container-image=myimage --pty bash -i\nRuntimeError: Found no NVIDIA driver on your system."),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        top("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "workload.gpu_not_requested"
+    );
+}
+
+/// Issue #14 round 5: tensors on two devices, MIG resources in Kubernetes, and the GPU
+/// operator's validators on an NVSwitch system.
+#[test]
+fn placement_mig_resources_and_operator_validators() {
+    assert_eq!(
+        top("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cuda:0!"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("nvidia.com/gpu:          2\n  nvidia.com/mig-1g.10gb:  6\nthe `nvidia.com/gpu` request fails to inject GPU."),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("nvidia-cuda-validator-k6tbm 0/1 Init:CrashLoopBackOff on an A100 HGX with NVSwitch"),
+        "driver.fabric_manager"
+    );
+    assert_eq!(
+        top("nvidia-operator-validator-d5c26 0/1 Init:CrashLoopBackOff\ntoolkit-validation: containerd is not configured"),
+        "host.container_no_gpu"
+    );
+}
+
+/// Issue #14 round 5: NCCL's bootstrap finding no interface, sockets refused between ranks and
+/// its "internal error" are the network between the ranks.
+#[test]
+fn nccl_bootstrap_and_socket_failures_are_the_network() {
+    for text in [
+        "ncclInternalError: Internal check failed.\nLast error:\nBootstrap : no socket interface found",
+        "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol",
+        "Test NCCL failure common.cu:959 'internal error - please report this issue to the NCCL developers / '",
+    ] {
+        assert_eq!(top(text), "workload.nccl", "{text}");
+    }
+    assert_eq!(
+        explain("Bootstrap : no socket interface found")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("nccl.socket_bootstrap")
+    );
+}
+
+/// Issue #14 round 5: Slurm's gres configuration draining a node is the scheduler's
+/// configuration; the device plugin failing to load NVML in its pod is the node's runtime.
+#[test]
+fn slurm_gres_configuration_and_the_device_plugin_without_nvml() {
+    assert_eq!(
+        top("slurmd[57977]: fatal: gres.conf duplicate records for gpu"),
+        "host.scheduler_config"
+    );
+    assert_eq!(
+        top("State=IDLE+DRAIN\nReason=gres/gpu count reported lower than configured (0 < 8)"),
+        "host.scheduler_config"
+    );
+    let missing_node =
+        explain("slurmd: fatal: can't stat gres.conf file /dev/nvidia0: No such file or directory");
+    let causes: Vec<&str> = missing_node.matches[0]
+        .causes
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(
+        causes[..2],
+        ["host.scheduler_config", "driver.module_not_loaded"]
+    );
+    assert_eq!(
+        top("nvidia-device-plugin-daemonset: Nvml init failed: ERROR_LIBRARY_NOT_FOUND\nI can use my gpu in docker"),
+        "host.container_no_gpu"
+    );
+    assert!(KNOWN_IDS.contains(&"host.scheduler_config"));
+    assert!(KNOWN_IDS.contains(&"workload.gpu_not_requested"));
+}
+
+/// Issue #14 round 5: launchers: the rendezvous port held by another run, and DeepSpeed's
+/// launcher choosing GPUs itself over CUDA_VISIBLE_DEVICES.
+#[test]
+fn launcher_port_and_deepspeed_device_selection_are_the_job() {
+    assert_eq!(
+        top("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("CUDA_VISIBLE_DEVICES=0,2 deepspeed train.py\nValueError: No slot '2' specified on host 'localhost'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        explain("Detected CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used.")
+            .matches
+            .first()
+            .map(|m| m.id.as_str()),
+        Some("deepspeed.launcher_devices")
+    );
+}
+
+/// Issue #14 round 5: a Slurm paste whose nvidia-smi fails on the node itself, outside the job,
+/// is the node's driver, not the job's request.
+#[test]
+fn a_batch_node_whose_driver_fails_outside_the_job_is_the_driver() {
+    assert_eq!(
+        top("sbatch job fails; ssh into the compute node and nvidia-smi there too:\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nmodprobe: FATAL: Module nvidia not found"),
+        "driver.module_not_loaded"
+    );
+}
+
+/// Issue #14 round 5: two containers of one pod each asking for a GPU ask the node for two.
+#[test]
+fn gpus_requested_by_two_containers_of_one_pod_add_up() {
+    let pod = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu\n  containers:\n  - name: a\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n  - name: b\n    resources:\n      limits:\n        nvidia.com/gpu: 1";
+    assert_eq!(top(pod), "gpu.busy");
+    assert_eq!(
+        top("0/1 nodes are available: 1 Insufficient nvidia.com/gpu\n  containers:\n  - name: a\n    resources:\n      limits:\n        nvidia.com/gpu: 1"),
+        "host.container_no_gpu"
+    );
+}
