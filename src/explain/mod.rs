@@ -1200,6 +1200,8 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "workload.nccl",
     "workload.library_bug",
     "toolkit.host_compiler_unsupported",
+    "host.msvc_runtime_missing",
+    "gpu.display_watchdog",
     "none",
 ];
 

@@ -1156,6 +1156,101 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
     },
+    // ---- windows, WSL, Jetson (round 5)
+    // Windows' loader failing on one of torch's own DLLs (c10, fbgemm, shm, asmjit, torch_cpu,
+    // torch_python): those link against the Microsoft C++ runtime (msvcp140, vcruntime140_1) and
+    // its OpenMP runtime (libomp140.x86_64.dll for torch 2.4's fbgemm); without them Windows
+    // says "The specified module could not be found" for the DLL that needs them (pytorch/
+    // pytorch#39734, #129568, #131662; torch's own "Microsoft Visual C++ Redistributable is not
+    // installed" warning). A CUDA DLL of the build (cudnn*, cublas*, caffe2_nvrtc, *_cuda) missing
+    // is the install's CUDA libraries instead (`framework.cuda_libs_unloadable`).
+    Rule {
+        id: "windows.torch_dll_load_failed",
+        title: "Windows could not load one of torch's DLLs or its dependencies",
+        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
+        priority: 70,
+        causes: &[
+            c("host.msvc_runtime_missing", 0.6, "torch's own DLLs (c10, torch_cpu, fbgemm, shm, asmjit) need the Microsoft Visual C++ runtime (msvcp140.dll, vcruntime140_1.dll) and its OpenMP runtime (libomp140.x86_64.dll); when one is missing or too old, Windows reports the torch DLL itself as 'not found'.", "Install the latest Microsoft Visual C++ Redistributable for x64 (https://aka.ms/vs/17/release/vc_redist.x64.exe) and restart the shell; for torch 2.4.0's fbgemm.dll (libomp140.x86_64.dll) also install the C++ build tools or upgrade torch."),
+            c("torch.wheel_deps_mismatch", 0.25, "The torch install is incomplete or mixed (an interrupted pip install, a CUDA DLL of the build missing), so a DLL it loads is absent.", "Reinstall torch in a fresh environment (`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("workload.library_bug", 0.15, "A torch release for Windows shipped a DLL depending on a runtime it did not bundle (torch 2.4.0's fbgemm.dll and libomp140).", "Upgrade torch to the next patch release, or install the missing runtime."),
+        ],
+        hints: &[
+            h(r"Visual C\+\+|vc_?redist|msvcp1\d\d|vcruntime1\d\d|libomp140|\bMSVC runtime", "host.msvc_runtime_missing", 0.5),
+            h(r#"\\(?:cudnn\w*|cublas\w*|cudart\w*|cufft\w*|curand\w*|cusparse\w*|nvrtc\w*|caffe2_nvrtc|\w+_cuda|nvToolsExt\w*)\.dll"#, "torch.wheel_deps_mismatch", 0.6),
+        ],
+        tells_apart: "`where msvcp140.dll vcruntime140_1.dll libomp140.x86_64.dll` (Windows) lists which runtimes are found; Dependencies (lucasg) on the failing DLL names the missing one.",
+    },
+    // cuDNN 8.3+ on Windows loads zlibwapi.dll, which NVIDIA's cuDNN install guide tells users to
+    // put on PATH themselves (NickSwardh/YoloDotNet#18, PaddlePaddle/PaddleOCR#8400); "error
+    // code 193" is a 32-bit copy.
+    Rule {
+        id: "cudnn.zlibwapi_missing",
+        title: "cuDNN could not find zlibwapi.dll",
+        pattern: r"Could not (?:locate|load library) zlibwapi\.dll",
+        priority: 79,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.9, "cuDNN 8.3 and later on Windows needs zlib (zlibwapi.dll, 64-bit) beside it, which its installer does not ship: the cuDNN installation is incomplete.", "Put a 64-bit zlibwapi.dll (NVIDIA's cuDNN install guide, 'Installing Zlib') in the CUDA bin folder on PATH (e.g. C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin), or use a cuDNN 8.9.x/9 build that no longer needs it."),
+            c("torch.libs_shadowed", 0.1, "Another program's 32-bit zlibwapi.dll is found first on PATH (error code 193).", "Remove the folder with the 32-bit zlibwapi.dll from PATH or put the 64-bit one before it."),
+        ],
+        hints: &[h(r"zlibwapi\.dll\. Error code 193|32-bit", "torch.libs_shadowed", 0.9)],
+        tells_apart: "`where zlibwapi.dll`: none found means install it; a 32-bit copy first (error 193) means fix PATH.",
+    },
+    // Windows' display watchdog (WDDM TDR, 2 s by default) resets a GPU that also drives a
+    // display when one kernel runs too long: CUDA reports 'the launch timed out and was
+    // terminated' (702), or 'unknown error' (999) after the reset, and the screen flickers black
+    // (rogerallen/raytracinginoneweekendincuda#7, numba/numba#9381, Purfview/whisper-standalone-win#411).
+    // Linux's X server has the same watchdog on a display GPU.
+    Rule {
+        id: "cuda.launch_timeout",
+        title: "the launch timed out and was terminated (the display watchdog)",
+        pattern: r"(?:the launch timed out and was terminated|cudaErrorLaunchTimeout|CUDA_ERROR_LAUNCH_TIMEOUT|display driver[^\n]{0,40}(?:stopped responding|has recovered)|\bTDR\b|Tdr(?:Delay|Level)|Timeout Detection and Recovery)",
+        priority: 60,
+        causes: &[
+            c("gpu.display_watchdog", 0.75, "The GPU also drives a display, so the OS's watchdog (Windows' TDR, 2 seconds by default; X's on Linux) kills any kernel that runs longer and resets the GPU.", "Run the compute on a GPU without a display (Windows: a TCC-mode GPU; Linux: stop X or use another GPU for it), make each kernel shorter (smaller batches or tiles), or raise the watchdog (Windows: HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers TdrDelay, then reboot)."),
+            c("workload.library_bug", 0.15, "A kernel that never finishes (an endless loop, a deadlock) runs into the watchdog whatever its limit.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.1, "The GPU hung for a hardware or driver reason and the watchdog reset it (Xid lines on Linux).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bXid\b", "gpu.xid", 0.5),
+            h(r"(?:worked|runs?|ran) (?:fine )?(?:before|until)|infinite loop|deadlock|hangs? forever", "workload.library_bug", 0.3),
+        ],
+        tells_apart: "Does the GPU drive a display (nvidia-smi 'Disp.A On', WDDM mode, numba's 'Watchdog: Enabled')? Does a smaller batch or resolution run? Then it is the watchdog.",
+    },
+    // A CUDA failure with the screen going black at the same moment: the display GPU was reset by
+    // the watchdog (error 999 after a TDR: rogerallen/raytracinginoneweekendincuda#7).
+    Rule {
+        id: "cuda.display_reset",
+        title: "a CUDA failure while the screen went black",
+        pattern: r"(?:screen|display|monitor)s? (?:goes|went|turns?|turned|going|flickers?|flickered) (?:black|blank|off)[^\n]{0,60}",
+        // Above the bare 'unknown error' (999) a reset leaves behind.
+        priority: 45,
+        causes: &[
+            c("gpu.display_watchdog", 0.7, "The GPU also drives the display and the OS's watchdog reset it in the middle of a long kernel: the screen blanks and CUDA reports an error (often 999 'unknown error' or 702).", "Shorten each kernel (smaller image, fewer samples per launch), run on a GPU without a display, or raise Windows' TdrDelay."),
+            c("gpu.xid", 0.2, "The GPU faulted or fell off the bus (Xid 79), taking the display with it.", FIX_XID_HW),
+            c("gpu.throttled", 0.1, "Power delivery fails under load and the GPU resets.", "Check the PSU and `nvidia-smi -q -d POWER,TEMPERATURE`."),
+        ],
+        hints: &[h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.6)],
+        tells_apart: "Only long launches fail, and short ones run: the watchdog. Xid 79 or a GPU missing afterwards: the hardware.",
+    },
+    // TensorFlow's start-up line on a machine without the CUDA runtime: a warning after which it
+    // runs on the CPU ('Ignore above cudart dlerror if you do not have a GPU set up on your
+    // machine'); a failure only where the user expected the GPU (google/lightweight_mmm#23 runs;
+    // tensorflow/tensorflow#57103 has a GPU it does not use).
+    Rule {
+        id: "tensorflow.cudart_dlerror",
+        title: "TensorFlow did not find the CUDA runtime (a start-up warning)",
+        pattern: r"(?:Could not load dynamic library '(?:cudart64_\d+\.dll|libcudart\.so\.[\d.]+)'; dlerror|Ignore above cudart dlerror if you do not have a GPU set up)",
+        priority: 79,
+        causes: &[
+            c("none", 0.55, "TensorFlow looks for the CUDA runtime at import on every machine and prints this warning where it is not installed; it then runs on the CPU. On a machine without a GPU, or when the CPU is what you want, nothing is wrong.", "Nothing to fix for a CPU run. For the GPU: install the CUDA runtime and cuDNN of the major the TensorFlow release was built for (TF 2.4-2.10: CUDA 11.x, cuDNN 8), or on Linux `pip install tensorflow[and-cuda]`; TF after 2.10 has no GPU support on native Windows (use WSL2)."),
+            c("torch.wheel_deps_mismatch", 0.45, "The user expects the GPU and the CUDA runtime and cuDNN of the major TensorFlow was built for are not installed or not on PATH, so TensorFlow runs on the CPU.", "Install the CUDA runtime and cuDNN of the major the TensorFlow release was built for (cudart64_110.dll: CUDA 11.x) and put their bin folders on PATH; on Linux `pip install tensorflow[and-cuda]`."),
+        ],
+        hints: &[
+            h(r"(?:have|has|got|with) (?:a |an |my |the )?(?:NVIDIA |nvidia )?(?:GPU|graphics card|video card)|GeForce|\bRTX\b|\bGTX\b|Quadro|Tesla|Found device \d|Cannot dlopen some GPU libraries|Skipping registering GPU devices|not (?:using|use|detect\w*) (?:the |my )?GPU|(?:only|instead) (?:uses?|using|runs? on) (?:the )?CPU|GPU support|cuDNN|Could not load dynamic library '(?:cublas|cudnn|cufft|curand|cusolver|cusparse)", "torch.wheel_deps_mismatch", 0.5),
+            h(r"Traceback \(most recent|(?-i:[A-Z]\w*Error): |\bfailed\b", "torch.wheel_deps_mismatch", 0.3),
+        ],
+        tells_apart: "Does the paste expect the GPU (a GPU named, 'Found device', 'Cannot dlopen some GPU libraries', a failure after it)? Then the CUDA libraries are missing; otherwise it is TensorFlow's CPU fallback.",
+    },
     // ---- common field errors (round 4)
     Rule {
         id: "llm.runner_out_of_memory",

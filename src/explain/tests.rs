@@ -1252,3 +1252,89 @@ fn a_paste_saying_pytorch_lacks_the_architecture() {
         "ext.arch_unsupported"
     );
 }
+
+/// Issue #14 round 5: Windows failing to load one of torch's own DLLs is the Visual C++ runtime;
+/// one of the build's CUDA DLLs is the install's CUDA libraries; text that names no DLL of torch
+/// is no such failure.
+#[test]
+fn windows_torch_dll_failures_name_the_runtime_or_the_cuda_libraries() {
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\env\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.msvc_runtime_missing"
+    );
+    assert_eq!(
+        top(
+            r"FileNotFoundError: Could not find module 'C:\Python38\lib\site-packages\torch\lib\asmjit.dll' (or one of its dependencies). Try using the full path with constructor syntax."
+        ),
+        "host.msvc_runtime_missing"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Python310\lib\site-packages\torch\lib\caffe2_nvrtc.dll" or one of its dependencies."#
+        ),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\nImportError: DLL load failed: The specified module could not be found."),
+        "host.msvc_runtime_missing"
+    );
+    assert!(explain(
+        "OSError: [WinError 126] The specified module could not be found: 'C:\\tools\\foo.dll'"
+    )
+    .matches
+    .iter()
+    .all(|m| m.id != "windows.torch_dll_load_failed"));
+}
+
+/// Issue #14 round 5: cuDNN's zlibwapi.dll missing is an incomplete cuDNN install; a 32-bit copy
+/// found first (error 193) is the PATH.
+#[test]
+fn cudnn_zlibwapi_missing_or_32_bit() {
+    assert_eq!(
+        top("Could not locate zlibwapi.dll. Please make sure it is in your library path!"),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("Could not load library zlibwapi.dll. Error code 193. Please verify that the library is built correctly for your processor architecture (32-bit, 64-bit)"),
+        "torch.libs_shadowed"
+    );
+}
+
+/// Issue #14 round 5: the launch timeout (702) and a CUDA failure while the screen went black are
+/// the display watchdog; an Xid beside the black screen is the GPU.
+#[test]
+fn launch_timeouts_and_black_screens_are_the_display_watchdog() {
+    assert_eq!(
+        top("RuntimeError: CUDA error: the launch timed out and was terminated"),
+        "gpu.display_watchdog"
+    );
+    assert_eq!(top("CUDA_ERROR_LAUNCH_TIMEOUT"), "gpu.display_watchdog");
+    assert_eq!(
+        top("crashes after a few seconds with \"CUDA error = 999 at main.cu:196 'cudaDeviceSynchronize()'\".\n(Also my screen goes black for a second)"),
+        "gpu.display_watchdog"
+    );
+    assert_eq!(
+        top("CUDA error: unknown error\nthe screen went black\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus."),
+        "gpu.lost"
+    );
+}
+
+/// Issue #14 round 5: TensorFlow's cudart dlerror alone is its CPU fallback ("none"); with a GPU
+/// the user expected, or a failure after it, it is the missing CUDA libraries.
+#[test]
+fn tensorflow_cudart_dlerror_is_a_warning_unless_the_gpu_was_expected() {
+    let warning = "2022-06-22 15:44:53.578885: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found";
+    assert_eq!(top(warning), "none");
+    assert_eq!(
+        top(&format!(
+            "{warning}\nOfc I have a GPU in my computer (GeForce RTX 3060)"
+        )),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top(&format!("{warning}\nW tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU.")),
+        "torch.wheel_deps_mismatch"
+    );
+}
