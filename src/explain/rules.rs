@@ -1251,6 +1251,104 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Does the paste expect the GPU (a GPU named, 'Found device', 'Cannot dlopen some GPU libraries', a failure after it)? Then the CUDA libraries are missing; otherwise it is TensorFlow's CPU fallback.",
     },
+    // A Mac has no NVIDIA GPU (Apple silicon, or Intel/AMD graphics; macOS has had no CUDA
+    // since 10.13): a CUDA request there fails however torch was installed (vietai/mTet#7,
+    // dwrensha/acronymy-assistant#2): the fix is the CPU or MPS, not another torch.
+    Rule {
+        id: "mac.cuda_requested",
+        title: "CUDA asked for on a Mac",
+        pattern: r"(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)[\s\S]{0,1500}?(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)|(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)[\s\S]{0,1500}?(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)",
+        priority: 96,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.85, "A Mac has no NVIDIA GPU (Apple silicon's GPU, or Intel/AMD graphics), and macOS has no CUDA at all: every torch for macOS is built without CUDA, so code that asks for 'cuda' cannot run there.", "Run on the CPU or on Apple's GPU through MPS (`device = \"mps\" if torch.backends.mps.is_available() else \"cpu\"`, or the program's `--device mps` / `--device cpu`), or run the CUDA code on a machine with an NVIDIA GPU (a cloud instance, Colab)."),
+            c("torch.cpu_only", 0.15, "The torch installed is the CPU-only build.", "On a machine with an NVIDIA GPU, install a CUDA build of torch (`pip install torch --index-url https://download.pytorch.org/whl/cu126`)."),
+        ],
+        hints: &[],
+        tells_apart: "`uname -sm` (Darwin arm64 is Apple silicon): on a Mac the answer is MPS or the CPU; `torch.backends.mps.is_available()`.",
+    },
+    // Texts from AMD's ROCm/HIP or Intel's XPU stacks pasted to a CUDA tool: the machine's GPU is
+    // not NVIDIA's, so no NVIDIA driver, CUDA or check of this tool applies (ROCm/rocALUTION#197's
+    // gfx1031; torch's "HIP error: invalid device function" with AMD_SERIALIZE_KERNEL; sdnext's
+    // c10_xpu.dll with --use-ipex). torch's collect_env always prints "HIP runtime version: N/A",
+    // so those lines are not evidence.
+    Rule {
+        id: "gpu_stack.not_nvidia",
+        title: "an error from AMD's ROCm/HIP or Intel's XPU stack",
+        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|HSA_OVERRIDE_GFX_VERSION|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is loaded)|amdgcn-amd-amdhsa|\bHIP_VISIBLE_DEVICES\b|\bROCR_VISIBLE_DEVICES\b|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
+        priority: 93,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.9, "The error comes from AMD's ROCm/HIP (or Intel's oneAPI/XPU) stack: the program runs on a non-NVIDIA GPU, where no NVIDIA driver, CUDA library or check of this tool applies (torch's ROCm builds keep the 'cuda' device name, so 'cuda' in such a text is no NVIDIA GPU).", "Take it to the GPU vendor's stack: for ROCm, a torch built for the installed ROCm and a GPU on its support list (`rocminfo`; unsupported RDNA GPUs often run with `HSA_OVERRIDE_GFX_VERSION=10.3.0` or `11.0.0`); for Intel, the XPU build of torch and the oneAPI runtime."),
+            c("torch.cpu_only", 0.1, "The torch installed has no build for the GPU present at all.", "Install the torch build for the machine's GPU vendor (ROCm: `--index-url https://download.pytorch.org/whl/rocm6.x`; Intel: `/whl/xpu`)."),
+        ],
+        hints: &[],
+        tells_apart: "`lspci | grep -iE 'vga|3d|display'` names the GPU's vendor; `torch.version.hip` set means a ROCm build.",
+    },
+    // pip's torch wheels for aarch64 are CPU-only or built for Arm servers (SBSA), never for
+    // Jetson's integrated GPU: on a Jetson they install and import, and CUDA is unavailable
+    // (Lmy0217/PyTorch-aarch64#3, dusty-nv/jetson-inference#1932). Jetson needs NVIDIA's
+    // JetPack wheels (or jetson-containers).
+    Rule {
+        id: "jetson.torch_without_cuda",
+        title: "torch without CUDA on a Jetson",
+        pattern: r"(?:\bjetson\b|\bjetpack\b|\bL4T\b|\btegra\b|\bOrin\b|\bXavier\b)[\s\S]{0,600}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*`?false|Is CUDA available: False|CUDA available:\s*False)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*`?false|Is CUDA available: False|CUDA available:\s*False)[\s\S]{0,600}?(?:\bjetson\b|\bjetpack\b|\bL4T\b|\btegra\b|\bOrin\b|\bXavier\b)",
+        priority: 50,
+        causes: &[
+            c("torch.cpu_only", 0.7, "The torch installed is not a Jetson build: pip's aarch64 wheels are CPU-only or built for Arm servers (SBSA) with a discrete GPU, and none of them drives Jetson's integrated GPU, so CUDA is unavailable although the import works.", "Install NVIDIA's torch wheel for this JetPack and Python (the 'PyTorch for Jetson' wheels, or `pip install torch --index-url https://pypi.jetson-ai-lab.io/jp6/cu126` on JetPack 6), or use a jetson-containers l4t-pytorch image for this L4T release."),
+            c("torch.wheel_deps_mismatch", 0.2, "A Jetson wheel built for another JetPack (another CUDA) or Python than the device's.", "Use the wheel built for the device's JetPack (`cat /etc/nv_tegra_release`) and Python."),
+            c("host.container_no_gpu", 0.1, "Inside a container started without the NVIDIA runtime, the Jetson's GPU and CUDA libraries are not mounted.", "Start the container with `--runtime nvidia`."),
+        ],
+        hints: &[
+            h(r"docker|container|--runtime", "host.container_no_gpu", 0.3),
+            h(r"JetPack[^\n]{0,40}(?:wheel|whl)|nvidia\.box\.com|developer\.download\.nvidia\.com/compute/redist/jp", "torch.wheel_deps_mismatch", 0.4),
+        ],
+        tells_apart: "`python -c 'import torch; print(torch.__version__, torch.version.cuda)'`: cuda None is a CPU build; a Jetson build's version names the JetPack (e.g. `2.1.0a0+41361538.nv23.06`).",
+    },
+    // On JetPack 4 (L4T R32) the l4t images carry no CUDA libraries: the NVIDIA container runtime
+    // mounts the host's (the CSV lists under /etc/nvidia-container-runtime/host-files-for-
+    // container.d). A container run or built without that runtime (`docker build` needs
+    // "default-runtime": "nvidia"), a host without those files, or an image for another L4T
+    // release finds libcurand/libcublas missing (dusty-nv/jetson-containers#93, #194).
+    Rule {
+        id: "jetson.container_cuda_libs_missing",
+        title: "CUDA libraries missing inside a Jetson (l4t) container",
+        pattern: r"(?:nvcr\.io/nvidia/l4t|\bl4t-(?:pytorch|ml|base|tensorflow|r\d+)|-l4t-r\d+)[\s\S]{0,3000}?(?:lib(?:curand|cublas|cublasLt|cudart|cufft|cudnn|cusparse|cusolver|nvinfer|nvrtc)\.so[.\d]*(?::? cannot open shared object file| not found)|not found[^\n]{0,10}\blib(?:curand|cublas|cudart|cudnn|cufft)\w*\.so)",
+        // Above the plain missing-library rules (84): the l4t image decides.
+        priority: 86,
+        causes: &[
+            c("host.container_no_gpu", 0.75, "On JetPack 4 the l4t container images carry no CUDA libraries: the NVIDIA container runtime mounts them from the host. A container started or built without that runtime (docker build uses it only as the default runtime), or a host whose runtime lists lack them, gets none.", "Run with `--runtime nvidia`; for `docker build` set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json and restart docker; check the lists in /etc/nvidia-container-runtime/host-files-for-container.d/ (reinstall nvidia-container-csv-* / nvidia-container-toolkit from JetPack)."),
+            c("torch.wheel_deps_mismatch", 0.25, "The image was built for another L4T release than the host's (`cat /etc/nv_tegra_release`), so the CUDA libraries the host mounts are of another version than the image's torch needs.", "Use the image tag of the host's L4T release (e.g. l4t-pytorch:r32.7.1-* on R32.7.1), or upgrade JetPack to the image's."),
+        ],
+        hints: &[
+            h(r"R3[2-9] \(release\), REVISION|nv_tegra_release|JetPack ?[56]|\bR3[4-9]\.\d", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`ls /usr/local/cuda/lib64` on the host and in the container: present on the host only means the runtime did not mount them; compare the image's L4T tag with `cat /etc/nv_tegra_release`.",
+    },
+    // nvidia-smi failing to reach the driver under WSL: WSL 1 (and Windows builds before GPU
+    // paravirtualisation) give Linux no GPU at all (microsoft/WSL#3847); under WSL 2 the GPU comes
+    // from the Windows driver through /dev/dxg and /usr/lib/wsl/lib, and a Linux NVIDIA driver
+    // installed inside (nvidia-driver-*, nvidia-utils-*, the `cuda` or `cuda-drivers`
+    // meta-packages) replaces nvidia-smi and libcuda with ones that look for a kernel module WSL
+    // does not have (microsoft/WSL#5554, NVIDIA's WSL user guide).
+    Rule {
+        id: "wsl.gpu_unreachable",
+        title: "nvidia-smi or CUDA cannot reach the GPU under WSL",
+        pattern: r"(?:\bWSL ?[12]?\b|-microsoft-standard|-Microsoft\b|/usr/lib/wsl\b|\bUbuntu app\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|Found no NVIDIA driver on your system)|(?:NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|Found no NVIDIA driver on your system)[\s\S]{0,1500}?(?:\bWSL ?[12]?\b|-microsoft-standard|/usr/lib/wsl\b)",
+        priority: 80,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.45, "WSL 1 (and Windows builds before GPU paravirtualisation, 10.0.19044 / 21H2 with a WSL-capable driver) give Linux no GPU at all: no driver inside can reach it.", "Use WSL 2 (`wsl --set-version <distro> 2`, `wsl -l -v` shows VERSION 2) on Windows 10 21H2+ or 11 with a current NVIDIA Windows driver; install no Linux driver inside."),
+            c("driver.not_installed", 0.4, "Under WSL 2 the GPU comes from the Windows driver (/dev/dxg, /usr/lib/wsl/lib/libcuda.so.1); a Linux NVIDIA driver installed inside WSL (nvidia-driver-*, nvidia-utils-*, or the `cuda` / `cuda-drivers` meta-packages) puts an nvidia-smi and libcuda first that look for a kernel module WSL does not have.", "Inside WSL remove the Linux driver (`sudo apt purge 'nvidia-*' 'libnvidia-*'`), install only `cuda-toolkit-12-x` from NVIDIA's wsl-ubuntu repository, keep the Windows driver current, and run `/usr/lib/wsl/lib/nvidia-smi`."),
+            c("driver.too_old_for_toolkit", 0.1, "The Windows driver is too old for WSL's GPU support or for the CUDA the program needs.", "Update the NVIDIA driver on Windows (not inside WSL)."),
+            c("host.container_no_gpu", 0.05, "The program runs in a container inside WSL that did not get the GPU (podman or a docker engine inside WSL without the NVIDIA toolkit, where Docker Desktop's engine passes it).", FIX_CONTAINER),
+        ],
+        hints: &[
+            h(r"\bWSL ?1\b|WSL version[: ]+1\b|4\.4\.0-\d+-Microsoft|Version 10\.0\.1(?:[0-8]\d{3}|90[0-3]\d|904[0-3])\b", "host.no_nvidia_gpu", 0.5),
+            // WSL 2 named: not WSL 1's missing GPU.
+            h(r"\bWSL ?2\b|WSL version[: ]+2\b", "host.no_nvidia_gpu", -0.3),
+            h(r"docker|podman|container|\bpod\b|kubernetes", "host.container_no_gpu", 0.6),
+            h(r"apt(?:-get)? install[^\n]{0,40}(?:nvidia-(?:driver|utils)|cuda-drivers|\bcuda\b(?:$|\s|-1\d))|NVIDIA-Linux-x86_64-[\d.]+\.run|dkms install -m nvidia", "driver.not_installed", 0.4),
+        ],
+        tells_apart: "`wsl -l -v` (Windows) shows the distro's WSL version; `ls /dev/dxg /usr/lib/wsl/lib` inside: both present under WSL 2; `dpkg -l | grep nvidia-` shows a Linux driver installed inside.",
+    },
     // ---- common field errors (round 4)
     Rule {
         id: "llm.runner_out_of_memory",

@@ -1338,3 +1338,87 @@ fn tensorflow_cudart_dlerror_is_a_warning_unless_the_gpu_was_expected() {
         "torch.wheel_deps_mismatch"
     );
 }
+
+/// Issue #14 round 5: CUDA asked for on a Mac is no NVIDIA GPU, not a CPU build to replace;
+/// without a Mac named it stays the CPU build.
+#[test]
+fn cuda_on_a_mac_is_no_nvidia_gpu() {
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nnot sure why..? im on an m1 macbook pro if that helps."),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("(OSX) Torch not compiled with CUDA enabled"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled"),
+        "torch.cpu_only"
+    );
+}
+
+/// Issue #14 round 5: ROCm/HIP and Intel XPU texts are no NVIDIA GPU; torch's collect_env lines
+/// "HIP runtime version: N/A" are no such evidence.
+#[test]
+fn rocm_and_xpu_texts_are_no_nvidia_gpu() {
+    assert_eq!(
+        top("RuntimeError: HIP error: invalid device function\nHIP kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\ai\sdnext\venv\lib\site-packages\torch\lib\c10_xpu.dll" or one of its dependencies."#
+        ),
+        "host.no_nvidia_gpu"
+    );
+    assert!(explain("HIP runtime version: N/A\nMIOpen runtime version: N/A\nRuntimeError: CUDA error: out of memory")
+        .matches
+        .iter()
+        .all(|m| m.id != "gpu_stack.not_nvidia"));
+}
+
+/// Issue #14 round 5: Jetson: torch that reports no CUDA is a non-Jetson (CPU) wheel; CUDA
+/// libraries missing in an l4t container are the NVIDIA runtime's mounts; the same library
+/// missing on a bare Jetson stays the wheel's.
+#[test]
+fn jetson_torch_and_l4t_containers() {
+    assert_eq!(
+        top("I successfully install the torch on my jetson nano(Jetpack 4.4 [L4T 32.4.3]),but cuda.is_available() returns false"),
+        "torch.cpu_only"
+    );
+    let missing =
+        "OSError: libcurand.so.10: cannot open shared object file: No such file or directory";
+    assert_eq!(
+        top(&format!("docker run -it --rm --runtime nvidia nvcr.io/nvidia/l4t-pytorch:r32.6.1-pth1.8-py3\n>>> import torch\n{missing}")),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        top(&format!(
+            "My device is Jetson Nano, using JetPack4.3.\n>>> import torch\n{missing}"
+        )),
+        "host.container_no_gpu"
+    );
+}
+
+/// Issue #14 round 5: nvidia-smi failing under WSL: WSL 1 has no GPU; WSL 2 with a Linux driver
+/// installed inside is the driver; a container inside WSL 2 is the container.
+#[test]
+fn nvidia_smi_failing_under_wsl() {
+    let smi = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.";
+    assert_eq!(
+        top(&format!(
+            "Ubuntu on WSL 1, kernel 4.4.0-19041-Microsoft\n{smi}"
+        )),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top(&format!(
+            "WSL2, Ubuntu 22.04: sudo apt install nvidia-driver-535\n{smi}"
+        )),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("RuntimeError: Found no NVIDIA driver on your system\nrunning everything from inside WSL2 with podman"),
+        "host.container_no_gpu"
+    );
+}
