@@ -1202,6 +1202,7 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "toolkit.host_compiler_unsupported",
     "host.msvc_runtime_missing",
     "gpu.display_watchdog",
+    "host.non_ascii_path",
     "none",
 ];
 

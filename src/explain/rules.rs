@@ -1167,7 +1167,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "windows.torch_dll_load_failed",
         title: "Windows could not load one of torch's DLLs or its dependencies",
-        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
+        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|\[WinError 126\][^\n:'\x22]{0,80}[ \t]*(?:\r?\n|\z)|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
         priority: 70,
         causes: &[
             c("host.msvc_runtime_missing", 0.6, "torch's own DLLs (c10, torch_cpu, fbgemm, shm, asmjit) need the Microsoft Visual C++ runtime (msvcp140.dll, vcruntime140_1.dll) and its OpenMP runtime (libomp140.x86_64.dll); when one is missing or too old, Windows reports the torch DLL itself as 'not found'.", "Install the latest Microsoft Visual C++ Redistributable for x64 (https://aka.ms/vs/17/release/vc_redist.x64.exe) and restart the shell; for torch 2.4.0's fbgemm.dll (libomp140.x86_64.dll) also install the C++ build tools or upgrade torch."),
@@ -1175,7 +1175,7 @@ pub const RULES: &[Rule] = &[
             c("workload.library_bug", 0.15, "A torch release for Windows shipped a DLL depending on a runtime it did not bundle (torch 2.4.0's fbgemm.dll and libomp140).", "Upgrade torch to the next patch release, or install the missing runtime."),
         ],
         hints: &[
-            h(r"Visual C\+\+|vc_?redist|msvcp1\d\d|vcruntime1\d\d|libomp140|\bMSVC runtime", "host.msvc_runtime_missing", 0.5),
+            h(r"Visual C\+\+|\bVC\+\+|C\+\+ (?:build tools|redistributable|runtime)|vc_?redist|msvcp1\d\d|vcruntime1\d\d|libomp140|\bMSVC runtime", "host.msvc_runtime_missing", 0.5),
             h(r#"\\(?:cudnn\w*|cublas\w*|cudart\w*|cufft\w*|curand\w*|cusparse\w*|nvrtc\w*|caffe2_nvrtc|\w+_cuda|nvToolsExt\w*)\.dll"#, "torch.wheel_deps_mismatch", 0.6),
         ],
         tells_apart: "`where msvcp140.dll vcruntime140_1.dll libomp140.x86_64.dll` (Windows) lists which runtimes are found; Dependencies (lucasg) on the failing DLL names the missing one.",
@@ -1348,6 +1348,24 @@ pub const RULES: &[Rule] = &[
             h(r"apt(?:-get)? install[^\n]{0,40}(?:nvidia-(?:driver|utils)|cuda-drivers|\bcuda\b(?:$|\s|-1\d))|NVIDIA-Linux-x86_64-[\d.]+\.run|dkms install -m nvidia", "driver.not_installed", 0.4),
         ],
         tells_apart: "`wsl -l -v` (Windows) shows the distro's WSL version; `ls /dev/dxg /usr/lib/wsl/lib` inside: both present under WSL 2; `dpkg -l | grep nvidia-` shows a Linux driver installed inside.",
+    },
+    // Windows programs that build a library path from the user's profile fail to load their DLLs
+    // when the user name or a folder holds non-ASCII characters (ANSI code-page APIs mangle them):
+    // ollama/ollama#3367 (Chinese user name), deepjavalibrary/djl#2315. The words of the paste, or
+    // such a path beside a load failure, are the evidence (\x7f: a non-ASCII character in the
+    // ASCII shadow the rules scan).
+    Rule {
+        id: "windows.non_ascii_path",
+        title: "a library path with non-ASCII characters",
+        pattern: r"(?:(?:user ?name|user folder|profile|path|folder|directory)[^\n]{0,60}\b(?:Chinese|Japanese|Korean|Cyrillic|Russian|Arabic|Greek|Hebrew|Thai|non-?ASCII|non-?English|unicode|accented|special) (?:characters?|letters?|symbols?)|(?:Chinese|Japanese|Korean|Cyrillic|Russian|non-?ASCII|non-?English|unicode|accented) (?:characters?|letters?)[^\n]{0,40}\b(?:user ?name|user folder|path|folder|directory)|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\n\x22']*\x7f[^\\\n\x22']*\\{1,2}[^\n]{0,200}(?:Error loading|could not be found|Failed to (?:load|open)|cannot (?:load|open|find)|WinError 126|error code 126)|(?:Error loading|could not be found|Failed to (?:load|open)|cannot (?:load|open|find)|WinError 126|error code 126)[^\n]{0,200}?[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\n\x22']*\x7f)",
+        priority: 80,
+        causes: &[
+            c("host.non_ascii_path", 0.5, "The library sits under a folder whose name has non-ASCII characters (often the Windows user name); programs and loaders that pass paths through ANSI code-page APIs mangle those characters, so the DLL is 'not found' although it is there.", "Install or run the program from a folder whose full path is ASCII only (e.g. C:\\ai\\), or point its model/library folder (OLLAMA_MODELS, HF_HOME, the venv) at one; a new Windows user with an ASCII name also works."),
+            c("torch.wheel_deps_mismatch", 0.35, "A CUDA library the program needs is missing regardless of the path.", "Install the CUDA libraries the program's build names and make sure they are on PATH."),
+            c("workload.library_bug", 0.15, "The program's own loader does not handle Unicode paths (a bug to report).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"(?:Chinese|Japanese|Korean|Cyrillic|non-?ASCII|unicode|accented) (?:characters?|letters?)|(?:replac|renam|chang)\w* the user", "host.non_ascii_path", 0.5)],
+        tells_apart: "Does the same program run from a folder whose path is ASCII only? Then it was the path.",
     },
     // ---- common field errors (round 4)
     Rule {

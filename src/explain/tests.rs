@@ -1422,3 +1422,34 @@ fn nvidia_smi_failing_under_wsl() {
         "host.container_no_gpu"
     );
 }
+
+/// Issue #14 round 5: a library path with non-ASCII characters, said in words or shown in a
+/// failing path; an ASCII path with the same failure is not it.
+#[test]
+fn non_ascii_library_paths() {
+    assert_eq!(
+        top("Failed to load dynamic library on Windows when the user name and path have Chinese characters.\nUnable to load CUDA management library c:\\Windows\\System32\\nvml.dll"),
+        "host.non_ascii_path"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Users\张三\AppData\Local\Programs\Python\Python310\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.non_ascii_path"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Users\alice\AppData\Local\Programs\Python\Python310\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.msvc_runtime_missing"
+    );
+}
+
+/// Issue #14 round 5: a bare WinError 126 is the Visual C++ runtime first.
+#[test]
+fn a_bare_winerror_126_is_the_cpp_runtime_first() {
+    assert_eq!(
+        top("OSError: [WinError 126] The specified module could not be found."),
+        "host.msvc_runtime_missing"
+    );
+}
