@@ -1274,7 +1274,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "gpu_stack.not_nvidia",
         title: "an error from AMD's ROCm/HIP or Intel's XPU stack",
-        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|HSA_OVERRIDE_GFX_VERSION|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is loaded)|amdgcn-amd-amdhsa|\bHIP_VISIBLE_DEVICES\b|\bROCR_VISIBLE_DEVICES\b|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
+        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|HSA_OVERRIDE_GFX_VERSION|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is (?:NOT )?loaded)|amdgcn-amd-amdhsa|\bHIP_VISIBLE_DEVICES\b|\bROCR_VISIBLE_DEVICES\b|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
         priority: 93,
         causes: &[
             c("host.no_nvidia_gpu", 0.9, "The error comes from AMD's ROCm/HIP (or Intel's oneAPI/XPU) stack: the program runs on a non-NVIDIA GPU, where no NVIDIA driver, CUDA library or check of this tool applies (torch's ROCm builds keep the 'cuda' device name, so 'cuda' in such a text is no NVIDIA GPU).", "Take it to the GPU vendor's stack: for ROCm, a torch built for the installed ROCm and a GPU on its support list (`rocminfo`; unsupported RDNA GPUs often run with `HSA_OVERRIDE_GFX_VERSION=10.3.0` or `11.0.0`); for Intel, the XPU build of torch and the oneAPI runtime."),
@@ -1366,6 +1366,58 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"(?:Chinese|Japanese|Korean|Cyrillic|non-?ASCII|unicode|accented) (?:characters?|letters?)|(?:replac|renam|chang)\w* the user", "host.non_ascii_path", 0.5)],
         tells_apart: "Does the same program run from a folder whose path is ASCII only? Then it was the path.",
+    },
+    // A paste that names a non-NVIDIA GPU (AMD Radeon/RX, an AMD or Intel integrated GPU, Intel
+    // Arc) or asks whether it needs an NVIDIA GPU, beside CUDA being unavailable: the machine has
+    // no NVIDIA GPU for CUDA to use (ogkalu2/comic-translate#210, unit8co/darts#2252,
+    // harakas/amd_igpu_yolo_v8#1). A laptop CPU "with Radeon Graphics" beside a GeForce is not it.
+    Rule {
+        id: "host.non_nvidia_gpu_named",
+        title: "CUDA unavailable on a machine whose GPU is not NVIDIA's",
+        pattern: r"(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with) (?:an? )?(?:AMD|Intel) (?:GPU|graphics))[\s\S]{0,1500}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available)[\s\S]{0,1500}?(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with) (?:an? )?(?:AMD|Intel) (?:GPU|graphics))",
+        priority: 50,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.7, "The GPU the paste names is not NVIDIA's (AMD Radeon, an integrated AMD or Intel GPU, Intel Arc): CUDA runs only on NVIDIA GPUs, so no torch or driver install makes CUDA available here.", "Run on the CPU (`device=cpu`), use the GPU vendor's stack (AMD: a ROCm build of torch on a supported GPU under Linux, or DirectML on Windows; Intel: torch's XPU build), or run on a machine with an NVIDIA GPU."),
+            c("torch.cpu_only", 0.2, "The machine also has an NVIDIA GPU, and the installed torch is the CPU-only build.", "Install a CUDA build of torch (`pip install torch --index-url https://download.pytorch.org/whl/cu126`)."),
+            c("driver.not_installed", 0.1, "The machine also has an NVIDIA GPU whose driver is missing.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            // An NVIDIA GPU named too (a laptop's AMD CPU "with Radeon Graphics" beside a GeForce).
+            h(r"GeForce|\bRTX ?\d|\bGTX ?\d|Quadro|Tesla [A-Z]?\d|NVIDIA (?:[A-Z]\d|RTX|GeForce)|\+cpu\b", "host.no_nvidia_gpu", -0.6),
+            h(r"\+cpu\b|CUDA used to build PyTorch: None", "torch.cpu_only", 0.3),
+        ],
+        tells_apart: "`nvidia-smi` (Linux) / Device Manager's display adapters (Windows): no NVIDIA adapter means no CUDA.",
+    },
+    // MPS (Apple's GPU backend) out of memory: the job does not fit in the unified memory share
+    // MPS may use (Comfy-Org/ComfyUI#8984, lllyasviel/Fooocus#1139); nothing CUDA-related.
+    Rule {
+        id: "mps.out_of_memory",
+        title: "MPS backend out of memory (Apple GPU)",
+        pattern: r"MPS backend out of memory[^\n]{0,300}",
+        priority: 60,
+        causes: &[
+            c("workload.out_of_memory", 0.9, "The job needs more than the share of the Mac's unified memory the MPS backend may use (its 'max allowed').", "Use a smaller model, quantisation, resolution or batch, close other applications; PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 lifts the limit at the risk of freezing the system."),
+            c("gpu.busy", 0.1, "Other applications hold much of the unified memory ('other allocations').", "Close other memory-heavy applications and retry."),
+        ],
+        hints: &[],
+        tells_apart: "'MPS allocated' near 'max allowed': the job itself; large 'other allocations': other programs.",
+    },
+    // A prebuilt program's CUDA code failing on a Jetson where it runs elsewhere: its binaries
+    // were built for discrete GPUs (x86_64 or SBSA aarch64) and not for Tegra's integrated GPU
+    // (ollama/ollama#6515: Orin support was still in progress; dusty-nv/jetson-containers builds
+    // such programs for JetPack).
+    Rule {
+        id: "jetson.program_without_support",
+        title: "a program's CUDA build failing on a Jetson",
+        pattern: r"(?:\bjetson\b|\bOrin\b|\bXavier\b|\btegra\b|\bL4T\b|\bjetpack\b)[\s\S]{0,1500}?(?:ggml-cuda|llama runner|llama\.cpp|\bollama\b|vllm|onnxruntime|tensorrt_llm)[^\n]{0,200}|(?:ggml-cuda|llama runner|llama\.cpp|\bollama\b|vllm|onnxruntime|tensorrt_llm)[\s\S]{0,1500}?(?:\bjetson\b|\bOrin\b|\bXavier\b|\btegra\b|\bL4T\b|\bjetpack\b)[^\n]{0,100}",
+        priority: 30,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program's prebuilt CUDA code targets discrete GPUs (x86_64, or Arm servers with SBSA) and not Tegra's integrated GPU with its shared memory; its CUDA calls fail on a Jetson although the device is fine.", "Use a build of the program for JetPack (its Jetson release or a dusty-nv/jetson-containers image for this L4T), or a newer release that supports Jetson."),
+            c("torch.wheel_deps_mismatch", 0.2, "A Jetson build for another JetPack (another CUDA) than the device's.", "Use the build for the device's JetPack (`cat /etc/nv_tegra_release`)."),
+            c("workload.out_of_memory", 0.2, "The board's shared memory (CPU and GPU together) is exhausted.", "Use a smaller model or context, and free memory (stop the desktop: `sudo systemctl isolate multi-user.target`)."),
+        ],
+        hints: &[h(r"out of memory|cudaMalloc failed|NvMapMemAlloc", "workload.out_of_memory", 0.5)],
+        tells_apart: "Does the same version run on an x86 GPU machine, and is there a Jetson build of it? `tegrastats` shows whether memory runs out.",
     },
     // ---- common field errors (round 4)
     Rule {

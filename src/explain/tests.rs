@@ -1453,3 +1453,44 @@ fn a_bare_winerror_126_is_the_cpp_runtime_first() {
         "host.msvc_runtime_missing"
     );
 }
+
+/// Issue #14 round 5: CUDA unavailable where the paste names an AMD or Intel GPU is no NVIDIA
+/// GPU; a laptop CPU "with Radeon Graphics" beside a GeForce is not.
+#[test]
+fn cuda_unavailable_beside_a_non_nvidia_gpu() {
+    assert_eq!(
+        top("I have an AMD GPU (RX 6500M) on Windows, and torch.cuda.is_available() always returns False."),
+        "host.no_nvidia_gpu"
+    );
+    assert_ne!(
+        top("AMD Ryzen 7 5800H with Radeon Graphics, NVIDIA GeForce RTX 3070 Laptop GPU\ntorch.cuda.is_available() returns False"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("# rocminfo\nROCk module is NOT loaded, possibly no GPU devices"),
+        "host.no_nvidia_gpu"
+    );
+}
+
+/// Issue #14 round 5: MPS's out of memory is the job's size on a Mac.
+#[test]
+fn mps_out_of_memory_is_the_job() {
+    assert_eq!(
+        top("RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool."),
+        "workload.out_of_memory"
+    );
+}
+
+/// Issue #14 round 5: a prebuilt runner's CUDA error on a Jetson is the program's Jetson
+/// support; an out of memory there stays memory.
+#[test]
+fn a_runner_failing_on_a_jetson() {
+    assert_eq!(
+        top("This issue only occurs on the Orin device.\nError: llama runner process has terminated: CUDA error: the resource allocation failed\n  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:644"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("Jetson Orin Nano, ollama run llama3.1\nggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory\ncudaMalloc failed: out of memory"),
+        "workload.out_of_memory"
+    );
+}
