@@ -1419,6 +1419,22 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"out of memory|cudaMalloc failed|NvMapMemAlloc", "workload.out_of_memory", 0.5)],
         tells_apart: "Does the same version run on an x86 GPU machine, and is there a Jetson build of it? `tegrastats` shows whether memory runs out.",
     },
+    // NVML's "GPU access blocked by the operating system" is WSL's and GPU-PV's (Hyper-V guests
+    // with dxgkrnl): the Windows side refuses the GPU or the Windows driver's files mapped into
+    // Linux are incomplete (staralt/dxgkrnl-dkms#7: re-copying the driver store fixed it).
+    Rule {
+        id: "wsl.gpu_access_blocked",
+        title: "GPU access blocked by the operating system (WSL / GPU-PV)",
+        pattern: r"GPU access blocked by the operating system",
+        priority: 64,
+        causes: &[
+            c("driver.not_installed", 0.6, "Under WSL 2 or a Hyper-V guest with GPU paravirtualisation the driver is the Windows one, its user-space files mapped into /usr/lib/wsl/lib; when they are incomplete or from another driver release than the host's, NVML is refused the GPU.", "Update the NVIDIA driver on Windows and run `wsl --update` and `wsl --shutdown`; in a GPU-PV VM copy the host's DriverStore nvidia folder and C:\\Windows\\System32\\lxss\\lib again (all files) into the guest's /usr/lib/wsl."),
+            c("host.no_nvidia_gpu", 0.3, "The Windows host does not share this GPU with WSL/VMs (an edition or build without GPU paravirtualisation, a datacenter GPU in TCC mode, or policy).", "Check on Windows that the GPU is in WDDM mode (`nvidia-smi -q | findstr Driver Model`) and that the Windows build supports GPU in WSL (Windows 11 or Windows 10 21H2+)."),
+            c("driver.too_old_for_toolkit", 0.1, "The Windows driver predates WSL's GPU support.", "Update the NVIDIA driver on Windows (not inside WSL)."),
+        ],
+        hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
+        tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
     // ---- common field errors (round 4)
     Rule {
         id: "llm.runner_out_of_memory",

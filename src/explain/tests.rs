@@ -1494,3 +1494,17 @@ fn a_runner_failing_on_a_jetson() {
         "workload.out_of_memory"
     );
 }
+
+/// Issue #14 round 5: NVML's "GPU access blocked by the operating system" is WSL's or GPU-PV's
+/// Windows driver files; Windows Server or TCC mode is the host not sharing the GPU.
+#[test]
+fn gpu_access_blocked_by_the_operating_system() {
+    let msg = "Failed to initialize NVML: GPU access blocked by the operating system";
+    assert_eq!(top(msg), "driver.not_installed");
+    assert_eq!(
+        top(&format!(
+            "Microsoft Windows [Version 10.0.20348.1787], WSL 2\n{msg}"
+        )),
+        "host.no_nvidia_gpu"
+    );
+}
