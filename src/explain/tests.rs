@@ -1508,3 +1508,17 @@ fn gpu_access_blocked_by_the_operating_system() {
         "host.no_nvidia_gpu"
     );
 }
+
+/// Issue #14 round 5: "not compiled with CUDA" beside an Intel Arc / XPU GPU is no NVIDIA GPU,
+/// not a CPU build to replace; beside a GeForce it stays the CPU build.
+#[test]
+fn not_compiled_with_cuda_beside_an_intel_gpu() {
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nGPU: Intel(R) Arc(TM) A770 Graphics, using XPU"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nIntel(R) UHD Graphics 630, NVIDIA GeForce RTX 3060"),
+        "torch.cpu_only"
+    );
+}
