@@ -72,7 +72,7 @@ pub(super) const STATUSES: &[Status] = &[
     st(222, "cudaErrorUnsupportedPtxVersion", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain", TOO_OLD, "CUDA status 222: the PTX is newer than the driver can compile."),
     st(700, "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered", "workload.illegal_address", "CUDA status 700: a kernel accessed memory it should not."),
     st(701, "cudaErrorLaunchOutOfResources", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch", "workload.library_bug", "CUDA status 701: a kernel was launched with more registers/threads than the GPU allows (a library or program bug)."),
-    st(702, "cudaErrorLaunchTimeout", "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated", "workload.library_bug", "CUDA status 702: a kernel ran past the display watchdog's limit."),
+    st(702, "cudaErrorLaunchTimeout", "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated", "gpu.display_watchdog", "CUDA status 702: a kernel ran past the display watchdog's limit."),
     st(710, "cudaErrorAssert", "CUDA_ERROR_ASSERT", "device-side assert triggered", "workload.device_assert", "CUDA status 710: a device-side assert failed (often an index out of range)."),
     st(716, "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address", "workload.illegal_address", "CUDA status 716: a kernel used a misaligned address."),
     st(719, "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure", "workload.illegal_address", "CUDA status 719: a kernel failed (most often an illegal access)."),

@@ -1202,6 +1202,9 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "toolkit.host_compiler_unsupported",
     "workload.gpu_not_requested",
     "host.scheduler_config",
+    "host.msvc_runtime_missing",
+    "gpu.display_watchdog",
+    "host.non_ascii_path",
     "none",
 ];
 

@@ -1165,6 +1165,286 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Run `nvidia-smi` on the host: if it works there, the container or pod did not get the GPU through the NVIDIA runtime.",
     },
+    // ---- windows, WSL, Jetson (round 5)
+    // Windows' loader failing on one of torch's own DLLs (c10, fbgemm, shm, asmjit, torch_cpu,
+    // torch_python): those link against the Microsoft C++ runtime (msvcp140, vcruntime140_1) and
+    // its OpenMP runtime (libomp140.x86_64.dll for torch 2.4's fbgemm); without them Windows
+    // says "The specified module could not be found" for the DLL that needs them (pytorch/
+    // pytorch#39734, #129568, #131662; torch's own "Microsoft Visual C++ Redistributable is not
+    // installed" warning). A CUDA DLL of the build (cudnn*, cublas*, caffe2_nvrtc, *_cuda) missing
+    // is the install's CUDA libraries instead (`framework.cuda_libs_unloadable`).
+    Rule {
+        id: "windows.torch_dll_load_failed",
+        title: "Windows could not load one of torch's DLLs or its dependencies",
+        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|\[WinError 126\][^\n:'\x22]{0,80}[ \t]*(?:\r?\n|\z)|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
+        priority: 70,
+        causes: &[
+            c("host.msvc_runtime_missing", 0.6, "torch's own DLLs (c10, torch_cpu, fbgemm, shm, asmjit) need the Microsoft Visual C++ runtime (msvcp140.dll, vcruntime140_1.dll) and its OpenMP runtime (libomp140.x86_64.dll); when one is missing or too old, Windows reports the torch DLL itself as 'not found'.", "Install the latest Microsoft Visual C++ Redistributable for x64 (https://aka.ms/vs/17/release/vc_redist.x64.exe) and restart the shell; for torch 2.4.0's fbgemm.dll (libomp140.x86_64.dll) also install the C++ build tools or upgrade torch."),
+            c("torch.wheel_deps_mismatch", 0.25, "The torch install is incomplete or mixed (an interrupted pip install, a CUDA DLL of the build missing), so a DLL it loads is absent.", "Reinstall torch in a fresh environment (`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("workload.library_bug", 0.15, "A torch release for Windows shipped a DLL depending on a runtime it did not bundle (torch 2.4.0's fbgemm.dll and libomp140).", "Upgrade torch to the next patch release, or install the missing runtime."),
+        ],
+        hints: &[
+            h(r"Visual C\+\+|\bVC\+\+|C\+\+ (?:build tools|redistributable|runtime)|vc_?redist|msvcp1\d\d|vcruntime1\d\d|libomp140|\bMSVC runtime", "host.msvc_runtime_missing", 0.5),
+            h(r#"\\(?:cudnn\w*|cublas\w*|cudart\w*|cufft\w*|curand\w*|cusparse\w*|nvrtc\w*|caffe2_nvrtc|\w+_cuda|nvToolsExt\w*)\.dll"#, "torch.wheel_deps_mismatch", 0.6),
+        ],
+        tells_apart: "`where msvcp140.dll vcruntime140_1.dll libomp140.x86_64.dll` (Windows) lists which runtimes are found; Dependencies (lucasg) on the failing DLL names the missing one.",
+    },
+    // cuDNN 8.3+ on Windows loads zlibwapi.dll, which NVIDIA's cuDNN install guide tells users to
+    // put on PATH themselves (NickSwardh/YoloDotNet#18, PaddlePaddle/PaddleOCR#8400); "error
+    // code 193" is a 32-bit copy.
+    Rule {
+        id: "cudnn.zlibwapi_missing",
+        title: "cuDNN could not find zlibwapi.dll",
+        pattern: r"Could not (?:locate|load library) zlibwapi\.dll",
+        priority: 79,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.9, "cuDNN 8.3 and later on Windows needs zlib (zlibwapi.dll, 64-bit) beside it, which its installer does not ship: the cuDNN installation is incomplete.", "Put a 64-bit zlibwapi.dll (NVIDIA's cuDNN install guide, 'Installing Zlib') in the CUDA bin folder on PATH (e.g. C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin), or use a cuDNN 8.9.x/9 build that no longer needs it."),
+            c("torch.libs_shadowed", 0.1, "Another program's 32-bit zlibwapi.dll is found first on PATH (error code 193).", "Remove the folder with the 32-bit zlibwapi.dll from PATH or put the 64-bit one before it."),
+        ],
+        hints: &[h(r"zlibwapi\.dll\. Error code 193|32-bit", "torch.libs_shadowed", 0.9)],
+        tells_apart: "`where zlibwapi.dll`: none found means install it; a 32-bit copy first (error 193) means fix PATH.",
+    },
+    // Windows' display watchdog (WDDM TDR, 2 s by default) resets a GPU that also drives a
+    // display when one kernel runs too long: CUDA reports 'the launch timed out and was
+    // terminated' (702), or 'unknown error' (999) after the reset, and the screen flickers black
+    // (rogerallen/raytracinginoneweekendincuda#7, numba/numba#9381, Purfview/whisper-standalone-win#411).
+    // Linux's X server has the same watchdog on a display GPU.
+    Rule {
+        id: "cuda.launch_timeout",
+        title: "the launch timed out and was terminated (the display watchdog)",
+        pattern: r"(?:the launch timed out and was terminated|cudaErrorLaunchTimeout|CUDA_ERROR_LAUNCH_TIMEOUT|display driver[^\n]{0,40}(?:stopped responding|has recovered)|\bTDR\b|Tdr(?:Delay|Level)|Timeout Detection and Recovery)",
+        priority: 60,
+        causes: &[
+            c("gpu.display_watchdog", 0.75, "The GPU also drives a display, so the OS's watchdog (Windows' TDR, 2 seconds by default; X's on Linux) kills any kernel that runs longer and resets the GPU.", "Run the compute on a GPU without a display (Windows: a TCC-mode GPU; Linux: stop X or use another GPU for it), make each kernel shorter (smaller batches or tiles), or raise the watchdog (Windows: HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers TdrDelay, then reboot)."),
+            c("workload.library_bug", 0.15, "A kernel that never finishes (an endless loop, a deadlock) runs into the watchdog whatever its limit.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.1, "The GPU hung for a hardware or driver reason and the watchdog reset it (Xid lines on Linux).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bXid\b", "gpu.xid", 0.5),
+            h(r"(?:worked|runs?|ran) (?:fine )?(?:before|until)|infinite loop|deadlock|hangs? forever", "workload.library_bug", 0.3),
+        ],
+        tells_apart: "Does the GPU drive a display (nvidia-smi 'Disp.A On', WDDM mode, numba's 'Watchdog: Enabled')? Does a smaller batch or resolution run? Then it is the watchdog.",
+    },
+    // A CUDA failure with the screen going black at the same moment: the display GPU was reset by
+    // the watchdog (error 999 after a TDR: rogerallen/raytracinginoneweekendincuda#7).
+    Rule {
+        id: "cuda.display_reset",
+        title: "a CUDA failure while the screen went black",
+        pattern: r"(?:screen|display|monitor)s? (?:goes|went|turns?|turned|going|flickers?|flickered) (?:black|blank|off)[^\n]{0,60}",
+        // Above the bare 'unknown error' (999) a reset leaves behind.
+        priority: 45,
+        causes: &[
+            c("gpu.display_watchdog", 0.7, "The GPU also drives the display and the OS's watchdog reset it in the middle of a long kernel: the screen blanks and CUDA reports an error (often 999 'unknown error' or 702).", "Shorten each kernel (smaller image, fewer samples per launch), run on a GPU without a display, or raise Windows' TdrDelay."),
+            c("gpu.xid", 0.2, "The GPU faulted or fell off the bus (Xid 79), taking the display with it.", FIX_XID_HW),
+            c("gpu.throttled", 0.1, "Power delivery fails under load and the GPU resets.", "Check the PSU and `nvidia-smi -q -d POWER,TEMPERATURE`."),
+        ],
+        hints: &[h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.6)],
+        tells_apart: "Only long launches fail, and short ones run: the watchdog. Xid 79 or a GPU missing afterwards: the hardware.",
+    },
+    // TensorFlow's start-up line on a machine without the CUDA runtime: a warning after which it
+    // runs on the CPU ('Ignore above cudart dlerror if you do not have a GPU set up on your
+    // machine'); a failure only where the user expected the GPU (google/lightweight_mmm#23 runs;
+    // tensorflow/tensorflow#57103 has a GPU it does not use).
+    Rule {
+        id: "tensorflow.cudart_dlerror",
+        title: "TensorFlow did not find the CUDA runtime (a start-up warning)",
+        pattern: r"(?:Could not load dynamic library '(?:cudart64_\d+\.dll|libcudart\.so\.[\d.]+)'; dlerror|Ignore above cudart dlerror if you do not have a GPU set up)",
+        priority: 79,
+        causes: &[
+            c("none", 0.55, "TensorFlow looks for the CUDA runtime at import on every machine and prints this warning where it is not installed; it then runs on the CPU. On a machine without a GPU, or when the CPU is what you want, nothing is wrong.", "Nothing to fix for a CPU run. For the GPU: install the CUDA runtime and cuDNN of the major the TensorFlow release was built for (TF 2.4-2.10: CUDA 11.x, cuDNN 8), or on Linux `pip install tensorflow[and-cuda]`; TF after 2.10 has no GPU support on native Windows (use WSL2)."),
+            c("torch.wheel_deps_mismatch", 0.45, "The user expects the GPU and the CUDA runtime and cuDNN of the major TensorFlow was built for are not installed or not on PATH, so TensorFlow runs on the CPU.", "Install the CUDA runtime and cuDNN of the major the TensorFlow release was built for (cudart64_110.dll: CUDA 11.x) and put their bin folders on PATH; on Linux `pip install tensorflow[and-cuda]`."),
+        ],
+        hints: &[
+            h(r"(?:have|has|got|with) (?:a |an |my |the )?(?:NVIDIA |nvidia )?(?:GPU|graphics card|video card)|GeForce|\bRTX\b|\bGTX\b|Quadro|Tesla|Found device \d|Cannot dlopen some GPU libraries|Skipping registering GPU devices|not (?:using|use|detect\w*) (?:the |my )?GPU|(?:only|instead) (?:uses?|using|runs? on) (?:the )?CPU|GPU support|cuDNN|Could not load dynamic library '(?:cublas|cudnn|cufft|curand|cusolver|cusparse)", "torch.wheel_deps_mismatch", 0.5),
+            h(r"Traceback \(most recent|(?-i:[A-Z]\w*Error): |\bfailed\b", "torch.wheel_deps_mismatch", 0.3),
+        ],
+        tells_apart: "Does the paste expect the GPU (a GPU named, 'Found device', 'Cannot dlopen some GPU libraries', a failure after it)? Then the CUDA libraries are missing; otherwise it is TensorFlow's CPU fallback.",
+    },
+    // A Mac has no NVIDIA GPU (Apple silicon, or Intel/AMD graphics; macOS has had no CUDA
+    // since 10.13): a CUDA request there fails however torch was installed (vietai/mTet#7,
+    // dwrensha/acronymy-assistant#2): the fix is the CPU or MPS, not another torch.
+    Rule {
+        id: "mac.cuda_requested",
+        title: "CUDA asked for on a Mac",
+        pattern: r"(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)[\s\S]{0,1500}?(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)|(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)[\s\S]{0,1500}?(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)",
+        priority: 96,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.85, "A Mac has no NVIDIA GPU (Apple silicon's GPU, or Intel/AMD graphics), and macOS has no CUDA at all: every torch for macOS is built without CUDA, so code that asks for 'cuda' cannot run there.", "Run on the CPU or on Apple's GPU through MPS (`device = \"mps\" if torch.backends.mps.is_available() else \"cpu\"`, or the program's `--device mps` / `--device cpu`), or run the CUDA code on a machine with an NVIDIA GPU (a cloud instance, Colab)."),
+            c("torch.cpu_only", 0.15, "The torch installed is the CPU-only build.", "On a machine with an NVIDIA GPU, install a CUDA build of torch (`pip install torch --index-url https://download.pytorch.org/whl/cu126`)."),
+        ],
+        hints: &[],
+        tells_apart: "`uname -sm` (Darwin arm64 is Apple silicon): on a Mac the answer is MPS or the CPU; `torch.backends.mps.is_available()`.",
+    },
+    // Texts from AMD's ROCm/HIP or Intel's XPU stacks pasted to a CUDA tool: the machine's GPU is
+    // not NVIDIA's, so no NVIDIA driver, CUDA or check of this tool applies (ROCm/rocALUTION#197's
+    // gfx1031; torch's "HIP error: invalid device function" with AMD_SERIALIZE_KERNEL; sdnext's
+    // c10_xpu.dll with --use-ipex). torch's collect_env always prints "HIP runtime version: N/A",
+    // so those lines are not evidence.
+    Rule {
+        id: "gpu_stack.not_nvidia",
+        title: "an error from AMD's ROCm/HIP or Intel's XPU stack",
+        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|HSA_OVERRIDE_GFX_VERSION|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is (?:NOT )?loaded)|amdgcn-amd-amdhsa|\bHIP_VISIBLE_DEVICES\b|\bROCR_VISIBLE_DEVICES\b|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
+        priority: 93,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.9, "The error comes from AMD's ROCm/HIP (or Intel's oneAPI/XPU) stack: the program runs on a non-NVIDIA GPU, where no NVIDIA driver, CUDA library or check of this tool applies (torch's ROCm builds keep the 'cuda' device name, so 'cuda' in such a text is no NVIDIA GPU).", "Take it to the GPU vendor's stack: for ROCm, a torch built for the installed ROCm and a GPU on its support list (`rocminfo`; unsupported RDNA GPUs often run with `HSA_OVERRIDE_GFX_VERSION=10.3.0` or `11.0.0`); for Intel, the XPU build of torch and the oneAPI runtime."),
+            c("torch.cpu_only", 0.1, "The torch installed has no build for the GPU present at all.", "Install the torch build for the machine's GPU vendor (ROCm: `--index-url https://download.pytorch.org/whl/rocm6.x`; Intel: `/whl/xpu`)."),
+        ],
+        hints: &[],
+        tells_apart: "`lspci | grep -iE 'vga|3d|display'` names the GPU's vendor; `torch.version.hip` set means a ROCm build.",
+    },
+    // pip's torch wheels for aarch64 are CPU-only or built for Arm servers (SBSA), never for
+    // Jetson's integrated GPU: on a Jetson they install and import, and CUDA is unavailable
+    // (Lmy0217/PyTorch-aarch64#3, dusty-nv/jetson-inference#1932). Jetson needs NVIDIA's
+    // JetPack wheels (or jetson-containers).
+    Rule {
+        id: "jetson.torch_without_cuda",
+        title: "torch without CUDA on a Jetson",
+        pattern: r"(?:\bjetson\b|\bjetpack\b|\bL4T\b|\btegra\b|\bOrin\b|\bXavier\b)[\s\S]{0,600}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*`?false|Is CUDA available: False|CUDA available:\s*False)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*`?false|Is CUDA available: False|CUDA available:\s*False)[\s\S]{0,600}?(?:\bjetson\b|\bjetpack\b|\bL4T\b|\btegra\b|\bOrin\b|\bXavier\b)",
+        priority: 50,
+        causes: &[
+            c("torch.cpu_only", 0.7, "The torch installed is not a Jetson build: pip's aarch64 wheels are CPU-only or built for Arm servers (SBSA) with a discrete GPU, and none of them drives Jetson's integrated GPU, so CUDA is unavailable although the import works.", "Install NVIDIA's torch wheel for this JetPack and Python (the 'PyTorch for Jetson' wheels, or `pip install torch --index-url https://pypi.jetson-ai-lab.io/jp6/cu126` on JetPack 6), or use a jetson-containers l4t-pytorch image for this L4T release."),
+            c("torch.wheel_deps_mismatch", 0.2, "A Jetson wheel built for another JetPack (another CUDA) or Python than the device's.", "Use the wheel built for the device's JetPack (`cat /etc/nv_tegra_release`) and Python."),
+            c("host.container_no_gpu", 0.1, "Inside a container started without the NVIDIA runtime, the Jetson's GPU and CUDA libraries are not mounted.", "Start the container with `--runtime nvidia`."),
+        ],
+        hints: &[
+            h(r"docker|container|--runtime", "host.container_no_gpu", 0.3),
+            h(r"JetPack[^\n]{0,40}(?:wheel|whl)|nvidia\.box\.com|developer\.download\.nvidia\.com/compute/redist/jp", "torch.wheel_deps_mismatch", 0.4),
+        ],
+        tells_apart: "`python -c 'import torch; print(torch.__version__, torch.version.cuda)'`: cuda None is a CPU build; a Jetson build's version names the JetPack (e.g. `2.1.0a0+41361538.nv23.06`).",
+    },
+    // On JetPack 4 (L4T R32) the l4t images carry no CUDA libraries: the NVIDIA container runtime
+    // mounts the host's (the CSV lists under /etc/nvidia-container-runtime/host-files-for-
+    // container.d). A container run or built without that runtime (`docker build` needs
+    // "default-runtime": "nvidia"), a host without those files, or an image for another L4T
+    // release finds libcurand/libcublas missing (dusty-nv/jetson-containers#93, #194).
+    Rule {
+        id: "jetson.container_cuda_libs_missing",
+        title: "CUDA libraries missing inside a Jetson (l4t) container",
+        pattern: r"(?:nvcr\.io/nvidia/l4t|\bl4t-(?:pytorch|ml|base|tensorflow|r\d+)|-l4t-r\d+)[\s\S]{0,3000}?(?:lib(?:curand|cublas|cublasLt|cudart|cufft|cudnn|cusparse|cusolver|nvinfer|nvrtc)\.so[.\d]*(?::? cannot open shared object file| not found)|not found[^\n]{0,10}\blib(?:curand|cublas|cudart|cudnn|cufft)\w*\.so)",
+        // Above the plain missing-library rules (84): the l4t image decides.
+        priority: 86,
+        causes: &[
+            c("host.container_no_gpu", 0.75, "On JetPack 4 the l4t container images carry no CUDA libraries: the NVIDIA container runtime mounts them from the host. A container started or built without that runtime (docker build uses it only as the default runtime), or a host whose runtime lists lack them, gets none.", "Run with `--runtime nvidia`; for `docker build` set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json and restart docker; check the lists in /etc/nvidia-container-runtime/host-files-for-container.d/ (reinstall nvidia-container-csv-* / nvidia-container-toolkit from JetPack)."),
+            c("torch.wheel_deps_mismatch", 0.25, "The image was built for another L4T release than the host's (`cat /etc/nv_tegra_release`), so the CUDA libraries the host mounts are of another version than the image's torch needs.", "Use the image tag of the host's L4T release (e.g. l4t-pytorch:r32.7.1-* on R32.7.1), or upgrade JetPack to the image's."),
+        ],
+        hints: &[
+            h(r"R3[2-9] \(release\), REVISION|nv_tegra_release|JetPack ?[56]|\bR3[4-9]\.\d", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`ls /usr/local/cuda/lib64` on the host and in the container: present on the host only means the runtime did not mount them; compare the image's L4T tag with `cat /etc/nv_tegra_release`.",
+    },
+    // nvidia-smi failing to reach the driver under WSL: WSL 1 (and Windows builds before GPU
+    // paravirtualisation) give Linux no GPU at all (microsoft/WSL#3847); under WSL 2 the GPU comes
+    // from the Windows driver through /dev/dxg and /usr/lib/wsl/lib, and a Linux NVIDIA driver
+    // installed inside (nvidia-driver-*, nvidia-utils-*, the `cuda` or `cuda-drivers`
+    // meta-packages) replaces nvidia-smi and libcuda with ones that look for a kernel module WSL
+    // does not have (microsoft/WSL#5554, NVIDIA's WSL user guide).
+    Rule {
+        id: "wsl.gpu_unreachable",
+        title: "nvidia-smi or CUDA cannot reach the GPU under WSL",
+        pattern: r"(?:\bWSL ?[12]?\b|-microsoft-standard|-Microsoft\b|/usr/lib/wsl\b|\bUbuntu app\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|Found no NVIDIA driver on your system)|(?:NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|Found no NVIDIA driver on your system)[\s\S]{0,1500}?(?:\bWSL ?[12]?\b|-microsoft-standard|/usr/lib/wsl\b)",
+        priority: 80,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.45, "WSL 1 (and Windows builds before GPU paravirtualisation, 10.0.19044 / 21H2 with a WSL-capable driver) give Linux no GPU at all: no driver inside can reach it.", "Use WSL 2 (`wsl --set-version <distro> 2`, `wsl -l -v` shows VERSION 2) on Windows 10 21H2+ or 11 with a current NVIDIA Windows driver; install no Linux driver inside."),
+            c("driver.not_installed", 0.4, "Under WSL 2 the GPU comes from the Windows driver (/dev/dxg, /usr/lib/wsl/lib/libcuda.so.1); a Linux NVIDIA driver installed inside WSL (nvidia-driver-*, nvidia-utils-*, or the `cuda` / `cuda-drivers` meta-packages) puts an nvidia-smi and libcuda first that look for a kernel module WSL does not have.", "Inside WSL remove the Linux driver (`sudo apt purge 'nvidia-*' 'libnvidia-*'`), install only `cuda-toolkit-12-x` from NVIDIA's wsl-ubuntu repository, keep the Windows driver current, and run `/usr/lib/wsl/lib/nvidia-smi`."),
+            c("driver.too_old_for_toolkit", 0.1, "The Windows driver is too old for WSL's GPU support or for the CUDA the program needs.", "Update the NVIDIA driver on Windows (not inside WSL)."),
+            c("host.container_no_gpu", 0.05, "The program runs in a container inside WSL that did not get the GPU (podman or a docker engine inside WSL without the NVIDIA toolkit, where Docker Desktop's engine passes it).", FIX_CONTAINER),
+        ],
+        hints: &[
+            h(r"\bWSL ?1\b|WSL version[: ]+1\b|4\.4\.0-\d+-Microsoft|Version 10\.0\.1(?:[0-8]\d{3}|90[0-3]\d|904[0-3])\b", "host.no_nvidia_gpu", 0.5),
+            // WSL 2 named: not WSL 1's missing GPU.
+            h(r"\bWSL ?2\b|WSL version[: ]+2\b", "host.no_nvidia_gpu", -0.3),
+            h(r"docker|podman|container|\bpod\b|kubernetes", "host.container_no_gpu", 0.6),
+            h(r"apt(?:-get)? install[^\n]{0,40}(?:nvidia-(?:driver|utils)|cuda-drivers|\bcuda\b(?:$|\s|-1\d))|NVIDIA-Linux-x86_64-[\d.]+\.run|dkms install -m nvidia", "driver.not_installed", 0.4),
+        ],
+        tells_apart: "`wsl -l -v` (Windows) shows the distro's WSL version; `ls /dev/dxg /usr/lib/wsl/lib` inside: both present under WSL 2; `dpkg -l | grep nvidia-` shows a Linux driver installed inside.",
+    },
+    // Windows programs that build a library path from the user's profile fail to load their DLLs
+    // when the user name or a folder holds non-ASCII characters (ANSI code-page APIs mangle them):
+    // ollama/ollama#3367 (Chinese user name), deepjavalibrary/djl#2315. The words of the paste, or
+    // such a path beside a load failure, are the evidence (\x7f: a non-ASCII character in the
+    // ASCII shadow the rules scan).
+    Rule {
+        id: "windows.non_ascii_path",
+        title: "a library path with non-ASCII characters",
+        pattern: r"(?:(?:user ?name|user folder|profile|path|folder|directory)[^\n]{0,60}\b(?:Chinese|Japanese|Korean|Cyrillic|Russian|Arabic|Greek|Hebrew|Thai|non-?ASCII|non-?English|unicode|accented|special) (?:characters?|letters?|symbols?)|(?:Chinese|Japanese|Korean|Cyrillic|Russian|non-?ASCII|non-?English|unicode|accented) (?:characters?|letters?)[^\n]{0,40}\b(?:user ?name|user folder|path|folder|directory)|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\n\x22']*\x7f[^\\\n\x22']*\\{1,2}[^\n]{0,200}(?:Error loading|could not be found|Failed to (?:load|open)|cannot (?:load|open|find)|WinError 126|error code 126)|(?:Error loading|could not be found|Failed to (?:load|open)|cannot (?:load|open|find)|WinError 126|error code 126)[^\n]{0,200}?[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\n\x22']*\x7f)",
+        priority: 80,
+        causes: &[
+            c("host.non_ascii_path", 0.5, "The library sits under a folder whose name has non-ASCII characters (often the Windows user name); programs and loaders that pass paths through ANSI code-page APIs mangle those characters, so the DLL is 'not found' although it is there.", "Install or run the program from a folder whose full path is ASCII only (e.g. C:\\ai\\), or point its model/library folder (OLLAMA_MODELS, HF_HOME, the venv) at one; a new Windows user with an ASCII name also works."),
+            c("torch.wheel_deps_mismatch", 0.35, "A CUDA library the program needs is missing regardless of the path.", "Install the CUDA libraries the program's build names and make sure they are on PATH."),
+            c("workload.library_bug", 0.15, "The program's own loader does not handle Unicode paths (a bug to report).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"(?:Chinese|Japanese|Korean|Cyrillic|non-?ASCII|unicode|accented) (?:characters?|letters?)|(?:replac|renam|chang)\w* the user", "host.non_ascii_path", 0.5)],
+        tells_apart: "Does the same program run from a folder whose path is ASCII only? Then it was the path.",
+    },
+    // A paste that names a non-NVIDIA GPU (AMD Radeon/RX, an AMD or Intel integrated GPU, Intel
+    // Arc) or asks whether it needs an NVIDIA GPU, beside CUDA being unavailable: the machine has
+    // no NVIDIA GPU for CUDA to use (ogkalu2/comic-translate#210, unit8co/darts#2252,
+    // harakas/amd_igpu_yolo_v8#1). A laptop CPU "with Radeon Graphics" beside a GeForce is not it.
+    Rule {
+        id: "host.non_nvidia_gpu_named",
+        title: "CUDA unavailable on a machine whose GPU is not NVIDIA's",
+        pattern: r"(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)[\s\S]{0,1500}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not compiled with CUDA)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not compiled with CUDA)[\s\S]{0,1500}?(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)",
+        // Above torch's own "not compiled with CUDA" (95): the GPU named decides.
+        priority: 96,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.7, "The GPU the paste names is not NVIDIA's (AMD Radeon, an integrated AMD or Intel GPU, Intel Arc): CUDA runs only on NVIDIA GPUs, so no torch or driver install makes CUDA available here.", "Run on the CPU (`device=cpu`), use the GPU vendor's stack (AMD: a ROCm build of torch on a supported GPU under Linux, or DirectML on Windows; Intel: torch's XPU build), or run on a machine with an NVIDIA GPU."),
+            c("torch.cpu_only", 0.2, "The machine also has an NVIDIA GPU, and the installed torch is the CPU-only build.", "Install a CUDA build of torch (`pip install torch --index-url https://download.pytorch.org/whl/cu126`)."),
+            c("driver.not_installed", 0.1, "The machine also has an NVIDIA GPU whose driver is missing.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            // An NVIDIA GPU named too (a laptop's AMD CPU "with Radeon Graphics" beside a GeForce).
+            h(r"GeForce|\bRTX ?\d|\bGTX ?\d|Quadro|Tesla [A-Z]?\d|NVIDIA (?:[A-Z]\d|RTX|GeForce)|\+cpu\b", "host.no_nvidia_gpu", -0.6),
+            h(r"\+cpu\b|CUDA used to build PyTorch: None", "torch.cpu_only", 0.3),
+        ],
+        tells_apart: "`nvidia-smi` (Linux) / Device Manager's display adapters (Windows): no NVIDIA adapter means no CUDA.",
+    },
+    // MPS (Apple's GPU backend) out of memory: the job does not fit in the unified memory share
+    // MPS may use (Comfy-Org/ComfyUI#8984, lllyasviel/Fooocus#1139); nothing CUDA-related.
+    Rule {
+        id: "mps.out_of_memory",
+        title: "MPS backend out of memory (Apple GPU)",
+        pattern: r"MPS backend out of memory[^\n]{0,300}",
+        priority: 60,
+        causes: &[
+            c("workload.out_of_memory", 0.9, "The job needs more than the share of the Mac's unified memory the MPS backend may use (its 'max allowed').", "Use a smaller model, quantisation, resolution or batch, close other applications; PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 lifts the limit at the risk of freezing the system."),
+            c("gpu.busy", 0.1, "Other applications hold much of the unified memory ('other allocations').", "Close other memory-heavy applications and retry."),
+        ],
+        hints: &[],
+        tells_apart: "'MPS allocated' near 'max allowed': the job itself; large 'other allocations': other programs.",
+    },
+    // A prebuilt program's CUDA code failing on a Jetson where it runs elsewhere: its binaries
+    // were built for discrete GPUs (x86_64 or SBSA aarch64) and not for Tegra's integrated GPU
+    // (ollama/ollama#6515: Orin support was still in progress; dusty-nv/jetson-containers builds
+    // such programs for JetPack).
+    Rule {
+        id: "jetson.program_without_support",
+        title: "a program's CUDA build failing on a Jetson",
+        pattern: r"(?:\bjetson\b|\bOrin\b|\bXavier\b|\btegra\b|\bL4T\b|\bjetpack\b)[\s\S]{0,1500}?(?:ggml-cuda|llama runner|llama\.cpp|\bollama\b|vllm|onnxruntime|tensorrt_llm)[^\n]{0,200}|(?:ggml-cuda|llama runner|llama\.cpp|\bollama\b|vllm|onnxruntime|tensorrt_llm)[\s\S]{0,1500}?(?:\bjetson\b|\bOrin\b|\bXavier\b|\btegra\b|\bL4T\b|\bjetpack\b)[^\n]{0,100}",
+        priority: 30,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program's prebuilt CUDA code targets discrete GPUs (x86_64, or Arm servers with SBSA) and not Tegra's integrated GPU with its shared memory; its CUDA calls fail on a Jetson although the device is fine.", "Use a build of the program for JetPack (its Jetson release or a dusty-nv/jetson-containers image for this L4T), or a newer release that supports Jetson."),
+            c("torch.wheel_deps_mismatch", 0.2, "A Jetson build for another JetPack (another CUDA) than the device's.", "Use the build for the device's JetPack (`cat /etc/nv_tegra_release`)."),
+            c("workload.out_of_memory", 0.2, "The board's shared memory (CPU and GPU together) is exhausted.", "Use a smaller model or context, and free memory (stop the desktop: `sudo systemctl isolate multi-user.target`)."),
+        ],
+        hints: &[h(r"out of memory|cudaMalloc failed|NvMapMemAlloc", "workload.out_of_memory", 0.5)],
+        tells_apart: "Does the same version run on an x86 GPU machine, and is there a Jetson build of it? `tegrastats` shows whether memory runs out.",
+    },
+    // NVML's "GPU access blocked by the operating system" is WSL's and GPU-PV's (Hyper-V guests
+    // with dxgkrnl): the Windows side refuses the GPU or the Windows driver's files mapped into
+    // Linux are incomplete (staralt/dxgkrnl-dkms#7: re-copying the driver store fixed it).
+    Rule {
+        id: "wsl.gpu_access_blocked",
+        title: "GPU access blocked by the operating system (WSL / GPU-PV)",
+        pattern: r"GPU access blocked by the operating system",
+        priority: 64,
+        causes: &[
+            c("driver.not_installed", 0.6, "Under WSL 2 or a Hyper-V guest with GPU paravirtualisation the driver is the Windows one, its user-space files mapped into /usr/lib/wsl/lib; when they are incomplete or from another driver release than the host's, NVML is refused the GPU.", "Update the NVIDIA driver on Windows and run `wsl --update` and `wsl --shutdown`; in a GPU-PV VM copy the host's DriverStore nvidia folder and C:\\Windows\\System32\\lxss\\lib again (all files) into the guest's /usr/lib/wsl."),
+            c("host.no_nvidia_gpu", 0.3, "The Windows host does not share this GPU with WSL/VMs (an edition or build without GPU paravirtualisation, a datacenter GPU in TCC mode, or policy).", "Check on Windows that the GPU is in WDDM mode (`nvidia-smi -q | findstr Driver Model`) and that the Windows build supports GPU in WSL (Windows 11 or Windows 10 21H2+)."),
+            c("driver.too_old_for_toolkit", 0.1, "The Windows driver predates WSL's GPU support.", "Update the NVIDIA driver on Windows (not inside WSL)."),
+        ],
+        hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
+        tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
     // ---- common field errors (round 4)
     Rule {
         id: "llm.runner_out_of_memory",

@@ -1469,3 +1469,273 @@ fn gpus_requested_by_two_containers_of_one_pod_add_up() {
         "host.container_no_gpu"
     );
 }
+
+/// Issue #14 round 5: Windows failing to load one of torch's own DLLs is the Visual C++ runtime;
+/// one of the build's CUDA DLLs is the install's CUDA libraries; text that names no DLL of torch
+/// is no such failure.
+#[test]
+fn windows_torch_dll_failures_name_the_runtime_or_the_cuda_libraries() {
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\env\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.msvc_runtime_missing"
+    );
+    assert_eq!(
+        top(
+            r"FileNotFoundError: Could not find module 'C:\Python38\lib\site-packages\torch\lib\asmjit.dll' (or one of its dependencies). Try using the full path with constructor syntax."
+        ),
+        "host.msvc_runtime_missing"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Python310\lib\site-packages\torch\lib\caffe2_nvrtc.dll" or one of its dependencies."#
+        ),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\nImportError: DLL load failed: The specified module could not be found."),
+        "host.msvc_runtime_missing"
+    );
+    assert!(explain(
+        "OSError: [WinError 126] The specified module could not be found: 'C:\\tools\\foo.dll'"
+    )
+    .matches
+    .iter()
+    .all(|m| m.id != "windows.torch_dll_load_failed"));
+}
+
+/// Issue #14 round 5: cuDNN's zlibwapi.dll missing is an incomplete cuDNN install; a 32-bit copy
+/// found first (error 193) is the PATH.
+#[test]
+fn cudnn_zlibwapi_missing_or_32_bit() {
+    assert_eq!(
+        top("Could not locate zlibwapi.dll. Please make sure it is in your library path!"),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("Could not load library zlibwapi.dll. Error code 193. Please verify that the library is built correctly for your processor architecture (32-bit, 64-bit)"),
+        "torch.libs_shadowed"
+    );
+}
+
+/// Issue #14 round 5: the launch timeout (702) and a CUDA failure while the screen went black are
+/// the display watchdog; an Xid beside the black screen is the GPU.
+#[test]
+fn launch_timeouts_and_black_screens_are_the_display_watchdog() {
+    assert_eq!(
+        top("RuntimeError: CUDA error: the launch timed out and was terminated"),
+        "gpu.display_watchdog"
+    );
+    assert_eq!(top("CUDA_ERROR_LAUNCH_TIMEOUT"), "gpu.display_watchdog");
+    assert_eq!(
+        top("crashes after a few seconds with \"CUDA error = 999 at main.cu:196 'cudaDeviceSynchronize()'\".\n(Also my screen goes black for a second)"),
+        "gpu.display_watchdog"
+    );
+    assert_eq!(
+        top("CUDA error: unknown error\nthe screen went black\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus."),
+        "gpu.lost"
+    );
+}
+
+/// Issue #14 round 5: TensorFlow's cudart dlerror alone is its CPU fallback ("none"); with a GPU
+/// the user expected, or a failure after it, it is the missing CUDA libraries.
+#[test]
+fn tensorflow_cudart_dlerror_is_a_warning_unless_the_gpu_was_expected() {
+    let warning = "2022-06-22 15:44:53.578885: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found";
+    assert_eq!(top(warning), "none");
+    assert_eq!(
+        top(&format!(
+            "{warning}\nOfc I have a GPU in my computer (GeForce RTX 3060)"
+        )),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top(&format!("{warning}\nW tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU.")),
+        "torch.wheel_deps_mismatch"
+    );
+}
+
+/// Issue #14 round 5: CUDA asked for on a Mac is no NVIDIA GPU, not a CPU build to replace;
+/// without a Mac named it stays the CPU build.
+#[test]
+fn cuda_on_a_mac_is_no_nvidia_gpu() {
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nnot sure why..? im on an m1 macbook pro if that helps."),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("(OSX) Torch not compiled with CUDA enabled"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled"),
+        "torch.cpu_only"
+    );
+}
+
+/// Issue #14 round 5: ROCm/HIP and Intel XPU texts are no NVIDIA GPU; torch's collect_env lines
+/// "HIP runtime version: N/A" are no such evidence.
+#[test]
+fn rocm_and_xpu_texts_are_no_nvidia_gpu() {
+    assert_eq!(
+        top("RuntimeError: HIP error: invalid device function\nHIP kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\ai\sdnext\venv\lib\site-packages\torch\lib\c10_xpu.dll" or one of its dependencies."#
+        ),
+        "host.no_nvidia_gpu"
+    );
+    assert!(explain("HIP runtime version: N/A\nMIOpen runtime version: N/A\nRuntimeError: CUDA error: out of memory")
+        .matches
+        .iter()
+        .all(|m| m.id != "gpu_stack.not_nvidia"));
+}
+
+/// Issue #14 round 5: Jetson: torch that reports no CUDA is a non-Jetson (CPU) wheel; CUDA
+/// libraries missing in an l4t container are the NVIDIA runtime's mounts; the same library
+/// missing on a bare Jetson stays the wheel's.
+#[test]
+fn jetson_torch_and_l4t_containers() {
+    assert_eq!(
+        top("I successfully install the torch on my jetson nano(Jetpack 4.4 [L4T 32.4.3]),but cuda.is_available() returns false"),
+        "torch.cpu_only"
+    );
+    let missing =
+        "OSError: libcurand.so.10: cannot open shared object file: No such file or directory";
+    assert_eq!(
+        top(&format!("docker run -it --rm --runtime nvidia nvcr.io/nvidia/l4t-pytorch:r32.6.1-pth1.8-py3\n>>> import torch\n{missing}")),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        top(&format!(
+            "My device is Jetson Nano, using JetPack4.3.\n>>> import torch\n{missing}"
+        )),
+        "host.container_no_gpu"
+    );
+}
+
+/// Issue #14 round 5: nvidia-smi failing under WSL: WSL 1 has no GPU; WSL 2 with a Linux driver
+/// installed inside is the driver; a container inside WSL 2 is the container.
+#[test]
+fn nvidia_smi_failing_under_wsl() {
+    let smi = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.";
+    assert_eq!(
+        top(&format!(
+            "Ubuntu on WSL 1, kernel 4.4.0-19041-Microsoft\n{smi}"
+        )),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top(&format!(
+            "WSL2, Ubuntu 22.04: sudo apt install nvidia-driver-535\n{smi}"
+        )),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("RuntimeError: Found no NVIDIA driver on your system\nrunning everything from inside WSL2 with podman"),
+        "host.container_no_gpu"
+    );
+}
+
+/// Issue #14 round 5: a library path with non-ASCII characters, said in words or shown in a
+/// failing path; an ASCII path with the same failure is not it.
+#[test]
+fn non_ascii_library_paths() {
+    assert_eq!(
+        top("Failed to load dynamic library on Windows when the user name and path have Chinese characters.\nUnable to load CUDA management library c:\\Windows\\System32\\nvml.dll"),
+        "host.non_ascii_path"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Users\张三\AppData\Local\Programs\Python\Python310\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.non_ascii_path"
+    );
+    assert_eq!(
+        top(
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\Users\alice\AppData\Local\Programs\Python\Python310\lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#
+        ),
+        "host.msvc_runtime_missing"
+    );
+}
+
+/// Issue #14 round 5: a bare WinError 126 is the Visual C++ runtime first.
+#[test]
+fn a_bare_winerror_126_is_the_cpp_runtime_first() {
+    assert_eq!(
+        top("OSError: [WinError 126] The specified module could not be found."),
+        "host.msvc_runtime_missing"
+    );
+}
+
+/// Issue #14 round 5: CUDA unavailable where the paste names an AMD or Intel GPU is no NVIDIA
+/// GPU; a laptop CPU "with Radeon Graphics" beside a GeForce is not.
+#[test]
+fn cuda_unavailable_beside_a_non_nvidia_gpu() {
+    assert_eq!(
+        top("I have an AMD GPU (RX 6500M) on Windows, and torch.cuda.is_available() always returns False."),
+        "host.no_nvidia_gpu"
+    );
+    assert_ne!(
+        top("AMD Ryzen 7 5800H with Radeon Graphics, NVIDIA GeForce RTX 3070 Laptop GPU\ntorch.cuda.is_available() returns False"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("# rocminfo\nROCk module is NOT loaded, possibly no GPU devices"),
+        "host.no_nvidia_gpu"
+    );
+}
+
+/// Issue #14 round 5: MPS's out of memory is the job's size on a Mac.
+#[test]
+fn mps_out_of_memory_is_the_job() {
+    assert_eq!(
+        top("RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool."),
+        "workload.out_of_memory"
+    );
+}
+
+/// Issue #14 round 5: a prebuilt runner's CUDA error on a Jetson is the program's Jetson
+/// support; an out of memory there stays memory.
+#[test]
+fn a_runner_failing_on_a_jetson() {
+    assert_eq!(
+        top("This issue only occurs on the Orin device.\nError: llama runner process has terminated: CUDA error: the resource allocation failed\n  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:644"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("Jetson Orin Nano, ollama run llama3.1\nggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory\ncudaMalloc failed: out of memory"),
+        "workload.out_of_memory"
+    );
+}
+
+/// Issue #14 round 5: NVML's "GPU access blocked by the operating system" is WSL's or GPU-PV's
+/// Windows driver files; Windows Server or TCC mode is the host not sharing the GPU.
+#[test]
+fn gpu_access_blocked_by_the_operating_system() {
+    let msg = "Failed to initialize NVML: GPU access blocked by the operating system";
+    assert_eq!(top(msg), "driver.not_installed");
+    assert_eq!(
+        top(&format!(
+            "Microsoft Windows [Version 10.0.20348.1787], WSL 2\n{msg}"
+        )),
+        "host.no_nvidia_gpu"
+    );
+}
+
+/// Issue #14 round 5: "not compiled with CUDA" beside an Intel Arc / XPU GPU is no NVIDIA GPU,
+/// not a CPU build to replace; beside a GeForce it stays the CPU build.
+#[test]
+fn not_compiled_with_cuda_beside_an_intel_gpu() {
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nGPU: Intel(R) Arc(TM) A770 Graphics, using XPU"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("AssertionError: Torch not compiled with CUDA enabled\nIntel(R) UHD Graphics 630, NVIDIA GeForce RTX 3060"),
+        "torch.cpu_only"
+    );
+}
