@@ -199,6 +199,10 @@ static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// A container image named in the paste (its own CUDA then needs the driver).
+static CONTAINER_IMAGE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b"));
+
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
 /// whose own CUDA then needs the newer driver.
@@ -209,8 +213,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
     {
         return None;
     }
-    let image = Regex::new(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b")
-        .is_ok_and(|r| r.is_match(paste));
+    let image = CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste));
     Some(
         if program_is_not_pytorch(paste, ce) || (image && ce.torch.is_none()) {
             "driver.too_old_for_toolkit"
