@@ -80,10 +80,29 @@ pub struct RankedCause {
     pub observed: bool,
 }
 
+/// A rule and, compiled on first use, its pattern and hints: a text needs only the rules the
+/// set says match, and compiling all of them up front was most of `explain`'s start-up.
 struct Compiled {
     rule: &'static Rule,
-    re: Regex,
-    hints: Vec<(Regex, &'static str, f64)>,
+    re: OnceLock<Option<Regex>>,
+    hints: OnceLock<Vec<(Regex, &'static str, f64)>>,
+}
+
+impl Compiled {
+    /// The rule's pattern (`None` if it does not compile; a unit test makes sure all do).
+    fn re(&self) -> Option<&Regex> {
+        self.re.get_or_init(|| compile(self.rule.pattern)).as_ref()
+    }
+
+    fn hints(&self) -> &[(Regex, &'static str, f64)] {
+        self.hints.get_or_init(|| {
+            self.rule
+                .hints
+                .iter()
+                .filter_map(|h| Some((compile(h.when)?, h.cause, h.delta)))
+                .collect()
+        })
+    }
 }
 
 fn compile(pattern: &str) -> Option<Regex> {
@@ -170,23 +189,16 @@ fn rule_set() -> Option<&'static regex::RegexSet> {
     .as_ref()
 }
 
-/// The rules, compiled once. A pattern that does not compile is left out (a unit test
-/// makes sure none does).
+/// The rules, each compiled on first use ([`Compiled`]).
 fn compiled() -> &'static [Compiled] {
     static C: OnceLock<Vec<Compiled>> = OnceLock::new();
     C.get_or_init(|| {
         RULES
             .iter()
-            .filter_map(|rule| {
-                Some(Compiled {
-                    rule,
-                    re: compile(rule.pattern)?,
-                    hints: rule
-                        .hints
-                        .iter()
-                        .filter_map(|h| Some((compile(h.when)?, h.cause, h.delta)))
-                        .collect(),
-                })
+            .map(|rule| Compiled {
+                rule,
+                re: OnceLock::new(),
+                hints: OnceLock::new(),
             })
             .collect()
     })
@@ -227,7 +239,8 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
         if hits.as_ref().is_some_and(|h| !h.matched(i)) {
             continue;
         }
-        for m in c.re.captures_iter(text) {
+        let Some(re) = c.re() else { continue };
+        for m in re.captures_iter(text) {
             let Some(whole) = m.get(0) else { continue };
             // A container started with the GPUs is not this rule's case.
             if c.rule.id == "container.run_without_gpus"
@@ -474,7 +487,7 @@ fn new_match(
             observed: false,
         })
         .collect();
-    for (re, cause, delta) in &c.hints {
+    for (re, cause, delta) in c.hints() {
         if re.is_match(text) || (!context.is_empty() && re.is_match(context)) {
             if let Some(k) = causes.iter_mut().find(|k| k.id == *cause) {
                 k.weight = (k.weight + delta).max(0.0);

@@ -8,13 +8,14 @@ fn top(text: &str) -> String {
 #[test]
 fn every_pattern_compiles_and_every_cause_is_a_known_id() {
     assert_eq!(compiled().len(), RULES.len());
+    assert!(compiled().iter().all(|c| c.re().is_some()));
     assert!(rule_set().is_some_and(|s| s.len() == RULES.len()));
     for r in RULES {
         assert_eq!(
             compiled()
                 .iter()
                 .find(|c| c.rule.id == r.id)
-                .map(|c| c.hints.len()),
+                .map(|c| c.hints().len()),
             Some(r.hints.len()),
             "{}",
             r.id
