@@ -464,3 +464,28 @@ fn explain_ranks_unknown_gpu_errors_and_reads_huge_logs() {
     assert_eq!(code, 0);
     assert_eq!(v["matches"][0]["id"], "cuda.no_kernel_image");
 }
+
+/// Issue #14, the casebook: `explain` names the known real cases most like the text, with the
+/// thread to read and the cause it established, in text and JSON; `diagnose` does not.
+#[test]
+fn explain_names_the_known_cases_most_like_the_text() {
+    let msg =
+        "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.120";
+    let (code, v) = json(bin().args(["explain", "--offline", msg]));
+    assert_eq!(code, 0);
+    let similar = v["similar"].as_array().expect("similar");
+    assert!(!similar.is_empty() && similar.len() <= 3, "{similar:?}");
+    assert_eq!(similar[0]["cause"], "driver.library_mismatch");
+    assert!(similar[0]["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://"));
+    assert!(similar[0]["similarity"].as_f64().unwrap() >= 0.3);
+    let (code, out, _) = run(bin().args(["explain", "--offline", msg]));
+    assert_eq!(code, 0);
+    let tail = out
+        .split("Known cases that read like this")
+        .nth(1)
+        .expect("a known-cases section");
+    assert!(tail.contains("driver.library_mismatch  https://"), "{out}");
+}

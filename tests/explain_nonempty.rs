@@ -5,7 +5,7 @@
 //! names, frameworks and phases, each in many surroundings (property-style), and over every
 //! development case of the real corpus that names an error.
 
-use gpu_doctor::explain::{explain, top_cause};
+use gpu_doctor::explain::{explain, explain_leaving_out, top_cause};
 use proptest::prelude::*;
 
 /// (number, cudaError_t name, CUresult name, cudaGetErrorString text), from NVIDIA's CUDA
@@ -310,7 +310,8 @@ fn every_dev_corpus_error_gets_an_answer() {
                 continue;
             }
             n += 1;
-            if explain(&c.text).primary.is_none() {
+            // Measured as if the casebook did not hold the case itself.
+            if explain_leaving_out(&c.text, &c.id).primary.is_none() {
                 empty.push(c.id);
             }
         }

@@ -25,7 +25,9 @@ pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32,
     };
     if diagnose::paste::parse(&paste).found_nothing()
         && log.is_none()
-        && crate::explain::explain(&paste).matches.is_empty()
+        && crate::explain::explain_by_rules(&paste, "")
+            .matches
+            .is_empty()
     {
         return Err(AppError::Input {
             path: path.display().to_string(),

@@ -741,7 +741,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             .is_some_and(|m| m.id == explain::GENERIC_MATCH)
     };
     let mut from_log = log
-        .map(|l| explain::explain_in(l, paste))
+        .map(|l| explain::explain_by_rules(l, paste))
         .filter(|ex| ex.primary.is_some());
     let mut from = "log";
     // An error in the paste only the generic fallback ranks: kept aside, it answers only
@@ -749,7 +749,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let mut generic_paste = None;
     if from_log.is_none() {
         // An environment paste's own words are not an error: only rules count there.
-        let ex = explain::explain(paste);
+        let ex = explain::explain_by_rules(paste, "");
         if ex.primary.is_some() && generic(&ex) {
             // only a line that reports an error, not an environment key ("cuDNN
             // version: Could not collect", "Is CUDA available: False")

@@ -11,6 +11,7 @@ mod generic;
 pub mod nccl;
 pub mod render;
 pub mod rules;
+pub mod similar;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -34,6 +35,10 @@ pub struct Explanation {
     pub primary: Option<usize>,
     /// Whose facts refined the ranking: "none (--offline)", "this machine", "the collect_env paste".
     pub facts: String,
+    /// Known real cases whose text reads most like this one (the casebook: threads whose
+    /// cause was established), most similar first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub similar: Vec<similar::KnownCase>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -226,6 +231,31 @@ pub fn explain(text: &str) -> Explanation {
 /// `explain`, where the hints that tell causes apart also read `context` (e.g. the
 /// collect_env paste that came with the error); matches come from `text` only.
 pub fn explain_in(original: &str, context: &str) -> Explanation {
+    explain_with(original, context, Casebook::Use)
+}
+
+/// `explain` as if the casebook did not hold the case `case_id`: how the corpus tests measure
+/// a development case against the others (the casebook is the development corpus).
+pub fn explain_leaving_out(text: &str, case_id: &str) -> Explanation {
+    explain_with(text, "", Casebook::LeaveOut(case_id))
+}
+
+/// `explain_in` from the rules and the generic answer alone, without the known cases:
+/// `diagnose` reads environment pastes, whose words are versions and settings, not the
+/// wording of an error the casebook's cases could resemble.
+pub fn explain_by_rules(original: &str, context: &str) -> Explanation {
+    explain_with(original, context, Casebook::Ignore)
+}
+
+/// Whether the known cases (the casebook) take part in the ranking.
+#[derive(Clone, Copy)]
+enum Casebook<'a> {
+    Use,
+    LeaveOut(&'a str),
+    Ignore,
+}
+
+fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explanation {
     // The rules are ASCII: scanning an ASCII shadow of the text (same byte offsets) keeps
     // the regex engines on their fast path, so non-ASCII text costs what ASCII does.
     let shadow = unquote(ascii_shadow(original));
@@ -281,6 +311,11 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
         }
     }
     drop_overlaps(&mut matches);
+    let near = match casebook {
+        Casebook::Use => similar::nearest(text, similar::VOTERS, None),
+        Casebook::LeaveOut(id) => similar::nearest(text, similar::VOTERS, Some(id)),
+        Casebook::Ignore => Vec::new(),
+    };
     if matches.is_empty() {
         matches.extend(generic::fallback(text, original));
         // The generic answer's memory causes read the same words a rule's do, and its
@@ -290,6 +325,10 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
             if ranking_evidence(&m.id, text, &mut m.causes) || busy {
                 rank(m);
             }
+            known_cases_vote(m, &near);
+        }
+        if matches.is_empty() {
+            matches.extend(known_cases_match(original, &near));
         }
     }
     matches.sort_by_key(|m| m.span[0]);
@@ -298,6 +337,138 @@ pub fn explain_in(original: &str, context: &str) -> Explanation {
         matches,
         primary,
         facts: "none (--offline)".to_string(),
+        similar: near
+            .into_iter()
+            .filter(|c| c.similarity >= similar::SHOWN_SIMILARITY)
+            .take(similar::SHOWN)
+            .collect(),
+    }
+}
+
+/// The id of the match `explain` gives when neither a rule nor the generic answer knows the
+/// text but known cases read very like it.
+pub const KNOWN_CASES_MATCH: &str = "similar.known_cases";
+
+/// The generic answer (no rule knew the message) re-ranked by the known cases most like the
+/// text: each adds its similarity, times [`similar::VOTE_WEIGHT`], to the cause its thread
+/// established. Resemblance does not overrule what the text states: a CUDA status or NVML
+/// return code it names keeps the cause its code means, and a generic answer that puts the
+/// workload first (the text speaks of the program's memory or its own bug) is not turned
+/// into a machine fault.
+fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
+    let votes = similar::votes(near);
+    if votes.is_empty()
+        || m.extracted.contains_key("cuda_error")
+        || m.extracted.contains_key("nvml_error")
+    {
+        return;
+    }
+    let before = m.causes.first().map(|k| k.id.clone());
+    let mut causes = m.causes.clone();
+    for (id, v) in &votes {
+        let add = similar::VOTE_WEIGHT * v;
+        match causes.iter_mut().find(|k| &k.id == id) {
+            Some(k) => {
+                k.weight += add;
+                k.evidence.push(known_case_evidence(id, near));
+            }
+            None => causes.push(known_case_cause(id, add, near)),
+        }
+    }
+    let mut m2 = Match {
+        causes,
+        ..m.clone()
+    };
+    rank(&mut m2);
+    let machine = |id: &str| !(id.starts_with("workload.") || id == "none");
+    let after = m2.causes.first().map(|k| k.id.as_str()).unwrap_or("");
+    if before
+        .as_deref()
+        .is_some_and(|b| b.starts_with("workload.") && machine(after))
+    {
+        return;
+    }
+    *m = m2;
+}
+
+/// A match from the known cases alone, when the nearest is very like the text.
+fn known_cases_match(original: &str, near: &[similar::KnownCase]) -> Option<Match> {
+    let top = near.first()?;
+    let votes = similar::votes(near);
+    // Texts like it were harmless: nothing to explain (the cases are still listed).
+    if top.similarity < similar::ALONE_SIMILARITY || votes.first().is_some_and(|v| v.0 == "none") {
+        return None;
+    }
+    let causes: Vec<RankedCause> = votes
+        .iter()
+        .map(|(id, v)| known_case_cause(id, similar::VOTE_WEIGHT * v, near))
+        .collect();
+    let (start, end) = original
+        .lines()
+        .scan(0usize, |pos, l| {
+            let s = *pos;
+            *pos += l.len() + 1;
+            Some((s, s + l.len(), l))
+        })
+        .find(|(_, _, l)| !l.trim().is_empty())
+        .map(|(s, e, _)| (s, e))?;
+    let mut m = Match {
+        id: KNOWN_CASES_MATCH.to_string(),
+        title: "no rule knows this text; it reads like known cases, ranked by the causes their threads established".to_string(),
+        text: excerpt(original.get(start..end).unwrap_or("")),
+        span: [start, end],
+        line: 1 + original.get(..start).map_or(0, |t| t.matches('\n').count()),
+        occurrences: 1,
+        priority: 0,
+        extracted: BTreeMap::new(),
+        causes,
+        tells_apart: "Read the known cases' threads (below): the one whose situation is yours tells the cause; run `gpu-doctor` on the machine to confirm it.".to_string(),
+    };
+    rank(&mut m);
+    Some(m)
+}
+
+fn known_case_evidence(cause: &str, near: &[similar::KnownCase]) -> String {
+    let links: Vec<&str> = near
+        .iter()
+        .filter(|c| c.cause == cause)
+        .take(2)
+        .map(|c| c.source.as_str())
+        .collect();
+    format!(
+        "known cases with this cause read like this text: {}",
+        links.join(", ")
+    )
+}
+
+/// A cause the known cases bring: the why and fix of a rule that names it, else of the check
+/// that judges it.
+fn known_case_cause(id: &str, weight: f64, near: &[similar::KnownCase]) -> RankedCause {
+    let rule_cause = RULES
+        .iter()
+        .flat_map(|r| r.causes.iter())
+        .find(|c| c.id == id);
+    let (why, fix) = match (rule_cause, crate::checks::catalogue::by_id(id)) {
+        (Some(c), _) => (c.why.to_string(), c.fix.to_string()),
+        (None, Some(check)) => (check.failing.to_string(), check.next_step.to_string()),
+        (None, None) if id == "none" => (
+            "Texts like this one were harmless in their threads: a warning on a working machine.".to_string(),
+            "Nothing to fix on the machine.".to_string(),
+        ),
+        (None, None) => (
+            format!("Known cases like this text had the cause `{id}`."),
+            format!("Check the `{id}` finding: run `gpu-doctor` on the machine to confirm or rule it out."),
+        ),
+    };
+    RankedCause {
+        id: id.to_string(),
+        confidence: 0.0,
+        why,
+        fix,
+        commands: Vec::new(),
+        evidence: vec![known_case_evidence(id, near)],
+        weight,
+        observed: false,
     }
 }
 

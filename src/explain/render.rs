@@ -14,7 +14,8 @@ pub fn text(ex: &Explanation, verbose: bool) -> String {
     let mut out = String::new();
     if ex.matches.is_empty() {
         out.push_str("No known CUDA / PyTorch / driver error found in the text.\n");
-        return out;
+        known_cases(&mut out, ex);
+        return crate::report::defang_text(&out).into_owned();
     }
     let _ = writeln!(
         out,
@@ -34,9 +35,30 @@ pub fn text(ex: &Explanation, verbose: bool) -> String {
             one(&mut out, n + 1, m, Some(i) == ex.primary, verbose);
         }
     }
+    known_cases(&mut out, ex);
     // The excerpts quote pasted text: no escape sequence (OSC 52 sets the clipboard)
     // reaches the terminal.
     crate::report::defang_text(&out).into_owned()
+}
+
+/// The known cases most like the text: the threads to read next.
+fn known_cases(out: &mut String, ex: &Explanation) {
+    if ex.similar.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nKnown cases that read like this (threads where the cause was established):"
+    );
+    for c in &ex.similar {
+        let _ = writeln!(
+            out,
+            "   {:>3.0}%  {}  {}",
+            c.similarity * 100.0,
+            c.cause,
+            c.source
+        );
+    }
 }
 
 fn one(out: &mut String, n: usize, m: &Match, primary: bool, verbose: bool) {

@@ -382,7 +382,8 @@ fn a_gpu_error_no_rule_knows_still_gets_ranked_causes() {
             "workload.library_bug",
         ),
     ] {
-        let ex = explain(text);
+        // The generic answer itself, without the known cases' votes (tested on their own).
+        let ex = explain_by_rules(text, "");
         let m = &ex.matches[ex.primary.unwrap_or_else(|| panic!("no answer for {text}"))];
         if m.id == GENERIC_MATCH {
             assert_eq!(m.causes[0].id, first, "{text}");
@@ -596,7 +597,7 @@ fn healthy_texts_get_no_answer() {
 /// The generic answer's phases and circumstances on wordings no rule knows.
 #[test]
 fn the_generic_answer_knows_install_memory_nvml_and_noise() {
-    let top = |t: &str| top_cause(&explain(t)).map(|k| k.id.clone());
+    let top = |t: &str| top_cause(&explain_by_rules(t, "")).map(|k| k.id.clone());
     assert_eq!(
         top("llama_model_load: error loading model: unable to allocate CUDA0 buffer").as_deref(),
         Some("workload.out_of_memory")
@@ -1739,4 +1740,123 @@ fn not_compiled_with_cuda_beside_an_intel_gpu() {
         top("AssertionError: Torch not compiled with CUDA enabled\nIntel(R) UHD Graphics 630, NVIDIA GeForce RTX 3060"),
         "torch.cpu_only"
     );
+}
+
+fn known(cause: &str, similarity: f64, n: u32) -> similar::KnownCase {
+    similar::KnownCase {
+        id: format!("case-{n}"),
+        source: format!("https://example.org/thread/{n}"),
+        cause: cause.to_string(),
+        similarity,
+    }
+}
+
+fn generic_with(causes: &[(&str, f64)], extracted: &[(&str, &str)]) -> Match {
+    Match {
+        id: GENERIC_MATCH.to_string(),
+        title: String::new(),
+        text: String::new(),
+        span: [0, 1],
+        line: 1,
+        occurrences: 1,
+        priority: 1,
+        extracted: extracted
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        causes: causes
+            .iter()
+            .map(|(id, w)| RankedCause {
+                id: id.to_string(),
+                confidence: 0.0,
+                why: String::new(),
+                fix: String::new(),
+                commands: Vec::new(),
+                evidence: Vec::new(),
+                weight: *w,
+                observed: false,
+            })
+            .collect(),
+        tells_apart: String::new(),
+    }
+}
+
+/// Issue #14, the casebook: the known cases' votes re-rank the generic answer (and bring the
+/// causes it lacked, with a rule's why and fix and the threads as evidence), but never overrule
+/// a CUDA status or NVML code the text names, nor turn the workload's fault into the machine's.
+#[test]
+fn known_cases_vote_on_the_generic_answer_within_limits() {
+    let near = [
+        known("driver.device_nodes", 0.6, 1),
+        known("driver.device_nodes", 0.5, 2),
+        known("gpu.busy", 0.2, 3),
+    ];
+    let mut m = generic_with(
+        &[("driver.cuda_init_failed", 0.15), ("torch.cpu_only", 0.05)],
+        &[],
+    );
+    known_cases_vote(&mut m, &near);
+    assert_eq!(m.causes[0].id, "driver.device_nodes");
+    assert!(
+        m.causes[0].why.contains("/dev/nvidia"),
+        "{}",
+        m.causes[0].why
+    );
+    assert!(m.causes[0].evidence[0].contains("https://example.org/thread/1"));
+    assert!(m.causes.iter().map(|k| k.confidence).sum::<f64>() <= 1.0 + 1e-9);
+
+    let before = generic_with(&[("driver.uvm_unavailable", 0.3)], &[("cuda_error", "999")]);
+    let mut m = before.clone();
+    known_cases_vote(&mut m, &near);
+    assert_eq!(m, before, "a CUDA status the text names keeps its cause");
+
+    let mut m = generic_with(&[("workload.out_of_memory", 0.2), ("gpu.busy", 0.08)], &[]);
+    known_cases_vote(&mut m, &near);
+    assert_eq!(m.causes[0].id, "workload.out_of_memory");
+}
+
+/// Issue #14, the casebook: a text neither a rule nor the generic answer knows is answered from
+/// known cases only when the nearest is very like it, and not when such texts were harmless.
+#[test]
+fn known_cases_answer_alone_only_when_very_alike_and_not_harmless() {
+    let text = "  \nthe model hangs after the first step on both cards\n";
+    let m = known_cases_match(
+        text,
+        &[known("probe.p2p", 0.62, 1), known("workload.nccl", 0.3, 2)],
+    )
+    .expect("very alike");
+    assert_eq!(m.id, KNOWN_CASES_MATCH);
+    assert_eq!(m.causes[0].id, "probe.p2p");
+    assert_eq!(m.line, 2);
+    assert_eq!(m.text, "the model hangs after the first step on both cards");
+    assert!(known_cases_match(text, &[known("probe.p2p", 0.45, 1)]).is_none());
+    assert!(
+        known_cases_match(text, &[known("none", 0.9, 1), known("probe.p2p", 0.6, 2)]).is_none()
+    );
+    assert!(known_cases_match(text, &[]).is_none());
+}
+
+/// Issue #14, the casebook: every answer lists the known cases most like the text (links to
+/// threads whose cause was established), most alike first; `diagnose`'s rules-only explain
+/// lists none.
+#[test]
+fn explain_lists_the_known_cases_most_like_the_text() {
+    let ex = explain("Failed to initialize NVML: Driver/library version mismatch");
+    assert!(!ex.similar.is_empty() && ex.similar.len() <= similar::SHOWN);
+    assert_eq!(ex.similar[0].cause, "driver.library_mismatch");
+    assert!(ex
+        .similar
+        .iter()
+        .all(|c| c.source.starts_with("http") && c.similarity >= similar::SHOWN_SIMILARITY));
+    assert!(ex
+        .similar
+        .windows(2)
+        .all(|w| w[0].similarity >= w[1].similarity));
+    assert!(explain_by_rules(
+        "Failed to initialize NVML: Driver/library version mismatch",
+        ""
+    )
+    .similar
+    .is_empty());
+    assert!(explain("hello world").similar.is_empty());
 }
