@@ -1885,8 +1885,8 @@ fn the_ascii_rule_set_agrees_with_each_rules_own_pattern() {
     for e in std::fs::read_dir(dir).expect("corpus") {
         let path = e.expect("entry").path();
         if path.extension().is_some_and(|x| x == "toml") {
-            let f: File = toml::from_str(&std::fs::read_to_string(&path).expect("read"))
-                .expect("parse");
+            let f: File =
+                toml::from_str(&std::fs::read_to_string(&path).expect("read")).expect("parse");
             texts.extend(
                 f.case
                     .into_iter()
