@@ -7,46 +7,19 @@ use std::path::Path;
 
 use gpu_doctor::explain::similar::casebook_line;
 
-#[derive(serde::Deserialize)]
-struct File {
-    #[serde(default)]
-    case: Vec<Case>,
-}
+#[path = "common/error_corpus.rs"]
+mod error_corpus;
 
-#[derive(serde::Deserialize)]
-struct Case {
-    id: String,
-    source: String,
-    text: String,
-    cause: String,
-    #[serde(default)]
-    split: Option<String>,
-}
-
-fn corpus() -> Vec<Case> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/errors");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .flat_map(|p| {
-            let f: File = toml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
-            f.case
-        })
-        .collect()
-}
-
-fn is_dev(c: &Case) -> bool {
-    c.split.as_deref().is_none_or(|s| s == "dev")
+fn is_dev(c: &error_corpus::Case) -> bool {
+    c.is_dev()
 }
 
 #[test]
 fn the_casebook_is_the_dev_corpus_and_holds_no_held_out_case() {
-    let cases = corpus();
+    let cases: Vec<error_corpus::Case> = error_corpus::read(&error_corpus::default_dir())
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
     let want: String = cases
         .iter()
         .filter(|c| is_dev(c))

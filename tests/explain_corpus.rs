@@ -31,27 +31,13 @@ fn floor(part: &str) -> f64 {
     }
 }
 
-#[derive(Debug, serde::Deserialize)]
-struct File {
-    #[serde(default)]
-    case: Vec<Case>,
-}
+#[path = "common/error_corpus.rs"]
+mod error_corpus;
 
-#[derive(Debug, serde::Deserialize)]
-#[allow(dead_code)]
-struct Case {
-    id: String,
-    source: String,
-    text: String,
-    cause: String,
-    #[serde(default)]
-    note: String,
-    #[serde(default)]
-    split: Option<String>,
-}
+use error_corpus::Case;
 
 fn is_dev(c: &Case) -> bool {
-    c.split.as_deref().is_none_or(|s| s == "dev")
+    c.is_dev()
 }
 
 fn dev_only() -> bool {
@@ -59,30 +45,12 @@ fn dev_only() -> bool {
 }
 
 fn cases() -> Vec<(String, Case)> {
-    let dir = std::env::var_os("GPU_DOCTOR_ERROR_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/errors"),
-        std::path::PathBuf::from,
-    );
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let file: File =
-            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        out.extend(
-            file.case
-                .into_iter()
-                .filter(|c| is_dev(c) || !dev_only())
-                .map(|c| (name.clone(), c)),
-        );
-    }
-    out
+    let dir = std::env::var_os("GPU_DOCTOR_ERROR_CORPUS")
+        .map_or_else(error_corpus::default_dir, std::path::PathBuf::from);
+    error_corpus::read(&dir)
+        .into_iter()
+        .filter(|(_, c)| c.is_dev() || !dev_only())
+        .collect()
 }
 
 #[test]

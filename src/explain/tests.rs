@@ -1860,3 +1860,48 @@ fn explain_lists_the_known_cases_most_like_the_text() {
     .is_empty());
     assert!(explain("hello world").similar.is_empty());
 }
+
+/// The rule set runs without Unicode over the ASCII shadow: it must say exactly which rules'
+/// own (Unicode) patterns match, on every real text of the development corpus.
+#[test]
+fn the_ascii_rule_set_agrees_with_each_rules_own_pattern() {
+    #[derive(serde::Deserialize)]
+    struct File {
+        #[serde(default)]
+        case: Vec<Case>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Case {
+        text: String,
+        #[serde(default)]
+        split: Option<String>,
+    }
+    let set = rule_set().expect("the set builds");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/errors");
+    let mut texts = vec![
+        "«CUDA error: out of memory» — ünïcödé ＣＵＤＡ".to_string(),
+        "> RuntimeError: CUDA error: no kernel image is available\n> quoted".to_string(),
+    ];
+    for e in std::fs::read_dir(dir).expect("corpus") {
+        let path = e.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "toml") {
+            let f: File =
+                toml::from_str(&std::fs::read_to_string(&path).expect("read")).expect("parse");
+            texts.extend(
+                f.case
+                    .into_iter()
+                    .filter(|c| c.split.as_deref().is_none_or(|s| s == "dev"))
+                    .map(|c| c.text),
+            );
+        }
+    }
+    assert!(texts.len() > 500);
+    for original in &texts {
+        let shadow = unquote(ascii_shadow(original));
+        let hits = set.matches(shadow.as_bytes());
+        for (i, c) in compiled().iter().enumerate() {
+            let own = c.re().is_some_and(|re| re.is_match(&shadow));
+            assert_eq!(hits.matched(i), own, "rule {} on {:?}", c.rule.id, original);
+        }
+    }
+}

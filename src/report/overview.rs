@@ -66,7 +66,7 @@ impl Overview {
             if let Some(pci) = f.pci_gpus.value() {
                 gpu_models = pci
                     .iter()
-                    .map(|g| format!("{}:{}", g.vendor_id, g.device_id))
+                    .map(|g| crate::matrix::pci_gpu_label(&g.vendor_id, &g.device_id))
                     .collect();
             }
         }
@@ -122,6 +122,13 @@ mod tests {
         assert_eq!(o.torch[0].version.as_deref(), Some("2.4.1+cu124"));
         assert_eq!(o.torch[0].cuda.as_deref(), Some("12.4"));
         assert!(!o.torch[0].cpu_only);
+        // NVML down: the GPU known only on the PCI bus reads as its product, with its ids.
+        let mut no_nvml = healthy();
+        no_nvml.driver_api.nvml = crate::fact::Fact::missing("NVML not loaded");
+        assert_eq!(
+            Overview::of(&no_nvml).gpu_models,
+            vec!["NVIDIA H100 80GB HBM3 [10de:2330]".to_string()]
+        );
         let none = Overview::of(&no_gpu());
         assert_eq!(none.gpu_count, 0);
         assert!(none.gpu_models.is_empty());
