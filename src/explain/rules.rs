@@ -1506,8 +1506,10 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "notebook.no_gpu_runtime",
         title: "a Colab/Kaggle runtime without a GPU",
-        pattern: r"(?:\b(?:Google )?Colab(?:oratory)?\b|\bKaggle\b)[\s\S]{0,1500}?(?:\bGPU\b[^\n]{0,20}\b(?:unavailable|not available|not found|not detected)|is_(?:gpu_)?available\(\)[\s\S]{0,80}?\bFalse\b|No CUDA GPUs are available|Found no NVIDIA driver|CUDA is not available|nvidia-smi: (?:command )?not found)",
-        priority: 46,
+        // Above the messages' own rules (like `cluster.job_without_gpu`): the service named
+        // decides what "no GPU" means.
+        pattern: r"(?:(?:\b(?:Google )?Colab(?:oratory)?\b|\bKaggle\b)[\s\S]{0,1500}?(?:\bGPU\b[^\n]{0,20}\b(?:unavailable|not available|not found|not detected)|is_(?:gpu_)?available\(\)[\s\S]{0,80}?\bFalse\b|No CUDA GPUs are available|no CUDA-capable device is detected|Found no NVIDIA driver|NVIDIA-SMI has failed|CUDA is not available|nvidia-smi: (?:command )?not found)|(?:No CUDA GPUs are available|no CUDA-capable device is detected|Found no NVIDIA driver|NVIDIA-SMI has failed|CUDA is not available)[\s\S]{0,1500}?(?:\b(?:Google )?Colab(?:oratory)?\b|\bKaggle\b))",
+        priority: 80,
         causes: &[
             c("workload.gpu_not_requested", 0.7, "The notebook's runtime has no GPU: Colab and Kaggle start CPU sessions unless the runtime type / accelerator is set to a GPU (or the GPU quota is used up and the session fell back to CPU).", "Colab: Runtime -> Change runtime type -> a GPU, then reconnect; Kaggle: Settings -> Accelerator -> GPU. Check with `!nvidia-smi`."),
             c("torch.cpu_only", 0.2, "A package installed in the notebook replaced the runtime's CUDA build of the framework with a CPU build.", "Reinstall the CUDA build the runtime ships (`pip install torch --index-url https://download.pytorch.org/whl/cu1xx`), then restart the runtime."),

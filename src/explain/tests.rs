@@ -1913,6 +1913,11 @@ fn round6a_cpu_only_builds_are_read_from_their_symptoms() {
 fn round6a_sessions_and_containers_without_a_gpu() {
     let colab = "Running the notebook on Google Colab:\n>>> torch.cuda.is_available()\nFalse";
     assert_eq!(rules_top(colab), "workload.gpu_not_requested");
+    // Above the message's own rule: a Kaggle session's "no NVIDIA driver" is its accelerator.
+    assert_eq!(
+        rules_top("RuntimeError: Found no NVIDIA driver on your system.\n(in a Kaggle notebook)"),
+        "workload.gpu_not_requested"
+    );
     // The user did select a GPU runtime: something in the notebook broke the framework.
     assert_ne!(
         rules_top(&format!(
