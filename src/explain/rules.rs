@@ -1498,7 +1498,11 @@ pub const RULES: &[Rule] = &[
             c("torch.cpu_only", 0.7, "TensorFlow's last release with GPU support on native Windows is 2.10; from 2.11 the Windows package is CPU-only, so TensorFlow lists no GPU although the driver and other frameworks see it.", "Run TensorFlow under WSL2 (`pip install tensorflow[and-cuda]` inside it), or on native Windows use TensorFlow 2.10 with CUDA 11.2 / cuDNN 8.1, or the DirectML plugin."),
             c("torch.wheel_deps_mismatch", 0.2, "The CUDA and cuDNN libraries of the major this TensorFlow was built for are not installed where it looks.", "Install the CUDA/cuDNN versions TensorFlow's tested-build table lists for this release."),
         ],
-        hints: &[h(r"\bWSL ?2?\b|\bUbuntu\b|/home/|/usr/", "torch.cpu_only", -0.5)],
+        hints: &[
+            h(r"\bWSL ?2?\b|\bUbuntu\b|/home/|/usr/", "torch.cpu_only", -0.5),
+            // TensorFlow shows a GPU device (DirectML, WSL): it has one.
+            h(r"device:GPU:\d|physical_device:GPU|Created (?:TensorFlow )?device[^\n]{0,80}GPU|Num GPUs Available:\s*[1-9]|\bDirectML\b|\bDML\b", "torch.cpu_only", -0.6),
+        ],
         tells_apart: "`tf.test.is_built_with_cuda()` on Windows: False for every TensorFlow after 2.10.",
     },
     // A notebook service's session without a GPU: Colab / Kaggle runtimes start on the CPU unless
@@ -1535,7 +1539,9 @@ pub const RULES: &[Rule] = &[
             c("torch.cpu_only", 0.15, "The image's framework is a CPU-only build.", "Use the image's CUDA variant (a `-cuda` / `-gpu` tag)."),
         ],
         hints: &[
-            h(r"--gpus|reservations:[\s\S]{0,80}devices:|runtime:\s*nvidia|capabilities:\s*\[\s*gpu", "host.container_no_gpu", 0.2),
+            // Started with `--gpus`: the start options are less likely (a compose device
+            // reservation in the paste may be the fix it quotes, so it does not count).
+            h(r"--gpus[= ]", "host.container_no_gpu", -0.35),
             h(r"nvidia-smi[^\n]{0,40}(?:not found|failed|couldn'?t communicate)", "driver.not_installed", 0.2),
         ],
         tells_apart: "`docker run --rm --gpus all ubuntu nvidia-smi` on the host: working, the container's start options are missing the GPUs.",

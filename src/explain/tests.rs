@@ -1893,6 +1893,11 @@ fn round6a_cpu_only_builds_are_read_from_their_symptoms() {
         rules_top("I run TensorFlow 2.15 on Windows 10 and tf.config.list_physical_devices() shows only /physical_device:CPU:0 although nvidia-smi sees my RTX 3070"),
         "torch.cpu_only"
     );
+    // TensorFlow showing a GPU device (DirectML, WSL) has one.
+    assert_ne!(
+        rules_top("TensorFlow 2.13 on Windows 11: Created device /job:localhost/replica:0/task:0/device:GPU:0 with 6000 MB memory, then training is slow"),
+        "torch.cpu_only"
+    );
     // TensorFlow 2.10 is the last with a native Windows GPU build: not this rule.
     assert!(
         !rules_match_ids("tensorflow 2.10 on Windows 10: GPU not used")
