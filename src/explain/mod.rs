@@ -869,6 +869,21 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         }
         changed = true;
     }
+    // cuDNN loaded NEWER than the framework was compiled with: the framework imported is an
+    // older copy than the environment (see `cudnn.loaded_runtime_mismatch`).
+    if rule == "cudnn.loaded_runtime_mismatch" && cudnn_loaded_newer(text) {
+        if let Some(k) = causes
+            .iter_mut()
+            .find(|k| k.id == "torch.multiple_installs")
+        {
+            k.weight += 0.8;
+            k.evidence.push(
+                "the cuDNN loaded is newer than the one the framework was compiled with"
+                    .to_string(),
+            );
+        }
+        changed = true;
+    }
     if listed(causes, "driver.too_old_for_torch") {
         let said = small(DRIVER_SAID_TOO_OLD).is_some_and(|re| re.is_match(text));
         let needs = if small(r"\+cu12\d\b").is_some_and(|re| re.is_match(text)) {
@@ -901,6 +916,32 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         }
     }
     changed
+}
+
+/// Whether a "Loaded runtime CuDNN library: A … but source was compiled with: B" names a loaded
+/// version A newer than B. Versions come dotted ("7.4.1") or as cuDNN's integer (`4007`, `5103`:
+/// major·1000 + minor·100 + patch; from cuDNN 9 `90100`: major·10000 + minor·100 + patch).
+fn cudnn_loaded_newer(text: &str) -> bool {
+    fn version(s: &str) -> Option<(u32, u32, u32)> {
+        if s.contains('.') {
+            let mut it = s.split('.').map(|p| p.parse::<u32>().ok());
+            return Some((
+                it.next()??,
+                it.next().flatten().unwrap_or(0),
+                it.next().flatten().unwrap_or(0),
+            ));
+        }
+        let n = s.parse::<u32>().ok()?;
+        Some(if n >= 10000 {
+            (n / 10000, n / 100 % 100, n % 100)
+        } else {
+            (n / 1000, n / 100 % 10, n % 100)
+        })
+    }
+    small(r"Loaded\s+(?:runtime\s+)?CuDNN\s*l\s*i\s*b\s*r\s*a\s*r\s*y:?\s*(\d+(?:\.\d+)*)[^\n]{0,60}\s*but\s+source\s+was\s+compiled\s+(?:with|against):?\s*(\d+(?:\.\d+)*)")
+        .and_then(|re| re.captures(text))
+        .and_then(|c| Some((version(c.get(1)?.as_str())?, version(c.get(2)?.as_str())?)))
+        .is_some_and(|(loaded, compiled)| loaded > compiled)
 }
 
 /// Numbers and names in the message that the causes can use.

@@ -54,7 +54,7 @@ const fn h(when: &'static str, cause: &'static str, delta: f64) -> Hint {
 
 /// Words with which a paste says the machine has no NVIDIA GPU: only Intel/AMD graphics, no
 /// dedicated GPU, "doesn't have an NVIDIA graphics card".
-pub const NO_NVIDIA_GPU_WORDS: &str = r"(?:Graphics\s*[:=]?\s*(?:Mesa\s+)?(?:Intel|AMD)|Intel(?:\(R\)|\x7f+)?\s+(?:U?HD|Iris|Xe|Arc)\b[^\n]{0,20}Graphics|\bAMD Radeon\b|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?|lacks? an?)\s+(?:dedicated |discrete |nvidia |NVIDIA )?(?:GPU|graphics card|video card)|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?)\s+NVIDIA\b)";
+pub const NO_NVIDIA_GPU_WORDS: &str = r"(?:Graphics\s*[:=]?\s*(?:Mesa\s+)?(?:Intel|AMD)|Intel(?:\(R\)|\x7f+)?\s+(?:U?HD|Iris|Xe|Arc)\b[^\n]{0,20}Graphics|\bAMD Radeon\b|(?:no|without an?|doesn'?t have an?|does not have an?|don'?t have an?|lacks? an?)\s+(?:dedicated |discrete |nvidia |NVIDIA )?(?:GPU|graphics card|video card)|(?:no|without an?|doesn'?t have (?:an?|any)|does not have (?:an?|any)|don'?t have (?:an?|any)|do not have (?:an?|any))\s+NVIDIA\b)";
 
 /// CUDA_VISIBLE_DEVICES set to hide every GPU, in a shell (`CUDA_VISIBLE_DEVICES=-1`, `=""`) or
 /// from the program (`os.environ["CUDA_VISIBLE_DEVICES"]="-1"`: numba/numba#5793).
@@ -235,8 +235,10 @@ pub const RULES: &[Rule] = &[
             c("driver.minor_version_compat", 0.25, "The driver runs the build only through CUDA minor-version compatibility, which cannot JIT PTX from a newer minor release.", "Upgrade the driver to the build's CUDA minimum, or install a build for the CUDA the driver supports."),
         ],
         hints: &[
-            // "RuntimeError: CUDA error: …" is PyTorch's own wording of a CUDA error.
-            h(r"site-packages/torch|torch/(?:nn|cuda|_inductor)|\btorch==|\+cu\d{3}\b|PyTorch|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.25),
+            // PyTorch's own "RuntimeError: CUDA error: …" wrapper does not say who made the PTX
+            // (an extension, a server's kernels, a program's JIT), so it is not counted here:
+            // every dev case of this message was a newer toolkit's PTX (rsh-err-758/759).
+            h(r"site-packages/torch|torch/(?:nn|cuda|_inductor)|\btorch==|\+cu\d{3}\b|PyTorch", "driver.too_old_for_torch", 0.25),
             h(r"Cuda compilation tools|\bnvcc\b|tritonserver|model[_-]?analyzer|tensorrt|\bjax|\bxla\b|nvcr\.io|docker|container|\.cu\b", "driver.too_old_for_toolkit", 0.2),
         ],
         tells_apart: "Compare the CUDA version in `nvidia-smi` with the toolkit/torch CUDA that produced the PTX.",
@@ -311,6 +313,12 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
+            // The paste says the machine has no NVIDIA GPU or that the run is on the CPU (a
+            // laptop with Intel graphics only, "I'm running on the CPU": code calling .cuda() on
+            // a machine without an NVIDIA GPU). Not NO_NVIDIA_GPU_WORDS: its "no NVIDIA" is
+            // this message's own "Found no NVIDIA driver". (Rules read an ASCII shadow of the
+            // text, so other scripts' wordings cannot be matched here.)
+            h(r"(?:\bno|without an?|doesn'?t have (?:an?|any)|does not have (?:an?|any)|don'?t have (?:an?|any)|do not have (?:an?|any)|lacks? an?)\s+(?:dedicated |discrete )?(?:GPU|graphics card|video card|NVIDIA (?:GPU|graphics|card|adapter|video))|\bonly (?:an? )?(?:Intel|AMD)\b[^\n]{0,20}\b(?:graphics|GPU)|(?:I'?m|I am|we are|running|runs?) (?:using |on )?(?:the |a |only )?cpu\b|\bcpu[- ]only (?:machine|laptop|server|computer|system|instance|environment)", "host.no_nvidia_gpu", 1.0),
         ],
         tells_apart: "`nvidia-smi` on the host and inside the container; `lsmod | grep nvidia`; `echo $CUDA_VISIBLE_DEVICES`.",
     },
@@ -581,6 +589,10 @@ pub const RULES: &[Rule] = &[
             h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b", "workload.library_bug", 0.35),
             h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
+            // The paste says the code wants more GPUs than the machine has ("perhaps your code is
+            // looking for multiple GPUs?", "ONLY 1 GPU"): the program's device count, whatever
+            // CUDA_VISIBLE_DEVICES says (openai/lm-human-preferences#4).
+            h(r"(?:looking for|expects?|expecting|uses?|using|needs?|requires?|asks? for|wants?|written for|default(?:s to)?)\s+(?:multiple|more|several|two|three|four|eight|[2-9]|\d{2,}|\d\s*-\s*\d|more than one)\s+GPUs|\bonly (?:have )?(?:one|1|a single) GPU\b|\bmulti-?GPU (?:setup|machine|training) (?:by default|only)", "workload.library_bug", 0.35),
         ],
         tells_apart: "`python -c \"import torch; print(torch.cuda.device_count())\"`, `echo $CUDA_VISIBLE_DEVICES`, `nvidia-smi -L`, and the index the code uses.",
     },
@@ -905,6 +917,10 @@ pub const RULES: &[Rule] = &[
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"ECC|uncorrectable", "gpu.ecc_errors", 0.3),
             h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            // The same code works on the CPU or another GPU and faults on this one, or faults
+            // from some CUDA release on ("on cuda 6 or newer"): the library's kernel, not the
+            // program's indexing (apache/mxnet-style threads).
+            h(r"\b(?:works?|worked|runs?|ran|trains?|trained) (?:fine |well |ok )?on (?:the |an? )?(?:cpu|[^\n]{0,20}\b(?:GTX|RTX|Tesla|Quadro|Titan)\b)[^\n]{0,80}\bbut\b|\b(?:on|with|in|since|from) (?:cuda|the driver|driver|toolkit) ?v?\d+(?:\.\d+)? (?:or|and) (?:newer|later|above|higher)\b", "workload.library_bug", 0.3),
             // The fault reported with a kernel source under a library's include tree
             // (".../include/flashinfer/trtllm/fmha/fmhaKernels.cuh 257").
             h(r"include/[\w-]+/[\w/.-]*\.cuh?\b", "workload.library_bug", 0.3),
@@ -926,10 +942,14 @@ pub const RULES: &[Rule] = &[
             c("gpu.xid", 0.3, "The GPU or driver faulted (Xid 13/31/43/62 in the kernel log), or the display watchdog killed a long kernel.", FIX_XID_HW),
             c("workload.library_bug", 0.25, "A library kernel bug.", FIX_LIBRARY_BUG),
             c("gpu.throttled", 0.1, "Power or thermal problems make the GPU fail under load.", "Check `nvidia-smi -q -d PERFORMANCE,POWER,TEMPERATURE` and the PSU."),
+            c("gpu.lost", 0.05, "The GPU itself is failing: after the error it stays unusable until the machine reboots (a faulty card, risers or power).", FIX_XID_HW),
         ],
         hints: &[
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"timed out|watchdog|display", "gpu.xid", 0.1),
+            // The GPU stays unusable after the error until a reboot, or swapping the card fixed
+            // it: the hardware, not a kernel (the device's state outlives the process).
+            h(r"(?:until|till|unless|before) (?:I |we |you )?(?:reboot|restart|power[- ]cycle)|(?:must|have to|need to|had to) (?:reboot|restart)[^\n]{0,30}(?:server|machine|system|computer|node)|(?:swapp|replac|chang)\w* (?:the |another |a new )?(?:card|GPU)|\b(?:faulty|defective|broken|bad) (?:card|GPU)\b", "gpu.lost", 0.7),
             h(EXTENSIONS, "workload.library_bug", 0.1),
         ],
         tells_apart: "`dmesg | grep -i xid` at the time of the failure; `CUDA_LAUNCH_BLOCKING=1` for the kernel.",
@@ -1071,7 +1091,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "onnxruntime.cpu_package",
         title: "ONNX Runtime has no CUDA provider",
-        pattern: r"(?:Specified provider '?CUDAExecutionProvider'? is not in available provider names|get_available_providers\(\)[^\n]{0,40}\[\s*'CPUExecutionProvider'\s*\])",
+        pattern: r"(?:Specified provider '?CUDAExecutionProvider'? is not in available provider names|get_available_providers\(\)[^\n]{0,40}\[\s*'CPUExecutionProvider'\s*\]|CUDAExecutionProvider (?:is )?not available|(?:Providers|providers)\b[^\n]{0,20}\n?[^\n]{0,10}\[\s*(?:'(?:Azure|CPU)ExecutionProvider',?\s*)+\])",
         priority: 47,
         causes: &[
             c("torch.cpu_only", 0.7, "The installed ONNX Runtime is the CPU package (`onnxruntime`, or a source build without --use_cuda): it has no CUDA provider at all.", "`pip uninstall onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu` (the release built for your CUDA major)."),
@@ -1445,6 +1465,87 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
     },
+    // ---- round 6a (field sample 11i)
+    // A framework op with no half-precision CPU kernel ("addmm_impl_cpu_", "slow_conv2d_cpu",
+    // "LayerNormKernelImpl" not implemented for 'Half'): fp16 ran on the CPU. Where the program
+    // meant the GPU, the torch installed is the CPU build (huggingface/diffusers#3342: torch
+    // 2.0.1+cpu beside an RTX 4090; pykeio/diffusers#27: torch installed without CUDA).
+    Rule {
+        id: "torch.half_on_cpu",
+        title: "a half-precision op ran on the CPU",
+        pattern: r"\x22?\w+\x22? not implemented for '(?:Half|BFloat16|ComplexHalf)'",
+        priority: 35,
+        causes: &[
+            c("torch.cpu_only", 0.55, "PyTorch's CPU kernels lack many float16 ops, so the error means the fp16 model ran on the CPU; with the GPU meant, the installed torch is a CPU-only build (pip's default on Windows, a `+cpu` wheel) and the model never reached the GPU.", "Install a CUDA build of torch into the same environment (`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124`), then check `torch.cuda.is_available()`."),
+            c("workload.library_bug", 0.3, "The program keeps the model (or one tensor) on the CPU while casting to half: a device option left at cpu, or fp16 asked for on a run without a GPU.", "Move the model and inputs to the GPU (`.to(\"cuda\")`), or run in float32 on the CPU (drop --fp16 / `.half()`)."),
+            c("host.no_nvidia_gpu", 0.15, "The machine has no NVIDIA GPU, so everything runs on the CPU, where fp16 is not supported for this op.", "Run in float32 on the CPU, or on a machine with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(r"\+cpu\b|CUDA used to build PyTorch: None|\(GPU\?\)[^\n]{0,30}\(False\)", "torch.cpu_only", 0.4),
+            h(r"(?:device|--device)\s*[=:]?\s*['\x22]?cpu\b|\.to\(['\x22]cpu['\x22]\)", "workload.library_bug", 0.3),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.cuda.is_available())\"`: a `+cpu` version or False means the CPU build.",
+    },
+    // TensorFlow 2.11 and later have no GPU build for native Windows: on Windows they list only the
+    // CPU although PyTorch sees the GPU (tensorflow/tensorflow#61014, #62944: WSL2 or the DirectML
+    // plugin). The paste names TensorFlow 2.11+ and Windows.
+    Rule {
+        id: "tensorflow.windows_native",
+        title: "TensorFlow 2.11+ on native Windows has no GPU build",
+        pattern: r"(?:(?:tensorflow|\btf\b)(?:[-_ ]?gpu)?[^\n\d]{0,25}\b2\.(?:1[1-9]|[2-9]\d)\b[\s\S]{0,1500}?(?:\bWindows\b|\bwin ?1[01]\b)|(?:\bWindows\b|\bwin ?1[01]\b)[\s\S]{0,1500}?(?:tensorflow|\btf\b)(?:[-_ ]?gpu)?[^\n\d]{0,25}\b2\.(?:1[1-9]|[2-9]\d)\b)",
+        priority: 28,
+        causes: &[
+            c("torch.cpu_only", 0.7, "TensorFlow's last release with GPU support on native Windows is 2.10; from 2.11 the Windows package is CPU-only, so TensorFlow lists no GPU although the driver and other frameworks see it.", "Run TensorFlow under WSL2 (`pip install tensorflow[and-cuda]` inside it), or on native Windows use TensorFlow 2.10 with CUDA 11.2 / cuDNN 8.1, or the DirectML plugin."),
+            c("torch.wheel_deps_mismatch", 0.2, "The CUDA and cuDNN libraries of the major this TensorFlow was built for are not installed where it looks.", "Install the CUDA/cuDNN versions TensorFlow's tested-build table lists for this release."),
+        ],
+        hints: &[
+            h(r"\bWSL ?2?\b|\bUbuntu\b|/home/|/usr/", "torch.cpu_only", -0.5),
+            // TensorFlow shows a GPU device (DirectML, WSL): it has one.
+            h(r"device:GPU:\d|physical_device:GPU|Created (?:TensorFlow )?device[^\n]{0,80}GPU|Num GPUs Available:\s*[1-9]|\bDirectML\b|\bDML\b", "torch.cpu_only", -0.6),
+        ],
+        tells_apart: "`tf.test.is_built_with_cuda()` on Windows: False for every TensorFlow after 2.10.",
+    },
+    // A notebook service's session without a GPU: Colab / Kaggle runtimes start on the CPU unless
+    // the runtime type (accelerator) is set to a GPU (googlecolab/colabtools#865, #1008).
+    Rule {
+        id: "notebook.no_gpu_runtime",
+        title: "a Colab/Kaggle runtime without a GPU",
+        // Above the messages' own rules (like `cluster.job_without_gpu`): the service named
+        // decides what "no GPU" means.
+        pattern: r"(?:(?:\b(?:Google )?Colab(?:oratory)?\b|\bKaggle\b)[\s\S]{0,1500}?(?:\bGPU\b[^\n]{0,20}\b(?:unavailable|not available|not found|not detected)|is_(?:gpu_)?available\(\)[\s\S]{0,80}?\bFalse\b|No CUDA GPUs are available|no CUDA-capable device is detected|Found no NVIDIA driver|NVIDIA-SMI has failed|CUDA is not available|nvidia-smi: (?:command )?not found)|(?:No CUDA GPUs are available|no CUDA-capable device is detected|Found no NVIDIA driver|NVIDIA-SMI has failed|CUDA is not available)[\s\S]{0,1500}?(?:\b(?:Google )?Colab(?:oratory)?\b|\bKaggle\b))",
+        priority: 80,
+        causes: &[
+            c("workload.gpu_not_requested", 0.7, "The notebook's runtime has no GPU: Colab and Kaggle start CPU sessions unless the runtime type / accelerator is set to a GPU (or the GPU quota is used up and the session fell back to CPU).", "Colab: Runtime -> Change runtime type -> a GPU, then reconnect; Kaggle: Settings -> Accelerator -> GPU. Check with `!nvidia-smi`."),
+            c("torch.cpu_only", 0.2, "A package installed in the notebook replaced the runtime's CUDA build of the framework with a CPU build.", "Reinstall the CUDA build the runtime ships (`pip install torch --index-url https://download.pytorch.org/whl/cu1xx`), then restart the runtime."),
+            c("torch.wheel_deps_mismatch", 0.1, "A framework installed in the notebook was built for another CUDA than the runtime has.", "Use the framework version the runtime preinstalls, or one built for its CUDA."),
+        ],
+        hints: &[
+            h(r"\+cpu\b|CUDA used to build PyTorch: None", "torch.cpu_only", 0.5),
+            h(r"(?:changed?|set|selected?|switched?|chose)[^\n]{0,30}\b(?:runtime|accelerator)[^\n]{0,30}\bGPU\b|\bGPU runtime\b[^\n]{0,30}(?:selected|enabled|on)", "workload.gpu_not_requested", -0.6),
+        ],
+        tells_apart: "`!nvidia-smi` in the notebook: 'command not found' or no GPU means the runtime has none.",
+    },
+    // The GPU not seen inside a container (docker compose without a device reservation, `docker
+    // run` without `--gpus`): the engine never handed the container the GPUs (huntyh's compose
+    // overlay; NVIDIA container toolkit docs).
+    Rule {
+        id: "container.gpu_not_seen",
+        title: "the GPU is not seen inside a container",
+        pattern: r"(?:\bGPU\b|graphics card|\bCUDA\b)\s*(?:is\s*n'?t|isnt|is not|not|wasn'?t|was not|can'?t be|cannot be|doesn'?t get|does not get|never gets?)\s*(?:being\s*)?(?:recogni[sz]ed|detected|found|seen|visible|used|available|passed)[\s\S]{0,600}?(?:\bdocker\b|docker-compose|compose\.ya?ml|\bcontainer\b|\bpodman\b)|(?:\bdocker\b|docker-compose|compose\.ya?ml|\bcontainer\b|\bpodman\b)[\s\S]{0,600}?(?:\bGPU\b|graphics card|\bCUDA\b)\s*(?:is\s*n'?t|isnt|is not|not|wasn'?t|was not|can'?t be|cannot be|doesn'?t get|does not get|never gets?)\s*(?:being\s*)?(?:recogni[sz]ed|detected|found|seen|visible|used|available|passed)",
+        priority: 22,
+        causes: &[
+            c("host.container_no_gpu", 0.7, "The container was started without the GPUs: `docker run` without `--gpus all`, or a compose service without a device reservation (`deploy.resources.reservations.devices` with `driver: nvidia`, `capabilities: [gpu]`), so nothing of the GPU or driver is inside.", FIX_CONTAINER),
+            c("driver.not_installed", 0.15, "The host has no working NVIDIA driver for the container toolkit to pass in.", "Check `nvidia-smi` on the host first; install the driver there."),
+            c("torch.cpu_only", 0.15, "The image's framework is a CPU-only build.", "Use the image's CUDA variant (a `-cuda` / `-gpu` tag)."),
+        ],
+        hints: &[
+            // Started with `--gpus`: the start options are less likely (a compose device
+            // reservation in the paste may be the fix it quotes, so it does not count).
+            h(r"--gpus[= ]", "host.container_no_gpu", -0.35),
+            h(r"nvidia-smi[^\n]{0,40}(?:not found|failed|couldn'?t communicate)", "driver.not_installed", 0.2),
+        ],
+        tells_apart: "`docker run --rm --gpus all ubuntu nvidia-smi` on the host: working, the container's start options are missing the GPUs.",
+    },
     // ---- common field errors (round 4)
     Rule {
         id: "llm.runner_out_of_memory",
@@ -1793,7 +1894,7 @@ pub const RULES: &[Rule] = &[
         title: "the cuDNN loaded is older than the one the framework was built with",
         // A paste cut at a fixed width breaks the words anywhere ("CuDNN l\nibrary":
         // google/automl#33), hence the `\s*` between letters.
-        pattern: r"(?:Loaded\s+runtime\s+CuDNN\s*l\s*i\s*b\s*r\s*a\s*r\s*y:?\s*[\d.]+[^\n]{0,60}\s*but\s+source\s+was\s+compiled\s+with:?\s*[\d.]+)",
+        pattern: r"(?:Loaded\s+(?:runtime\s+)?CuDNN\s*l\s*i\s*b\s*r\s*a\s*r\s*y:?\s*[\d.]+[^\n]{0,60}\s*but\s+source\s+was\s+compiled\s+(?:with|against):?\s*[\d.]+)",
         priority: 89,
         causes: &[
             // The threads: an older system-wide cuDNN loaded in place of the one the build needs
@@ -1802,6 +1903,12 @@ pub const RULES: &[Rule] = &[
             // build (conda-forge/jaxlib-feedstock#329: a conda pin).
             c("torch.libs_shadowed", 0.6, "Another cuDNN (the system's, or one on LD_LIBRARY_PATH) was loaded instead of the one the framework's build expects, and it is older.", FIX_LIBS_SHADOWED),
             c("torch.wheel_deps_mismatch", 0.4, "The environment's cuDNN package (conda or pip) is older than the one the framework was built with: its pins let an old one in.", "Install the cuDNN the framework was built with or newer (pip: `pip install -U nvidia-cudnn-cu12` / the framework's `[cuda]` extra; conda: `conda install \"cudnn>=<version>\"`), or a framework build for the cuDNN you have."),
+            // Loaded NEWER than compiled (TensorFlow 0.x/1.x: "Loaded runtime CuDNN library: 5103 …
+            // but source was compiled with 4007"): the cuDNN the user installed is the newer one,
+            // so the framework imported is an older copy than the set-up, outside the active
+            // virtualenv or a stale wheel (tensorflow/tensorflow#2716, #1530); raised in
+            // `ranking_evidence` by comparing the two versions.
+            c("torch.multiple_installs", 0.05, "The cuDNN loaded is newer than the one the framework binary was compiled with: the framework imported is an older install than the environment it runs in (a copy outside the active virtualenv, a stale wheel in the user site).", "Find which copy is imported (`python -c \"import tensorflow as tf; print(tf.__file__)\"`), activate the intended environment or uninstall the stale copy."),
         ],
         hints: &[
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib|/usr/lib/x86_64-linux-gnu/libcudnn|ldconfig", "torch.libs_shadowed", 0.4),
@@ -2153,7 +2260,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "engine.built_elsewhere",
         title: "a serialized engine was built for another GPU or library version",
-        pattern: r"(?:(?:plan file|engine|plan) is generated on an incompatible device|expecting compute \d+\.\d+ got compute \d+\.\d+|Version tag does not match|Serialized Engine Version: \d+|(?:engine|plan)[^\n]{0,40}(?:built|serialized|created) (?:with|by|on) (?:a )?(?:different|another|newer|older) (?:TensorRT |TRT )?(?:version|device|GPU))",
+        pattern: r"(?:(?:plan file|engine|plan) is generated on an incompatible device|expecting compute \d+\.\d+ got compute \d+\.\d+|Version tag does not match|Serialized Engine Version: \d+|Mismatch between allocated memory size and expected size of serialized engine|(?:engine|plan)[^\n]{0,40}(?:built|serialized|created) (?:with|by|on) (?:a )?(?:different|another|newer|older) (?:TensorRT |TRT )?(?:version|device|GPU))",
         priority: 75,
         causes: &[
             c("ext.abi_mismatch", 0.5, "The engine was serialized by another TensorRT version than the one loading it: engines load only in the TensorRT release that built them.", "Rebuild the engine with the TensorRT that runs it (or run it with the TensorRT that built it); check which libnvinfer is loaded (`ldd`, LD_LIBRARY_PATH)."),

@@ -86,7 +86,9 @@ fn samples_rank_the_right_cause_first() {
         ("torch.distributed.DistBackendError: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600013 milliseconds before timing out.", "workload.nccl"),
         ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.", "workload.library_bug"),
         ("RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. Looks like your LD_LIBRARY_PATH contains incompatible version of cudnn", "torch.libs_shadowed"),
-        ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", "driver.too_old_for_torch"),
+        // PyTorch's wrapper alone does not say who made the PTX; every field case of this text
+        // was a newer toolkit's (research-2026-11i rsh-err-758/759).
+        ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", "driver.too_old_for_toolkit"),
         ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "driver.module_not_loaded"),
         ("RuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call", "driver.uvm_unavailable"),
         ("NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address", "workload.illegal_address"),
@@ -1904,4 +1906,161 @@ fn the_ascii_rule_set_agrees_with_each_rules_own_pattern() {
             assert_eq!(hits.matched(i), own, "rule {} on {:?}", c.rule.id, original);
         }
     }
+
+/// Issue #14 round 6a (field sample research-2026-11i): the rules' top cause, without the
+/// casebook, for wordings other than the sample's own.
+fn rules_top(text: &str) -> String {
+    top_cause(&explain_by_rules(text, ""))
+        .map(|c| c.id.clone())
+        .unwrap_or_default()
+}
+
+fn rules_match_ids(text: &str) -> Vec<String> {
+    explain_by_rules(text, "")
+        .matches
+        .iter()
+        .map(|m| m.id.clone())
+        .collect()
+}
+
+/// CPU-only framework builds: fp16 ops without a CPU kernel, TensorFlow 2.11+ on native
+/// Windows, ONNX Runtime's provider list without CUDA.
+#[test]
+fn round6a_cpu_only_builds_are_read_from_their_symptoms() {
+    let half = "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'";
+    assert_eq!(rules_top(half), "torch.cpu_only");
+    assert_eq!(
+        rules_top(&format!("{half}\ntorch==2.1.2+cpu on Windows 11")),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        rules_top("I run TensorFlow 2.15 on Windows 10 and tf.config.list_physical_devices() shows only /physical_device:CPU:0 although nvidia-smi sees my RTX 3070"),
+        "torch.cpu_only"
+    );
+    // TensorFlow showing a GPU device (DirectML, WSL) has one.
+    assert_ne!(
+        rules_top("TensorFlow 2.13 on Windows 11: Created device /job:localhost/replica:0/task:0/device:GPU:0 with 6000 MB memory, then training is slow"),
+        "torch.cpu_only"
+    );
+    // TensorFlow 2.10 is the last with a native Windows GPU build: not this rule.
+    assert!(
+        !rules_match_ids("tensorflow 2.10 on Windows 10: GPU not used")
+            .contains(&"tensorflow.windows_native".to_string())
+    );
+    assert_eq!(
+        rules_top("print(ort.get_available_providers())\nAvailable providers: ['AzureExecutionProvider', 'CPUExecutionProvider']"),
+        "torch.cpu_only"
+    );
+    assert!(!rules_match_ids(
+        "Available providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']"
+    )
+    .contains(&"onnxruntime.cpu_package".to_string()));
+}
+
+/// Notebook runtimes and containers that never got a GPU.
+#[test]
+fn round6a_sessions_and_containers_without_a_gpu() {
+    let colab = "Running the notebook on Google Colab:\n>>> torch.cuda.is_available()\nFalse";
+    assert_eq!(rules_top(colab), "workload.gpu_not_requested");
+    // Above the message's own rule: a Kaggle session's "no NVIDIA driver" is its accelerator.
+    assert_eq!(
+        rules_top("RuntimeError: Found no NVIDIA driver on your system.\n(in a Kaggle notebook)"),
+        "workload.gpu_not_requested"
+    );
+    // The user did select a GPU runtime: something in the notebook broke the framework.
+    assert_ne!(
+        rules_top(&format!(
+            "{colab}\nI changed the runtime type to GPU (T4) and reconnected"
+        )),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        rules_top("After docker compose up the GPU is not detected inside the container, nvidia-smi works on the host"),
+        "host.container_no_gpu"
+    );
+}
+
+/// "invalid device ordinal" where the paste says the code wants more GPUs than the machine
+/// has: the program's device count, even with CUDA_VISIBLE_DEVICES in the text.
+#[test]
+fn round6a_invalid_ordinal_from_a_program_wanting_more_gpus() {
+    let text = "RuntimeError: CUDA error: invalid device ordinal\nI set CUDA_VISIBLE_DEVICES=0 on my single RTX 3090; the training script expects 4 GPUs by default";
+    assert_eq!(rules_top(text), "workload.library_bug");
+    // Without such words the variable stays the likeliest cause (unit test above).
+    assert_eq!(
+        rules_top("$ CUDA_VISIBLE_DEVICES=1 python train.py\nRuntimeError: CUDA error: invalid device ordinal"),
+        "env.visible_devices_invalid"
+    );
+}
+
+/// cuDNN loaded newer than the framework was compiled with: an older framework copy is the
+/// one imported; loaded older stays a shadowing cuDNN.
+#[test]
+fn round6a_cudnn_loaded_newer_than_compiled_is_another_framework_install() {
+    assert!(cudnn_loaded_newer(
+        "Loaded runtime CuDNN library: 6021 (compatibility version 6000) but source was compiled with 5110"
+    ));
+    assert!(cudnn_loaded_newer(
+        "Loaded cudnn library: 5005 but source was compiled against 5004"
+    ));
+    assert!(cudnn_loaded_newer(
+        "Loaded runtime CuDNN library: 9.3.0 but source was compiled with: 9.1.0."
+    ));
+    assert!(!cudnn_loaded_newer(
+        "Loaded runtime CuDNN library: 7.0.5 but source was compiled with: 7.2.1."
+    ));
+    assert!(!cudnn_loaded_newer(
+        "Loaded runtime CuDNN library: 90000 but source was compiled with: 90100"
+    ));
+    assert!(!cudnn_loaded_newer("Loaded runtime CuDNN library: x.y"));
+    assert_eq!(
+        rules_top("E tensorflow/stream_executor/cuda/cuda_dnn.cc] Loaded runtime CuDNN library: 6021 (compatibility version 6000) but source was compiled with 5110 (compatibility version 5100)."),
+        "torch.multiple_installs"
+    );
+    assert_eq!(
+        rules_top("E cuda_dnn.cc] Loaded runtime CuDNN library: 7.0.5 but source was compiled with: 7.2.1.  If using a binary install, upgrade your CuDNN library."),
+        "torch.libs_shadowed"
+    );
+}
+
+/// Library bugs and failing hardware behind kernel faults; PTX from a newer toolkit; an
+/// engine read by another TensorRT; "no NVIDIA driver" on a machine without an NVIDIA GPU.
+#[test]
+fn round6a_kernel_faults_ptx_engines_and_machines_without_nvidia() {
+    assert_eq!(
+        rules_top("The model trains fine on a GTX 1080 but on the A100 it crashes: RuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        rules_top("cudaErrorMisalignedAddress: misaligned address, only with CUDA 12.1 and later"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        rules_top("RuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.illegal_address"
+    );
+    assert_eq!(
+        rules_top("RuntimeError: CUDA error: unspecified launch failure\nAfter this the GPU is unusable until I reboot the server."),
+        "gpu.lost"
+    );
+    assert_eq!(
+        rules_top("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        rules_top("engine.cpp: Assertion `size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed."),
+        "ext.abi_mismatch"
+    );
+    let no_driver = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+    assert_eq!(rules_top(no_driver), "driver.not_installed");
+    assert_eq!(
+        rules_top(&format!(
+            "{no_driver}\nMy notebook does not have an NVIDIA graphics card, only Intel graphics."
+        )),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        rules_top(&format!("{no_driver}\nI am running on the CPU.")),
+        "host.no_nvidia_gpu"
+    );
 }
