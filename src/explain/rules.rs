@@ -1920,7 +1920,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "gpu.throttle_signs",
         title: "the GPU throttles (heat or power)",
-        pattern: r"(?:thermal(?:ly)?[ -]throttl\w*|throttl\w*[^\n]{0,30}\b(?:thermal|temperature|overheat\w*|power (?:cap|brake|limit))|(?:HW|SW) (?:Thermal |Power )?(?:Slowdown|Power Cap|Power Brake)\s*:\s*Active|GPU Max Operating Temp\s*:\s*\d+|(?:GPU|card|graphics)[^\n]{0,30}\boverheat\w*|overheat\w*[^\n]{0,30}\b(?:GPU|card)|(?:getting|gets|got|became|becomes|running|runs|is) (?:slower and slower|progressively slower|slower over time)|slows? down over time|(?:training|throughput|speed|examples/sec|it/s|performance)[^\n]{0,40}\b(?:drops?|decreas\w+|degrad\w+|falls?)\b[^\n]{0,20}over time)",
+        pattern: r"(?:thermal(?:ly)?[ -]throttl\w*|throttl\w*[^\n]{0,30}\b(?:thermal|temperature|overheat\w*|power (?:cap|brake|limit))|(?:HW|SW) (?:Thermal |Power )?(?:Slowdown|Power Cap|Power Brake)\s*:\s*Active|\bGPU throttl\w+|throttl\w+ (?:on|of) (?:my |the |our )?(?:NVIDIA |nvidia |dedicated |discrete )?(?:GPU|dGPU|graphics card)|throttl(?:es|ing|ed) (?:down|severely|heavily|hard)|(?:GPU|card|graphics)[^\n]{0,30}\boverheat\w*|overheat\w*[^\n]{0,30}\b(?:GPU|card)|(?:getting|gets|got|became|becomes|running|runs|is) (?:slower and slower|progressively slower|slower over time)|slows? down over time|(?:training|throughput|speed|examples/sec|it/s|performance)[^\n]{0,40}\b(?:drops?|decreas\w+|degrad\w+|falls?)\b[^\n]{0,20}over time)",
         priority: 40,
         causes: &[
             c("gpu.throttled", 0.65, "The GPU lowers its clocks when it reaches a temperature or power limit (a clogged or stopped fan, a laptop's platform limit, a low power cap): work slows down steadily or suddenly although nothing in the program changed.", "Watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER` (or `nvidia-smi dmon -s pc`) under load: active thermal/power slowdown reasons name the limit; clean or fix cooling, check the fan (`nvidia-smi -q -d FAN`), the laptop's thermal daemon/profile, and the power limit (`nvidia-smi -q -d POWER`)."),
@@ -1993,7 +1993,9 @@ pub const RULES: &[Rule] = &[
             c("none", 0.75, "NCCL looks for an optional external network plugin (libnccl-net.so) at start and prints this INFO line when there is none; it then uses its built-in InfiniBand or socket transport. Nothing is wrong with the machine.", "Nothing to fix; if a job fails, look for NCCL's WARN lines or the Python error after this line."),
             c("workload.nccl", 0.25, "A job that fails after this line fails for another reason (its WARN line names it).", "Run with `NCCL_DEBUG=INFO` and read the first WARN line."),
         ],
-        hints: &[h(r"NCCL WARN|ncclSystemError|ncclInternalError|ncclUnhandledCudaError", "workload.nccl", 0.5)],
+        // A failure of the job in the same paste (a traceback, a WARN line, a crash) outranks
+        // the INFO line: the answer then points at that failure, not at "nothing wrong".
+        hints: &[h(r"NCCL WARN|\bWARN\b|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|Traceback \(most recent call last\)|RuntimeError|DistBackendError|Segmentation fault|core dumped|Watchdog caught|timed out", "workload.nccl", 0.6)],
         tells_apart: "The line is INFO: NCCL continues with 'NET/IB' or 'NET/Socket'; a real failure has its own WARN line.",
     },
     // ------------------------------------------------------------ field families

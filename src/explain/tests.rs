@@ -1887,6 +1887,7 @@ fn round_6b_system_families_in_new_wordings() {
         // Fabric Manager, throttling, no NVIDIA GPU, legacy GPUs.
         ("nv-fabricmanager: fabric manager version 550.54.15 does not match with driver version 550.90.07", "driver.fabric_manager"),
         ("Clocks Event Reasons\n    HW Thermal Slowdown : Active", "gpu.throttled"),
+        ("My laptop GPU throttling kicks in at 60 C, far below the slowdown temperature", "gpu.throttled"),
         ("the GPU overheats and the training is getting slower and slower", "gpu.throttled"),
         ("LibMambaUnsatisfiableError: nothing provides __cuda needed by jaxlib-0.4.23-cuda120 (building the docker image on a CPU-only CI runner)", "host.no_nvidia_gpu"),
         ("nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. The node is a Tesla K80 on the new image.", "driver.gpu_unsupported"),
@@ -1915,6 +1916,8 @@ fn round_6b_informational_lines_and_the_programs_own_io_blame_no_machine() {
     for text in [
         "node01:1234:1234 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
         "NCCL INFO NET/Plugin: Failed to open libnccl-net.so : libnccl-net.so: cannot open shared object file: No such file or directory",
+        // A healthy `nvidia-smi -q` prints its limits and inactive slowdowns.
+        "    Temperature\n        GPU Current Temp                  : 41 C\n        GPU Max Operating Temp            : 87 C\n    Clocks Event Reasons\n        SW Thermal Slowdown               : Not Active\n        HW Slowdown                       : Not Active",
         "ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::32] The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1 got 0.0.0, please rebuild.",
     ] {
         let ex = explain_by_rules(text, "");
@@ -1927,4 +1930,10 @@ fn round_6b_informational_lines_and_the_programs_own_io_blame_no_machine() {
         "",
     );
     assert_ne!(top_cause(&ex).map(|k| k.id.as_str()), Some("none"));
+    // A traceback no rule knows after the INFO line is not "nothing wrong".
+    let ex = explain_by_rules(
+        "NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\nRuntimeError: something went wrong in the collective",
+        "",
+    );
+    assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some("workload.nccl"));
 }
