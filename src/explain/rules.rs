@@ -189,7 +189,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvcc.host_compiler",
         title: "nvcc refuses the host compiler's version",
-        pattern: r"(?:unsupported (?:GNU|clang|Microsoft Visual Studio|Visual Studio|host compiler) version|(?:gcc|g\+\+|clang) versions? (?:later|newer|earlier|older) than [\d.]+ (?:are|is) not supported|-allow-unsupported-compiler|host compiler[^\n]{0,60}(?:is not supported|unsupported|incompatible))",
+        pattern: r"(?:unsupported (?:GNU|clang|Microsoft Visual Studio|Visual Studio|host compiler) version|(?:gcc|g\+\+|clang) versions? (?:later|newer|earlier|older) than [\d.]+ (?:are|is) not supported|-allow-unsupported-compiler|Cannot find compiler '[\w.+-]+'(?: in PATH)?|Could not set up the environment for Microsoft Visual Studio|host compiler[^\n]{0,60}(?:is not supported|unsupported|incompatible))",
         priority: 85,
         causes: &[
             c("toolkit.host_compiler_unsupported", 0.8, "nvcc checks the host C++ compiler it hands the CPU code to (crt/host_config.h): this GCC/Clang/MSVC is newer (or older) than the CUDA toolkit supports, so every .cu file fails before any GPU code is built.", "Build with a host compiler the toolkit supports (the message names the newest; the toolkit's installation guide lists them): install one (`sudo apt install gcc-11 g++-11`) and point the build at it (`export CC=gcc-11 CXX=g++-11 CUDAHOSTCXX=g++-11`; CMake `-DCMAKE_CUDA_HOST_COMPILER=g++-11`; nvcc `-ccbin g++-11`), or use a newer CUDA toolkit that supports this compiler."),
@@ -286,9 +286,11 @@ pub const RULES: &[Rule] = &[
             c("driver.not_installed", 0.2, "No driver is installed for this kernel.", FIX_DRIVER_INSTALL),
             c("driver.nouveau_loaded", 0.1, "nouveau holds the GPU, so nvidia cannot bind.", "Blacklist nouveau (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u`) and reboot."),
             c("host.container_no_gpu", 0.15, "Inside a container without the GPUs passed in, nvidia-smi finds no driver.", FIX_CONTAINER),
+            c("driver.gpu_unsupported", 0.02, "The installed driver branch no longer supports this GPU (Kepler after 470, Fermi after 390): the module loads for no device.", "Install the legacy branch that supports the GPU (470 for Kepler, 390 for Fermi), or use another GPU type."),
         ],
         hints: &[
             h(r"couldn't find libnvidia-ml", "driver.not_installed", 0.3),
+            h(OLD_GPU, "driver.gpu_unsupported", 0.7),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.3),
             // nvidia-smi run *inside* a container started with the GPUs: the host driver works
             // but the toolkit did not register its libraries there (NVIDIA/nvidia-docker#1163).
@@ -385,8 +387,10 @@ pub const RULES: &[Rule] = &[
             c("gpu.lost", 0.2, "The GPU does not respond (fell off the bus, power or PCIe fault).", FIX_XID_HW),
             c("gpu.xid", 0.1, "A GPU fault during initialisation.", FIX_XID_HW),
             c("driver.nouveau_loaded", 0.1, "nouveau holds the GPU.", "Blacklist nouveau and reboot."),
+            c("gpu.missing", 0.02, "The firmware gave the GPU no usable PCI memory window (BAR0 0M / invalid), so the driver cannot reach it at all.", "Let the kernel reassign the PCI resources (`pci=realloc=on` on the kernel command line), update the BIOS, or enable Above 4G decoding / Resizable BAR."),
         ],
         hints: &[
+            h(r"PCI I/O region assigned to your NVIDIA device is invalid|BAR\d is 0M", "gpu.missing", 0.8),
             h(r"not supported by open\s+(?:NVRM:\s*)?nvidia\.ko|not supported by the\s+(?:NVRM:\s*)?NVIDIA [\d.]+ driver|GPU System Processor|legacy", "driver.gpu_unsupported", 0.6),
             // Early open modules (515-530) refused non-datacenter GPUs unless forced
             // (NVIDIA/open-gpu-kernel-modules#230): the flavour does not support the GPU.
@@ -536,7 +540,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.compat_not_supported",
         title: "CUDA error 804: forward compatibility on unsupported hardware",
-        pattern: r"(?:forward compatibility was attempted on non supported HW|CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorCompatNotSupportedOnDevice|(?:error|Error|code)[ :=]*804\b)",
+        pattern: r"(?:forward compatibility was attempted on non supported HW|CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorCompatNotSupportedOnDevice|(?:error|Error|code)[ :=]*804\b|\b804 error\b)",
         priority: 88,
         causes: &[
             c("driver.forward_compat_unsupported", 0.9, "The CUDA forward-compatibility package (cuda-compat) works only on datacenter GPUs; on GeForce/RTX cards it is refused.", "Remove the cuda-compat libraries from the library path (or use an image without them) and install a driver new enough for the CUDA version instead."),
@@ -557,9 +561,14 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.1, "A container lost or never got its GPU device access.", FIX_CONTAINER),
             c("driver.library_mismatch", 0.1, "The driver was upgraded without a reboot.", "Reboot."),
             c("gpu.xid", 0.05, "The GPU is in an error state (see the kernel log's Xid lines).", FIX_XID_HW),
+            c("driver.cuda_init_failed", 0.05, "Under WSL 2 CUDA goes through Windows' GPU paravirtualisation: an outdated WSL kernel or Windows driver makes cuInit fail with 999.", "Update WSL (`wsl.exe --update`, then `wsl --shutdown`) and the Windows NVIDIA driver, and restart Windows."),
+            c("driver.module_not_loaded", 0.05, "No NVIDIA kernel driver is running (/proc/driver/nvidia/version is missing): the module is not loaded, or a hybrid-graphics manager (Bumblebee) keeps the GPU off until `optirun`.", FIX_MODULE),
         ],
         hints: &[
-            h(r"suspend|resume|sleep|hibernat|wake", "driver.uvm_unavailable", 0.3),
+            // "resume" as a word, not a program's `--resume_from` flag.
+            h(r"suspend|(?:^|[^\w-])resum(?:e|ed|ing)\b|sleep|hibernat|wake", "driver.uvm_unavailable", 0.3),
+            h(r"windows subsystem|\bWSL ?2?\b|wsl\.exe|microsoft-standard", "driver.cuda_init_failed", 0.6),
+            h(r"/proc/driver/nvidia/version does not exist|kernel driver does not appear to be running|bumblebee|optirun|primusrun", "driver.module_not_loaded", 0.8),
             h(r"nvidia-uvm|nvidia_uvm", "driver.uvm_unavailable", 0.2),
             h(r"docker|container|kubernetes|\bpod\b|wsl", "host.container_no_gpu", 0.15),
             h(r"\bXid\b", "gpu.xid", 0.3),
@@ -612,6 +621,9 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"[A-Z]:\\|\\Users\\|\bWindows\b|webui|stable-diffusion|\.bat\b", "driver.cuda_init_failed", 0.55),
             h(r"exclusive|Exclusive_Process|compute mode", "gpu.compute_mode_restricted", 0.3),
+            // nvidia-smi shows the GPU idle (no process holds it) or a vGPU licence: nothing
+            // is busy, CUDA's initialisation itself is refused (an unlicensed vGPU guest).
+            h(r"\bvGPU\b|licen[cs]\w*|nvidia-smi[^\n]{0,40}(?:looked|looks|look|showed|shows|is|was) (?:totally |completely |perfectly )?(?:fine|normal|ok|healthy)|\b0 ?% utili[sz]ation", "driver.cuda_init_failed", 0.6),
             h(r"\bXid\b", "gpu.xid", 0.3),
             h(r"wsl|docker|container|\bpod\b|kubernetes|hyper-v|vm\b", "host.container_no_gpu", 0.15),
         ],
@@ -1812,6 +1824,281 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "Run the same job with `deepspeed --include localhost:<ids>` and CUDA_VISIBLE_DEVICES unset: if it starts, the launcher's GPU selection was the cause.",
     },
+    // ---- round 6b (field sample 11j)
+    // The NVIDIA kernel module could not be built for the running kernel, in the words the
+    // build itself prints: the kernel's compiler check (void-linux/void-packages#13128,
+    // clearlinux/distribution#1835: "Compiler version check failed", IGNORE_CC_MISMATCH), a
+    // kernel newer than the driver ("modpost: GPL-incompatible module nvidia.ko uses GPL-only
+    // symbol": NVIDIA/gpu-operator), the headers for the node's kernel not installable (the
+    // operator's driver container: "Unable to find a match: kernel-headers-..."), the .run
+    // installer's "kernel module was not created / failed to build", and "error ... when
+    // building the DKMS module" (Frogging-Family/nvidia-all#290).
+    Rule {
+        id: "kernel.module_not_built",
+        title: "the NVIDIA kernel module could not be built for the running kernel",
+        pattern: r"(?:Compiler version check failed|IGNORE_CC_MISMATCH|compiler (?:version )?(?:used|that was used) to (?:compile|build) the kernel|--no-cc-version-check|GPL-incompatible module nvidia[\w-]*\.ko uses GPL-only symbol|(?:Unable to find a match|No match for argument|Unable to locate package|No package)[:\s]+[^\n]{0,20}\b(?:kernel-(?:headers|devel)|linux-headers)-\d[^\s]*|(?:kernel headers|kernel sources?|linux-headers)[^\n]{0,40}(?:(?:are|is|were|was) not (?:installed|found|available)|could not be found|missing)|The nvidia(?:-[a-z]+)? kernel module (?:was not created|failed to build)|(?:error|fail\w*)[^\n]{0,60}\b(?:building|compiling|build|compile)\b[^\n]{0,20}\b(?:(?:the )?(?:nvidia )?(?:DKMS|kernel) module)|\b(?:DKMS|nvidia kernel) module[^\n]{0,40}\b(?:fails?|failed|failing|errors?) to (?:build|compile))",
+        priority: 83,
+        causes: &[
+            c("driver.module_not_loaded", 0.85, "The NVIDIA kernel module is built on the machine for the running kernel (DKMS, the .run installer, the GPU operator's driver container); the build stopped (the compiler differs from the one the kernel was built with, the kernel is newer than the driver supports, its headers are not installed or not installable), so there is no module to load and every CUDA program fails.", "Fix the build for `uname -r`: install the headers of the running kernel (`sudo apt install linux-headers-$(uname -r)`, `sudo dnf install kernel-devel-$(uname -r)`), build with the compiler the kernel was built with (`cat /proc/version` names it), or install a driver branch that supports this kernel; then `sudo dkms autoinstall` (or reinstall the driver) and reboot. Read /var/lib/dkms/nvidia/*/build/make.log or /var/log/nvidia-installer.log for the first error."),
+            c("driver.not_installed", 0.15, "The driver installation stopped before it completed.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`dkms status`, the first error in /var/lib/dkms/nvidia/*/build/make.log (or /var/log/nvidia-installer.log), `cat /proc/version` against `gcc --version`, and whether headers for `uname -r` are installed.",
+    },
+    // The module is said to be missing or not loading, without the build's own words
+    // (gridhead/nvidia-auto-installer-for-fedora-linux#64: "Nvidia kernel module missing"
+    // after an install with Secure Boot on).
+    Rule {
+        id: "kernel.module_missing",
+        title: "the NVIDIA kernel module is missing or not loaded",
+        pattern: r"(?:nvidia (?:kernel )?(?:module|driver module|kmod)s? (?:is |are )?(?:missing|not (?:found|loaded|loading|present)|(?:could not|couldn't|cannot|can't|won't|failed to|fails to) (?:be )?load(?:ed)?)|(?:kernel )?module nvidia(?:\.ko)? (?:is )?(?:missing|not (?:found|loaded))|(?:could not|couldn't|failed to|unable to) load (?:the )?nvidia (?:kernel )?module)",
+        priority: 68,
+        causes: &[
+            c("driver.module_not_loaded", 0.8, "The driver's user space is installed but the kernel module does not load: Secure Boot refuses an unsigned (or not enrolled) module, or it was not built for the running kernel.", FIX_MODULE),
+            c("driver.nouveau_loaded", 0.1, "nouveau holds the GPU, so the nvidia module cannot bind.", "Blacklist nouveau and reboot."),
+            c("driver.not_installed", 0.1, "The driver package was not installed for this kernel.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[h(r"nouveau", "driver.nouveau_loaded", 0.5)],
+        tells_apart: "`mokutil --sb-state`, `dkms status`, `sudo modprobe nvidia` (its error names the cause) and `lsmod | grep -E 'nvidia|nouveau'`.",
+    },
+    // Secure Boot's key enrolment during an unattended driver install waits for a password no
+    // one can type (Azure's NVIDIA GPU Driver Extension on Trusted Launch VMs).
+    Rule {
+        id: "kernel.mok_enrolment_pending",
+        title: "a driver install waits for the Secure Boot (MOK) password",
+        pattern: r"(?:(?:waiting for|prompt\w*(?: us| me)? (?:for|to enter)|asks? (?:us |me )?(?:for|to enter)|(?:us|me) to enter|no way[^\n]{0,20}to enter)[^\n]{0,20}(?:a |the |an? MOK )?password[\s\S]{0,400}?(?:driver|nvidia|dkms)|(?:driver|nvidia|dkms)[\s\S]{0,400}?(?:waiting for|prompt\w*(?: us| me)? (?:for|to enter)|asks? (?:us |me )?(?:for|to enter)|(?:us|me) to enter)[^\n]{0,20}(?:a |the |an? MOK )?password|Enroll MOK|MOK (?:password|enrol\w*)|sign(?:ing)? (?:the )?(?:kernel )?module[^\n]{0,40}Secure Boot)",
+        priority: 60,
+        causes: &[
+            c("driver.module_not_loaded", 0.85, "With Secure Boot on, the driver installer builds a module signed with a new key and asks for a password to enrol that key (MOK) at the next boot; an unattended install waits for it or skips it, so the key is never enrolled and the kernel refuses the module.", "Turn Secure Boot off before an unattended install (on Azure: a Standard instead of Trusted Launch VM, or Secure Boot disabled), or install the distribution's pre-signed driver packages; else enrol the key (`sudo mokutil --import /var/lib/dkms/mok.pub`, reboot, confirm in MokManager)."),
+            c("driver.not_installed", 0.15, "The installation did not finish.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`mokutil --sb-state` and `mokutil --list-new` (a key waiting for enrolment); `sudo modprobe nvidia` answers 'Key was rejected by service'.",
+    },
+    // UVM's module cannot be loaded by the container tooling (NVIDIA/nvidia-docker: "Could not
+    // load UVM kernel module" after an EC2 restart): the nvidia modules are gone for this kernel.
+    Rule {
+        id: "kernel.uvm_load_failed",
+        title: "the NVIDIA UVM kernel module could not be loaded",
+        pattern: r"(?:could not|couldn't|failed to|unable to|cannot) load (?:the )?(?:nvidia[-_ ])?UVM (?:kernel )?module",
+        priority: 84,
+        causes: &[
+            c("driver.module_not_loaded", 0.6, "nvidia_uvm depends on the nvidia module: when that is not built for the running kernel (a kernel update on a restarted VM, nouveau taking the GPU from the initramfs), neither loads.", FIX_MODULE),
+            c("driver.uvm_unavailable", 0.4, "Only nvidia_uvm fails to load (after a suspend/resume, or a module option it refuses).", FIX_UVM),
+        ],
+        hints: &[
+            h(r"suspend|resum|hibernat|sleep", "driver.uvm_unavailable", 0.4),
+            h(AFTER_RESTART, "driver.module_not_loaded", 0.3),
+        ],
+        tells_apart: "`lsmod | grep nvidia` (is the main module loaded?), `sudo modprobe nvidia_uvm` and its dmesg lines.",
+    },
+    // The loaded "driver" library has no cuInit: a library that is not libcuda was named as the
+    // driver (numba/numba#3963: NUMBAPRO_CUDA_DRIVER pointing at libcudart.so).
+    Rule {
+        id: "cuda.driver_library_wrong",
+        title: "the library loaded as the CUDA driver is not libcuda",
+        pattern: r"(?:driver missing function: cu\w+|undefined symbol: cuInit\b|(?:NUMBAPRO|NUMBA)_CUDA_DRIVER\s*=\s*\S*lib(?:cudart|cublas|nvrtc)\w*\.so)",
+        priority: 82,
+        causes: &[
+            c("driver.stub_library", 0.75, "The library loaded as the CUDA driver lacks the driver API (cuInit): it is not the driver's libcuda.so.1 but the CUDA runtime, another toolkit library or a stub, named by a setting (NUMBA_CUDA_DRIVER) or found first on the loader path.", "Point the setting at the driver's library (`ldconfig -p | grep libcuda.so.1`, e.g. /usr/lib/x86_64-linux-gnu/libcuda.so.1) or unset it, and keep toolkit folders (…/lib64/stubs) off LD_LIBRARY_PATH."),
+            c("driver.not_installed", 0.25, "No driver libcuda exists on the machine, so only a toolkit copy was found.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "Which file the program opened: the setting's path, or `ldd`/`LD_DEBUG=libs`; the driver's libcuda.so.1 lives in the system library folder, not under /usr/local/cuda.",
+    },
+    // CUDA_ERROR_OPERATING_SYSTEM (304): an OS call the driver makes failed; on a translation
+    // layer (FreeBSD's Linux shim, Wine, a sandbox) the layer lacks it (shkhln/libc6-shim#13).
+    Rule {
+        id: "cuda.operating_system",
+        title: "CUDA: OS call failed or operation not supported on this OS (304)",
+        pattern: r"(?:CUDA_ERROR_OPERATING_SYSTEM|cudaErrorOperatingSystem|OS call failed or operation not supported on this OS)",
+        priority: 60,
+        causes: &[
+            c("driver.cuda_init_failed", 0.55, "The driver's own calls into the OS failed while setting up CUDA (device files, shared memory or IPC denied, a sandbox or seccomp profile).", "Run `gpu-doctor` on the machine: check /dev/nvidia* permissions, the container's seccomp/IPC settings, and dmesg for NVRM lines."),
+            c("workload.library_bug", 0.3, "A compatibility layer between the program and the driver (FreeBSD's Linux CUDA shim, Wine, a sandbox) does not implement a call this driver release makes; fixed in the layer, or an older driver works.", "Update the compatibility layer (or use the driver branch it supports)."),
+            c("driver.library_mismatch", 0.15, "The driver libraries and the module differ.", "Reboot; reinstall one driver version."),
+        ],
+        hints: &[h(r"\bshim\b|FreeBSD|linuxulator|\bWine\b|compat(?:ibility)? layer|gVisor|\bbhyve\b", "workload.library_bug", 0.6)],
+        tells_apart: "Does a plain CUDA sample run natively on the same machine? If only the layered program fails, the layer is the cause.",
+    },
+    // A library file that exists but is empty: on Jetson (JetPack 4) the l4t images hold empty
+    // placeholders that the NVIDIA runtime bind-mounts from the host; without that runtime they
+    // stay empty ("libnvinfer.so.7: file too short": dusty-nv/jetson-inference).
+    Rule {
+        id: "container.placeholder_libs",
+        title: "a CUDA/TensorRT library inside the container is an empty file",
+        pattern: r"lib(?:nvinfer\w*|nvonnxparser|nvparsers|cudnn\w*|cuda|cudart|cublas\w*|cufft|curand|cusparse|cusolver|nvrtc|nvidia-\w+|nvToolsExt|nvmedia|nvbuf\w*)\.so[.\d]*: file too short",
+        priority: 85,
+        causes: &[
+            c("host.container_no_gpu", 0.7, "On Jetson the l4t container images carry empty placeholders for the CUDA/TensorRT libraries that the NVIDIA container runtime mounts from the host; a container started (or a `docker build` run) without that runtime sees the empty files.", "Run with `--runtime nvidia` (for `docker build` set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json and restart docker), and check /etc/nvidia-container-runtime/host-files-for-container.d/."),
+            c("torch.wheel_deps_mismatch", 0.3, "An interrupted install or a broken package left an empty library file.", "Reinstall the package that owns the file (`dpkg -S <file>`, `pip install --force-reinstall ...`)."),
+        ],
+        hints: &[h(r"docker|container|l4t|jetson|jetpack|dustynv|nvcr\.io", "host.container_no_gpu", 0.3)],
+        tells_apart: "`ls -l` the file: size 0 inside the container and a real file on the host means the runtime did not mount it.",
+    },
+    // The engine docker should run with is unknown to it (NVIDIA/nvidia-docker: "unknown
+    // runtime specified nvidia"): the NVIDIA runtime is not installed or daemon.json not loaded.
+    Rule {
+        id: "container.runtime_unknown",
+        title: "docker does not know the nvidia runtime",
+        pattern: r"(?:unknown? runtime specified:? nvidia|unknown or invalid runtime name:? nvidia|runtime \x22?nvidia\x22? (?:not found|is not (?:installed|configured|registered)))",
+        priority: 80,
+        causes: &[
+            c("host.container_no_gpu", 0.9, "The nvidia runtime is not registered with the container engine: the NVIDIA container toolkit is not installed, or /etc/docker/daemon.json names it but docker was not restarted.", FIX_CONTAINER),
+            c("driver.not_installed", 0.1, "The host has no NVIDIA driver for the toolkit to use.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`docker info | grep -i runtimes` must list nvidia; `which nvidia-container-runtime`.",
+    },
+    // Kubernetes nodes that advertise no GPUs: the device plugin runs under runc instead of the
+    // NVIDIA runtime (NVIDIA/k8s-device-plugin: "sees 0 graphics cards ... nvidia.com/gpu: 0").
+    Rule {
+        id: "k8s.node_zero_gpus",
+        title: "the node advertises no nvidia.com/gpu",
+        pattern: r"(?:nvidia\.com/gpu[\x22']?:?\s+[\x22']?0\b|device[- ]plugin[^\n]{0,120}\b(?:sees|finds|detects|reports|shows) (?:0|no|zero) (?:GPUs?|graphics cards|devices)|(?:0|no|zero) (?:GPUs?|devices) (?:advertised|allocatable|registered)[^\n]{0,40}node)",
+        priority: 55,
+        causes: &[
+            c("host.container_no_gpu", 0.75, "The device plugin finds GPUs only when its pod runs under the NVIDIA container runtime; with containerd/CRI-O's default runc it sees none and the node advertises nvidia.com/gpu: 0.", "Make the NVIDIA runtime containerd's default (`sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && sudo systemctl restart containerd`) or deploy the plugin with `runtimeClassName: nvidia`; then restart the plugin pod."),
+            c("driver.not_installed", 0.25, "The node has no working NVIDIA driver.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[h(r"nvidia-smi[^\n]{0,40}(?:command not found|has failed)", "driver.not_installed", 0.5)],
+        tells_apart: "`nvidia-smi` on the node (works → the runtime), `sudo crictl info | grep -i defaultRuntimeName`, and the plugin pod's log.",
+    },
+    // A kernel symbol missing from a loaded module: the library was compiled without code for
+    // this GPU (NCCL built with NVCC_GENCODE for sm_80 only, run on H100: NVIDIA/nccl).
+    Rule {
+        id: "cuda.symbol_not_found",
+        title: "CUDA: named symbol not found",
+        pattern: r"(?:named symbol not found|cudaErrorSymbolNotFound|CUDA_ERROR_NOT_FOUND)",
+        priority: 50,
+        causes: &[
+            c("ext.arch_unsupported", 0.55, "The kernel the program asks for is not in the loaded module: the library (NCCL, an extension, a self-built binary) was compiled for other GPU architectures than this one (e.g. sm_80 only, run on sm_90).", FIX_EXT_ARCH),
+            c("workload.library_bug", 0.3, "The program looks up a kernel or symbol its own module does not define.", FIX_LIBRARY_BUG),
+            c("toolkit.arch_unsupported", 0.15, "The CUDA toolchain (ptxas) could not build the kernel for this GPU, so its symbol is absent.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[
+            h(r"ptxas does not support|Falling back to the CUDA driver for PTX", "toolkit.arch_unsupported", 0.6),
+            h(r"NVCC_GENCODE|-gencode|TORCH_CUDA_ARCH_LIST|\bsm_\d{2,3}\b|\bH100\b|\bA100\b", "ext.arch_unsupported", 0.2),
+        ],
+        tells_apart: "`cuobjdump --list-elf <library>` lists the architectures it carries: the GPU's sm must be among them.",
+    },
+    // NVIDIA's OpenCL answers -9999 when a kernel crashed on the GPU (an illegal or misaligned
+    // access: openwall/john "It was our bug").
+    Rule {
+        id: "opencl.nvidia_kernel_fault",
+        title: "NVIDIA OpenCL error -9999 (a kernel faulted)",
+        pattern: r"(?:OpenCL[^\n]{0,60}\(?-9999\)?|CL_\w+[^\n]{0,10}\(?-9999\b|(?:error|err|status)[ :=(]*-9999\b)",
+        priority: 60,
+        causes: &[
+            c("workload.illegal_address", 0.6, "NVIDIA's OpenCL returns -9999 (not a standard CL code) when a kernel faulted on the GPU: an out-of-bounds or misaligned access in the program's own kernel, as CUDA's illegal address.", "Check the kernel's indexing and alignment (dmesg shows the Xid 13/31 faults); run it with a smaller work size or another device to narrow it down."),
+            c("workload.library_bug", 0.25, "A bug in the library's OpenCL kernels (fixed in a later release).", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.15, "The GPU itself faulted (see dmesg's Xid lines).", FIX_XID_HW),
+        ],
+        hints: &[],
+        tells_apart: "`dmesg | grep -i xid` while it runs: Xid 13/31 name the faulting process; does the same kernel work on another GPU model?",
+    },
+    // conda's virtual package __cuda comes from the driver of the machine the solver runs on
+    // (conda-forge/pytorch-cpu-feedstock, openmm/NNPOps: "nothing provides __cuda").
+    Rule {
+        id: "conda.virtual_cuda_missing",
+        title: "conda's __cuda virtual package is missing",
+        pattern: r"(?:nothing provides (?:requested )?__cuda|__cuda\b[^\n]{0,40}(?:is )?missing on (?:the|this) system|__cuda\b[^\n]{0,20}(?:not found|is not available))",
+        priority: 70,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.6, "conda/mamba define __cuda from the NVIDIA driver of the machine the solver runs on: a login node, a CI runner or a docker build has no NVIDIA GPU/driver, so CUDA builds cannot be solved there.", "Tell the solver which CUDA the target machine has: `CONDA_OVERRIDE_CUDA=12.4 mamba install ...` (or `mamba create ...`), then run on a GPU node."),
+            c("driver.not_installed", 0.3, "The machine has an NVIDIA GPU but no driver, so there is no __cuda.", FIX_DRIVER_INSTALL),
+            c("driver.too_old_for_toolkit", 0.1, "The driver is older than the __cuda version the package needs.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[
+            h(r"login node|\bCI\b|CPU[- ](?:only |platform|machine|node|runner)|without (?:any )?GPUs?|docker build|build(?:ing)? (?:a |the )?docker image|no GPUs?", "host.no_nvidia_gpu", 0.3),
+            h(r"__cuda\s*>=?\s*\d+", "driver.too_old_for_toolkit", 0.3),
+        ],
+        tells_apart: "`conda info` lists the virtual packages (`__cuda=12.4=0` when a driver is found); `nvidia-smi` on the machine that solves.",
+    },
+    // Signs the GPU slows itself down: nvidia-smi's throttle reasons, temperature limits, and
+    // throughput falling as a long run heats the card (tensorflow/tensorflow "getting slower and
+    // slower": an overheating GPU; a laptop whose platform lowers "GPU Max Operating Temp").
+    Rule {
+        id: "gpu.throttle_signs",
+        title: "the GPU throttles (heat or power)",
+        pattern: r"(?:thermal(?:ly)?[ -]throttl\w*|throttl\w*[^\n]{0,30}\b(?:thermal|temperature|overheat\w*|power (?:cap|brake|limit))|(?:HW|SW) (?:Thermal |Power )?(?:Slowdown|Power Cap|Power Brake)\s*:\s*Active|\bGPU throttl\w+|throttl\w+ (?:on|of) (?:my |the |our )?(?:NVIDIA |nvidia |dedicated |discrete )?(?:GPU|dGPU|graphics card)|throttl(?:es|ing|ed) (?:down|severely|heavily|hard)|(?:GPU|card|graphics)[^\n]{0,30}\boverheat\w*|overheat\w*[^\n]{0,30}\b(?:GPU|card)|(?:getting|gets|got|became|becomes|running|runs|is) (?:slower and slower|progressively slower|slower over time)|slows? down over time|(?:training|throughput|speed|examples/sec|it/s|performance)[^\n]{0,40}\b(?:drops?|decreas\w+|degrad\w+|falls?)\b[^\n]{0,20}over time)",
+        priority: 40,
+        causes: &[
+            c("gpu.throttled", 0.65, "The GPU lowers its clocks when it reaches a temperature or power limit (a clogged or stopped fan, a laptop's platform limit, a low power cap): work slows down steadily or suddenly although nothing in the program changed.", "Watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER` (or `nvidia-smi dmon -s pc`) under load: active thermal/power slowdown reasons name the limit; clean or fix cooling, check the fan (`nvidia-smi -q -d FAN`), the laptop's thermal daemon/profile, and the power limit (`nvidia-smi -q -d POWER`)."),
+            c("workload.library_bug", 0.25, "The program itself does more work per step over time (a growing graph, ops created in the loop, a leak).", "Profile a step early and late in the run; in TensorFlow build the graph once outside the loop."),
+        ],
+        hints: &[
+            h(r"\bfan\b|temperature|\bTemp\b|thermal|overheat|cooling|\d{2,3} ?°?C\b", "gpu.throttled", 0.2),
+            h(r"memory (?:grows|leak)|graph (?:grows|keeps growing)|inside the (?:training )?loop", "workload.library_bug", 0.5),
+        ],
+        tells_apart: "`nvidia-smi -q -d PERFORMANCE` under load: 'HW/SW Thermal Slowdown: Active' or 'SW Power Cap: Active'; clocks falling as the temperature rises.",
+    },
+    // The fabric manager's version check against the driver (NVIDIA/open-gpu-kernel-modules:
+    // "fabric manager NVIDIA GPU driver interface version X don't match with driver version Y").
+    Rule {
+        id: "fabric_manager.version_mismatch",
+        title: "the fabric manager's version differs from the driver's",
+        pattern: r"(?:fabric ?manager[^\n]{0,120}(?:don'?t|doesn'?t|does not|do not|not) match(?:es)?[^\n]{0,40}driver|driver interface version [\d.]+ (?:don'?t|doesn'?t|does not|do not) match|(?:nv-)?fabric ?manager[^\n]{0,60}version mismatch)",
+        priority: 88,
+        causes: &[
+            c("driver.fabric_manager", 0.9, "The fabric manager must be exactly the driver's version; it refuses to start with another, so NVSwitch systems cannot initialise CUDA.", "Install nvidia-fabricmanager of exactly the driver's version (`nvidia-smi` shows it; `nvidia-fabricmanager-<branch>=<version>`), hold both packages together, and `sudo systemctl restart nvidia-fabricmanager`."),
+            c("driver.library_mismatch", 0.1, "The driver was upgraded and the old module is still loaded.", "Reboot."),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` (driver version) against `nv-fabricmanager --version`; `systemctl status nvidia-fabricmanager`.",
+    },
+    // A program's own binary without code for the GPU, in its words (fireice-uk/xmr-stak:
+    // "miner not compiled for the gpu architecture 21"), or finding no device it supports on an
+    // old GPU (nicehash/excavator: "No compatible devices found!" on a Fermi GTX 580).
+    Rule {
+        id: "arch.binary_lacks_gpu",
+        title: "the program's binary has no code for this GPU",
+        pattern: r"(?:not (?:compiled|built) for (?:the |this |your )?(?:gpu |GPU |device |card )?(?:arch(?:itecture)?|compute capability|sm_?\d+)|No (?:compatible|supported) (?:CUDA |GPU |NVIDIA |OpenCL )?(?:devices?|GPUs?) (?:found|detected|available))",
+        priority: 62,
+        causes: &[
+            c("ext.arch_unsupported", 0.55, "The program's binary carries kernels only for other GPU generations (a prebuilt release built with a CUDA that dropped this architecture, e.g. CUDA 9+ without Fermi sm_2x): it skips or refuses this GPU.", "Build the program yourself for this GPU's architecture (with a CUDA toolkit that still supports it), or use an older release built for it."),
+            c("driver.not_installed", 0.25, "No working NVIDIA driver, so the program sees no device at all.", FIX_DRIVER_INSTALL),
+            c("torch.arch_unsupported", 0.1, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
+            c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(r"not (?:compiled|built) for", "ext.arch_unsupported", 0.3),
+            h(OLD_GPU, "ext.arch_unsupported", 0.4),
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.8),
+            h(r"nvidia-smi[^\n]{0,40}(?:command not found|has failed|couldn't communicate)", "driver.not_installed", 0.5),
+        ],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the architectures the program's release notes (or `cuobjdump --list-elf`) list.",
+    },
+    // Numba compiles through NVVM from a CUDA toolkit (numba: "libNVVM cannot be found. Do
+    // `conda install cudatoolkit`", nvvm.dll / libnvvm.so not found).
+    Rule {
+        id: "numba.nvvm_missing",
+        title: "Numba cannot find libNVVM (the CUDA toolkit)",
+        pattern: r"(?:libNVVM cannot be found|NvvmSupportError|(?:Could not find module|cannot open shared object file|not found)[^\n]{0,40}\b(?:lib)?nvvm(?:64_\d+_\d+)?\.(?:dll|so)|(?:lib)?nvvm(?:64_\d+_\d+)?\.(?:dll|so)[.\d]*:? (?:cannot open shared object file|not found))",
+        priority: 80,
+        causes: &[
+            c("toolkit.not_found", 0.8, "Numba (and other JIT compilers for CUDA) compile through libNVVM, which comes with a CUDA toolkit, not with the driver or the PyTorch wheels: none is installed where it looks (CUDA_HOME, the conda environment).", "Install the toolkit's NVVM where Numba looks: `conda install -c conda-forge cuda-nvcc cuda-nvrtc \"cuda-version=<major>\"` (older Numba: `conda install cudatoolkit`), or `pip install numba-cuda[cu12]`; or set CUDA_HOME to an installed toolkit."),
+            c("toolkit.path_inconsistent", 0.2, "A toolkit is installed but CUDA_HOME/PATH point elsewhere.", "Point CUDA_HOME at the installed toolkit (`numba -s` shows what it found)."),
+        ],
+        hints: &[h(r"CUDA_HOME\s*=|CUDA_PATH\s*=", "toolkit.path_inconsistent", 0.3)],
+        tells_apart: "`numba -s` (its CUDA section lists NVVM and the toolkit it found).",
+    },
+    // NCCL's INFO lines about its optional external network plugin (NVIDIA/nccl: "NET/Plugin :
+    // No plugin found (libnccl-net.so)"): information, NCCL falls back to its own transports.
+    Rule {
+        id: "nccl.net_plugin_info",
+        title: "NCCL found no external network plugin (information)",
+        pattern: r"(?:NET/Plugin\s*:\s*(?:No plugin found|Plugin load returned \d+|Failed to find \w+ symbol)[^\n]*|(?:Unable to load|Failed to open|could not load|No plugin found \()\s*libnccl-net(?:-\w+)?\.so[^\n]*)",
+        priority: 8,
+        causes: &[
+            c("none", 0.75, "NCCL looks for an optional external network plugin (libnccl-net.so) at start and prints this INFO line when there is none; it then uses its built-in InfiniBand or socket transport. Nothing is wrong with the machine.", "Nothing to fix; if a job fails, look for NCCL's WARN lines or the Python error after this line."),
+            c("workload.nccl", 0.25, "A job that fails after this line fails for another reason (its WARN line names it).", "Run with `NCCL_DEBUG=INFO` and read the first WARN line."),
+        ],
+        // A failure of the job in the same paste (a traceback, a WARN line, a crash) outranks
+        // the INFO line: the answer then points at that failure, not at "nothing wrong".
+        hints: &[h(r"NCCL WARN|\bWARN\b|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|Traceback \(most recent call last\)|RuntimeError|DistBackendError|Segmentation fault|core dumped|Watchdog caught|timed out", "workload.nccl", 0.6)],
+        tells_apart: "The line is INFO: NCCL continues with 'NET/IB' or 'NET/Socket'; a real failure has its own WARN line.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",
@@ -1835,7 +2122,12 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.35, "Inside a container the toolkit injects the host's libcuda.so.1 only when the container is started with the GPUs (`--gpus all`).", FIX_CONTAINER),
             c("driver.stub_library", 0.1, "Only the toolkit's stub libcuda is on the search path.", "Remove `.../cuda/lib64/stubs` from LD_LIBRARY_PATH so the driver's libcuda.so.1 is used."),
         ],
-        hints: &[h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b|ghcr\.io|nvcr\.io", "host.container_no_gpu", 0.4)],
+        hints: &[
+            h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b|ghcr\.io|nvcr\.io", "host.container_no_gpu", 0.4),
+            // libnvidia-container itself (on the host) cannot load it: the host's driver user
+            // space is missing, not the container's (OE4T/meta-tegra).
+            h(r"could not start driver service|nvidia-container-cli[^\n]{0,40}driver error|\bnvc\.c:\d+", "driver.not_installed", 0.7),
+        ],
         tells_apart: "`ldconfig -p | grep libcuda` on the host; inside a container, whether it was started with `--gpus`.",
     },
     Rule {
@@ -2115,8 +2407,13 @@ pub const RULES: &[Rule] = &[
         title: "nvidia_uvm did not load",
         pattern: r"(?:probe of nvidia_uvm failed|nvidia_uvm: [^\n]{0,60}(?:failed|error)|could not insert 'nvidia_uvm'|/dev/nvidia-uvm[^\n]{0,40}(?:No such file|not found|missing))",
         priority: 83,
-        causes: &[c("driver.uvm_unavailable", 0.85, "The nvidia_uvm module (CUDA's unified memory) is not loaded or lost its state (often after suspend/resume), so CUDA cannot initialise although nvidia-smi works.", FIX_UVM)],
-        hints: &[],
+        causes: &[
+            c("driver.uvm_unavailable", 0.85, "The nvidia_uvm module (CUDA's unified memory) is not loaded or lost its state (often after suspend/resume), so CUDA cannot initialise although nvidia-smi works.", FIX_UVM),
+            // No /dev/nvidia* at all after a reboot: the main module is gone too (a kernel
+            // update without a rebuilt module: cloudypad on EC2).
+            c("driver.module_not_loaded", 0.05, "Not only nvidia_uvm: after a reboot (often into a kernel updated unattended) no NVIDIA module loads, so no /dev/nvidia* node exists.", FIX_MODULE),
+        ],
+        hints: &[h(AFTER_RESTART, "driver.module_not_loaded", 0.9)],
         tells_apart: "`lsmod | grep nvidia_uvm` and `ls -l /dev/nvidia-uvm`.",
     },
     Rule {
@@ -2260,15 +2557,17 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "engine.built_elsewhere",
         title: "a serialized engine was built for another GPU or library version",
-        pattern: r"(?:(?:plan file|engine|plan) is generated on an incompatible device|expecting compute \d+\.\d+ got compute \d+\.\d+|Version tag does not match|Serialized Engine Version: \d+|Mismatch between allocated memory size and expected size of serialized engine|(?:engine|plan)[^\n]{0,40}(?:built|serialized|created) (?:with|by|on) (?:a )?(?:different|another|newer|older) (?:TensorRT |TRT )?(?:version|device|GPU))",
+        pattern: r"(?:(?:plan file|engine|plan) is generated on an incompatible device|expecting compute \d+\.\d+ got compute \d+\.\d+|Version tag does not match|Serialized Engine Version: \d+|Mismatch between allocated memory size and expected size of serialized engine|(?:engine|plan)[^\n]{0,40}(?:built|serialized|created) (?:with|by|on) (?:a )?(?:different|another|newer|older) (?:TensorRT |TRT )?(?:version|device|GPU)|engine plan file is not compatible with this version of TensorRT|expecting library version [\d.]+ got [\d.]+)",
         priority: 75,
         causes: &[
             c("ext.abi_mismatch", 0.5, "The engine was serialized by another TensorRT version than the one loading it: engines load only in the TensorRT release that built them.", "Rebuild the engine with the TensorRT that runs it (or run it with the TensorRT that built it); check which libnvinfer is loaded (`ldd`, LD_LIBRARY_PATH)."),
             c("ext.arch_unsupported", 0.35, "The engine was built on a GPU of another compute capability; engines carry kernels for the GPU they were built on only.", "Rebuild the engine on this GPU (or on one of the same compute capability)."),
             c("torch.libs_shadowed", 0.15, "Another TensorRT library on LD_LIBRARY_PATH is loaded instead of the one the engine was built with.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.0, "The version read back is 0.0.0: what was read is no engine at all (written or read in text mode on Windows, truncated, another file): the program's own file handling; the machine is fine.", "Write and read the plan in binary mode (`std::ios::binary`, `open(path, \"rb\")`) and check the file's size against what was serialized."),
         ],
         hints: &[
             h(r"incompatible device|expecting compute \d", "ext.arch_unsupported", 0.6),
+            h(r"got 0\.0\.0\b|got compute 0\.0\b|Magic tag does not match", "workload.library_bug", 1.2),
             h(r"LD_LIBRARY_PATH\s*=|/usr/lib/x86_64-linux-gnu/libnvinfer|/usr/local/TensorRT", "torch.libs_shadowed", 0.4),
         ],
         tells_apart: "The message: 'incompatible device, expecting compute X got compute Y' → the GPU; 'Version tag does not match' → the TensorRT version.",
@@ -2343,3 +2642,12 @@ pub fn xid_causes(xid: u32) -> Vec<Cause> {
     }
     vec![c("gpu.xid", 0.9, why, fix)]
 }
+
+/// Words that say the GPU stack broke across a restart or a kernel update ("after rebooting",
+/// "after restarting the instance", "drivers are gone", unattended upgrades): the module was
+/// not rebuilt for the new kernel (round 6b, field sample 11j).
+const AFTER_RESTART: &str = r"(?:after|since|upon|on) (?:a |the )?(?:reboot\w*|restart\w*|stop(?:ping)? and start\w*)|(?:drivers?|modules?|nvidia[^\n]{0,20}) (?:are|is|were|was|got) (?:gone|missing)|kernel (?:update|upgrade)|unattended[- ]upgrades?|(?:no|none of the) nvidia[^\n]{0,30}(?:in|under) /dev|/dev[^\n]{0,30}no nvidia";
+
+/// GPUs of generations current drivers and toolkits dropped: Fermi (GTX 4xx/5xx), Kepler
+/// (GTX 6xx/7xx, Tesla K*), by name or architecture.
+const OLD_GPU: &str = r"\b(?:Fermi|Kepler)\b|\bGTX ?[4-7]\d0(?: ?Ti)?\b|\bGT ?[4-7]\d\d\b|\bTesla (?:K\d+|M20\d0|C20\d0)|\bK(?:80|40m?|20m?|10)\b|compute capability [1-3]\.\d|\bsm_?[23]\d\b";

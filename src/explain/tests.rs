@@ -2063,4 +2063,80 @@ fn round6a_kernel_faults_ptx_engines_and_machines_without_nvidia() {
         rules_top(&format!("{no_driver}\nI am running on the CPU.")),
         "host.no_nvidia_gpu"
     );
+
+/// Issue #14, round 6b (field sample 11j): system-level situations in other people's wordings
+/// (none of these texts is a corpus case) rank the machine cause first; rules only, so the
+/// casebook cannot carry them.
+#[test]
+fn round_6b_system_families_in_new_wordings() {
+    let rules_top = |t: &str| {
+        let ex = explain_by_rules(t, "");
+        top_cause(&ex).map_or_else(|| "(none)".to_string(), |k| k.id.clone())
+    };
+    let cases: &[(&str, &str)] = &[
+        // The kernel module not built or not loading.
+        ("Building module: cleaning build area... make -j8 KERNELRELEASE=6.8.0-45-generic\nCompiler version check failed: the kernel was built with gcc 13, you have gcc 12", "driver.module_not_loaded"),
+        ("ERROR: modpost: GPL-incompatible module nvidia-uvm.ko uses GPL-only symbol '__rcu_read_lock'", "driver.module_not_loaded"),
+        ("E: Unable to locate package linux-headers-6.5.0-1014-gcp", "driver.module_not_loaded"),
+        ("ERROR: The nvidia kernel module was not created.", "driver.module_not_loaded"),
+        ("after the update my nvidia kernel module is not loaded anymore, the screen is black", "driver.module_not_loaded"),
+        ("the cloud-init script hangs: the installer is waiting for a password for the MOK key while installing the nvidia driver", "driver.module_not_loaded"),
+        ("docker: Error response from daemon: failed to create shim task: could not load the UVM kernel module after restarting the VM", "driver.module_not_loaded"),
+        ("Error gathering device information: /dev/nvidia-uvm: no such file or directory (after a reboot there is no nvidia device in /dev)", "driver.module_not_loaded"),
+        // Containers without the GPUs.
+        ("docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "host.container_no_gpu"),
+        ("python3: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libcudnn.so.8: file too short (inside the l4t-base container)", "host.container_no_gpu"),
+        ("kubectl describe node gpu-1 shows   nvidia.com/gpu:     0 although the plugin pod is running", "host.container_no_gpu"),
+        // Fabric Manager, throttling, no NVIDIA GPU, legacy GPUs.
+        ("nv-fabricmanager: fabric manager version 550.54.15 does not match with driver version 550.90.07", "driver.fabric_manager"),
+        ("Clocks Event Reasons\n    HW Thermal Slowdown : Active", "gpu.throttled"),
+        ("My laptop GPU throttling kicks in at 60 C, far below the slowdown temperature", "gpu.throttled"),
+        ("the GPU overheats and the training is getting slower and slower", "gpu.throttled"),
+        ("LibMambaUnsatisfiableError: nothing provides __cuda needed by jaxlib-0.4.23-cuda120 (building the docker image on a CPU-only CI runner)", "host.no_nvidia_gpu"),
+        ("nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. The node is a Tesla K80 on the new image.", "driver.gpu_unsupported"),
+        ("[warn] GPU #0 (GeForce GTX 470): not compiled for this GPU architecture, skipped", "ext.arch_unsupported"),
+        // Extensions built for another arch or ABI; stub libraries; host compilers.
+        ("NCCL WARN Cuda failure 'named symbol not found' (NCCL built with NVCC_GENCODE for sm_70 only)", "ext.arch_unsupported"),
+        ("[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 10.0.1 got 10.3.0, please rebuild.", "ext.abi_mismatch"),
+        ("numba.cuda.cudadrv.error.CudaDriverError: driver missing function: cuDeviceGetUuid_v2", "driver.stub_library"),
+        ("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "toolkit.host_compiler_unsupported"),
+        ("OSError: libnvvm.so: cannot open shared object file: No such file or directory (numba)", "toolkit.not_found"),
+        // CUDA initialisation below the program.
+        ("RuntimeError: CUDA error: unknown error on WSL2 (Ubuntu 24.04); training with --resume_from ckpt", "driver.cuda_init_failed"),
+        ("cudaErrorDevicesUnavailable: all CUDA-capable devices are busy or unavailable, though nvidia-smi shows 0% utilization; the vGPU licence expired", "driver.cuda_init_failed"),
+        ("NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:\nNVRM: BAR1 is 0M @ 0x0 (PCI:0000:65:00.0)\nNVRM: The NVIDIA probe routine failed for 1 device(s).", "gpu.missing"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(&rules_top(text), want, "{text}");
+    }
+}
+
+/// Issue #14, round 6b: the controls of field sample 11j in other wordings do not blame the
+/// machine: NCCL's INFO line about its optional network plugin, and a TensorRT plan read back
+/// as version 0.0.0 (text-mode I/O: the program's own fault).
+#[test]
+fn round_6b_informational_lines_and_the_programs_own_io_blame_no_machine() {
+    for text in [
+        "node01:1234:1234 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
+        "NCCL INFO NET/Plugin: Failed to open libnccl-net.so : libnccl-net.so: cannot open shared object file: No such file or directory",
+        // A healthy `nvidia-smi -q` prints its limits and inactive slowdowns.
+        "    Temperature\n        GPU Current Temp                  : 41 C\n        GPU Max Operating Temp            : 87 C\n    Clocks Event Reasons\n        SW Thermal Slowdown               : Not Active\n        HW Slowdown                       : Not Active",
+        "ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::32] The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1 got 0.0.0, please rebuild.",
+    ] {
+        let ex = explain_by_rules(text, "");
+        let t = top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone());
+        assert!(t == "none" || t.starts_with("workload."), "{text}: {t}");
+    }
+    // A real NCCL failure after the INFO line is still NCCL's.
+    let ex = explain_by_rules(
+        "NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\nNCCL WARN NET/Socket : connect to 10.0.0.2<43521> failed : Connection refused\nncclSystemError: System call (e.g. socket, malloc) or external library call failed",
+        "",
+    );
+    assert_ne!(top_cause(&ex).map(|k| k.id.as_str()), Some("none"));
+    // A traceback no rule knows after the INFO line is not "nothing wrong".
+    let ex = explain_by_rules(
+        "NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\nRuntimeError: something went wrong in the collective",
+        "",
+    );
+    assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some("workload.nccl"));
 }
