@@ -1906,6 +1906,7 @@ fn the_ascii_rule_set_agrees_with_each_rules_own_pattern() {
             assert_eq!(hits.matched(i), own, "rule {} on {:?}", c.rule.id, original);
         }
     }
+}
 
 /// Issue #14 round 6a (field sample research-2026-11i): the rules' top cause, without the
 /// casebook, for wordings other than the sample's own.
@@ -2063,6 +2064,7 @@ fn round6a_kernel_faults_ptx_engines_and_machines_without_nvidia() {
         rules_top(&format!("{no_driver}\nI am running on the CPU.")),
         "host.no_nvidia_gpu"
     );
+}
 
 /// Issue #14, round 6b (field sample 11j): system-level situations in other people's wordings
 /// (none of these texts is a corpus case) rank the machine cause first; rules only, so the
