@@ -411,11 +411,17 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
             );
             if (x, y) >= (a, b) {
                 w.add("workload.library_bug", 0.8, "The library's version check refuses a version that meets its own minimum: its table of versions does not know this newer release (a bug fixed in a later release of the library).");
+            } else {
+                w.add("toolkit.not_found", 0.6, "The CUDA the library found is older than the minimum it states: it needs a newer CUDA toolkit (or finds an old one first on PATH / CUDA_HOME).");
             }
         }
     }
-    // Fails with one library version and not another: that library's bug.
-    if has(super::rules::VERSION_CONTRAST) {
+    // Fails with one library version and not another: that library's bug (not where the text's
+    // own version check found the version below its minimum).
+    let below_minimum = extracted
+        .get("version_check")
+        .is_some_and(|_| w.0.iter().any(|k| k.0 == "toolkit.not_found" && k.1 >= 0.6));
+    if has(super::rules::VERSION_CONTRAST) && !below_minimum {
         w.add(
             "workload.library_bug",
             0.35,

@@ -360,14 +360,15 @@ pub const KNOWN_CASES_MATCH: &str = "similar.known_cases";
 /// The generic answer (no rule knew the message) re-ranked by the known cases most like the
 /// text: each adds its similarity, times [`similar::VOTE_WEIGHT`], to the cause its thread
 /// established. Resemblance does not overrule what the text states: a CUDA status or NVML
-/// return code it names keeps the cause its code means, and a generic answer that puts the
-/// workload first (the text speaks of the program's memory or its own bug) is not turned
-/// into a machine fault.
+/// return code it names keeps the cause its code means, a version check it reads keeps the
+/// verdict of the comparison, and a generic answer that puts the workload first (the text
+/// speaks of the program's memory or its own bug) is not turned into a machine fault.
 fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
     let votes = similar::votes(near);
     if votes.is_empty()
-        || m.extracted.contains_key("cuda_error")
-        || m.extracted.contains_key("nvml_error")
+        || ["cuda_error", "nvml_error", "version_check"]
+            .iter()
+            .any(|k| m.extracted.contains_key(*k))
     {
         return;
     }
@@ -399,12 +400,20 @@ fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
     *m = m2;
 }
 
+/// Words with which people tell that something went wrong (an error, a failure, a hang, a
+/// slowdown, a device not seen), in a message or in prose.
+const TELLS_A_FAILURE: &str = r"(?i)\b(?:errors?|fail\w*|cannot|can't|couldn't|unable|not (?:found|available|supported|work\w*|detected|recogni[sz]ed|seen|visible|loaded|running)|doesn't work|isn't (?:working|recogni[sz]ed|detected)|invalid|exception|traceback|crash\w*|hang\w*|hung|freez\w*|stuck|slow\w*|abort\w*|killed|refus\w*|mismatch\w*|missing|denied|time[sd]? ?out|no (?:gpus?|devices?|cuda))\b";
+
 /// A match from the known cases alone, when the nearest is very like the text.
 fn known_cases_match(original: &str, near: &[similar::KnownCase]) -> Option<Match> {
     let top = near.first()?;
     let votes = similar::votes(near);
-    // Texts like it were harmless: nothing to explain (the cases are still listed).
-    if top.similarity < similar::ALONE_SIMILARITY || votes.first().is_some_and(|v| v.0 == "none") {
+    // Texts like it were harmless, or the text tells no failure at all (an informational
+    // line resembling an error's): nothing to explain (the cases are still listed).
+    if top.similarity < similar::ALONE_SIMILARITY
+        || votes.first().is_some_and(|v| v.0 == "none")
+        || !small(TELLS_A_FAILURE).is_some_and(|re| re.is_match(original))
+    {
         return None;
     }
     let causes: Vec<RankedCause> = votes

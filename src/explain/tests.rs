@@ -985,9 +985,12 @@ fn a_version_check_refusing_a_newer_version_is_a_library_bug() {
         top("RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 12.8"),
         "workload.library_bug"
     );
-    assert_ne!(
-        top("RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 9.2"),
-        "workload.library_bug"
+    // Below the minimum: the CUDA found is too old (with or without the known cases).
+    let below = "RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 9.2";
+    assert_eq!(top(below), "toolkit.not_found");
+    assert_eq!(
+        top_cause(&explain_by_rules(below, "")).map(|k| k.id.as_str()),
+        Some("toolkit.not_found")
     );
 }
 
@@ -1807,10 +1810,16 @@ fn known_cases_vote_on_the_generic_answer_within_limits() {
     assert!(m.causes[0].evidence[0].contains("https://example.org/thread/1"));
     assert!(m.causes.iter().map(|k| k.confidence).sum::<f64>() <= 1.0 + 1e-9);
 
-    let before = generic_with(&[("driver.uvm_unavailable", 0.3)], &[("cuda_error", "999")]);
-    let mut m = before.clone();
-    known_cases_vote(&mut m, &near);
-    assert_eq!(m, before, "a CUDA status the text names keeps its cause");
+    for read in [
+        ("cuda_error", "999"),
+        ("nvml_error", "NVML_ERROR_UNKNOWN"),
+        ("version_check", "9.2 against a minimum of 10.0"),
+    ] {
+        let before = generic_with(&[("driver.uvm_unavailable", 0.3)], &[read]);
+        let mut m = before.clone();
+        known_cases_vote(&mut m, &near);
+        assert_eq!(m, before, "what the text states ({read:?}) keeps its cause");
+    }
 
     let mut m = generic_with(&[("workload.out_of_memory", 0.2), ("gpu.busy", 0.08)], &[]);
     known_cases_vote(&mut m, &near);
@@ -1832,6 +1841,12 @@ fn known_cases_answer_alone_only_when_very_alike_and_not_harmless() {
     assert_eq!(m.line, 2);
     assert_eq!(m.text, "the model hangs after the first step on both cards");
     assert!(known_cases_match(text, &[known("probe.p2p", 0.45, 1)]).is_none());
+    // An informational line that tells no failure is not answered from resemblance.
+    assert!(known_cases_match(
+        "INFO: Using FlashAttention-2 backend on this GPU",
+        &[known("ext.arch_unsupported", 0.9, 1)]
+    )
+    .is_none());
     assert!(
         known_cases_match(text, &[known("none", 0.9, 1), known("probe.p2p", 0.6, 2)]).is_none()
     );
