@@ -229,7 +229,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b",
     )
 });
 
@@ -259,6 +259,14 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying that taking nouveau out of the way fixed it: "Installation has been
+/// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
+static NOUVEAU_OFF_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:after|by|once|when)\s+(?:disabling|blacklisting|removing|unloading)\b[^.\n]{0,20}\bnouveau\b|\b(?:disabl|blacklist|unload)(?:ed|ing)?\b[^.\n]{0,20}\bnouveau\b[^.\n]{0,60}\b(?:fixed|solved|resolved|works? now|worked|completed successfully|did the trick)\b",
+    )
+});
+
 /// Whether a sentence of the paste says the machine runs on the open-source driver.
 pub fn says_open_driver_in_use(text: &str) -> bool {
     OPEN_DRIVER_SAID.as_ref().is_some_and(|r| r.is_match(text))
@@ -271,6 +279,13 @@ pub fn says_open_driver_in_use(text: &str) -> bool {
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
     if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
         return Some("driver.uvm_unavailable");
+    }
+    // nouveau taken out of the way fixed it: nouveau held the GPU
+    if NOUVEAU_OFF_FIXED_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return Some("driver.nouveau_loaded");
     }
     // on the open-source driver: NVIDIA's was missing when installing it fixed the machine,
     // else nouveau holds the GPU
@@ -371,6 +386,34 @@ pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
     } else {
         Vec::new()
     }
+}
+
+/// Words saying the failure is a regression of the program itself: a bisected "First Bad
+/// Commit", "does not happen on any commits previous to", "worked with the previous
+/// version", "downgrading to 0.5.7 fixes it".
+static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b",
+    )
+});
+
+/// Whether a sentence of the paste says the failure came with a new version of the program
+/// (an older commit, version or release works).
+pub fn says_regression(paste: &str) -> bool {
+    REGRESSION_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// A program's CUDA 13 build named in the paste: "the cuda13 images", "cuda_v13", "CUDA 13
+/// wheels", "cu130" (not nvidia-smi's "CUDA Version: 13.0", the driver's API level).
+static CUDA13_BUILD: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcuda[ _-]?v?13(?:\.\d)?[ _-]?(?:images?|containers?|builds?|wheels?|backends?|binar(?:y|ies)|variants?|librar(?:y|ies)|tags?|versions? of)\b|\b(?:images?|containers?|wheels?|builds?|backends?)\b[^.\n]{0,12}\b(?:for |with )?cuda[ _-]?v?13\b|\bcuda_v13\b|(?:^|[^\w.])cu13\d\b",
+    )
+});
+
+/// Whether the paste names a CUDA 13 build of a program (its kernels start at sm_75).
+pub fn names_cuda13_build(paste: &str) -> bool {
+    CUDA13_BUILD.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
 /// Causes a second torch install explains: symbols that do not match, the wrong copy of a
@@ -747,7 +790,18 @@ mod tests {
             stated_arch_cause("PyTorch supports the RTX 4090 since 1.13."),
             None
         );
+        // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
+        // the nvidia modules
+        for (text, want) in [
+            ("Installation has been successfully completed after disabling nouveau and updating initramfs as root:", "driver.nouveau_loaded"),
+            ("Blacklisting nouveau fixed it for me.", "driver.nouveau_loaded"),
+            ("but I can't seem to get Ubuntu to load the nvidia kernel modules.", "driver.module_not_loaded"),
+        ] {
+            assert_eq!(stated_module_cause(text), Some(want), "{text}");
+        }
         for text in [
+            "I blacklisted nouveau but it still does not work.",
+            "sudo modprobe nvidia loads the nvidia kernel modules fine.",
             "lsmod | grep nvidia",
             "sudo modprobe nvidia_uvm",
             "nvidia_uvm 1234567 0",
@@ -755,6 +809,39 @@ mod tests {
             "Kernel update went fine, nvidia-smi shows the GPU.",
         ] {
             assert_eq!(stated_module_cause(text), None, "{text}");
+        }
+    }
+
+    /// A regression stated by the paste, and a CUDA 13 build named in it (round 6).
+    #[test]
+    fn regressions_and_cuda13_builds_are_read() {
+        for text in [
+            "### First Bad Commit\n\n4c37636",
+            "Does not happen on any commits previous to 4c37636b3e",
+            "It worked with the previous version of ollama.",
+            "Downgrading to 0.5.7 fixes it.",
+        ] {
+            assert!(says_regression(text), "{text}");
+        }
+        for text in [
+            "It worked with the previous driver version.",
+            "Upgrade to the latest version.",
+        ] {
+            assert!(!says_regression(text), "{text}");
+        }
+        for text in [
+            "the \"latest\" containers für cuda13 dont work with my V100",
+            "Make the cuda13 images work with older volta architecture",
+            "libdirs=ollama,cuda_v13",
+            "pip install torch --index-url https://download.pytorch.org/whl/cu130",
+        ] {
+            assert!(names_cuda13_build(text), "{text}");
+        }
+        for text in [
+            "| NVIDIA-SMI 580.82.07   Driver Version: 580.82.07   CUDA Version: 13.0 |",
+            "I installed CUDA 13.0 on the host.",
+        ] {
+            assert!(!names_cuda13_build(text), "{text}");
         }
     }
 }

@@ -502,6 +502,40 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 
 /// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
 /// packages whose wheels do not support the GPUs listed.
+/// A GPU's compute capability from the name a paste gives it: the matrix's entry, else the
+/// one capability every product of that family shares ("V100" -> the Tesla V100 variants,
+/// all 7.0); none where the family's products differ.
+fn gpu_cc(matrix: &Matrix, name: &str) -> Option<(u32, u32)> {
+    if let Some(g) = matrix.gpu_by_name(name) {
+        return crate::arch_list::parse_cc(&g.cc);
+    }
+    let norm = |s: &str| {
+        let n = crate::matrix::query::normalize_gpu_name(s);
+        n.strip_prefix("tesla ").map_or(n.clone(), str::to_string)
+    };
+    let want = norm(name);
+    if want.len() < 3 || !want.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut found: Option<(u32, u32)> = None;
+    for g in &matrix.gpus.gpu {
+        let hit = std::iter::once(&g.name).chain(g.aliases.iter()).any(|n| {
+            let n = norm(n);
+            n.strip_prefix(want.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', ' ']))
+        });
+        if !hit {
+            continue;
+        }
+        let cc = crate::arch_list::parse_cc(&g.cc)?;
+        match found {
+            Some(f) if f != cc => return None,
+            _ => found = Some(cc),
+        }
+    }
+    found
+}
+
 fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
     let scope = crate::finding::Scope::Python {
@@ -530,6 +564,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
         let (summary, fix): (&str, &str) = match id.as_str() {
             // in a container the driver's tools come from the host (the toolkit's injection)
             "driver.not_installed" if in_container => continue,
+            "driver.not_installed" if line.contains(" : ") && line.contains("Depends: ") => (
+                "apt could not install the NVIDIA driver's packages (unmet dependencies: a repository for another release, or packages of two driver versions), so no NVIDIA driver is installed",
+                "Remove the foreign repository or the mixed packages (`sudo apt purge 'nvidia-*' 'libnvidia-*'`), then install the driver packaged for this release (`sudo ubuntu-drivers install` on Ubuntu, `sudo apt install nvidia-driver` from Debian's non-free) and reboot.",
+            ),
             "driver.not_installed" => (
                 "the shell finds none of the NVIDIA driver's own tools (nvidia-smi, prime-select ship with the driver package): the driver is not installed, or its install failed",
                 "Install the driver package for the GPU (`sudo ubuntu-drivers install` or `sudo apt install nvidia-driver-<branch>` on Ubuntu) and reboot.",
@@ -613,6 +651,31 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                         .details("An extension's kernels run only on the architectures it was compiled for (or a later minor of the same major); this GPU gets 'no kernel image is available'.")
                         .evidence("paste", format!("{ext} arch flags {flags}"))
                         .fix(format!("Rebuild {ext} for this GPU: `TORCH_CUDA_ARCH_LIST=\"{}.{}\" pip install --no-build-isolation --force-reinstall <source>`.", cc.0, cc.1), &[]),
+                );
+                break;
+            }
+        }
+    }
+    // A program's CUDA 13 build (an image, wheel or backend "for cuda13") on a GPU below
+    // compute capability 7.5: CUDA 13 compiles nothing for Maxwell, Pascal or Volta
+    // (torch's own CUDA 13 builds are judged by the matrix).
+    if ce
+        .torch_cuda
+        .as_deref()
+        .is_none_or(|c| !c.starts_with("13."))
+        && combine::names_cuda13_build(paste)
+    {
+        for (i, name) in ce.gpus.iter().enumerate() {
+            let Some(cc) = gpu_cc(matrix, name) else {
+                continue;
+            };
+            if cc < (7, 5) {
+                out.push(
+                    Finding::new("ext.arch_unsupported", Severity::Fail, format!("the paste runs a CUDA 13 build, which has no kernels for GPU {i} {name} (sm_{}{})", cc.0, cc.1))
+                        .scope(scope.clone())
+                        .details("CUDA 13 dropped offline compilation for compute capability below 7.5 (Maxwell, Pascal, Volta): a program built with it has no kernels for this GPU.")
+                        .evidence("paste", "a CUDA 13 build (image, wheel or backend)")
+                        .fix(format!("Use the program's CUDA 12 build (image, wheel or backend), which still compiles for sm_{}{}.", cc.0, cc.1), &[]),
                 );
                 break;
             }
@@ -845,6 +908,22 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             }
             _ => (cause, from, summary),
         }
+    };
+    // A sentence saying an older version of the program works (a bisected commit, a
+    // downgrade that fixes it), with nothing failing in the environment: the program's bug.
+    let (cause, from, summary) = if cause == "none"
+        && combine::says_regression(paste)
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && !ce.torch_cpu_only
+    {
+        (
+            "workload.library_bug".to_string(),
+            "paste".to_string(),
+            "nothing in the paste's environment fails, and the paste says an older version of the program works (a bisected commit, a downgrade that fixes it): a regression of the program".to_string(),
+        )
+    } else {
+        (cause, from, summary)
     };
     // Two torch installs explain the symbol and library errors they cause: the observed
     // error confirms the environment's finding, which is the root.

@@ -107,6 +107,7 @@ struct Patterns {
     py_pair: Regex,
     modinfo_firmware: Regex,
     nvml_lib: Regex,
+    apt_driver_unmet: Regex,
     module_refused: Regex,
     smi_no_driver_words: Regex,
     driver_tool_missing: Regex,
@@ -213,14 +214,17 @@ fn patterns() -> Option<&'static Patterns> {
             // (also inside a sentence: "failed ... against NVML library version: 590.44")
             // a poster's words for nvidia-smi finding no driver: "run 'nvidia-smi' returns no drivers detected"
             smi_no_driver_words: re(
-                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?(?:drivers?|devices?)\b",
+                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b",
             )?,
             // the shell finding none of the driver's own tools: they ship with the driver package
             driver_tool_missing: re(
-                r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): command not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b",
+                r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): (?:command )?not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b|No such file or directory: '(?:nvidia-smi|prime-select|nvidia-settings)'|'nvidia-smi' is not recognized as an internal or external command|executable file not found in \$PATH: nvidia-smi|\bnvidia-smi\W{0,3}: executable file not found",
             )?,
+            // apt refusing the driver's packages: " libnvidia-compute-535 : Depends: libc6 (>=
+            // 2.34) but 2.31-13+deb11u7 is to be installed" (the driver never got installed)
+            apt_driver_unmet: re(r"^(?:nvidia-driver|libnvidia-[a-z0-9]+|nvidia-utils|nvidia-compute-utils|nvidia-kernel-common|nvidia-kernel-source|nvidia-dkms|cuda-drivers)(?:-\d{3})?(?:-server|-open)?(?::\w+)? : (?:Pre)?Depends: ")?,
             module_refused: re(
-                r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?missing\b[^\n]{0,10}Falling back to nouveau)",
+                r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?(?:missing|not found)\b[^\n]{0,10}Falling back to nouveau)",
             )?,
             nvml_lib: re(r"\bNVML library version:\s*(\d{3}\.\d+(?:\.\d+)?)")?,
             // the kernel refusing a GPU: "NVRM: NVIDIA 470.256.02 driver release."
@@ -282,7 +286,7 @@ fn patterns() -> Option<&'static Patterns> {
             driver_in_words: re(
                 r"(?i)\b(?:release|rilis|version|versi|versión|versão|versione)\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b|\b(?:driver|drivers|treiber|pilote|controlador)\b[^.\n]{0,25}\b(?:series|seri|série|serie|branch)\s+(\d{3})\b|\b(\d{3})[- ]series\b",
             )?,
-            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
@@ -374,6 +378,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut upgraded = false;
     let mut free_toolkit: Option<String> = None;
     let mut lspci_gpus: Vec<String> = Vec::new();
+    // inside an lshw "*-display" block: (in it, its product line, its vendor is NVIDIA)
+    let mut lshw: (bool, Option<String>, bool) = (false, None, false);
     let mut in_nvidia_lspci = false;
     // the torch attribute the previous line printed ("torch.__version__"), read from this line
     let mut asked: Option<&'static str> = None;
@@ -661,6 +667,56 @@ pub fn parse(text: &str) -> CollectEnv {
                 asked = Some(what);
             }
         }
+        // lshw -C display: "*-display" blocks; "product: G98 [GeForce 9300 GS]", "vendor:
+        // NVIDIA Corporation", "configuration: driver=nouveau latency=0" (which driver holds it)
+        if line.starts_with("*-") {
+            lshw = (line.starts_with("*-display"), None, false);
+        } else if lshw.0 {
+            if let Some(product) = line.strip_prefix("product:") {
+                lshw.1 = Some(product.trim().to_string());
+                continue;
+            }
+            if let Some(vendor) = line.strip_prefix("vendor:") {
+                lshw.2 = vendor.contains("NVIDIA");
+                if let Some(product) = lshw.1.take().filter(|_| lshw.2) {
+                    note(&mut ce, "lshw");
+                    // the marketing name in brackets, else the chip ("GP107GL")
+                    let name = product
+                        .split_once('[')
+                        .and_then(|(_, r)| r.split_once(']'))
+                        .map_or(product.as_str(), |(n, _)| n)
+                        .trim()
+                        .to_string();
+                    if lspci_gpus.len() < 64 && !name.is_empty() {
+                        lspci_gpus.push(name);
+                    }
+                }
+                continue;
+            }
+            if let Some(conf) = line.strip_prefix("configuration:").filter(|_| lshw.2) {
+                let driver = conf
+                    .split_whitespace()
+                    .find_map(|kv| kv.strip_prefix("driver="));
+                match driver {
+                    Some("nvidia") => ce.module_in_use = true,
+                    Some("nouveau")
+                        if !ce
+                            .kernel_observed
+                            .iter()
+                            .any(|(k, _)| k == "driver.nouveau_loaded") =>
+                    {
+                        ce.kernel_observed
+                            .push(("driver.nouveau_loaded".into(), line.clone()));
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if line.starts_with("description:") {
+                // a PCI class ("VGA compatible controller"), not lsb_release's OS
+                continue;
+            }
+        }
         // lspci: the GPU's name, and which kernel driver holds it
         if let Some(c) = p.lspci_gpu.captures(&line) {
             note(&mut ce, "lspci");
@@ -893,6 +949,14 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.smi_no_driver_words.is_match(&line) {
             note(&mut ce, "nvidia-smi (words)");
             ce.smi_failed = true;
+        }
+        if p.apt_driver_unmet.is_match(&line) {
+            note(&mut ce, "apt");
+            let id = "driver.not_installed";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
         }
         if p.driver_tool_missing.is_match(&line) {
             note(&mut ce, "shell");

@@ -871,3 +871,44 @@ fn driver_tools_missing_and_smi_words_are_read() {
     );
     assert!(ce.smi_failed && !ce.found_nothing());
 }
+
+/// Round 6 (dev-2026-11g): lshw's display block names the GPU and the kernel driver holding
+/// it; Python failing to spawn nvidia-smi and apt refusing the driver's packages observe
+/// `driver.not_installed`; a poster's "upgraded from 535.113.01-1 to 545.29.02-1" names the
+/// driver now installed; "nvidia-smi complains that there aren't any devices" is nvidia-smi
+/// failing.
+#[test]
+fn lshw_apt_and_spawn_failures_are_read() {
+    // github.com/peci1/nvidia-htop/issues/23
+    let ce = parse("  *-display\n       description: VGA compatible controller\n       product: G98 [GeForce 9300 GS]\n       vendor: NVIDIA Corporation\n       configuration: driver=nouveau latency=0\n");
+    assert_eq!(ce.gpus, vec!["GeForce 9300 GS"]);
+    assert_eq!(ce.os, None);
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.nouveau_loaded")
+    );
+    let ce = parse("  *-display\n       product: TU104GL [Quadro RTX 4000]\n       vendor: NVIDIA Corporation\n       configuration: driver=nvidia latency=0\n  *-display\n       product: UHD Graphics 630\n       vendor: Intel Corporation\n       configuration: driver=i915 latency=0\n");
+    assert_eq!(ce.gpus, vec!["Quadro RTX 4000"]);
+    assert!(ce.module_in_use && ce.kernel_observed.is_empty());
+    let ce = parse(
+        "FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi': 'nvidia-smi'\n",
+    );
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.not_installed")
+    );
+    // github.com/k4yt3x/video2x/issues/1029
+    let ce = parse("The following packages have unmet dependencies:\n libnvidia-cfg1-535 : Depends: libc6 (>= 2.34) but 2.31-13+deb11u7 is to be installed\n");
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.not_installed")
+    );
+    assert_eq!(ce.driver, None);
+    let ce = parse(" pop-desktop : PreDepends: pop-de-gnome but it is not going to be installed\n");
+    assert!(ce.kernel_observed.is_empty());
+    // github.com/negativo17/nvidia-driver/issues/145
+    let ce = parse("I just upgraded from 535.113.01-1 to 545.29.02-1 and Xorg can't initialize nvidia module.\n");
+    assert_eq!(ce.driver.as_deref(), Some("545.29.02"));
+    let ce = parse("but `nvidia-smi` just complains that there aren't any devices present\n");
+    assert!(ce.smi_failed);
+}
