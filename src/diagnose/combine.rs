@@ -263,7 +263,7 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
 static NOUVEAU_OFF_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:after|by|once|when)\s+(?:disabling|blacklisting|removing|unloading)\b[^.\n]{0,20}\bnouveau\b|\b(?:disabl|blacklist|unload)(?:ed|ing)?\b[^.\n]{0,20}\bnouveau\b[^.\n]{0,60}\b(?:fixed|solved|resolved|works? now|worked|completed successfully|did the trick)\b",
+        r"(?i)\b(?:after|by|once|when)\s+(?:disabling|blacklisting|removing|unloading)\b[^.\n]{0,20}\bnouveau\b|\b(?:disabl|blacklist|unload)(?:ed|ing)?\b[^.\n]{0,20}\bnouveau\b[^.\n]{0,60}\b(?:fixed|solved|resolved|works? now|worked|completed successfully|did the trick|succe(?:ss|eds?|eded|ssful(?:ly)?))\b",
     )
 });
 
@@ -446,10 +446,11 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A CUDA program other than PyTorch named as the one failing: Lua torch (cutorch),
-/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples.
+/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples, a C++ server
+/// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -795,6 +796,7 @@ mod tests {
         for (text, want) in [
             ("Installation has been successfully completed after disabling nouveau and updating initramfs as root:", "driver.nouveau_loaded"),
             ("Blacklisting nouveau fixed it for me.", "driver.nouveau_loaded"),
+            ("Ok, thanks, i exec blacklist nouveau after, `k8s-driver-manager` can exec success,", "driver.nouveau_loaded"),
             ("but I can't seem to get Ubuntu to load the nvidia kernel modules.", "driver.module_not_loaded"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
@@ -843,5 +845,17 @@ mod tests {
         ] {
             assert!(!names_cuda13_build(text), "{text}");
         }
+    }
+
+    /// A C++ server's glog lines name a program other than PyTorch (round 6, ScaleLLM).
+    #[test]
+    fn glog_lines_are_another_cuda_program() {
+        let ce = CollectEnv::default();
+        let glog = "I20231129 08:13:34.992501     7 main.cpp:135] Using devices: cuda:1\n";
+        assert!(program_is_not_pytorch(glog, &ce));
+        assert!(!program_is_not_pytorch(
+            &format!("{glog}  File \"site-packages/torch/cuda/__init__.py\", line 1\n"),
+            &ce
+        ));
     }
 }

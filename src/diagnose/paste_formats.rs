@@ -912,3 +912,21 @@ fn lshw_apt_and_spawn_failures_are_read() {
     let ce = parse("but `nvidia-smi` just complains that there aren't any devices present\n");
     assert!(ce.smi_failed);
 }
+
+/// Round 6 batch 2: DKMS names the driver in its own words ("Loading new
+/// nvidia-current-535.161.08 DKMS files", "DKMS module 'nvidia-367.35' failed to build",
+/// Debian's /var/lib/dkms/nvidia-current/ tree); "Tesla P4" is a GPU.
+#[test]
+fn dkms_wordings_and_short_tesla_names_are_read() {
+    // github.com/NVIDIA/nvidia-container-toolkit/issues/361
+    let ce = parse("Loading new nvidia-current-535.161.08 DKMS files...\nConsult /var/lib/dkms/nvidia-current/535.161.08/build/make.log for more information.\n");
+    assert_eq!(ce.driver.as_deref(), Some("535.161.08"));
+    // github.com/voidlinux/void-packages/issues/4651
+    let ce = parse("DKMS module 'nvidia-367.35' failed to build, please check /var/lib/dkms\n");
+    assert_eq!(ce.driver.as_deref(), Some("367.35"));
+    // github.com/NVIDIA/k8s-driver-manager/issues/37
+    let ce = parse("I use GPU car is `Tesla P4`.\n");
+    assert_eq!(ce.gpus, vec!["Tesla P4"]);
+    let ce = parse("Intel Pentium P4 at 3 GHz\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+}
