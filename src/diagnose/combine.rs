@@ -403,6 +403,35 @@ pub fn says_regression(paste: &str) -> bool {
     REGRESSION_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
+/// Words saying PyTorch itself was compiled from source: "compiled pytorch v1.11.0 from
+/// source", "torch built from source".
+static TORCH_FROM_SOURCE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:compiled|built|build|building)\s+(?:py)?torch\b[^\n]{0,40}?\bfrom source\b|\b(?:py)?torch\b[^.\n]{0,30}\b(?:compiled|built) from (?:the )?source\b",
+    )
+});
+
+/// A prebuilt wheel of a compiled torch extension installed: "pip install
+/// mmcv-full==1.7.0 -f https://.../torch1.11/index.html", "installed mmcv-full from pip
+/// wheels", "pip install flash_attn-2.5.5+cu118torch2.2...whl".
+static PREBUILT_EXTENSION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bpip3? install\b[^\n]{0,40}\b(?:mmcv(?:-full)?|flash[-_]attn|xformers|detectron2|torch[-_]scatter|torch[-_]sparse|pytorch3d|apex)\b[^\n]*(?:\s-f\s|--find-links|--extra-index-url|--index-url|\.whl\b)|\b(?:mmcv(?:-full)?|flash[-_]attn|xformers|detectron2)\b[^.\n]{0,20}\bfrom (?:pip )?wheels?\b",
+    )
+});
+
+/// Whether the paste shows a prebuilt extension wheel on a PyTorch compiled from source:
+/// the wheel was built against the official build, whose symbols a source build need not
+/// export alike.
+pub fn prebuilt_extension_on_source_torch(paste: &str) -> bool {
+    TORCH_FROM_SOURCE_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        && PREBUILT_EXTENSION
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+}
+
 /// A program's CUDA 13 build named in the paste: "the cuda13 images", "cuda_v13", "CUDA 13
 /// wheels", "cu130" (not nvidia-smi's "CUDA Version: 13.0", the driver's API level).
 static CUDA13_BUILD: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -856,6 +885,19 @@ mod tests {
         assert!(!program_is_not_pytorch(
             &format!("{glog}  File \"site-packages/torch/cuda/__init__.py\", line 1\n"),
             &ce
+        ));
+    }
+
+    /// A prebuilt extension wheel on a PyTorch compiled from source (round 6, mmcv#2439).
+    #[test]
+    fn prebuilt_extensions_on_source_torch_are_read() {
+        let text = "compiled pytorch v1.11.0 from source using CUDA 11.3\ninstalled mmcv-full from pip wheels\n`pip install mmcv-full==1.7.0 -f https://download.openmmlab.com/mmcv/dist/cu113/torch1.11/index.html`\n";
+        assert!(prebuilt_extension_on_source_torch(text));
+        assert!(!prebuilt_extension_on_source_torch(
+            "pip install mmcv-full==1.7.0 -f https://download.openmmlab.com/mmcv/dist/cu113/torch1.11/index.html\n"
+        ));
+        assert!(!prebuilt_extension_on_source_torch(
+            "compiled pytorch from source, then built mmcv from source too\n"
         ));
     }
 }

@@ -502,6 +502,76 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 
 /// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
 /// packages whose wheels do not support the GPUs listed.
+/// The compute capability of an NVIDIA chip code name ("GF108GLM", "GK110B", "TU106M"),
+/// by the convention of compat-matrix/gpus.toml (GK107/GK104/GK106 = 3.0, GK110/GK208 =
+/// 3.5, GK210 = 3.7, GM107/GM108 = 5.0, GM20x = 5.2, GP100 = 6.0, GP10x = 6.1, GV100 = 7.0,
+/// TU1xx = 7.5, GA100 = 8.0, GA10x = 8.6, AD10x = 8.9, GH100 = 9.0, GB100/GB102 = 10.0,
+/// GB20x = 12.0) and NVIDIA's legacy list for Fermi (GF100/GF110 = 2.0, other GF1xx = 2.1).
+fn chip_cc(chip: &str) -> Option<(u32, u32)> {
+    let c = chip.to_ascii_uppercase();
+    let digits: String = c
+        .trim_start_matches(|ch: char| ch.is_ascii_alphabetic())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let family = &c[..c.len()
+        - c.trim_start_matches(|ch: char| ch.is_ascii_alphabetic())
+            .len()];
+    let n: u32 = digits.parse().ok()?;
+    Some(match family {
+        "GF" if n == 100 || n == 110 => (2, 0),
+        "GF" if (101..200).contains(&n) => (2, 1),
+        "GK" if n == 210 => (3, 7),
+        "GK" if n == 110 || n == 208 => (3, 5),
+        "GK" if (100..200).contains(&n) => (3, 0),
+        "GM" if n == 107 || n == 108 => (5, 0),
+        "GM" if (200..300).contains(&n) => (5, 2),
+        "GP" if n == 100 => (6, 0),
+        "GP" if (101..200).contains(&n) => (6, 1),
+        "GV" if n == 100 => (7, 0),
+        "TU" if (100..200).contains(&n) => (7, 5),
+        "GA" if n == 100 => (8, 0),
+        "GA" if (101..200).contains(&n) => (8, 6),
+        "AD" if (100..200).contains(&n) => (8, 9),
+        "GH" if n == 100 => (9, 0),
+        "GB" if n == 100 || n == 102 => (10, 0),
+        "GB" if (200..300).contains(&n) => (12, 0),
+        _ => return None,
+    })
+}
+
+/// Fills the compute capability of the paste's GPUs the matrix does not know by name: from
+/// the chip code name the paste gives beside it (lspci's and ubuntu-drivers' "GF108GLM [NVS
+/// 5200M]"), else from the one capability its family shares ("V100").
+fn infer_unknown_ccs(facts: &mut Facts, paste: &str, matrix: &Matrix) {
+    let Fact::Known { value: nvml } = &mut facts.driver_api.nvml else {
+        return;
+    };
+    let Fact::Known { value: devices } = &mut nvml.devices else {
+        return;
+    };
+    for d in devices.iter_mut() {
+        if d.compute_capability.is_known() {
+            continue;
+        }
+        let Some(name) = d.name.value().map(ToString::to_string) else {
+            continue;
+        };
+        if matrix.gpu_by_name(&name).is_some() {
+            continue;
+        }
+        let bracketed = format!("[{name}]");
+        let from_chip = paste.lines().find_map(|l| {
+            let at = l.find(&bracketed)?;
+            let chip = l[..at].split_whitespace().last()?;
+            chip_cc(chip)
+        });
+        if let Some(cc) = from_chip.or_else(|| gpu_cc(matrix, &name)) {
+            d.compute_capability = Fact::known(format!("{}.{}", cc.0, cc.1));
+        }
+    }
+}
+
 /// A GPU's compute capability from the name a paste gives it: the matrix's entry, else the
 /// one capability every product of that family shares ("V100" -> the Tesla V100 variants,
 /// all 7.0); none where the family's products differ.
@@ -749,7 +819,8 @@ fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let ce = paste::parse(paste);
-    let facts = facts_from(&ce);
+    let mut facts = facts_from(&ce);
+    infer_unknown_ccs(&mut facts, paste, matrix);
     let skip: Vec<String> = NOT_IN_PASTE
         .iter()
         .map(|(id, _, _)| (*id).to_string())
@@ -971,6 +1042,19 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             format!("an extension in the paste says it was built for PyTorch {built}, but {have} is installed: its compiled ops do not load against it"),
         ),
         _ => (cause, from, summary),
+    };
+    // A prebuilt extension wheel on a PyTorch compiled from source: built against the
+    // official build, its compiled ops need not load against this one.
+    let (cause, from, summary) = if matches!(cause.as_str(), "none" | "workload.library_bug")
+        && combine::prebuilt_extension_on_source_torch(paste)
+    {
+        (
+            "ext.abi_mismatch".to_string(),
+            "paste".to_string(),
+            "the paste installs a prebuilt extension wheel on a PyTorch compiled from source: the wheel was built against the official PyTorch build, so its compiled ops need not load against this one (build the extension from source against the local torch)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
     };
     // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
     // cause wherever nothing more specific was observed: an empty verdict, the program's
@@ -1403,6 +1487,32 @@ Nvidia driver version: 470.129.06
         assert_eq!(diagnose(said, None, matrix()).cause, "torch.cpu_only");
         let cpu_machine = "PyTorch version: 2.0.0+cpu\nCUDA used to build PyTorch: None\nIs CUDA available: False\nGPU models and configuration: No CUDA\nNvidia driver version: No CUDA\n";
         assert_eq!(diagnose(cpu_machine, None, matrix()).cause, "none");
+    }
+
+    /// Round 6: a chip code name gives the compute capability of a GPU the matrix does not
+    /// know by name, and a driver branch the matrix does not list drops at least what the
+    /// branch below it dropped (github.com/canonical/nvidia-graphics-drivers/issues/36).
+    #[test]
+    fn chip_code_names_give_the_cc_of_unknown_gpus() {
+        assert_eq!(chip_cc("GF108GLM"), Some((2, 1)));
+        assert_eq!(chip_cc("GF110"), Some((2, 0)));
+        assert_eq!(chip_cc("GK210GL"), Some((3, 7)));
+        assert_eq!(chip_cc("TU106M"), Some((7, 5)));
+        assert_eq!(chip_cc("GB202"), Some((12, 0)));
+        assert_eq!(chip_cc("Device"), None);
+        let m = Matrix::bundled().unwrap();
+        let d = diagnose(
+            "vendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\nI installed the nvidia-driver-435 package.\n",
+            None,
+            &m,
+        );
+        assert_eq!(d.cause, "driver.gpu_unsupported", "{}", d.summary);
+        let d = diagnose(
+            "vendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\nI installed the nvidia-driver-390 package.\n",
+            None,
+            &m,
+        );
+        assert_ne!(d.cause, "driver.gpu_unsupported", "{}", d.summary);
     }
 
     #[test]

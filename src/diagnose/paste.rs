@@ -380,6 +380,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut lspci_gpus: Vec<String> = Vec::new();
     // inside an lshw "*-display" block: (in it, its product line, its vendor is NVIDIA)
     let mut lshw: (bool, Option<String>, bool) = (false, None, false);
+    // the last ubuntu-drivers "vendor :" line named NVIDIA
+    let mut ubuntu_drivers_nvidia = false;
     let mut in_nvidia_lspci = false;
     // the torch attribute the previous line printed ("torch.__version__"), read from this line
     let mut asked: Option<&'static str> = None;
@@ -716,6 +718,28 @@ pub fn parse(text: &str) -> CollectEnv {
                 // a PCI class ("VGA compatible controller"), not lsb_release's OS
                 continue;
             }
+        }
+        // ubuntu-drivers devices: "vendor   : NVIDIA Corporation" then "model    : GF108GLM
+        // [NVS 5200M]" (the marketing name in brackets)
+        if let Some(vendor) = line
+            .strip_prefix("vendor")
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+        {
+            ubuntu_drivers_nvidia = vendor.contains("NVIDIA");
+        } else if let Some(model) = line
+            .strip_prefix("model")
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+            .filter(|_| ubuntu_drivers_nvidia)
+        {
+            ubuntu_drivers_nvidia = false;
+            if let Some((_, rest)) = model.split_once('[') {
+                let name = rest.split(']').next().unwrap_or("").trim();
+                if !name.is_empty() && lspci_gpus.len() < 64 {
+                    note(&mut ce, "ubuntu-drivers");
+                    lspci_gpus.push(name.to_string());
+                }
+            }
+            continue;
         }
         // lspci: the GPU's name, and which kernel driver holds it
         if let Some(c) = p.lspci_gpu.captures(&line) {

@@ -930,3 +930,13 @@ fn dkms_wordings_and_short_tesla_names_are_read() {
     let ce = parse("Intel Pentium P4 at 3 GHz\n");
     assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
 }
+
+/// Round 6 batch 3: `ubuntu-drivers devices` names the GPU in the model line of an NVIDIA
+/// vendor block (github.com/canonical/nvidia-graphics-drivers/issues/36).
+#[test]
+fn ubuntu_drivers_devices_is_read() {
+    let ce = parse("== /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0 ==\nmodalias : pci:v000010DEd00000DFCsv00001028sd00000535bc03sc00i00\nvendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\ndriver   : nvidia-driver-435 - distro non-free recommended\n");
+    assert_eq!(ce.gpus, vec!["NVS 5200M"]);
+    let ce = parse("vendor   : Intel Corporation\nmodel    : Wireless 8265 / 8275 [Dual Band]\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+}

@@ -2249,6 +2249,22 @@ I just upgraded from 535.113.01-1 to 545.29.02-1 and Xorg can't initialize nvidi
 "#,
         facts: &[("driver", "545.29.02"), ("gpus", "GTX 1070"), ("os", "Fedora 37")],
     },
+    // round 6 (dev-2026-11g), batch 3
+    Sample {
+        url: "https://github.com/canonical/nvidia-graphics-drivers/issues/36",
+        format: "ubuntu-drivers",
+        text: r#"== /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0 ==
+modalias : pci:v000010DEd00000DFCsv00001028sd00000535bc03sc00i00
+vendor   : NVIDIA Corporation
+model    : GF108GLM [NVS 5200M]
+driver   : nvidia-340 - distro non-free
+driver   : nvidia-driver-435 - distro non-free recommended
+driver   : nvidia-driver-430 - distro non-free
+driver   : nvidia-driver-390 - distro non-free
+driver   : xserver-xorg-video-nouveau - distro free builtin
+"#,
+        facts: &[("gpus", "NVS 5200M"), ("os", "")],
+    },
 ];
 
 #[test]
