@@ -58,7 +58,7 @@ pub fn program_exception(paste: &str) -> Option<String> {
 /// Sentences in which the person says the machine has no NVIDIA GPU to use.
 static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b",
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
     )
 });
 
@@ -259,6 +259,14 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying the driver's device files are missing or created too late: "the creation of
+/// the `/dev/nvidia*` device nodes is delayed", "/dev/nvidiactl does not exist".
+static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b",
+    )
+});
+
 /// Words saying that taking nouveau out of the way fixed it: "Installation has been
 /// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
 static NOUVEAU_OFF_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -279,6 +287,13 @@ pub fn says_open_driver_in_use(text: &str) -> bool {
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
     if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
         return Some("driver.uvm_unavailable");
+    }
+    // the device nodes said missing or late: the module may be loaded, /dev/nvidia* is not there
+    if DEVICE_NODES_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return Some("driver.device_nodes");
     }
     // nouveau taken out of the way fixed it: nouveau held the GPU
     if NOUVEAU_OFF_FIXED_SAID
@@ -510,6 +525,7 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
     "torch.cuda_unavailable",
     "host.container_no_gpu",
     "driver.compat_package_mismatch",
+    "driver.device_nodes",
 ];
 
 #[cfg(test)]
@@ -827,6 +843,8 @@ mod tests {
             ("Blacklisting nouveau fixed it for me.", "driver.nouveau_loaded"),
             ("Ok, thanks, i exec blacklist nouveau after, `k8s-driver-manager` can exec success,", "driver.nouveau_loaded"),
             ("but I can't seem to get Ubuntu to load the nvidia kernel modules.", "driver.module_not_loaded"),
+            ("As bumblebee loads them after bbswitch, the creation of the `/dev/nvidia*` device nodes is delayed.", "driver.device_nodes"),
+            ("ls: /dev/nvidiactl does not exist on the host", "driver.device_nodes"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }
@@ -899,5 +917,17 @@ mod tests {
         assert!(!prebuilt_extension_on_source_torch(
             "compiled pytorch from source, then built mmcv from source too\n"
         ));
+    }
+
+    /// A machine whose only GPU named is an Intel or AMD one has no NVIDIA GPU (round 6,
+    /// arno01/steam#2).
+    #[test]
+    fn a_named_non_nvidia_gpu_says_no_nvidia_gpu() {
+        let ce = CollectEnv::default();
+        assert!(says_no_nvidia_gpu(
+            "The README claims this has been tested on an Intel HD 5000, but the image expects /dev/nvidia0",
+            &ce
+        ));
+        assert!(!says_no_nvidia_gpu("My RTX 3060 runs the model.", &ce));
     }
 }

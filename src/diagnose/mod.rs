@@ -1122,7 +1122,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             if stated != cause
                 && ce.cuda_available != Some(true)
                 // lspci showing the nvidia module bound answers every stated module cause but nvidia_uvm's
-                && !(stated.starts_with("driver.") && stated != "driver.uvm_unavailable" && ce.module_in_use)
+                // and the device nodes'
+                && !(stated.starts_with("driver.")
+                    && !matches!(stated, "driver.uvm_unavailable" | "driver.device_nodes")
+                    && ce.module_in_use)
                 && from != "log"
                 && from != "findings"
                 && (from != "paste" || cause == "workload.library_bug")
@@ -1142,6 +1145,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
                         "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
+                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
@@ -1167,6 +1171,20 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             }
         }
         _ => (cause, from, summary),
+    };
+    // What the paste says of the hardware beats the generic reading of its error too: with no
+    // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
+    let (cause, from, summary) = if from == "paste error (generic)"
+        && combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+        && combine::says_no_nvidia_gpu(paste, &ce)
+    {
+        (
+            "host.no_nvidia_gpu".to_string(),
+            "paste".to_string(),
+            format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table): the error's {cause} is that missing GPU"),
+        )
+    } else {
+        (cause, from, summary)
     };
     // The paste's error, even one only the generic fallback ranks, is shown with the
     // diagnosis.

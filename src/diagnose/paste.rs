@@ -108,6 +108,7 @@ struct Patterns {
     modinfo_firmware: Regex,
     nvml_lib: Regex,
     apt_driver_unmet: Regex,
+    lsmod_nvidia: Regex,
     module_refused: Regex,
     smi_no_driver_words: Regex,
     driver_tool_missing: Regex,
@@ -222,6 +223,7 @@ fn patterns() -> Option<&'static Patterns> {
             )?,
             // apt refusing the driver's packages: " libnvidia-compute-535 : Depends: libc6 (>=
             // 2.34) but 2.31-13+deb11u7 is to be installed" (the driver never got installed)
+            lsmod_nvidia: re(r"^nvidia\s+\d{4,}\s+\d+(?:\s+\S+)?$")?,
             apt_driver_unmet: re(r"^(?:nvidia-driver|libnvidia-[a-z0-9]+|nvidia-utils|nvidia-compute-utils|nvidia-kernel-common|nvidia-kernel-source|nvidia-dkms|cuda-drivers)(?:-\d{3})?(?:-server|-open)?(?::\w+)? : (?:Pre)?Depends: ")?,
             module_refused: re(
                 r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?(?:missing|not found)\b[^\n]{0,10}Falling back to nouveau)",
@@ -270,7 +272,7 @@ fn patterns() -> Option<&'static Patterns> {
             pkg_toolkit: re(r"^(?:ii\s+)?(?:nvidia-cuda-toolkit|cuda-nvcc-\d+-\d+|cuda-toolkit-\d+-\d+)(?:/\S+)?(?::\w+)?\s+(?:\d+:)?(\d+\.\d+\.\d+)[-~\s]")?,
             // DKMS: "/var/lib/dkms/nvidia/470.57.02/build/...", `dkms status`'s
             // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
-            dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
+            dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
@@ -718,6 +720,12 @@ pub fn parse(text: &str) -> CollectEnv {
                 // a PCI class ("VGA compatible controller"), not lsb_release's OS
                 continue;
             }
+        }
+        // lsmod: "nvidia  56795136  17 nvidia_uvm,nvidia_modeset": the nvidia module is loaded
+        if line.starts_with("nvidia ") && p.lsmod_nvidia.is_match(&line) {
+            note(&mut ce, "lsmod");
+            ce.module_in_use = true;
+            continue;
         }
         // ubuntu-drivers devices: "vendor   : NVIDIA Corporation" then "model    : GF108GLM
         // [NVS 5200M]" (the marketing name in brackets)

@@ -940,3 +940,14 @@ fn ubuntu_drivers_devices_is_read() {
     let ce = parse("vendor   : Intel Corporation\nmodel    : Wireless 8265 / 8275 [Dual Band]\n");
     assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
 }
+
+/// Round 6 batch 4: lsmod showing the nvidia module is the module loaded; Debian's `dkms
+/// status` names its nvidia-current build (github.com/Bumblebee-Project/Bumblebee/issues/1093).
+#[test]
+fn lsmod_and_debian_dkms_status_are_read() {
+    let ce = parse("nvidia-current/535.216.01, 6.1.0-34-amd64, x86_64: installed\nnvidia_uvm           1540096  0\nnvidia              56795136  17 nvidia_uvm,nvidia_modeset\n");
+    assert!(ce.module_in_use);
+    assert_eq!(ce.driver.as_deref(), Some("535.216.01"));
+    let ce = parse("nvidia is not loaded, lsmod shows nothing\n");
+    assert!(!ce.module_in_use);
+}
