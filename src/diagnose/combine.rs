@@ -259,6 +259,15 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying CUDA went away after a suspend and reloading nvidia_uvm brought it back: "with
+/// suspend - wake cycles, CUDA stops being detected", "sudo modprobe -r nvidia-uvm" given as
+/// the solution.
+static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
+    )
+});
+
 /// Words saying the driver's device files are missing or created too late: "the creation of
 /// the `/dev/nvidia*` device nodes is delayed", "/dev/nvidiactl does not exist".
 static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -285,7 +294,11 @@ pub fn says_open_driver_in_use(text: &str) -> bool {
 /// installing NVIDIA's fixed it, else `driver.nouveau_loaded`), or the nvidia module itself
 /// not loaded or refused (`driver.module_not_loaded`).
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
-    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
+    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+        || UVM_RELOAD_FIXED_SAID
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+    {
         return Some("driver.uvm_unavailable");
     }
     // the device nodes said missing or late: the module may be loaded, /dev/nvidia* is not there
@@ -845,6 +858,8 @@ mod tests {
             ("but I can't seem to get Ubuntu to load the nvidia kernel modules.", "driver.module_not_loaded"),
             ("As bumblebee loads them after bbswitch, the creation of the `/dev/nvidia*` device nodes is delayed.", "driver.device_nodes"),
             ("ls: /dev/nvidiactl does not exist on the host", "driver.device_nodes"),
+            ("In my Ubuntu PC, with suspend - wake cycles, CUDA stops being detected. Even in pytorch", "driver.uvm_unavailable"),
+            ("The solution for me was to reboot or unload and load nvidia drivers with:\n   sudo modprobe -r nvidia-uvm\n", "driver.uvm_unavailable"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }

@@ -109,6 +109,7 @@ struct Patterns {
     nvml_lib: Regex,
     apt_driver_unmet: Regex,
     lsmod_nvidia: Regex,
+    modprobe_nvidia: Regex,
     module_refused: Regex,
     smi_no_driver_words: Regex,
     driver_tool_missing: Regex,
@@ -223,6 +224,7 @@ fn patterns() -> Option<&'static Patterns> {
             )?,
             // apt refusing the driver's packages: " libnvidia-compute-535 : Depends: libc6 (>=
             // 2.34) but 2.31-13+deb11u7 is to be installed" (the driver never got installed)
+            modprobe_nvidia: re(r"(?:^|\s)(?:modprobe(?:\s+-r)?|rmmod|insmod)\s+nvidia(?:[-_](?:uvm|drm|modeset))?\b")?,
             lsmod_nvidia: re(r"^nvidia\s+\d{4,}\s+\d+(?:\s+\S+)?$")?,
             apt_driver_unmet: re(r"^(?:nvidia-driver|libnvidia-[a-z0-9]+|nvidia-utils|nvidia-compute-utils|nvidia-kernel-common|nvidia-kernel-source|nvidia-dkms|cuda-drivers)(?:-\d{3})?(?:-server|-open)?(?::\w+)? : (?:Pre)?Depends: ")?,
             module_refused: re(
@@ -664,9 +666,11 @@ pub fn parse(text: &str) -> CollectEnv {
             ("torch.version.cuda", "cuda"),
             ("torch.cuda.is_available()", "available"),
         ] {
-            if line.contains(attr)
-                && line.matches(attr).count() == 1
-                && line.ends_with([')', '_', 'a', '"', '\''])
+            // "```print(torch.__version__)```": markdown's inline code fence around the call
+            let bare = line.trim_matches('`');
+            if bare.contains(attr)
+                && bare.matches(attr).count() == 1
+                && bare.ends_with([')', '_', 'a', '"', '\''])
             {
                 asked = Some(what);
             }
@@ -989,6 +993,10 @@ pub fn parse(text: &str) -> CollectEnv {
                 ce.kernel_observed
                     .push((id.to_string(), line.chars().take(300).collect()));
             }
+        }
+        // the driver's modules handled by hand ("sudo modprobe -r nvidia-uvm"): a shell paste
+        if p.modprobe_nvidia.is_match(&line) {
+            note(&mut ce, "shell");
         }
         if p.driver_tool_missing.is_match(&line) {
             note(&mut ce, "shell");

@@ -951,3 +951,16 @@ fn lsmod_and_debian_dkms_status_are_read() {
     let ce = parse("nvidia is not loaded, lsmod shows nothing\n");
     assert!(!ce.module_in_use);
 }
+
+/// Round 6 batch 5: markdown's inline code fence around `print(torch.__version__)` still asks
+/// for the next line's version; `modprobe -r nvidia-uvm` is a shell paste
+/// (github.com/pytorch/pytorch/issues/6041, github.com/mozilla-ai/llamafile/issues/273).
+#[test]
+fn fenced_python_questions_and_modprobe_lines_are_read() {
+    let ce = parse("```print(torch.__version__)```\n1.4.0\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.4.0"));
+    let ce = parse("   sudo modprobe -r nvidia-uvm\n   sudo modprobe nvidia-uvm\n");
+    assert!(!ce.found_nothing());
+    let ce = parse("sudo modprobe snd_hda_intel\n");
+    assert!(ce.found_nothing());
+}
