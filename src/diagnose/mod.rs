@@ -650,6 +650,17 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel log shows the open nvidia module refusing the GPU: it has no GSP (Maxwell, Pascal, Volta), which the open module needs",
                 "Install the proprietary kernel module of the driver branch (`nvidia-dkms-<branch>` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer) and reboot.",
             ),
+            "driver.module_not_loaded"
+                if line.contains("GPL-only")
+                    || line.contains("build")
+                    || line.contains("No kernel module was installed")
+                    || line.contains("through DKMS") =>
+            {
+                (
+                    "the nvidia kernel module failed to build for the running kernel (the driver release predates the kernel, or headers/compiler are missing), so no module drives the GPU",
+                    "Install a driver release that supports this kernel (or boot the previous kernel), with the kernel headers for it, then rebuild the module (`sudo dkms autoinstall`) and reboot.",
+                )
+            }
             "driver.module_not_loaded" => (
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",

@@ -108,6 +108,7 @@ struct Patterns {
     modinfo_firmware: Regex,
     nvml_lib: Regex,
     apt_driver_unmet: Regex,
+    module_build_failed: Regex,
     lsmod_nvidia: Regex,
     modprobe_nvidia: Regex,
     module_refused: Regex,
@@ -226,6 +227,10 @@ fn patterns() -> Option<&'static Patterns> {
             // 2.34) but 2.31-13+deb11u7 is to be installed" (the driver never got installed)
             modprobe_nvidia: re(r"(?:^|\s)(?:modprobe(?:\s+-r)?|rmmod|insmod)\s+nvidia(?:[-_](?:uvm|drm|modeset))?\b")?,
             lsmod_nvidia: re(r"^nvidia\s+\d{4,}\s+\d+(?:\s+\S+)?$")?,
+            // the nvidia module failing to build for the running kernel (kbuild, the installer,
+            // DKMS): "GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'",
+            // "No kernel module was installed", "nvidia.ko failed to build!"
+            module_build_failed: re(r"(?i)GPL-incompatible module nvidia(?:[-_]\w+)?\.ko uses GPL-only symbol|No kernel module was installed|\bnvidia(?:[-_]\w+)?\.ko failed to build\b|Failed to install the kernel module through DKMS|\bDKMS module '?nvidia[^\n]{0,30}\bfailed to build\b")?,
             apt_driver_unmet: re(r"^(?:nvidia-driver|libnvidia-[a-z0-9]+|nvidia-utils|nvidia-compute-utils|nvidia-kernel-common|nvidia-kernel-source|nvidia-dkms|cuda-drivers)(?:-\d{3})?(?:-server|-open)?(?::\w+)? : (?:Pre)?Depends: ")?,
             module_refused: re(
                 r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?(?:missing|not found)\b[^\n]{0,10}Falling back to nouveau)",
@@ -985,6 +990,14 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.smi_no_driver_words.is_match(&line) {
             note(&mut ce, "nvidia-smi (words)");
             ce.smi_failed = true;
+        }
+        if p.module_build_failed.is_match(&line) {
+            note(&mut ce, "kernel module build");
+            let id = "driver.module_not_loaded";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
         }
         if p.apt_driver_unmet.is_match(&line) {
             note(&mut ce, "apt");

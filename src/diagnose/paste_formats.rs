@@ -964,3 +964,23 @@ fn fenced_python_questions_and_modprobe_lines_are_read() {
     let ce = parse("sudo modprobe snd_hda_intel\n");
     assert!(ce.found_nothing());
 }
+
+/// Round 6 batch 7: the nvidia module failing to build for the running kernel observes
+/// `driver.module_not_loaded` (github.com/GoogleCloudPlatform/compute-gpu-installation/issues/33,
+/// github.com/microsoft/pai/issues/3413).
+#[test]
+fn module_build_failures_are_observed() {
+    for line in [
+        "   ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'\n",
+        "ERROR: Failed to install the kernel module through DKMS.  No kernel module was installed; please\n",
+    ] {
+        let ce = parse(line);
+        assert_eq!(
+            ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+            Some("driver.module_not_loaded"),
+            "{line}"
+        );
+    }
+    let ce = parse("make: *** [Makefile:82: modules] Error 2\n");
+    assert!(ce.kernel_observed.is_empty());
+}
