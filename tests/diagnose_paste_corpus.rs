@@ -38,6 +38,9 @@ fn floors(part: &str) -> (f64, f64) {
         // round 5 (dev-2026-11f, forum and blog pastes), after its batches' changes: 20/20
         // first-ranked, facts 2/2 (20 cases; each batch's first measure is in SPLIT.md)
         ADDED_F => (0.90, 0.95),
+        // round 6 (dev-2026-11g, environment pastes of every kind), after its batches' changes:
+        // 33/36 first-ranked, facts 18/18 (36 cases; each batch's first measure is in SPLIT.md)
+        ADDED_G => (0.85, 0.95),
         // the frozen held-out part: the last measured figures less one case (after round 5,
         // 2026-11-24: 51/75 first-ranked, facts 112/150)
         _ => (0.66, 0.74),
@@ -84,6 +87,8 @@ const ADDED_D: &str = "dev-2026-11d";
 const ADDED_E: &str = "dev-2026-11e";
 /// Round 5 (#14's `diagnose` part, pastes from forums): all dev.
 const ADDED_F: &str = "dev-2026-11f";
+/// Round 6 (#14's `diagnose` part, environment pastes of every kind): all dev.
+const ADDED_G: &str = "dev-2026-11g";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -113,7 +118,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
-    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F]
+    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G]
         .iter()
         .any(|f| c.file.starts_with(&format!("{f}/")))
 }
@@ -147,6 +152,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_D))
         .chain(added_cases_in(ADDED_E))
         .chain(added_cases_in(ADDED_F))
+        .chain(added_cases_in(ADDED_G))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -219,7 +225,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_d = added_cases_in(ADDED_D);
     let added_e = added_cases_in(ADDED_E);
     let added_f = added_cases_in(ADDED_F);
-    let parts: [(&str, Vec<&Case>); 7] = [
+    let added_g = added_cases_in(ADDED_G);
+    let parts: [(&str, Vec<&Case>); 8] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -227,6 +234,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_D, added_d.iter().collect()),
         (ADDED_E, added_e.iter().collect()),
         (ADDED_F, added_f.iter().collect()),
+        (ADDED_G, added_g.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

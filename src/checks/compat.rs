@@ -604,7 +604,16 @@ pub fn gpu_unsupported(ctx: &Ctx) -> Vec<Finding> {
         return Vec::new();
     };
     let major = u32::try_from(driver.major()).unwrap_or(u32::MAX);
-    let branch = ctx.matrix.branch(&driver);
+    // A branch the matrix does not list (R430, R435) drops at least what the nearest listed
+    // branch below it dropped: GPUs only ever leave the support lists.
+    let branch = ctx.matrix.branch(&driver).or_else(|| {
+        ctx.matrix
+            .drivers
+            .branch
+            .iter()
+            .filter(|b| b.branch < major)
+            .max_by_key(|b| b.branch)
+    });
     let mut out = Vec::new();
     for g in view::gpu_ccs(ctx.facts, ctx.matrix) {
         let id = &DRIVER_GPU_UNSUPPORTED;

@@ -58,7 +58,7 @@ pub fn program_exception(paste: &str) -> Option<String> {
 /// Sentences in which the person says the machine has no NVIDIA GPU to use.
 static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b",
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
     )
 });
 
@@ -229,7 +229,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b",
     )
 });
 
@@ -259,6 +259,31 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying CUDA went away after a suspend and reloading nvidia_uvm brought it back: "with
+/// suspend - wake cycles, CUDA stops being detected", "sudo modprobe -r nvidia-uvm" given as
+/// the solution.
+static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
+    )
+});
+
+/// Words saying the driver's device files are missing or created too late: "the creation of
+/// the `/dev/nvidia*` device nodes is delayed", "/dev/nvidiactl does not exist".
+static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b",
+    )
+});
+
+/// Words saying that taking nouveau out of the way fixed it: "Installation has been
+/// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
+static NOUVEAU_OFF_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:after|by|once|when)\s+(?:disabling|blacklisting|removing|unloading)\b[^.\n]{0,20}\bnouveau\b|\b(?:disabl|blacklist|unload)(?:ed|ing)?\b[^.\n]{0,20}\bnouveau\b[^.\n]{0,60}\b(?:fixed|solved|resolved|works? now|worked|completed successfully|did the trick|succe(?:ss|eds?|eded|ssful(?:ly)?))\b",
+    )
+});
+
 /// Whether a sentence of the paste says the machine runs on the open-source driver.
 pub fn says_open_driver_in_use(text: &str) -> bool {
     OPEN_DRIVER_SAID.as_ref().is_some_and(|r| r.is_match(text))
@@ -269,8 +294,26 @@ pub fn says_open_driver_in_use(text: &str) -> bool {
 /// installing NVIDIA's fixed it, else `driver.nouveau_loaded`), or the nvidia module itself
 /// not loaded or refused (`driver.module_not_loaded`).
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
-    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste)) {
+    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+        || UVM_RELOAD_FIXED_SAID
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+    {
         return Some("driver.uvm_unavailable");
+    }
+    // the device nodes said missing or late: the module may be loaded, /dev/nvidia* is not there
+    if DEVICE_NODES_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return Some("driver.device_nodes");
+    }
+    // nouveau taken out of the way fixed it: nouveau held the GPU
+    if NOUVEAU_OFF_FIXED_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+    {
+        return Some("driver.nouveau_loaded");
     }
     // on the open-source driver: NVIDIA's was missing when installing it fixed the machine,
     // else nouveau holds the GPU
@@ -373,6 +416,63 @@ pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
     }
 }
 
+/// Words saying the failure is a regression of the program itself: a bisected "First Bad
+/// Commit", "does not happen on any commits previous to", "worked with the previous
+/// version", "downgrading to 0.5.7 fixes it".
+static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b",
+    )
+});
+
+/// Whether a sentence of the paste says the failure came with a new version of the program
+/// (an older commit, version or release works).
+pub fn says_regression(paste: &str) -> bool {
+    REGRESSION_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// Words saying PyTorch itself was compiled from source: "compiled pytorch v1.11.0 from
+/// source", "torch built from source".
+static TORCH_FROM_SOURCE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:compiled|built|build|building)\s+(?:py)?torch\b[^\n]{0,40}?\bfrom source\b|\b(?:py)?torch\b[^.\n]{0,30}\b(?:compiled|built) from (?:the )?source\b",
+    )
+});
+
+/// A prebuilt wheel of a compiled torch extension installed: "pip install
+/// mmcv-full==1.7.0 -f https://.../torch1.11/index.html", "installed mmcv-full from pip
+/// wheels", "pip install flash_attn-2.5.5+cu118torch2.2...whl".
+static PREBUILT_EXTENSION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bpip3? install\b[^\n]{0,40}\b(?:mmcv(?:-full)?|flash[-_]attn|xformers|detectron2|torch[-_]scatter|torch[-_]sparse|pytorch3d|apex)\b[^\n]*(?:\s-f\s|--find-links|--extra-index-url|--index-url|\.whl\b)|\b(?:mmcv(?:-full)?|flash[-_]attn|xformers|detectron2)\b[^.\n]{0,20}\bfrom (?:pip )?wheels?\b",
+    )
+});
+
+/// Whether the paste shows a prebuilt extension wheel on a PyTorch compiled from source:
+/// the wheel was built against the official build, whose symbols a source build need not
+/// export alike.
+pub fn prebuilt_extension_on_source_torch(paste: &str) -> bool {
+    TORCH_FROM_SOURCE_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        && PREBUILT_EXTENSION
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
+}
+
+/// A program's CUDA 13 build named in the paste: "the cuda13 images", "cuda_v13", "CUDA 13
+/// wheels", "cu130" (not nvidia-smi's "CUDA Version: 13.0", the driver's API level).
+static CUDA13_BUILD: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bcuda[ _-]?v?13(?:\.\d)?[ _-]?(?:images?|containers?|builds?|wheels?|backends?|binar(?:y|ies)|variants?|librar(?:y|ies)|tags?|versions? of)\b|\b(?:images?|containers?|wheels?|builds?|backends?)\b[^.\n]{0,12}\b(?:for |with )?cuda[ _-]?v?13\b|\bcuda_v13\b|(?:^|[^\w.])cu13\d\b",
+    )
+});
+
+/// Whether the paste names a CUDA 13 build of a program (its kernels start at sm_75).
+pub fn names_cuda13_build(paste: &str) -> bool {
+    CUDA13_BUILD.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
 /// Causes a second torch install explains: symbols that do not match, the wrong copy of a
 /// library loaded, an extension built against the other one.
 pub const MIXED_INSTALL_SYMPTOMS: &[&str] = &[
@@ -403,10 +503,11 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A CUDA program other than PyTorch named as the one failing: Lua torch (cutorch),
-/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples.
+/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples, a C++ server
+/// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -437,6 +538,7 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
     "torch.cuda_unavailable",
     "host.container_no_gpu",
     "driver.compat_package_mismatch",
+    "driver.device_nodes",
 ];
 
 #[cfg(test)]
@@ -747,7 +849,23 @@ mod tests {
             stated_arch_cause("PyTorch supports the RTX 4090 since 1.13."),
             None
         );
+        // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
+        // the nvidia modules
+        for (text, want) in [
+            ("Installation has been successfully completed after disabling nouveau and updating initramfs as root:", "driver.nouveau_loaded"),
+            ("Blacklisting nouveau fixed it for me.", "driver.nouveau_loaded"),
+            ("Ok, thanks, i exec blacklist nouveau after, `k8s-driver-manager` can exec success,", "driver.nouveau_loaded"),
+            ("but I can't seem to get Ubuntu to load the nvidia kernel modules.", "driver.module_not_loaded"),
+            ("As bumblebee loads them after bbswitch, the creation of the `/dev/nvidia*` device nodes is delayed.", "driver.device_nodes"),
+            ("ls: /dev/nvidiactl does not exist on the host", "driver.device_nodes"),
+            ("In my Ubuntu PC, with suspend - wake cycles, CUDA stops being detected. Even in pytorch", "driver.uvm_unavailable"),
+            ("The solution for me was to reboot or unload and load nvidia drivers with:\n   sudo modprobe -r nvidia-uvm\n", "driver.uvm_unavailable"),
+        ] {
+            assert_eq!(stated_module_cause(text), Some(want), "{text}");
+        }
         for text in [
+            "I blacklisted nouveau but it still does not work.",
+            "sudo modprobe nvidia loads the nvidia kernel modules fine.",
             "lsmod | grep nvidia",
             "sudo modprobe nvidia_uvm",
             "nvidia_uvm 1234567 0",
@@ -756,5 +874,75 @@ mod tests {
         ] {
             assert_eq!(stated_module_cause(text), None, "{text}");
         }
+    }
+
+    /// A regression stated by the paste, and a CUDA 13 build named in it (round 6).
+    #[test]
+    fn regressions_and_cuda13_builds_are_read() {
+        for text in [
+            "### First Bad Commit\n\n4c37636",
+            "Does not happen on any commits previous to 4c37636b3e",
+            "It worked with the previous version of ollama.",
+            "Downgrading to 0.5.7 fixes it.",
+        ] {
+            assert!(says_regression(text), "{text}");
+        }
+        for text in [
+            "It worked with the previous driver version.",
+            "Upgrade to the latest version.",
+        ] {
+            assert!(!says_regression(text), "{text}");
+        }
+        for text in [
+            "the \"latest\" containers für cuda13 dont work with my V100",
+            "Make the cuda13 images work with older volta architecture",
+            "libdirs=ollama,cuda_v13",
+            "pip install torch --index-url https://download.pytorch.org/whl/cu130",
+        ] {
+            assert!(names_cuda13_build(text), "{text}");
+        }
+        for text in [
+            "| NVIDIA-SMI 580.82.07   Driver Version: 580.82.07   CUDA Version: 13.0 |",
+            "I installed CUDA 13.0 on the host.",
+        ] {
+            assert!(!names_cuda13_build(text), "{text}");
+        }
+    }
+
+    /// A C++ server's glog lines name a program other than PyTorch (round 6, ScaleLLM).
+    #[test]
+    fn glog_lines_are_another_cuda_program() {
+        let ce = CollectEnv::default();
+        let glog = "I20231129 08:13:34.992501     7 main.cpp:135] Using devices: cuda:1\n";
+        assert!(program_is_not_pytorch(glog, &ce));
+        assert!(!program_is_not_pytorch(
+            &format!("{glog}  File \"site-packages/torch/cuda/__init__.py\", line 1\n"),
+            &ce
+        ));
+    }
+
+    /// A prebuilt extension wheel on a PyTorch compiled from source (round 6, mmcv#2439).
+    #[test]
+    fn prebuilt_extensions_on_source_torch_are_read() {
+        let text = "compiled pytorch v1.11.0 from source using CUDA 11.3\ninstalled mmcv-full from pip wheels\n`pip install mmcv-full==1.7.0 -f https://download.openmmlab.com/mmcv/dist/cu113/torch1.11/index.html`\n";
+        assert!(prebuilt_extension_on_source_torch(text));
+        assert!(!prebuilt_extension_on_source_torch(
+            "pip install mmcv-full==1.7.0 -f https://download.openmmlab.com/mmcv/dist/cu113/torch1.11/index.html\n"
+        ));
+        assert!(!prebuilt_extension_on_source_torch(
+            "compiled pytorch from source, then built mmcv from source too\n"
+        ));
+    }
+
+    /// A machine whose only GPU named is an Intel or AMD one has no NVIDIA GPU (round 6,
+    /// arno01/steam#2).
+    #[test]
+    fn a_named_non_nvidia_gpu_says_no_nvidia_gpu() {
+        let ce = CollectEnv::default();
+        assert!(says_no_nvidia_gpu(
+            "The README claims this has been tested on an Intel HD 5000, but the image expects /dev/nvidia0",
+            &ce
+        ));
+        assert!(!says_no_nvidia_gpu("My RTX 3060 runs the model.", &ce));
     }
 }

@@ -502,6 +502,110 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
 
 /// Findings only a paste can give: a CPU build where the paste lists no GPU, MIG, CUDA
 /// packages whose wheels do not support the GPUs listed.
+/// The compute capability of an NVIDIA chip code name ("GF108GLM", "GK110B", "TU106M"),
+/// by the convention of compat-matrix/gpus.toml (GK107/GK104/GK106 = 3.0, GK110/GK208 =
+/// 3.5, GK210 = 3.7, GM107/GM108 = 5.0, GM20x = 5.2, GP100 = 6.0, GP10x = 6.1, GV100 = 7.0,
+/// TU1xx = 7.5, GA100 = 8.0, GA10x = 8.6, AD10x = 8.9, GH100 = 9.0, GB100/GB102 = 10.0,
+/// GB20x = 12.0) and NVIDIA's legacy list for Fermi (GF100/GF110 = 2.0, other GF1xx = 2.1).
+fn chip_cc(chip: &str) -> Option<(u32, u32)> {
+    let c = chip.to_ascii_uppercase();
+    let digits: String = c
+        .trim_start_matches(|ch: char| ch.is_ascii_alphabetic())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let family = &c[..c.len()
+        - c.trim_start_matches(|ch: char| ch.is_ascii_alphabetic())
+            .len()];
+    let n: u32 = digits.parse().ok()?;
+    Some(match family {
+        "GF" if n == 100 || n == 110 => (2, 0),
+        "GF" if (101..200).contains(&n) => (2, 1),
+        "GK" if n == 210 => (3, 7),
+        "GK" if n == 110 || n == 208 => (3, 5),
+        "GK" if (100..200).contains(&n) => (3, 0),
+        "GM" if n == 107 || n == 108 => (5, 0),
+        "GM" if (200..300).contains(&n) => (5, 2),
+        "GP" if n == 100 => (6, 0),
+        "GP" if (101..200).contains(&n) => (6, 1),
+        "GV" if n == 100 => (7, 0),
+        "TU" if (100..200).contains(&n) => (7, 5),
+        "GA" if n == 100 => (8, 0),
+        "GA" if (101..200).contains(&n) => (8, 6),
+        "AD" if (100..200).contains(&n) => (8, 9),
+        "GH" if n == 100 => (9, 0),
+        "GB" if n == 100 || n == 102 => (10, 0),
+        "GB" if (200..300).contains(&n) => (12, 0),
+        _ => return None,
+    })
+}
+
+/// Fills the compute capability of the paste's GPUs the matrix does not know by name: from
+/// the chip code name the paste gives beside it (lspci's and ubuntu-drivers' "GF108GLM [NVS
+/// 5200M]"), else from the one capability its family shares ("V100").
+fn infer_unknown_ccs(facts: &mut Facts, paste: &str, matrix: &Matrix) {
+    let Fact::Known { value: nvml } = &mut facts.driver_api.nvml else {
+        return;
+    };
+    let Fact::Known { value: devices } = &mut nvml.devices else {
+        return;
+    };
+    for d in devices.iter_mut() {
+        if d.compute_capability.is_known() {
+            continue;
+        }
+        let Some(name) = d.name.value().map(ToString::to_string) else {
+            continue;
+        };
+        if matrix.gpu_by_name(&name).is_some() {
+            continue;
+        }
+        let bracketed = format!("[{name}]");
+        let from_chip = paste.lines().find_map(|l| {
+            let at = l.find(&bracketed)?;
+            let chip = l[..at].split_whitespace().last()?;
+            chip_cc(chip)
+        });
+        if let Some(cc) = from_chip.or_else(|| gpu_cc(matrix, &name)) {
+            d.compute_capability = Fact::known(format!("{}.{}", cc.0, cc.1));
+        }
+    }
+}
+
+/// A GPU's compute capability from the name a paste gives it: the matrix's entry, else the
+/// one capability every product of that family shares ("V100" -> the Tesla V100 variants,
+/// all 7.0); none where the family's products differ.
+fn gpu_cc(matrix: &Matrix, name: &str) -> Option<(u32, u32)> {
+    if let Some(g) = matrix.gpu_by_name(name) {
+        return crate::arch_list::parse_cc(&g.cc);
+    }
+    let norm = |s: &str| {
+        let n = crate::matrix::query::normalize_gpu_name(s);
+        n.strip_prefix("tesla ").map_or(n.clone(), str::to_string)
+    };
+    let want = norm(name);
+    if want.len() < 3 || !want.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut found: Option<(u32, u32)> = None;
+    for g in &matrix.gpus.gpu {
+        let hit = std::iter::once(&g.name).chain(g.aliases.iter()).any(|n| {
+            let n = norm(n);
+            n.strip_prefix(want.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', ' ']))
+        });
+        if !hit {
+            continue;
+        }
+        let cc = crate::arch_list::parse_cc(&g.cc)?;
+        match found {
+            Some(f) if f != cc => return None,
+            _ => found = Some(cc),
+        }
+    }
+    found
+}
+
 fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
     let scope = crate::finding::Scope::Python {
@@ -530,6 +634,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
         let (summary, fix): (&str, &str) = match id.as_str() {
             // in a container the driver's tools come from the host (the toolkit's injection)
             "driver.not_installed" if in_container => continue,
+            "driver.not_installed" if line.contains(" : ") && line.contains("Depends: ") => (
+                "apt could not install the NVIDIA driver's packages (unmet dependencies: a repository for another release, or packages of two driver versions), so no NVIDIA driver is installed",
+                "Remove the foreign repository or the mixed packages (`sudo apt purge 'nvidia-*' 'libnvidia-*'`), then install the driver packaged for this release (`sudo ubuntu-drivers install` on Ubuntu, `sudo apt install nvidia-driver` from Debian's non-free) and reboot.",
+            ),
             "driver.not_installed" => (
                 "the shell finds none of the NVIDIA driver's own tools (nvidia-smi, prime-select ship with the driver package): the driver is not installed, or its install failed",
                 "Install the driver package for the GPU (`sudo ubuntu-drivers install` or `sudo apt install nvidia-driver-<branch>` on Ubuntu) and reboot.",
@@ -542,6 +650,17 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel log shows the open nvidia module refusing the GPU: it has no GSP (Maxwell, Pascal, Volta), which the open module needs",
                 "Install the proprietary kernel module of the driver branch (`nvidia-dkms-<branch>` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer) and reboot.",
             ),
+            "driver.module_not_loaded"
+                if line.contains("GPL-only")
+                    || line.contains("build")
+                    || line.contains("No kernel module was installed")
+                    || line.contains("through DKMS") =>
+            {
+                (
+                    "the nvidia kernel module failed to build for the running kernel (the driver release predates the kernel, or headers/compiler are missing), so no module drives the GPU",
+                    "Install a driver release that supports this kernel (or boot the previous kernel), with the kernel headers for it, then rebuild the module (`sudo dkms autoinstall`) and reboot.",
+                )
+            }
             "driver.module_not_loaded" => (
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
@@ -618,6 +737,31 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
             }
         }
     }
+    // A program's CUDA 13 build (an image, wheel or backend "for cuda13") on a GPU below
+    // compute capability 7.5: CUDA 13 compiles nothing for Maxwell, Pascal or Volta
+    // (torch's own CUDA 13 builds are judged by the matrix).
+    if ce
+        .torch_cuda
+        .as_deref()
+        .is_none_or(|c| !c.starts_with("13."))
+        && combine::names_cuda13_build(paste)
+    {
+        for (i, name) in ce.gpus.iter().enumerate() {
+            let Some(cc) = gpu_cc(matrix, name) else {
+                continue;
+            };
+            if cc < (7, 5) {
+                out.push(
+                    Finding::new("ext.arch_unsupported", Severity::Fail, format!("the paste runs a CUDA 13 build, which has no kernels for GPU {i} {name} (sm_{}{})", cc.0, cc.1))
+                        .scope(scope.clone())
+                        .details("CUDA 13 dropped offline compilation for compute capability below 7.5 (Maxwell, Pascal, Volta): a program built with it has no kernels for this GPU.")
+                        .evidence("paste", "a CUDA 13 build (image, wheel or backend)")
+                        .fix(format!("Use the program's CUDA 12 build (image, wheel or backend), which still compiles for sm_{}{}.", cc.0, cc.1), &[]),
+                );
+                break;
+            }
+        }
+    }
     for (pkg, major, minor, source) in PACKAGE_MIN_CC {
         let Some(version) = ce.pip.get(*pkg) else {
             continue;
@@ -686,7 +830,8 @@ fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let ce = paste::parse(paste);
-    let facts = facts_from(&ce);
+    let mut facts = facts_from(&ce);
+    infer_unknown_ccs(&mut facts, paste, matrix);
     let skip: Vec<String> = NOT_IN_PASTE
         .iter()
         .map(|(id, _, _)| (*id).to_string())
@@ -846,6 +991,22 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
+    // A sentence saying an older version of the program works (a bisected commit, a
+    // downgrade that fixes it), with nothing failing in the environment: the program's bug.
+    let (cause, from, summary) = if cause == "none"
+        && combine::says_regression(paste)
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && !ce.torch_cpu_only
+    {
+        (
+            "workload.library_bug".to_string(),
+            "paste".to_string(),
+            "nothing in the paste's environment fails, and the paste says an older version of the program works (a bisected commit, a downgrade that fixes it): a regression of the program".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // Two torch installs explain the symbol and library errors they cause: the observed
     // error confirms the environment's finding, which is the root.
     let (cause, from, summary) = match findings
@@ -892,6 +1053,19 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             format!("an extension in the paste says it was built for PyTorch {built}, but {have} is installed: its compiled ops do not load against it"),
         ),
         _ => (cause, from, summary),
+    };
+    // A prebuilt extension wheel on a PyTorch compiled from source: built against the
+    // official build, its compiled ops need not load against this one.
+    let (cause, from, summary) = if matches!(cause.as_str(), "none" | "workload.library_bug")
+        && combine::prebuilt_extension_on_source_torch(paste)
+    {
+        (
+            "ext.abi_mismatch".to_string(),
+            "paste".to_string(),
+            "the paste installs a prebuilt extension wheel on a PyTorch compiled from source: the wheel was built against the official PyTorch build, so its compiled ops need not load against this one (build the extension from source against the local torch)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
     };
     // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
     // cause wherever nothing more specific was observed: an empty verdict, the program's
@@ -959,7 +1133,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             if stated != cause
                 && ce.cuda_available != Some(true)
                 // lspci showing the nvidia module bound answers every stated module cause but nvidia_uvm's
-                && !(stated.starts_with("driver.") && stated != "driver.uvm_unavailable" && ce.module_in_use)
+                // and the device nodes'
+                && !(stated.starts_with("driver.")
+                    && !matches!(stated, "driver.uvm_unavailable" | "driver.device_nodes")
+                    && ce.module_in_use)
                 && from != "log"
                 && from != "findings"
                 && (from != "paste" || cause == "workload.library_bug")
@@ -978,7 +1155,8 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                     match stated {
                         "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
                         "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
-                        "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver",
+                        "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
+                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
@@ -1004,6 +1182,20 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             }
         }
         _ => (cause, from, summary),
+    };
+    // What the paste says of the hardware beats the generic reading of its error too: with no
+    // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
+    let (cause, from, summary) = if from == "paste error (generic)"
+        && combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+        && combine::says_no_nvidia_gpu(paste, &ce)
+    {
+        (
+            "host.no_nvidia_gpu".to_string(),
+            "paste".to_string(),
+            format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table): the error's {cause} is that missing GPU"),
+        )
+    } else {
+        (cause, from, summary)
     };
     // The paste's error, even one only the generic fallback ranks, is shown with the
     // diagnosis.
@@ -1324,6 +1516,32 @@ Nvidia driver version: 470.129.06
         assert_eq!(diagnose(said, None, matrix()).cause, "torch.cpu_only");
         let cpu_machine = "PyTorch version: 2.0.0+cpu\nCUDA used to build PyTorch: None\nIs CUDA available: False\nGPU models and configuration: No CUDA\nNvidia driver version: No CUDA\n";
         assert_eq!(diagnose(cpu_machine, None, matrix()).cause, "none");
+    }
+
+    /// Round 6: a chip code name gives the compute capability of a GPU the matrix does not
+    /// know by name, and a driver branch the matrix does not list drops at least what the
+    /// branch below it dropped (github.com/canonical/nvidia-graphics-drivers/issues/36).
+    #[test]
+    fn chip_code_names_give_the_cc_of_unknown_gpus() {
+        assert_eq!(chip_cc("GF108GLM"), Some((2, 1)));
+        assert_eq!(chip_cc("GF110"), Some((2, 0)));
+        assert_eq!(chip_cc("GK210GL"), Some((3, 7)));
+        assert_eq!(chip_cc("TU106M"), Some((7, 5)));
+        assert_eq!(chip_cc("GB202"), Some((12, 0)));
+        assert_eq!(chip_cc("Device"), None);
+        let m = Matrix::bundled().unwrap();
+        let d = diagnose(
+            "vendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\nI installed the nvidia-driver-435 package.\n",
+            None,
+            &m,
+        );
+        assert_eq!(d.cause, "driver.gpu_unsupported", "{}", d.summary);
+        let d = diagnose(
+            "vendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\nI installed the nvidia-driver-390 package.\n",
+            None,
+            &m,
+        );
+        assert_ne!(d.cause, "driver.gpu_unsupported", "{}", d.summary);
     }
 
     #[test]

@@ -107,6 +107,10 @@ struct Patterns {
     py_pair: Regex,
     modinfo_firmware: Regex,
     nvml_lib: Regex,
+    apt_driver_unmet: Regex,
+    module_build_failed: Regex,
+    lsmod_nvidia: Regex,
+    modprobe_nvidia: Regex,
     module_refused: Regex,
     smi_no_driver_words: Regex,
     driver_tool_missing: Regex,
@@ -213,14 +217,23 @@ fn patterns() -> Option<&'static Patterns> {
             // (also inside a sentence: "failed ... against NVML library version: 590.44")
             // a poster's words for nvidia-smi finding no driver: "run 'nvidia-smi' returns no drivers detected"
             smi_no_driver_words: re(
-                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?(?:drivers?|devices?)\b",
+                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b",
             )?,
             // the shell finding none of the driver's own tools: they ship with the driver package
             driver_tool_missing: re(
-                r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): command not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b",
+                r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): (?:command )?not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b|No such file or directory: '(?:nvidia-smi|prime-select|nvidia-settings)'|'nvidia-smi' is not recognized as an internal or external command|executable file not found in \$PATH: nvidia-smi|\bnvidia-smi\W{0,3}: executable file not found",
             )?,
+            // apt refusing the driver's packages: " libnvidia-compute-535 : Depends: libc6 (>=
+            // 2.34) but 2.31-13+deb11u7 is to be installed" (the driver never got installed)
+            modprobe_nvidia: re(r"(?:^|\s)(?:modprobe(?:\s+-r)?|rmmod|insmod)\s+nvidia(?:[-_](?:uvm|drm|modeset))?\b")?,
+            lsmod_nvidia: re(r"^nvidia\s+\d{4,}\s+\d+(?:\s+\S+)?$")?,
+            // the nvidia module failing to build for the running kernel (kbuild, the installer,
+            // DKMS): "GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'",
+            // "No kernel module was installed", "nvidia.ko failed to build!"
+            module_build_failed: re(r"(?i)GPL-incompatible module nvidia(?:[-_]\w+)?\.ko uses GPL-only symbol|No kernel module was installed|\bnvidia(?:[-_]\w+)?\.ko failed to build\b|Failed to install the kernel module through DKMS|\bDKMS module '?nvidia[^\n]{0,30}\bfailed to build\b")?,
+            apt_driver_unmet: re(r"^(?:nvidia-driver|libnvidia-[a-z0-9]+|nvidia-utils|nvidia-compute-utils|nvidia-kernel-common|nvidia-kernel-source|nvidia-dkms|cuda-drivers)(?:-\d{3})?(?:-server|-open)?(?::\w+)? : (?:Pre)?Depends: ")?,
             module_refused: re(
-                r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?missing\b[^\n]{0,10}Falling back to nouveau)",
+                r"(?i)(?:\bnvidia\b[^\n]{0,80}\b(?:Required key not available|Key was rejected by service)\b|\b(?:Required key not available|Key was rejected by service)\b[^\n]{0,80}\bnvidia|\bnvidia\b[^\n]{0,60}(?:Loading of unsigned module is rejected|module verification failed: signature)|NVIDIA kernel module (?:is )?(?:missing|not found)\b[^\n]{0,10}Falling back to nouveau)",
             )?,
             nvml_lib: re(r"\bNVML library version:\s*(\d{3}\.\d+(?:\.\d+)?)")?,
             // the kernel refusing a GPU: "NVRM: NVIDIA 470.256.02 driver release."
@@ -266,9 +279,9 @@ fn patterns() -> Option<&'static Patterns> {
             pkg_toolkit: re(r"^(?:ii\s+)?(?:nvidia-cuda-toolkit|cuda-nvcc-\d+-\d+|cuda-toolkit-\d+-\d+)(?:/\S+)?(?::\w+)?\s+(?:\d+:)?(\d+\.\d+\.\d+)[-~\s]")?,
             // DKMS: "/var/lib/dkms/nvidia/470.57.02/build/...", `dkms status`'s
             // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
-            dkms_driver: re(r"(?:/var/lib/dkms/nvidia/|^nvidia(?:-open)?(?:/|,\s*))(\d{3}\.\d+(?:\.\d+)?)\b")?,
+            dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -282,7 +295,7 @@ fn patterns() -> Option<&'static Patterns> {
             driver_in_words: re(
                 r"(?i)\b(?:release|rilis|version|versi|versión|versão|versione)\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b|\b(?:driver|drivers|treiber|pilote|controlador)\b[^.\n]{0,25}\b(?:series|seri|série|serie|branch)\s+(\d{3})\b|\b(\d{3})[- ]series\b",
             )?,
-            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*) to (\d{3}\.\d{2,3}))")?,
+            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
         })
@@ -374,6 +387,10 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut upgraded = false;
     let mut free_toolkit: Option<String> = None;
     let mut lspci_gpus: Vec<String> = Vec::new();
+    // inside an lshw "*-display" block: (in it, its product line, its vendor is NVIDIA)
+    let mut lshw: (bool, Option<String>, bool) = (false, None, false);
+    // the last ubuntu-drivers "vendor :" line named NVIDIA
+    let mut ubuntu_drivers_nvidia = false;
     let mut in_nvidia_lspci = false;
     // the torch attribute the previous line printed ("torch.__version__"), read from this line
     let mut asked: Option<&'static str> = None;
@@ -654,12 +671,92 @@ pub fn parse(text: &str) -> CollectEnv {
             ("torch.version.cuda", "cuda"),
             ("torch.cuda.is_available()", "available"),
         ] {
-            if line.contains(attr)
-                && line.matches(attr).count() == 1
-                && line.ends_with([')', '_', 'a', '"', '\''])
+            // "```print(torch.__version__)```": markdown's inline code fence around the call
+            let bare = line.trim_matches('`');
+            if bare.contains(attr)
+                && bare.matches(attr).count() == 1
+                && bare.ends_with([')', '_', 'a', '"', '\''])
             {
                 asked = Some(what);
             }
+        }
+        // lshw -C display: "*-display" blocks; "product: G98 [GeForce 9300 GS]", "vendor:
+        // NVIDIA Corporation", "configuration: driver=nouveau latency=0" (which driver holds it)
+        if line.starts_with("*-") {
+            lshw = (line.starts_with("*-display"), None, false);
+        } else if lshw.0 {
+            if let Some(product) = line.strip_prefix("product:") {
+                lshw.1 = Some(product.trim().to_string());
+                continue;
+            }
+            if let Some(vendor) = line.strip_prefix("vendor:") {
+                lshw.2 = vendor.contains("NVIDIA");
+                if let Some(product) = lshw.1.take().filter(|_| lshw.2) {
+                    note(&mut ce, "lshw");
+                    // the marketing name in brackets, else the chip ("GP107GL")
+                    let name = product
+                        .split_once('[')
+                        .and_then(|(_, r)| r.split_once(']'))
+                        .map_or(product.as_str(), |(n, _)| n)
+                        .trim()
+                        .to_string();
+                    if lspci_gpus.len() < 64 && !name.is_empty() {
+                        lspci_gpus.push(name);
+                    }
+                }
+                continue;
+            }
+            if let Some(conf) = line.strip_prefix("configuration:").filter(|_| lshw.2) {
+                let driver = conf
+                    .split_whitespace()
+                    .find_map(|kv| kv.strip_prefix("driver="));
+                match driver {
+                    Some("nvidia") => ce.module_in_use = true,
+                    Some("nouveau")
+                        if !ce
+                            .kernel_observed
+                            .iter()
+                            .any(|(k, _)| k == "driver.nouveau_loaded") =>
+                    {
+                        ce.kernel_observed
+                            .push(("driver.nouveau_loaded".into(), line.clone()));
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if line.starts_with("description:") {
+                // a PCI class ("VGA compatible controller"), not lsb_release's OS
+                continue;
+            }
+        }
+        // lsmod: "nvidia  56795136  17 nvidia_uvm,nvidia_modeset": the nvidia module is loaded
+        if line.starts_with("nvidia ") && p.lsmod_nvidia.is_match(&line) {
+            note(&mut ce, "lsmod");
+            ce.module_in_use = true;
+            continue;
+        }
+        // ubuntu-drivers devices: "vendor   : NVIDIA Corporation" then "model    : GF108GLM
+        // [NVS 5200M]" (the marketing name in brackets)
+        if let Some(vendor) = line
+            .strip_prefix("vendor")
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+        {
+            ubuntu_drivers_nvidia = vendor.contains("NVIDIA");
+        } else if let Some(model) = line
+            .strip_prefix("model")
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+            .filter(|_| ubuntu_drivers_nvidia)
+        {
+            ubuntu_drivers_nvidia = false;
+            if let Some((_, rest)) = model.split_once('[') {
+                let name = rest.split(']').next().unwrap_or("").trim();
+                if !name.is_empty() && lspci_gpus.len() < 64 {
+                    note(&mut ce, "ubuntu-drivers");
+                    lspci_gpus.push(name.to_string());
+                }
+            }
+            continue;
         }
         // lspci: the GPU's name, and which kernel driver holds it
         if let Some(c) = p.lspci_gpu.captures(&line) {
@@ -893,6 +990,26 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.smi_no_driver_words.is_match(&line) {
             note(&mut ce, "nvidia-smi (words)");
             ce.smi_failed = true;
+        }
+        if p.module_build_failed.is_match(&line) {
+            note(&mut ce, "kernel module build");
+            let id = "driver.module_not_loaded";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+        }
+        if p.apt_driver_unmet.is_match(&line) {
+            note(&mut ce, "apt");
+            let id = "driver.not_installed";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+        }
+        // the driver's modules handled by hand ("sudo modprobe -r nvidia-uvm"): a shell paste
+        if p.modprobe_nvidia.is_match(&line) {
+            note(&mut ce, "shell");
         }
         if p.driver_tool_missing.is_match(&line) {
             note(&mut ce, "shell");

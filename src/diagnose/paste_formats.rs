@@ -871,3 +871,116 @@ fn driver_tools_missing_and_smi_words_are_read() {
     );
     assert!(ce.smi_failed && !ce.found_nothing());
 }
+
+/// Round 6 (dev-2026-11g): lshw's display block names the GPU and the kernel driver holding
+/// it; Python failing to spawn nvidia-smi and apt refusing the driver's packages observe
+/// `driver.not_installed`; a poster's "upgraded from 535.113.01-1 to 545.29.02-1" names the
+/// driver now installed; "nvidia-smi complains that there aren't any devices" is nvidia-smi
+/// failing.
+#[test]
+fn lshw_apt_and_spawn_failures_are_read() {
+    // github.com/peci1/nvidia-htop/issues/23
+    let ce = parse("  *-display\n       description: VGA compatible controller\n       product: G98 [GeForce 9300 GS]\n       vendor: NVIDIA Corporation\n       configuration: driver=nouveau latency=0\n");
+    assert_eq!(ce.gpus, vec!["GeForce 9300 GS"]);
+    assert_eq!(ce.os, None);
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.nouveau_loaded")
+    );
+    let ce = parse("  *-display\n       product: TU104GL [Quadro RTX 4000]\n       vendor: NVIDIA Corporation\n       configuration: driver=nvidia latency=0\n  *-display\n       product: UHD Graphics 630\n       vendor: Intel Corporation\n       configuration: driver=i915 latency=0\n");
+    assert_eq!(ce.gpus, vec!["Quadro RTX 4000"]);
+    assert!(ce.module_in_use && ce.kernel_observed.is_empty());
+    let ce = parse(
+        "FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi': 'nvidia-smi'\n",
+    );
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.not_installed")
+    );
+    // github.com/k4yt3x/video2x/issues/1029
+    let ce = parse("The following packages have unmet dependencies:\n libnvidia-cfg1-535 : Depends: libc6 (>= 2.34) but 2.31-13+deb11u7 is to be installed\n");
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.not_installed")
+    );
+    assert_eq!(ce.driver, None);
+    let ce = parse(" pop-desktop : PreDepends: pop-de-gnome but it is not going to be installed\n");
+    assert!(ce.kernel_observed.is_empty());
+    // github.com/negativo17/nvidia-driver/issues/145
+    let ce = parse("I just upgraded from 535.113.01-1 to 545.29.02-1 and Xorg can't initialize nvidia module.\n");
+    assert_eq!(ce.driver.as_deref(), Some("545.29.02"));
+    let ce = parse("but `nvidia-smi` just complains that there aren't any devices present\n");
+    assert!(ce.smi_failed);
+}
+
+/// Round 6 batch 2: DKMS names the driver in its own words ("Loading new
+/// nvidia-current-535.161.08 DKMS files", "DKMS module 'nvidia-367.35' failed to build",
+/// Debian's /var/lib/dkms/nvidia-current/ tree); "Tesla P4" is a GPU.
+#[test]
+fn dkms_wordings_and_short_tesla_names_are_read() {
+    // github.com/NVIDIA/nvidia-container-toolkit/issues/361
+    let ce = parse("Loading new nvidia-current-535.161.08 DKMS files...\nConsult /var/lib/dkms/nvidia-current/535.161.08/build/make.log for more information.\n");
+    assert_eq!(ce.driver.as_deref(), Some("535.161.08"));
+    // github.com/voidlinux/void-packages/issues/4651
+    let ce = parse("DKMS module 'nvidia-367.35' failed to build, please check /var/lib/dkms\n");
+    assert_eq!(ce.driver.as_deref(), Some("367.35"));
+    // github.com/NVIDIA/k8s-driver-manager/issues/37
+    let ce = parse("I use GPU car is `Tesla P4`.\n");
+    assert_eq!(ce.gpus, vec!["Tesla P4"]);
+    let ce = parse("Intel Pentium P4 at 3 GHz\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+}
+
+/// Round 6 batch 3: `ubuntu-drivers devices` names the GPU in the model line of an NVIDIA
+/// vendor block (github.com/canonical/nvidia-graphics-drivers/issues/36).
+#[test]
+fn ubuntu_drivers_devices_is_read() {
+    let ce = parse("== /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0 ==\nmodalias : pci:v000010DEd00000DFCsv00001028sd00000535bc03sc00i00\nvendor   : NVIDIA Corporation\nmodel    : GF108GLM [NVS 5200M]\ndriver   : nvidia-driver-435 - distro non-free recommended\n");
+    assert_eq!(ce.gpus, vec!["NVS 5200M"]);
+    let ce = parse("vendor   : Intel Corporation\nmodel    : Wireless 8265 / 8275 [Dual Band]\n");
+    assert!(ce.gpus.is_empty(), "{:?}", ce.gpus);
+}
+
+/// Round 6 batch 4: lsmod showing the nvidia module is the module loaded; Debian's `dkms
+/// status` names its nvidia-current build (github.com/Bumblebee-Project/Bumblebee/issues/1093).
+#[test]
+fn lsmod_and_debian_dkms_status_are_read() {
+    let ce = parse("nvidia-current/535.216.01, 6.1.0-34-amd64, x86_64: installed\nnvidia_uvm           1540096  0\nnvidia              56795136  17 nvidia_uvm,nvidia_modeset\n");
+    assert!(ce.module_in_use);
+    assert_eq!(ce.driver.as_deref(), Some("535.216.01"));
+    let ce = parse("nvidia is not loaded, lsmod shows nothing\n");
+    assert!(!ce.module_in_use);
+}
+
+/// Round 6 batch 5: markdown's inline code fence around `print(torch.__version__)` still asks
+/// for the next line's version; `modprobe -r nvidia-uvm` is a shell paste
+/// (github.com/pytorch/pytorch/issues/6041, github.com/mozilla-ai/llamafile/issues/273).
+#[test]
+fn fenced_python_questions_and_modprobe_lines_are_read() {
+    let ce = parse("```print(torch.__version__)```\n1.4.0\n");
+    assert_eq!(ce.torch.as_deref(), Some("1.4.0"));
+    let ce = parse("   sudo modprobe -r nvidia-uvm\n   sudo modprobe nvidia-uvm\n");
+    assert!(!ce.found_nothing());
+    let ce = parse("sudo modprobe snd_hda_intel\n");
+    assert!(ce.found_nothing());
+}
+
+/// Round 6 batch 7: the nvidia module failing to build for the running kernel observes
+/// `driver.module_not_loaded` (github.com/GoogleCloudPlatform/compute-gpu-installation/issues/33,
+/// github.com/microsoft/pai/issues/3413).
+#[test]
+fn module_build_failures_are_observed() {
+    for line in [
+        "   ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'\n",
+        "ERROR: Failed to install the kernel module through DKMS.  No kernel module was installed; please\n",
+    ] {
+        let ce = parse(line);
+        assert_eq!(
+            ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+            Some("driver.module_not_loaded"),
+            "{line}"
+        );
+    }
+    let ce = parse("make: *** [Makefile:82: modules] Error 2\n");
+    assert!(ce.kernel_observed.is_empty());
+}

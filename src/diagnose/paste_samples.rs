@@ -2211,6 +2211,60 @@ CPU:
         text: "nvidia-smi\n# Failed to initialize NVML: Driver/library version mismatch\nuname -r # 5.15.0-94-generic\ndkms status nvidia # nvidia/570.133.07, 5.15.0-94-generic, x86_64: installed\ndmesg | grep -i nvrm\n# NVRM: API mismatch: client version 570.133.07, kernel module version 570.124.06\n",
         facts: &[("gpus", ""), ("torch", "")],
     },
+    // round 6 (dev-2026-11g), batch 1
+    Sample {
+        url: "https://github.com/peci1/nvidia-htop/issues/23",
+        format: "lshw",
+        text: r#" sudo lshw -C display
+  *-display
+       description: VGA compatible controller
+       product: G98 [GeForce 9300 GS]
+       vendor: NVIDIA Corporation
+       physical id: 0
+       bus info: pci@0000:03:00.0
+       version: a1
+       width: 64 bits
+       clock: 33MHz
+       capabilities: pm msi pciexpress vga_controller bus_master cap_list rom
+       configuration: driver=nouveau latency=0
+"#,
+        facts: &[("gpus", "GeForce 9300 GS"), ("os", ""), ("driver", "")],
+    },
+    Sample {
+        url: "https://github.com/k4yt3x/video2x/issues/1029",
+        format: "apt",
+        text: r#"The following packages have unmet dependencies:
+ libnvidia-cfg1-535 : Depends: libc6 (>= 2.34) but 2.31-13+deb11u7 is to be installed
+ libnvidia-compute-535 : Depends: libc6 (>= 2.34) but 2.31-13+deb11u7 is to be installed
+                         Depends: libssl3 (>= 3.0.0) but it is not installable
+ nvidia-kernel-common-535 : Depends: libc6 (>= 2.38) but 2.31-13+deb11u7 is to be installed
+"#,
+        facts: &[("driver", ""), ("gpus", "")],
+    },
+    Sample {
+        url: "https://github.com/negativo17/nvidia-driver/issues/145",
+        format: "free-form",
+        text: r#"Fedora 37 - GTX 1070 - 545.29.02-1 - Xorg Failed to initialize the NVIDIA kernel module.
+I just upgraded from 535.113.01-1 to 545.29.02-1 and Xorg can't initialize nvidia module.
+"#,
+        facts: &[("driver", "545.29.02"), ("gpus", "GTX 1070"), ("os", "Fedora 37")],
+    },
+    // round 6 (dev-2026-11g), batch 3
+    Sample {
+        url: "https://github.com/canonical/nvidia-graphics-drivers/issues/36",
+        format: "ubuntu-drivers",
+        text: r#"== /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0 ==
+modalias : pci:v000010DEd00000DFCsv00001028sd00000535bc03sc00i00
+vendor   : NVIDIA Corporation
+model    : GF108GLM [NVS 5200M]
+driver   : nvidia-340 - distro non-free
+driver   : nvidia-driver-435 - distro non-free recommended
+driver   : nvidia-driver-430 - distro non-free
+driver   : nvidia-driver-390 - distro non-free
+driver   : xserver-xorg-video-nouveau - distro free builtin
+"#,
+        facts: &[("gpus", "NVS 5200M"), ("os", "")],
+    },
 ];
 
 #[test]
