@@ -497,6 +497,9 @@ const OBSERVED: &[(&str, &str)] = &[
     ("nvrm.legacy_gpu", "driver.gpu_unsupported"),
     ("kernel.nova_core", "driver.nouveau_loaded"),
     ("flash_attn.arch", "ext.arch_unsupported"),
+    // The installer, DKMS or the boot log saying the module was not built or is not there.
+    ("kernel.module_not_built", "driver.module_not_loaded"),
+    ("kernel.module_missing", "driver.module_not_loaded"),
 ];
 
 /// The id of the match `explain` gives when no rule knows the message.
