@@ -420,8 +420,9 @@ fn known_cases_match(original: &str, near: &[similar::KnownCase]) -> Option<Matc
         .iter()
         .map(|(id, v)| known_case_cause(id, similar::VOTE_WEIGHT * v, near))
         .collect();
+    // The first line with words on it ('\n'-separated, so offsets stay right with CRLF).
     let (start, end) = original
-        .lines()
+        .split('\n')
         .scan(0usize, |pos, l| {
             let s = *pos;
             *pos += l.len() + 1;

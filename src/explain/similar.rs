@@ -168,6 +168,7 @@ pub fn len() -> usize {
 /// others.
 pub fn nearest(text: &str, k: usize, leave_out: Option<&str>) -> Vec<KnownCase> {
     let b = book();
+    let text = bounded(text);
     let out_idx = leave_out.and_then(|id| b.entries.iter().position(|e| e.id == id));
     let left_words: HashSet<u32> = out_idx
         .and_then(|i| b.entries.get(i))
@@ -182,7 +183,7 @@ pub fn nearest(text: &str, k: usize, leave_out: Option<&str>) -> Vec<KnownCase> 
             ((n as f64 + 1.0) / (f64::from(df) + 1.0)).ln()
         }
     };
-    let query: HashMap<u32, f64> = words(text)
+    let query: HashMap<u32, f64> = words(&text)
         .iter()
         .filter_map(|w| b.vocab.get(w.as_str()).copied())
         .map(|w| (w, idf(w)))
@@ -223,6 +224,31 @@ pub fn nearest(text: &str, k: usize, leave_out: Option<&str>) -> Vec<KnownCase> 
             })
         })
         .collect()
+}
+
+/// The words of a long log are read from its first and last [`READ_BYTES`] / 2 only: the
+/// casebook's texts are a few lines, a huge log's middle would only dilute the resemblance, and
+/// the memory stays bounded whatever is pasted.
+pub const READ_BYTES: usize = 64 * 1024;
+
+fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= READ_BYTES {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let half = READ_BYTES / 2;
+    let mut head = half;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - half;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}\n{}",
+        text.get(..head).unwrap_or(""),
+        text.get(tail..).unwrap_or("")
+    ))
 }
 
 /// The voters' summed similarity per cause, largest first.
@@ -311,6 +337,17 @@ mod tests {
             .filter_map(|&k| rev.get(k as usize).copied())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn a_huge_text_is_read_from_its_ends_only() {
+        let mut big = "ünï ".repeat(100_000);
+        big.push_str("tail_word_here");
+        let b = bounded(&big);
+        assert!(b.len() <= READ_BYTES + 1);
+        assert!(b.ends_with("tail_word_here"));
+        assert!(b.starts_with("ünï"));
+        assert_eq!(bounded("short"), "short");
     }
 
     #[test]

@@ -1840,6 +1840,12 @@ fn known_cases_answer_alone_only_when_very_alike_and_not_harmless() {
     assert_eq!(m.causes[0].id, "probe.p2p");
     assert_eq!(m.line, 2);
     assert_eq!(m.text, "the model hangs after the first step on both cards");
+    let crlf = "\r\nthe model hangs after the first step\r\n";
+    let m = known_cases_match(crlf, &[known("probe.p2p", 0.62, 1)]).expect("very alike");
+    assert_eq!(
+        (m.line, &crlf[m.span[0]..m.span[1]]),
+        (2, "the model hangs after the first step\r")
+    );
     assert!(known_cases_match(text, &[known("probe.p2p", 0.45, 1)]).is_none());
     // An informational line that tells no failure is not answered from resemblance.
     assert!(known_cases_match(
