@@ -176,7 +176,11 @@ pub fn nearest(text: &str, k: usize, leave_out: Option<&str>) -> Vec<KnownCase> 
         .unwrap_or_default();
     let n = b.entries.len() - usize::from(out_idx.is_some());
     let idf = |w: u32| -> f64 {
-        let df = b.df.get(w as usize).copied().unwrap_or(0) - u32::from(left_words.contains(&w));
+        let df =
+            b.df.get(w as usize)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(u32::from(left_words.contains(&w)));
         if df == 0 {
             0.0
         } else {
