@@ -1477,6 +1477,61 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
     },
+    // ---- round 7a (LLM stacks)
+    // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host
+    // driver at start-up: "This container was built for NVIDIA Driver Release 535.86 or later,
+    // but version 510.85.02 was detected and compatibility mode is UNAVAILABLE" (forward
+    // compatibility needs a datacenter GPU and a supported branch). The image's CUDA is newer
+    // than the host driver (NVIDIA/TensorRT-LLM#23, maintainer: upgrade the driver to >= 535.86).
+    Rule {
+        id: "container.built_for_newer_driver",
+        title: "the container image was built for a newer NVIDIA driver than the host's",
+        pattern: r"(?:container was built for NVIDIA Driver Release [\d.]+ or later|compatibility mode is UNAVAILABLE)",
+        priority: 86,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.8, "The image's CUDA (an NGC container's) needs a newer host driver than the one detected, and forward compatibility cannot bridge the gap on this GPU or driver branch.", "Upgrade the host driver to the release the banner names (or newer), or use an image tag built for an older CUDA that the host driver supports."),
+            c("driver.forward_compat_unsupported", 0.15, "Forward compatibility (the image's cuda-compat) would have covered the gap on a datacenter GPU; on this GPU or branch it is unavailable.", "Upgrade the host driver; forward compatibility works only on datacenter GPUs with a supported driver branch."),
+        ],
+        hints: &[],
+        tells_apart: "The banner names both versions: the release the image needs and the driver detected; `nvidia-smi` on the host shows the same driver.",
+    },
+    // A paste that only says, in prose, that the driver is too low or too old for the program
+    // ("it prompts that the driver version is too low": NVIDIA/TensorRT-LLM#331, a 470 driver
+    // under TensorRT-LLM's CUDA 12). Low priority: any real error line in the paste explains more.
+    Rule {
+        id: "driver.said_too_old",
+        title: "the paste says the driver is too old for the program",
+        pattern: r"\b(?:nvidia |gpu |graphics |display )?driver(?: version)?\b[^\n.]{0,40}\b(?:too low|too old|outdated|out of date|not (?:new|recent) enough)\b",
+        priority: 18,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.5, "The program (or its image, or the toolkit it was built with) needs a newer CUDA than the installed driver supports.", "Install a driver at least as new as the program's CUDA needs (`nvidia-smi`'s 'CUDA Version' must be at least the program's CUDA), or use a build made for an older CUDA."),
+            c("driver.too_old_for_torch", 0.45, "The framework build's CUDA needs a newer driver than the one installed.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[
+            h(r"\btorch\b|pytorch|torch\.cuda|\+cu\d{3}", "driver.too_old_for_torch", 0.2),
+            // Outweighs the general "the text says the driver is too old" evidence for torch's
+            // build, which a paste naming no torch does not concern.
+            h(r"tensorrt|\btrt|trtexec|\bnvcc\b|toolkit|container|docker|\bimage\b|llama\.cpp|ollama|ggml", "driver.too_old_for_toolkit", 0.7),
+        ],
+        tells_apart: "`nvidia-smi` shows the highest CUDA the driver supports; compare it with the CUDA the program or image was built with.",
+    },
+    // PyTorch refuses CUDA in a process forked after the parent initialised it ("Cannot
+    // re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the
+    // 'spawn' start method"): the program's multiprocessing start method, e.g. vLLM's workers
+    // (VLLM_WORKER_MULTIPROC_METHOD=spawn fixed it: lm-sys/FastChat#3507, vllm-project/vllm#7151).
+    // The machine is fine. Low priority: a device error in the same paste explains more.
+    Rule {
+        id: "torch.cuda_in_forked_process",
+        title: "CUDA used in a process forked after CUDA was initialised",
+        pattern: r"Cannot re-initialize CUDA in forked subprocess",
+        priority: 30,
+        causes: &[
+            c("none", 0.7, "The program (or a library it starts, such as vLLM's workers or a DataLoader) forks processes after the parent has initialised CUDA; CUDA cannot be used again in a forked child. Nothing is wrong with the machine.", "Use the 'spawn' start method (`multiprocessing.set_start_method(\"spawn\")`; vLLM: `export VLLM_WORKER_MULTIPROC_METHOD=spawn`), or do not touch CUDA in the parent before the workers start."),
+            c("workload.library_bug", 0.3, "A library initialises CUDA at import, before its own workers fork (fixed in later releases of several serving stacks).", "Upgrade the library, or set its multiprocessing method to spawn."),
+        ],
+        hints: &[],
+        tells_apart: "Does anything call CUDA (`torch.cuda.*`, a model `.to(\"cuda\")`) before the workers start? With 'spawn' the error goes away.",
+    },
     // ---- round 6a (field sample 11i)
     // A framework op with no half-precision CPU kernel ("addmm_impl_cpu_", "slow_conv2d_cpu",
     // "LayerNormKernelImpl" not implemented for 'Half'): fp16 ran on the CPU. Where the program
@@ -1654,6 +1709,9 @@ pub const RULES: &[Rule] = &[
             h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),
             h(r"Duplicate GPU|same (?:GPU|device)|two ranks", "workload.nccl", 0.4),
             h(r"NCCL_P2P_DISABLE\s*=\s*1|\bACS\b|\biommu\b", "probe.p2p", 0.35),
+            // vLLM's custom all-reduce (CUDA IPC buffers) failing with 'invalid argument' inside
+            // NCCL: a known NCCL 2.18 bug fixed in 2.19 (vllm-project/vllm#3688).
+            h(r"custom[ _-]?all[ _-]?reduce|CudaIPC", "workload.library_bug", 0.35),
         ],
         tells_apart: "`NCCL_DEBUG=INFO`: the line before 'unhandled cuda error' names the CUDA call and its error (an illegal address → the job; 'invalid device function' / 'no kernel image' → an NCCL build for another CUDA/GPU; 'peer access' → P2P).",
     },

@@ -2157,3 +2157,37 @@ fn round_6b_informational_lines_and_the_programs_own_io_blame_no_machine() {
     );
     assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some("workload.nccl"));
 }
+
+/// Issue #14, round 7a (LLM stacks): an NGC image's driver banner, a paste that only says the
+/// driver is too low, and vLLM's custom all-reduce failing inside NCCL, in wordings other than
+/// the corpus's.
+#[test]
+fn round_7a_llm_stack_wordings() {
+    fn top7a(text: &str) -> String {
+        top_cause(&explain_by_rules(text, ""))
+            .map(|c| c.id.clone())
+            .unwrap_or_default()
+    }
+    for (text, want) in [
+        // The NGC banner, as Triton server and the PyTorch container print it.
+        ("=============================\n== Triton Inference Server ==\n=============================\nERROR: This container was built for NVIDIA Driver Release 545.23 or later, but\n       version 470.199.02 was detected and compatibility mode is UNAVAILABLE.", "driver.too_old_for_toolkit"),
+        ("nvcr.io/nvidia/pytorch:24.01-py3\nERROR: This container was built for NVIDIA Driver Release 530.30 or later, but version 515.65.01 was detected", "driver.too_old_for_toolkit"),
+        // Prose only: the driver is too old / outdated for the program.
+        ("trtexec refuses to build the engine: it says my nvidia driver version is too old (470)", "driver.too_old_for_toolkit"),
+        ("import torch works but torch.cuda fails, the message says the NVIDIA driver is outdated; torch 2.3.0+cu121", "driver.too_old_for_torch"),
+        // vLLM's custom all-reduce (CUDA IPC) failing inside NCCL: the library's bug.
+        ("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)\nLast error:\nCuda failure 'invalid argument'\nonly with custom_all_reduce enabled, tensor_parallel_size=2", "workload.library_bug"),
+        // CUDA in a forked worker: the program's start method, the machine is fine.
+        ("DataLoader worker (pid 4242) raised: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "none"),
+    ] {
+        assert_eq!(top7a(text), want, "{text}");
+    }
+    // A driver said to be too old never outranks a real error line in the same paste.
+    let text = "the driver is too old I think\nRuntimeError: CUDA error: no kernel image is available for execution on the device";
+    let ex = explain_by_rules(text, "");
+    let primary = ex
+        .primary
+        .and_then(|i| ex.matches.get(i))
+        .map(|m| m.id.as_str());
+    assert_eq!(primary, Some("cuda.no_kernel_image"), "{text}");
+}
