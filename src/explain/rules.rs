@@ -1006,7 +1006,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nccl.error",
         title: "NCCL error",
-        pattern: r"(?:NCCL error(?: in)?[^\n]{0,200}|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidUsage|ncclRemoteError|ncclInvalidArgument|DistBackendError: NCCL|NCCL communicator was aborted|Watchdog caught collective operation timeout|ProcessGroupNCCL[^\n]{0,80}(?:timeout|timed out|error))",
+        pattern: r"(?:NCCL ?error(?: in)?[^\n]{0,200}|NCCL_ERROR_[A-Z_]+|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidUsage|ncclRemoteError|ncclInvalidArgument|DistBackendError: NCCL|NCCL communicator was aborted|Watchdog caught collective operation timeout|ProcessGroupNCCL[^\n]{0,80}(?:timeout|timed out|error))",
         priority: 50,
         causes: &[
             c("workload.nccl", 0.55, "A collective failed or timed out for a reason in the job or the network: ranks doing different collectives (a hang until the watchdog), a rank that crashed, NCCL_SOCKET_IFNAME / IB configuration, or a firewall between nodes.", "Run with `NCCL_DEBUG=INFO` (and `TORCH_NCCL_ASYNC_ERROR_HANDLING=1`, `TORCH_DISTRIBUTED_DEBUG=DETAIL`); the first WARN line names the failing transport; check every rank's log for the first error."),
@@ -1531,6 +1531,72 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "Does anything call CUDA (`torch.cuda.*`, a model `.to(\"cuda\")`) before the workers start? With 'spawn' the error goes away.",
+    },
+    // The CUDA driver's own library lacks an entry point the program's CUDA runtime needs:
+    // "symbol lookup for cuCtxCreate_v3 failed" in nvcuda.dll, "undefined symbol:
+    // cuTensorMapEncodeTiled" from libcuda, or a program saying "your nvidia driver is too old or
+    // missing" (Ollama: ollama/ollama#6604, maintainer: that driver was too old). The driver
+    // predates the CUDA the program was built with. Driver API names are `cu` + a capital letter
+    // (cuDNN's and cuBLAS's are lower case), so the match is case-sensitive there.
+    Rule {
+        id: "driver.entry_point_missing",
+        title: "the CUDA driver library lacks an entry point the program needs",
+        pattern: r"(?:symbol lookup for (?-i:cu[A-Z]\w+) failed|undefined symbol:\s*(?-i:cu[A-Z][a-z]\w*)\b|(?:your |the )?nvidia driver is too old or missing)",
+        // Above import.undefined_symbol: a driver-API symbol names the driver's library.
+        priority: 85,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.6, "The installed driver's libcuda / nvcuda.dll predates the CUDA the program (or its bundled runtime) was built with, so a driver API it calls does not exist yet.", "Update the NVIDIA driver to one that supports the program's CUDA (`nvidia-smi` shows the highest CUDA it supports); on Windows install it from nvidia.com, not only through Windows Update."),
+            c("driver.too_old_for_torch", 0.3, "The framework build's CUDA needs a newer driver than the one installed.", FIX_DRIVER_UPGRADE),
+            c("driver.not_installed", 0.1, "The driver's user-space library is missing or incomplete (a stub or a half-removed install found instead).", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            h(r"\btorch\b|pytorch|\+cu\d{3}|site-packages[/\\]torch", "driver.too_old_for_torch", 0.35),
+            h(r"\bstubs?\b|libcuda\.so: cannot open", "driver.not_installed", 0.3),
+            // A program that ships its own CUDA runtime (Ollama's and llama.cpp's runners, a
+            // bundled cudart DLL): the general "the text says the driver is too old" evidence is
+            // for torch's build and does not concern it.
+            h(r"ollama|\bggml|llama[-_.]?(?:cpp|server)|cudart64_\d+\.dll|\bvllm\b|tensorrt", "driver.too_old_for_toolkit", 0.7),
+        ],
+        tells_apart: "`nvidia-smi` prints the driver version and the highest CUDA it supports; compare with the CUDA the program ships (cudart64_12.dll → CUDA 12).",
+    },
+    // Ollama's runner (llama.cpp's server) died and Ollama reports only its exit status: "llama
+    // runner process has terminated: exit status 0xc0000409", "llama-server process has
+    // terminated: exit status 0xe06d7363". Most often the Ollama release (a model newer than the
+    // release, a runner bug: ollama/ollama#7031, fixed by updating Ollama) or a driver older than
+    // the runner's bundled CUDA (ollama/ollama#16645, #6604); Windows' 0xc0000139 is
+    // STATUS_ENTRYPOINT_NOT_FOUND, a DLL (the driver's nvcuda.dll) lacking a function. Low
+    // priority: the CUDA error line above it, where pasted, explains more.
+    Rule {
+        id: "llm.runner_terminated",
+        title: "the model runner process terminated",
+        pattern: r"(?:llama runner|llama-server|runner) process (?:has )?terminated(?::\s*exit status [\w-]+)?",
+        priority: 22,
+        causes: &[
+            c("workload.library_bug", 0.45, "The runner crashed on this model with this release: a model newer than the release supports, or a bug in the runner fixed in a later release.", "Update Ollama (or the llama.cpp build) to the latest release and retry; with `OLLAMA_DEBUG=1` the server log shows the runner's last lines."),
+            c("driver.too_old_for_toolkit", 0.35, "The runner's bundled CUDA runtime needs a newer NVIDIA driver than the one installed, and the runner dies at start.", "Update the NVIDIA driver (on Windows from nvidia.com); `nvidia-smi` must show at least the CUDA the runner ships (CUDA 12 runners need driver 525+; CUDA 13 runners 580+)."),
+            c("workload.out_of_memory", 0.2, "The model did not fit in the GPU (or host) memory the runner could get.", "Lower `num_gpu` / `num_ctx`, or use a smaller quantisation."),
+        ],
+        hints: &[
+            h(r"0xc0000139|entry ?point|driver (?:is )?(?:too old|outdated)|nvcuda\.dll", "driver.too_old_for_toolkit", 0.45),
+            h(r"out of memory|cudaMalloc failed|not enough memory", "workload.out_of_memory", 0.5),
+        ],
+        tells_apart: "The server log above the exit status (`OLLAMA_DEBUG=1`): a CUDA error line, 'out of memory', or nothing (then the release); `nvidia-smi` for the driver's CUDA version.",
+    },
+    // Out of memory told in prose only ("it works well in vllm 0.2.6 but run out of memory using
+    // 0.2.7": vllm-project/vllm#2413, where 0.2.7's CUDA graphs took the extra memory). Low
+    // priority: an allocator's own message, where pasted, explains more.
+    Rule {
+        id: "memory.said_out_of_memory",
+        title: "the paste says the job runs out of memory",
+        pattern: r"\b(?:run|runs|ran|running|runing|goes|went|going) out of (?:GPU |video |VRAM |device |CUDA )?memory\b",
+        priority: 20,
+        causes: &[
+            c("workload.out_of_memory", 0.75, "The job (model weights, KV cache or activations, CUDA graphs, batch size) needs more GPU memory than is free; a newer release of the same program can need more (CUDA graphs, larger default batches).", FIX_OOM),
+            c("gpu.busy", 0.15, "Other processes hold part of the GPU's memory.", FIX_BUSY),
+            c("workload.library_bug", 0.1, "A memory leak or a wrong memory estimate in the program's release.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"other process|another process|already (?:in use|used)|nvidia-smi shows", "gpu.busy", 0.3)],
+        tells_apart: "`nvidia-smi` before the run (memory already used by others?) and the program's memory settings (vLLM: `--gpu-memory-utilization`, `--max-model-len`, `--enforce-eager`).",
     },
     // ---- round 6a (field sample 11i)
     // A framework op with no half-precision CPU kernel ("addmm_impl_cpu_", "slow_conv2d_cpu",

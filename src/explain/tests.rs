@@ -2179,6 +2179,16 @@ fn round_7a_llm_stack_wordings() {
         ("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)\nLast error:\nCuda failure 'invalid argument'\nonly with custom_all_reduce enabled, tensor_parallel_size=2", "workload.library_bug"),
         // CUDA in a forked worker: the program's start method, the machine is fine.
         ("DataLoader worker (pid 4242) raised: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "none"),
+        // NCCL's error names as CuPy prints them, inside a container: /dev/shm.
+        ("docker run --gpus all vllm/vllm-openai --tensor-parallel-size 2\ncupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR: unhandled system error", "host.shm_small"),
+        // The driver library lacks a driver-API entry point the program's runtime calls.
+        ("llama.cpp server: failed to load libggml-cuda.so: /lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuCtxCreate_v4", "driver.too_old_for_toolkit"),
+        ("level=WARN source=gpu.go:600 msg=\"unable to load cuda driver library\" library=C:\\Windows\\system32\\nvcuda.dll error=\"symbol lookup for cuDeviceGetUuid_v2 failed\" (ollama)", "driver.too_old_for_toolkit"),
+        // Ollama reporting only its runner's exit status.
+        ("Error: llama runner process has terminated: exit status 0xc0000139", "driver.too_old_for_toolkit"),
+        ("Error: llama runner process has terminated: exit status 2", "workload.library_bug"),
+        // Out of memory told in prose only.
+        ("After upgrading sglang the 70B model keeps running out of GPU memory on two A100s", "workload.out_of_memory"),
     ] {
         assert_eq!(top7a(text), want, "{text}");
     }
