@@ -1006,7 +1006,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nccl.error",
         title: "NCCL error",
-        pattern: r"(?:NCCL error(?: in)?[^\n]{0,200}|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidUsage|ncclRemoteError|ncclInvalidArgument|DistBackendError: NCCL|NCCL communicator was aborted|Watchdog caught collective operation timeout|ProcessGroupNCCL[^\n]{0,80}(?:timeout|timed out|error))",
+        pattern: r"(?:NCCL ?error(?: in)?[^\n]{0,200}|NCCL_ERROR_[A-Z_]+|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidUsage|ncclRemoteError|ncclInvalidArgument|DistBackendError: NCCL|NCCL communicator was aborted|Watchdog caught collective operation timeout|ProcessGroupNCCL[^\n]{0,80}(?:timeout|timed out|error))",
         priority: 50,
         causes: &[
             c("workload.nccl", 0.55, "A collective failed or timed out for a reason in the job or the network: ranks doing different collectives (a hang until the watchdog), a rank that crashed, NCCL_SOCKET_IFNAME / IB configuration, or a firewall between nodes.", "Run with `NCCL_DEBUG=INFO` (and `TORCH_NCCL_ASYNC_ERROR_HANDLING=1`, `TORCH_DISTRIBUTED_DEBUG=DETAIL`); the first WARN line names the failing transport; check every rank's log for the first error."),
@@ -1477,6 +1477,127 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
     },
+    // ---- round 7a (LLM stacks)
+    // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host
+    // driver at start-up: "This container was built for NVIDIA Driver Release 535.86 or later,
+    // but version 510.85.02 was detected and compatibility mode is UNAVAILABLE" (forward
+    // compatibility needs a datacenter GPU and a supported branch). The image's CUDA is newer
+    // than the host driver (NVIDIA/TensorRT-LLM#23, maintainer: upgrade the driver to >= 535.86).
+    Rule {
+        id: "container.built_for_newer_driver",
+        title: "the container image was built for a newer NVIDIA driver than the host's",
+        pattern: r"(?:container was built for NVIDIA Driver Release [\d.]+ or later|compatibility mode is UNAVAILABLE)",
+        priority: 86,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.8, "The image's CUDA (an NGC container's) needs a newer host driver than the one detected, and forward compatibility cannot bridge the gap on this GPU or driver branch.", "Upgrade the host driver to the release the banner names (or newer), or use an image tag built for an older CUDA that the host driver supports."),
+            c("driver.forward_compat_unsupported", 0.15, "Forward compatibility (the image's cuda-compat) would have covered the gap on a datacenter GPU; on this GPU or branch it is unavailable.", "Upgrade the host driver; forward compatibility works only on datacenter GPUs with a supported driver branch."),
+        ],
+        hints: &[],
+        tells_apart: "The banner names both versions: the release the image needs and the driver detected; `nvidia-smi` on the host shows the same driver.",
+    },
+    // A paste that only says, in prose, that the driver is too low or too old for the program
+    // ("it prompts that the driver version is too low": NVIDIA/TensorRT-LLM#331, a 470 driver
+    // under TensorRT-LLM's CUDA 12). Low priority: any real error line in the paste explains more.
+    Rule {
+        id: "driver.said_too_old",
+        title: "the paste says the driver is too old for the program",
+        pattern: r"\b(?:nvidia |gpu |graphics |display )?driver(?: version)?\b[^\n.]{0,40}\b(?:too low|too old|outdated|out of date|not (?:new|recent) enough)\b",
+        priority: 18,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.5, "The program (or its image, or the toolkit it was built with) needs a newer CUDA than the installed driver supports.", "Install a driver at least as new as the program's CUDA needs (`nvidia-smi`'s 'CUDA Version' must be at least the program's CUDA), or use a build made for an older CUDA."),
+            c("driver.too_old_for_torch", 0.45, "The framework build's CUDA needs a newer driver than the one installed.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[
+            h(r"\btorch\b|pytorch|torch\.cuda|\+cu\d{3}", "driver.too_old_for_torch", 0.2),
+            // Outweighs the general "the text says the driver is too old" evidence for torch's
+            // build, which a paste naming no torch does not concern.
+            h(r"tensorrt|\btrt|trtexec|\bnvcc\b|toolkit|container|docker|\bimage\b|llama\.cpp|ollama|ggml", "driver.too_old_for_toolkit", 0.7),
+        ],
+        tells_apart: "`nvidia-smi` shows the highest CUDA the driver supports; compare it with the CUDA the program or image was built with.",
+    },
+    // PyTorch refuses CUDA in a process forked after the parent initialised it ("Cannot
+    // re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the
+    // 'spawn' start method"): the program's multiprocessing start method, e.g. vLLM's workers
+    // (VLLM_WORKER_MULTIPROC_METHOD=spawn fixed it: lm-sys/FastChat#3507, vllm-project/vllm#7151).
+    // The machine is fine. Low priority: a device error in the same paste explains more.
+    Rule {
+        id: "torch.cuda_in_forked_process",
+        title: "CUDA used in a process forked after CUDA was initialised",
+        pattern: r"Cannot re-initialize CUDA in forked subprocess",
+        priority: 30,
+        causes: &[
+            c("none", 0.7, "The program (or a library it starts, such as vLLM's workers or a DataLoader) forks processes after the parent has initialised CUDA; CUDA cannot be used again in a forked child. Nothing is wrong with the machine.", "Use the 'spawn' start method (`multiprocessing.set_start_method(\"spawn\")`; vLLM: `export VLLM_WORKER_MULTIPROC_METHOD=spawn`), or do not touch CUDA in the parent before the workers start."),
+            c("workload.library_bug", 0.3, "A library initialises CUDA at import, before its own workers fork (fixed in later releases of several serving stacks).", "Upgrade the library, or set its multiprocessing method to spawn."),
+        ],
+        hints: &[],
+        tells_apart: "Does anything call CUDA (`torch.cuda.*`, a model `.to(\"cuda\")`) before the workers start? With 'spawn' the error goes away.",
+    },
+    // The CUDA driver's own library lacks an entry point the program's CUDA runtime needs:
+    // "symbol lookup for cuCtxCreate_v3 failed" in nvcuda.dll, "undefined symbol:
+    // cuTensorMapEncodeTiled" from libcuda, or a program saying "your nvidia driver is too old or
+    // missing" (Ollama: ollama/ollama#6604, maintainer: that driver was too old). The driver
+    // predates the CUDA the program was built with. Driver API names are `cu` + a capital letter
+    // (cuDNN's and cuBLAS's are lower case), so the match is case-sensitive there.
+    Rule {
+        id: "driver.entry_point_missing",
+        title: "the CUDA driver library lacks an entry point the program needs",
+        pattern: r"(?:symbol lookup for (?-i:cu[A-Z]\w+) failed|undefined symbol:\s*(?-i:cu[A-Z][a-z]\w*)\b|(?:your |the )?nvidia driver is too old or missing)",
+        // Above import.undefined_symbol: a driver-API symbol names the driver's library.
+        priority: 85,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.6, "The installed driver's libcuda / nvcuda.dll predates the CUDA the program (or its bundled runtime) was built with, so a driver API it calls does not exist yet.", "Update the NVIDIA driver to one that supports the program's CUDA (`nvidia-smi` shows the highest CUDA it supports); on Windows install it from nvidia.com, not only through Windows Update."),
+            c("driver.too_old_for_torch", 0.3, "The framework build's CUDA needs a newer driver than the one installed.", FIX_DRIVER_UPGRADE),
+            c("driver.not_installed", 0.1, "The driver's user-space library is missing or incomplete (a stub or a half-removed install found instead).", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            h(r"\btorch\b|pytorch|\+cu\d{3}|site-packages[/\\]torch", "driver.too_old_for_torch", 0.35),
+            h(r"\bstubs?\b|libcuda\.so: cannot open", "driver.not_installed", 0.3),
+            // A program that ships its own CUDA runtime (Ollama's and llama.cpp's runners, a
+            // bundled cudart DLL): the general "the text says the driver is too old" evidence is
+            // for torch's build and does not concern it.
+            h(r"ollama|\bggml|llama[-_.]?(?:cpp|server)|cudart64_\d+\.dll|\bvllm\b|tensorrt", "driver.too_old_for_toolkit", 0.7),
+        ],
+        tells_apart: "`nvidia-smi` prints the driver version and the highest CUDA it supports; compare with the CUDA the program ships (cudart64_12.dll → CUDA 12).",
+    },
+    // Ollama's runner (llama.cpp's server) died and Ollama reports only its exit status: "llama
+    // runner process has terminated: exit status 0xc0000409", "llama-server process has
+    // terminated: exit status 0xe06d7363". Most often the Ollama release (a model newer than the
+    // release, a runner bug: ollama/ollama#7031, fixed by updating Ollama) or a driver older than
+    // the runner's bundled CUDA (ollama/ollama#16645, #6604); Windows' 0xc0000139 is
+    // STATUS_ENTRYPOINT_NOT_FOUND, a DLL (the driver's nvcuda.dll) lacking a function. Low
+    // priority: the CUDA error line above it, where pasted, explains more.
+    Rule {
+        id: "llm.runner_terminated",
+        title: "the model runner process terminated",
+        pattern: r"(?:llama runner|llama-server|runner) process (?:has )?terminated(?::\s*exit status [\w-]+)?",
+        priority: 22,
+        causes: &[
+            c("workload.library_bug", 0.45, "The runner crashed on this model with this release: a model newer than the release supports, or a bug in the runner fixed in a later release.", "Update Ollama (or the llama.cpp build) to the latest release and retry; with `OLLAMA_DEBUG=1` the server log shows the runner's last lines."),
+            c("driver.too_old_for_toolkit", 0.35, "The runner's bundled CUDA runtime needs a newer NVIDIA driver than the one installed, and the runner dies at start.", "Update the NVIDIA driver (on Windows from nvidia.com); `nvidia-smi` must show at least the CUDA the runner ships (CUDA 12 runners need driver 525+; CUDA 13 runners 580+)."),
+            c("workload.out_of_memory", 0.2, "The model did not fit in the GPU (or host) memory the runner could get.", "Lower `num_gpu` / `num_ctx`, or use a smaller quantisation."),
+        ],
+        hints: &[
+            h(r"0xc0000139|entry ?point|driver (?:is )?(?:too old|outdated)|nvcuda\.dll", "driver.too_old_for_toolkit", 0.45),
+            h(r"out of memory|cudaMalloc failed|not enough memory", "workload.out_of_memory", 0.5),
+        ],
+        tells_apart: "The server log above the exit status (`OLLAMA_DEBUG=1`): a CUDA error line, 'out of memory', or nothing (then the release); `nvidia-smi` for the driver's CUDA version.",
+    },
+    // Out of memory told in prose only ("it works well in vllm 0.2.6 but run out of memory using
+    // 0.2.7": vllm-project/vllm#2413, where 0.2.7's CUDA graphs took the extra memory). Low
+    // priority: an allocator's own message, where pasted, explains more.
+    Rule {
+        id: "memory.said_out_of_memory",
+        title: "the paste says the job runs out of memory",
+        pattern: r"\b(?:run|runs|ran|running|runing|goes|went|going) out of (?:GPU |video |VRAM |device |CUDA )?memory\b",
+        priority: 20,
+        causes: &[
+            c("workload.out_of_memory", 0.75, "The job (model weights, KV cache or activations, CUDA graphs, batch size) needs more GPU memory than is free; a newer release of the same program can need more (CUDA graphs, larger default batches).", FIX_OOM),
+            c("gpu.busy", 0.15, "Other processes hold part of the GPU's memory.", FIX_BUSY),
+            c("workload.library_bug", 0.1, "A memory leak or a wrong memory estimate in the program's release.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"other process|another process|already (?:in use|used)|nvidia-smi shows", "gpu.busy", 0.3)],
+        tells_apart: "`nvidia-smi` before the run (memory already used by others?) and the program's memory settings (vLLM: `--gpu-memory-utilization`, `--max-model-len`, `--enforce-eager`).",
+    },
     // ---- round 6a (field sample 11i)
     // A framework op with no half-precision CPU kernel ("addmm_impl_cpu_", "slow_conv2d_cpu",
     // "LayerNormKernelImpl" not implemented for 'Half'): fp16 ran on the CPU. Where the program
@@ -1654,6 +1775,9 @@ pub const RULES: &[Rule] = &[
             h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),
             h(r"Duplicate GPU|same (?:GPU|device)|two ranks", "workload.nccl", 0.4),
             h(r"NCCL_P2P_DISABLE\s*=\s*1|\bACS\b|\biommu\b", "probe.p2p", 0.35),
+            // vLLM's custom all-reduce (CUDA IPC buffers) failing with 'invalid argument' inside
+            // NCCL: a known NCCL 2.18 bug fixed in 2.19 (vllm-project/vllm#3688).
+            h(r"custom[ _-]?all[ _-]?reduce|CudaIPC", "workload.library_bug", 0.35),
         ],
         tells_apart: "`NCCL_DEBUG=INFO`: the line before 'unhandled cuda error' names the CUDA call and its error (an illegal address → the job; 'invalid device function' / 'no kernel image' → an NCCL build for another CUDA/GPU; 'peer access' → P2P).",
     },

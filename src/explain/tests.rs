@@ -2163,3 +2163,47 @@ fn round_6b_informational_lines_and_the_programs_own_io_blame_no_machine() {
     );
     assert_eq!(top_cause(&ex).map(|k| k.id.as_str()), Some("workload.nccl"));
 }
+
+/// Issue #14, round 7a (LLM stacks): an NGC image's driver banner, a paste that only says the
+/// driver is too low, and vLLM's custom all-reduce failing inside NCCL, in wordings other than
+/// the corpus's.
+#[test]
+fn round_7a_llm_stack_wordings() {
+    fn top7a(text: &str) -> String {
+        top_cause(&explain_by_rules(text, ""))
+            .map(|c| c.id.clone())
+            .unwrap_or_default()
+    }
+    for (text, want) in [
+        // The NGC banner, as Triton server and the PyTorch container print it.
+        ("=============================\n== Triton Inference Server ==\n=============================\nERROR: This container was built for NVIDIA Driver Release 545.23 or later, but\n       version 470.199.02 was detected and compatibility mode is UNAVAILABLE.", "driver.too_old_for_toolkit"),
+        ("nvcr.io/nvidia/pytorch:24.01-py3\nERROR: This container was built for NVIDIA Driver Release 530.30 or later, but version 515.65.01 was detected", "driver.too_old_for_toolkit"),
+        // Prose only: the driver is too old / outdated for the program.
+        ("trtexec refuses to build the engine: it says my nvidia driver version is too old (470)", "driver.too_old_for_toolkit"),
+        ("import torch works but torch.cuda fails, the message says the NVIDIA driver is outdated; torch 2.3.0+cu121", "driver.too_old_for_torch"),
+        // vLLM's custom all-reduce (CUDA IPC) failing inside NCCL: the library's bug.
+        ("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)\nLast error:\nCuda failure 'invalid argument'\nonly with custom_all_reduce enabled, tensor_parallel_size=2", "workload.library_bug"),
+        // CUDA in a forked worker: the program's start method, the machine is fine.
+        ("DataLoader worker (pid 4242) raised: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "none"),
+        // NCCL's error names as CuPy prints them, inside a container: /dev/shm.
+        ("docker run --gpus all vllm/vllm-openai --tensor-parallel-size 2\ncupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR: unhandled system error", "host.shm_small"),
+        // The driver library lacks a driver-API entry point the program's runtime calls.
+        ("llama.cpp server: failed to load libggml-cuda.so: /lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuCtxCreate_v4", "driver.too_old_for_toolkit"),
+        ("level=WARN source=gpu.go:600 msg=\"unable to load cuda driver library\" library=C:\\Windows\\system32\\nvcuda.dll error=\"symbol lookup for cuDeviceGetUuid_v2 failed\" (ollama)", "driver.too_old_for_toolkit"),
+        // Ollama reporting only its runner's exit status.
+        ("Error: llama runner process has terminated: exit status 0xc0000139", "driver.too_old_for_toolkit"),
+        ("Error: llama runner process has terminated: exit status 2", "workload.library_bug"),
+        // Out of memory told in prose only.
+        ("After upgrading sglang the 70B model keeps running out of GPU memory on two A100s", "workload.out_of_memory"),
+    ] {
+        assert_eq!(top7a(text), want, "{text}");
+    }
+    // A driver said to be too old never outranks a real error line in the same paste.
+    let text = "the driver is too old I think\nRuntimeError: CUDA error: no kernel image is available for execution on the device";
+    let ex = explain_by_rules(text, "");
+    let primary = ex
+        .primary
+        .and_then(|i| ex.matches.get(i))
+        .map(|m| m.id.as_str());
+    assert_eq!(primary, Some("cuda.no_kernel_image"), "{text}");
+}
