@@ -2222,3 +2222,31 @@ fn round_7b_rounded_confidences_never_sum_past_one() {
     assert!(sum <= 1.0001, "{sum}");
     assert!(sum >= 0.9, "{sum}");
 }
+
+/// Issue #14, round 7b: a library saying the driver's libcuda was not found, and cuDNN failing
+/// to load because libcuda is missing (WSL 2's /usr/lib/wsl/lib), blame the driver's library,
+/// in wordings that are not the corpus's.
+#[test]
+fn round_7b_libcuda_not_found_is_the_drivers_library() {
+    let rules_top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone())
+    };
+    for text in [
+        "WARNING: libcuda.so.1 not found, GPU acceleration disabled",
+        "myapp: could not find libcuda; is the NVIDIA driver installed?",
+        "Could not load library libcudnn_ops_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory",
+        "Ubuntu under WSL2: Unable to load any of {libcudnn_cnn.so.9} (needs /usr/lib/wsl/lib/libcuda.so.1)",
+    ] {
+        assert_eq!(rules_top(text), "driver.not_installed", "{text}");
+    }
+    // In a container it is the container's GPUs; a cuDNN that is itself missing stays cuDNN's.
+    assert_eq!(
+        rules_top("docker run myimage: failed to load libcuda (no GPU passed to the container)"),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        rules_top("Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file"),
+        "driver.not_installed"
+    );
+}
