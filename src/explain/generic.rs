@@ -563,6 +563,11 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
 /// The CUDA status the text names: a CUresult or cudaError_t name anywhere, else a number
 /// next to "error", "code", "returned" or "failure" on the anchor line, else the text
 /// `cudaGetErrorString` prints on it, else such a number anywhere.
+/// A build tool's or a process's exit status: make's "make: *** [all] Error 2" (and
+/// "make[1]: *** ... Error 1"), "exit code 2", "exit status 2", "exited with code 2", Python's
+/// "returned non-zero exit status 2", ninja's "ninja: build stopped: subcommand failed".
+const BUILD_EXIT_STATUS: &str = r"(?i)\bmake(?:\[\d+\])?: \*\*\*[^\n]*|\bgmake(?:\[\d+\])?: \*\*\*[^\n]*|\bninja: build stopped[^\n]*|\b(?:non-zero |nonzero )?exit(?:ed)?(?: with)? (?:code|status|value)\s*[:=]?\s*-?\d+|\bError \d+ \(ignored\)";
+
 fn status_in(text: &str, line: &str) -> Option<&'static Status> {
     if let Some(name) = small(r"\b(CUDA_ERROR_[A-Z_]+|cudaError[A-Za-z]+)\b")
         .and_then(|re| re.captures(text))
@@ -579,8 +584,13 @@ fn status_in(text: &str, line: &str) -> Option<&'static Status> {
     let re = small(
         r"(?:cuda\w* error|error(?: code)?|returned|failed with error|failure|\bcode|\berr)\s*[#:=(]?\s*(\d{1,3})\b",
     )?;
+    // A build tool's or a process's exit status is no CUDA status: make's "*** [all] Error 2",
+    // ninja's "FAILED ... exit code 2", pip's "exit code: 1", Python's "returned non-zero
+    // exit status 2" are blanked before the numbers are read.
+    let exits = small(BUILD_EXIT_STATUS)?;
     let number = |t: &str| {
-        re.captures(t)
+        let t = exits.replace_all(t, "");
+        re.captures(&t)
             .and_then(|c| c.get(1)?.as_str().parse::<u32>().ok())
             .and_then(|n| STATUSES.iter().find(|s| s.code == n))
     };

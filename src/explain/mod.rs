@@ -1266,10 +1266,18 @@ fn oom_figures(text: &str) -> Option<OomFigures> {
 fn rank(m: &mut Match) {
     let sum: f64 = m.causes.iter().map(|k| k.weight).sum();
     let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+    // Rounded to the nearest percent, many small weights can still sum past 1 (0.995 in
+    // eleven causes' halves); then they are rounded down too.
+    let rounded: f64 = m
+        .causes
+        .iter()
+        .map(|k| (k.weight * scale * 100.0).round())
+        .sum();
+    let down = scale < 1.0 || rounded > 100.0;
     for k in &mut m.causes {
         // Scaled confidences are rounded down, so they still sum to at most 1.
         let pct = k.weight * scale * 100.0;
-        k.confidence = if scale < 1.0 {
+        k.confidence = if down {
             (pct + 1e-9).floor() / 100.0
         } else {
             pct.round() / 100.0

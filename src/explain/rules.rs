@@ -886,8 +886,12 @@ pub const RULES: &[Rule] = &[
             c("torch.libs_shadowed", 0.5, "Another cuDNN (LD_LIBRARY_PATH, a system or conda copy) is loaded instead of the one the build ships or pins.", FIX_LIBS_SHADOWED),
             c("torch.wheel_deps_mismatch", 0.45, "The nvidia-cudnn wheel is missing or another version than the torch build needs.", FIX_WHEEL_DEPS),
             c("workload.library_bug", 0.05, "Another library (TensorFlow, onnxruntime) loaded its own cuDNN into the process first.", "Import torch before the other framework, or use versions built against the same cuDNN."),
+            c("driver.not_installed", 0.0, "cuDNN loaded, but the driver's libcuda it needs was not found: no driver, or under WSL 2 the driver's files in /usr/lib/wsl/lib are outside the loader's search.", "Under WSL 2: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` (or `sudo ldconfig` after fixing the libcuda.so links there); elsewhere install the NVIDIA driver."),
         ],
         hints: &[
+            // Round 7b: cuDNN's own load fails on the driver's libcuda (WSL 2's /usr/lib/wsl/lib
+            // outside the search: facebookresearch/nougat#105).
+            h(r"(?:Error: |\b)libcuda\.so(?:\.1)?: cannot open shared object file|(?:/usr/lib/wsl/lib|\bWSL ?2?\b)[\s\S]{0,400}\blibcuda\b|\blibcuda\b[\s\S]{0,400}(?:/usr/lib/wsl/lib|\bWSL ?2?\b)", "driver.not_installed", 1.0),
             h(r"LD_LIBRARY_PATH\s*=|echo \$LD_LIBRARY_PATH|/usr/local/cuda|/usr/lib/x86_64-linux-gnu/libcudnn|conda", "torch.libs_shadowed", 0.2),
             h(r"cannot open shared object file|Could not load library|Unable to load any of|Could not load dynamic library", "torch.wheel_deps_mismatch", 0.2),
             h(r"onnxruntime|tensorflow|jax", "workload.library_bug", 0.3),
@@ -2222,6 +2226,28 @@ pub const RULES: &[Rule] = &[
         // the INFO line: the answer then points at that failure, not at "nothing wrong".
         hints: &[h(r"NCCL WARN|\bWARN\b|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|Traceback \(most recent call last\)|RuntimeError|DistBackendError|Segmentation fault|core dumped|Watchdog caught|timed out", "workload.nccl", 0.6)],
         tells_apart: "The line is INFO: NCCL continues with 'NET/IB' or 'NET/Socket'; a real failure has its own WARN line.",
+    },
+    // ---- round 7b (desktop machines)
+    // A library says the driver's libcuda was not found, in its own words (bitsandbytes' old
+    // "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?",
+    // "could not find libcuda", "Failed to load libcuda"): the driver's user space is not on
+    // the loader's path; on WSL 2 it is in /usr/lib/wsl/lib (bitsandbytes#52).
+    Rule {
+        id: "libcuda.not_found",
+        title: "the driver's libcuda was not found",
+        pattern: r"(?i)(?:\blibcuda(?:\.so(?:\.1)?)?\b!?\s+(?:was\s+)?not\s+found|(?:could\s+not|cannot|can't|unable\s+to|failed\s+to)\s+(?:find|locate|load)\s+(?:the\s+)?libcuda\b)",
+        priority: 60,
+        causes: &[
+            c("driver.not_installed", 0.6, "libcuda comes with the NVIDIA driver: it is missing (no driver installed), or under WSL 2 it lives in /usr/lib/wsl/lib, which a library's own search does not look in.", "Under WSL 2: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` and keep the Windows driver current; elsewhere install the NVIDIA driver (`nvidia-smi` must work)."),
+            c("host.container_no_gpu", 0.25, "Inside a container the toolkit injects libcuda only when the container is started with the GPUs.", FIX_CONTAINER),
+            c("driver.stub_library", 0.15, "Only the toolkit's stub libcuda is on the search path.", "Remove `.../cuda/lib64/stubs` from LD_LIBRARY_PATH so the driver's libcuda.so.1 is used."),
+        ],
+        hints: &[
+            h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b", "host.container_no_gpu", 0.4),
+            h(r"(?i)/usr/lib/wsl|\bWSL ?2?\b|microsoft-standard", "driver.not_installed", 0.4),
+            h(r"lib64/stubs|/stubs/libcuda", "driver.stub_library", 0.8),
+        ],
+        tells_apart: "`ldconfig -p | grep libcuda` (WSL 2: `ls /usr/lib/wsl/lib`); inside a container, whether it was started with `--gpus`.",
     },
     // ------------------------------------------------------------ field families
     Rule {

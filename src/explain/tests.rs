@@ -2207,3 +2207,96 @@ fn round_7a_llm_stack_wordings() {
         .map(|m| m.id.as_str());
     assert_eq!(primary, Some("cuda.no_kernel_image"), "{text}");
 }
+
+// ---- round 7b (desktop machines): helper k7b's tests, self-contained.
+
+/// Issue #14, round 7b: a build tool's or a process's exit status is no CUDA status. make's
+/// "*** [all] Error 2", "failed with exit code 2", "exit status 2" are not read as CUDA status 2
+/// (out of memory); a CUDA status named beside them still is.
+#[test]
+fn round_7b_a_build_tools_exit_status_is_no_cuda_status() {
+    let status_of = |text: &str| {
+        let m = generic::fallback(text, text).unwrap_or_else(|| panic!("no answer: {text}"));
+        m.extracted.get("cuda_error").cloned().unwrap_or_default()
+    };
+    for text in [
+        "libcuda kernel build:\nmake: *** [Makefile:12: all] Error 2",
+        "make[1]: *** [CMakeFiles/Makefile2:83: CMakeFiles/ggml-cuda.dir/all] Error 2\nCUDA kernels failed to build",
+        "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 2",
+        "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 2. (building the CUDA extension)",
+        "error: building the CUDA extension failed: nvcc exited with code 2",
+        "FAILED: ggml-cuda.o\nninja: build stopped: subcommand failed.\nCUDA build failed: exit status 2",
+    ] {
+        let s = status_of(text);
+        assert!(!s.starts_with('2'), "{text}: read as CUDA status {s}");
+    }
+    // A CUDA status in the same text is still read.
+    let s =
+        status_of("CUDA error: out of memory (cudaErrorMemoryAllocation)\nmake: *** [all] Error 1");
+    assert!(s.starts_with('2'), "{s}");
+    let s = status_of("cudaMalloc failed with error 2\nprocess exited with code 1");
+    assert!(s.starts_with('2'), "{s}");
+}
+
+/// Issue #14, round 7b: confidences rounded to the percent never sum past 1, also where many
+/// small weights each round up (found by explain_nonempty's proptest).
+#[test]
+fn round_7b_rounded_confidences_never_sum_past_one() {
+    let cause = |i: usize, weight: f64| RankedCause {
+        id: format!("c{i}"),
+        confidence: 0.0,
+        why: String::new(),
+        fix: String::new(),
+        commands: Vec::new(),
+        evidence: Vec::new(),
+        weight,
+        observed: false,
+    };
+    // Ten weights of 0.0955 and one of 0.035 sum to 0.99; each rounded up they made 1.04.
+    let mut causes: Vec<RankedCause> = (0..10).map(|i| cause(i, 0.0955)).collect();
+    causes.push(cause(10, 0.035));
+    let mut m = Match {
+        id: "t".to_string(),
+        title: String::new(),
+        text: String::new(),
+        span: [0, 1],
+        line: 1,
+        occurrences: 1,
+        priority: 0,
+        extracted: BTreeMap::new(),
+        causes,
+        tells_apart: String::new(),
+    };
+    rank(&mut m);
+    let sum: f64 = m.causes.iter().map(|k| k.confidence).sum();
+    assert!(sum <= 1.0001, "{sum}");
+    assert!(sum >= 0.9, "{sum}");
+}
+
+/// Issue #14, round 7b: a library saying the driver's libcuda was not found, and cuDNN failing
+/// to load because libcuda is missing (WSL 2's /usr/lib/wsl/lib), blame the driver's library,
+/// in wordings that are not the corpus's.
+#[test]
+fn round_7b_libcuda_not_found_is_the_drivers_library() {
+    let rules_top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone())
+    };
+    for text in [
+        "WARNING: libcuda.so.1 not found, GPU acceleration disabled",
+        "myapp: could not find libcuda; is the NVIDIA driver installed?",
+        "Could not load library libcudnn_ops_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory",
+        "Ubuntu under WSL2: Unable to load any of {libcudnn_cnn.so.9} (needs /usr/lib/wsl/lib/libcuda.so.1)",
+    ] {
+        assert_eq!(rules_top(text), "driver.not_installed", "{text}");
+    }
+    // In a container it is the container's GPUs; a cuDNN that is itself missing stays cuDNN's.
+    assert_eq!(
+        rules_top("docker run myimage: failed to load libcuda (no GPU passed to the container)"),
+        "host.container_no_gpu"
+    );
+    assert_ne!(
+        rules_top("Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file"),
+        "driver.not_installed"
+    );
+}
