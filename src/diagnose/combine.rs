@@ -229,7 +229,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
     )
 });
 
@@ -264,7 +264,7 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// the solution.
 static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
+        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b.{0,60}?\bmodprobe\s+nvidia[-_]uvm\b.{0,80}?\b(?:fixed|solved|resolved|works?|worked|brought|put)\b[^.\n]{0,40}\b(?:back|again|gpus?|it)\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
     )
 });
 
@@ -510,6 +510,87 @@ static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
+
+/// TensorFlow's tested GPU builds (tensorflow.org/install/source#gpu, "Tested build
+/// configurations"): the release, the CUDA it was built with, the cuDNN major it loads
+/// (`libcudnn.so.N`). Releases up to 2.13 load the machine's CUDA and cuDNN libraries by
+/// those names; later ones bring theirs as pip packages (`tensorflow[and-cuda]`), so a
+/// system toolkit beside them says nothing.
+const TF_BUILDS: &[(&str, &str, u32)] = &[
+    ("1.5", "9.0", 7),
+    ("1.6", "9.0", 7),
+    ("1.7", "9.0", 7),
+    ("1.8", "9.0", 7),
+    ("1.9", "9.0", 7),
+    ("1.10", "9.0", 7),
+    ("1.11", "9.0", 7),
+    ("1.12", "9.0", 7),
+    ("1.13", "10.0", 7),
+    ("1.14", "10.0", 7),
+    ("1.15", "10.0", 7),
+    ("2.0", "10.0", 7),
+    ("2.1", "10.1", 7),
+    ("2.2", "10.1", 7),
+    ("2.3", "10.1", 7),
+    ("2.4", "11.0", 8),
+    ("2.5", "11.2", 8),
+    ("2.6", "11.2", 8),
+    ("2.7", "11.2", 8),
+    ("2.8", "11.2", 8),
+    ("2.9", "11.2", 8),
+    ("2.10", "11.2", 8),
+    ("2.11", "11.2", 8),
+    ("2.12", "11.8", 8),
+    ("2.13", "11.8", 8),
+];
+
+/// A TensorFlow release named beside a cuDNN or CUDA it was not built with: TF 2.3 (cuDNN 7,
+/// CUDA 10.1) with cuDNN 8.0.4 cannot open `libcudnn.so.7`, with CUDA 10.2 not
+/// `libcudart.so.10.1` (before CUDA 11 the minor is part of the library's name). Returns
+/// the summary.
+pub fn tensorflow_libs_mismatch(ce: &CollectEnv) -> Option<String> {
+    let tf = [
+        "tensorflow",
+        "tensorflow-gpu",
+        "tf-nightly",
+        "tf-nightly-gpu",
+    ]
+    .iter()
+    .find_map(|k| ce.pip.get(*k).or_else(|| ce.conda.get(*k).map(|(v, _)| v)))?;
+    let mut parts = tf.split('.');
+    let release = format!("{}.{}", parts.next()?, parts.next()?);
+    let &(_, cuda, cudnn) = TF_BUILDS.iter().find(|(r, _, _)| *r == release)?;
+    let major = |v: &str| v.split('.').next().and_then(|m| m.parse::<u32>().ok());
+    let minor2 = |v: &str| {
+        let mut p = v.split('.');
+        Some(format!("{}.{}", p.next()?, p.next()?))
+    };
+    if let Some(have) = ce
+        .cudnn
+        .as_deref()
+        .filter(|c| major(c).is_some_and(|m| (5..=10).contains(&m)))
+    {
+        if major(have) != Some(cudnn) {
+            return Some(format!(
+                "TensorFlow {tf} was built with cuDNN {cudnn} and loads libcudnn.so.{cudnn}, but the paste shows cuDNN {have}: install the cuDNN {cudnn} its tested build needs (or the TensorFlow release built for cuDNN {})",
+                major(have).unwrap_or(0)
+            ));
+        }
+    }
+    if let Some(have) = ce.cuda_runtime.as_deref() {
+        let differs = if major(cuda).is_some_and(|m| m < 11) {
+            minor2(have).is_some_and(|h| h != cuda)
+        } else {
+            major(have).is_some_and(|h| Some(h) != major(cuda))
+        };
+        if differs {
+            return Some(format!(
+                "TensorFlow {tf} was built with CUDA {cuda} and loads that release's libraries by name, but the paste shows CUDA {have}: install the CUDA {cuda} its tested build needs (or the TensorFlow release built for CUDA {have})"
+            ));
+        }
+    }
+    None
+}
 
 /// Whether the program that failed is a CUDA program other than PyTorch, and the paste
 /// shows no PyTorch at all: torch's own causes (its build's CUDA, its arch list) then read
@@ -813,6 +894,43 @@ mod tests {
         ));
     }
 
+    /// TensorFlow's tested builds against the cuDNN and CUDA a paste shows (round 7,
+    /// github.com/tensorflow/tensorflow/issues/44040 and 42309).
+    #[test]
+    fn tensorflow_beside_other_cudnn_or_cuda_is_read() {
+        let ce = |tf: &str, cudnn: Option<&str>, cuda: Option<&str>| {
+            let mut ce = CollectEnv::default();
+            ce.pip.insert("tensorflow".into(), tf.into());
+            ce.cudnn = cudnn.map(str::to_string);
+            ce.cuda_runtime = cuda.map(str::to_string);
+            ce
+        };
+        // TF 2.3 loads libcudnn.so.7 and CUDA 10.1's libraries
+        assert!(
+            tensorflow_libs_mismatch(&ce("2.3.1", Some("8.0.4"), Some("10.1.243")))
+                .is_some_and(|w| w.contains("cuDNN 7"))
+        );
+        assert!(
+            tensorflow_libs_mismatch(&ce("2.3.0", Some("7.6.5"), Some("10.2")))
+                .is_some_and(|w| w.contains("CUDA 10.1"))
+        );
+        // CUDA 11's minor releases share the libraries' names; matching builds say nothing
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.6.0", Some("8.1.0"), Some("11.4"))),
+            None
+        );
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.3.1", Some("7.6.5"), Some("10.1.243"))),
+            None
+        );
+        // later releases bring their own libraries; no TensorFlow, nothing to compare
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.16.1", Some("8.6.0"), Some("11.8"))),
+            None
+        );
+        assert_eq!(tensorflow_libs_mismatch(&CollectEnv::default()), None);
+    }
+
     /// Sentences of forum answers and post-mortems (tests/corpus/pastes/dev-2026-11f) that
     /// state the module cause; sentences that only name the module or its loading do not.
     #[test]
@@ -860,6 +978,11 @@ mod tests {
             ("ls: /dev/nvidiactl does not exist on the host", "driver.device_nodes"),
             ("In my Ubuntu PC, with suspend - wake cycles, CUDA stops being detected. Even in pytorch", "driver.uvm_unavailable"),
             ("The solution for me was to reboot or unload and load nvidia drivers with:\n   sudo modprobe -r nvidia-uvm\n", "driver.uvm_unavailable"),
+            // round 7 (dev-2026-11h): nvidia_uvm reloaded and the GPUs back; the driver said
+            // not in use, or lost with a kernel update
+            ("Running: `sudo nvidia-modprobe -u` then `sudo rmmod nvidia_uvm` then `sudo modprobe nvidia_uvm` and then restarting the service put the focus back on the GPUs.", "driver.uvm_unavailable"),
+            ("DKMS status appears ok, but nvidia-settings says that the driver is not in use:", "driver.module_not_loaded"),
+            ("After updating the kernel, I can no longer get the nvidia driver to work.", "driver.module_not_loaded"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }
@@ -871,6 +994,8 @@ mod tests {
             "nvidia_uvm 1234567 0",
             "The nvidia module is loaded and nvidia-smi works.",
             "Kernel update went fine, nvidia-smi shows the GPU.",
+            "sudo rmmod nvidia_uvm\nrmmod: ERROR: Module nvidia_uvm is in use",
+            "After updating the kernel, nvidia-smi works as before.",
         ] {
             assert_eq!(stated_module_cause(text), None, "{text}");
         }

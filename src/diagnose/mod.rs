@@ -1122,6 +1122,27 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // TensorFlow named beside a cuDNN or CUDA its tested build was not made with: the
+    // libraries it opens by name are missing, where nothing more specific was observed.
+    let (cause, from, summary) = match combine::tensorflow_libs_mismatch(&ce) {
+        Some(why)
+            if matches!(
+                cause.as_str(),
+                "none"
+                    | "workload.library_bug"
+                    | "torch.cuda_unavailable"
+                    | "driver.cuda_init_failed"
+            ) && from != "log"
+                && !top_cause_observed(from_log.as_ref()) =>
+        {
+            (
+                "torch.wheel_deps_mismatch".to_string(),
+                "paste".to_string(),
+                why,
+            )
+        }
+        _ => (cause, from, summary),
+    };
     // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
     // evidence the same way: it answers where nothing specific was observed, and rises where
     // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic

@@ -1583,6 +1583,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "gpu driver"
         | "gpu driver version"
         | "nvidia_driver"
+        | "nvidia-smi"
+        | "nvidia-smi version"
         | "kmd version" => {
             // "CUDA driver version: 12.3" (Ollama) is the CUDA the driver supports
             let major = first.split('.').next().and_then(|m| m.parse::<u32>().ok());
@@ -1811,6 +1813,18 @@ fn finish(ce: &mut CollectEnv) {
     if ce.keys_seen.is_empty() && ce.torch.as_deref().is_some_and(|t| t.ends_with("+cpu")) {
         ce.torch_cpu_only = true;
         ce.torch_cuda = None;
+    }
+    // One GPU named by two witnesses that spell it in another case (an issue form's "GeForce
+    // GTX 960m", the framework's log "GeForce GTX 960M") is one GPU: the last spelling, the
+    // program's own, is kept. Names repeated exactly are several GPUs and stay.
+    let gpus = std::mem::take(&mut ce.gpus);
+    for (i, g) in gpus.iter().enumerate() {
+        let respelled_later = gpus[i + 1..]
+            .iter()
+            .any(|h| h != g && h.eq_ignore_ascii_case(g));
+        if !respelled_later {
+            ce.gpus.push(g.clone());
+        }
     }
 }
 
