@@ -337,16 +337,31 @@ pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
 /// architecture: "PyTorch no longer supports compute capability 3.0", "PyTorch官方自1.3版本后停止支持".
 static TORCH_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
+        r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard|kepler|maxwell|pascal|volta)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
+    )
+});
+
+/// The same said of another CUDA program or its wheels: "JAX no longer supports Kepler GPUs
+/// in the wheels we release", "vLLM does not support compute capability 6.0".
+static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|xformers|flash[- ]?attn|flash[- ]?attention|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)",
     )
 });
 
 /// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
+/// Another program's builds lacking it are that program's kernels (`ext.arch_unsupported`).
 pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
-    TORCH_ARCH_DROPPED_SAID
+    if TORCH_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
-        .then_some("torch.arch_unsupported")
+    {
+        return Some("torch.arch_unsupported");
+    }
+    PROGRAM_ARCH_DROPPED_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        .then_some("ext.arch_unsupported")
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -967,6 +982,16 @@ mod tests {
             stated_arch_cause("PyTorch supports the RTX 4090 since 1.13."),
             None
         );
+        // round 7 (github.com/jax-ml/jax/issues/15361): another program's wheels
+        assert_eq!(
+            stated_arch_cause("JAX no longer supports Kepler GPUs in the wheels we release."),
+            Some("ext.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("JAX no longer supports Python 3.8."),
+            None
+        );
+        assert_eq!(stated_arch_cause("vLLM supports Volta GPUs."), None);
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
         // the nvidia modules
         for (text, want) in [

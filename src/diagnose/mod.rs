@@ -1166,6 +1166,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                     cause.as_str(),
                     "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
                 ) || (stated == "driver.uvm_unavailable" && cause == "driver.device_nodes")
+                    // a build said to lack the GPU's architecture outranks the paste's own
+                    // unobserved reading of a generic failure ("DNN library initialization
+                    // failed" read as missing libraries)
+                    || (stated.ends_with(".arch_unsupported") && from == "paste warnings")
                     || primary_lists(from_log.as_ref(), stated)) =>
         {
             (
@@ -1179,6 +1183,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
                         "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
+                        "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),

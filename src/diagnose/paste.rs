@@ -94,6 +94,7 @@ struct Patterns {
     lspci_device: Regex,
     smi_xml: Regex,
     bare_value: Regex,
+    torch_version_inline: Regex,
     sdnext_gpu: Regex,
     sdnext_backend: Regex,
     tf_device: Regex,
@@ -186,6 +187,10 @@ fn patterns() -> Option<&'static Patterns> {
             smi_xml: re(r"<(driver_version|cuda_version|product_name)(?:>|&gt;)([^<]+)</")?,
             // what `print(torch.__version__)` / a REPL printed on the next line
             bare_value: re(r"^(?:>>>\s*)?'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?|True|False)'?$")?,
+            // the attribute printed with its value on one line: flash-attn's setup
+            // ("torch.__version__  = 2.2.2+cu121"), "torch.__version__: 2.0.1" (a comparison
+            // `==` in code is not a value)
+            torch_version_inline: re(r"(?:^|[\s>(])torch\.__version__\s*(?:=|:)\s*'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?)'?\s*$")?,
             // SD.Next: "Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48"
             sdnext_gpu: re(r"Torch detected GPU: (.+?) VRAM \d+")?,
             // SD.Next: "Torch backend: nVidia CUDA 11.8 cuDNN 8700"
@@ -665,6 +670,15 @@ pub fn parse(text: &str) -> CollectEnv {
                 note(&mut ce, "python output");
                 continue;
             }
+        }
+        if let Some(v) = p
+            .torch_version_inline
+            .captures(&line)
+            .and_then(|c| c.get(1))
+        {
+            free_torch.get_or_insert_with(|| v.as_str().to_string());
+            note(&mut ce, "python output");
+            continue;
         }
         for (attr, what) in [
             ("torch.__version__", "version"),
@@ -1530,11 +1544,28 @@ fn heading_key(h: &str) -> String {
 fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
     // "TensorFlow version (use command below)": the key without its aside
     let key = key.split(" (").next().unwrap_or(key).trim();
+    // a requirement ("Cuda: version 11.4 and above", ">= 11.6") names no installed version
+    let lower = value.to_ascii_lowercase();
+    let requirement = [
+        "and above",
+        "or above",
+        "or later",
+        "and later",
+        "or newer",
+        "and newer",
+        "or higher",
+        "at least",
+        ">=",
+        "≥",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
     // the value's first version-looking word ("b'v1.12.0-rc2-3-ga6d8ffae09' 1.12.0"), else its first word
     let first = value
         .split_whitespace()
         .find(|w| looks_like_version(w))
         .or_else(|| value.split_whitespace().next())
+        .filter(|_| !requirement)
         .unwrap_or("");
     match key {
         // detectron2 / sglang / ds_report / ComfyUI / jax

@@ -2291,6 +2291,20 @@ pciBusID: 0000:02:00.0 name: GeForce GTX 960M computeCapability: 5.0
             ("pip:tensorflow", "2.3.1"),
         ],
     },
+    // round 7: flash-attn's setup prints torch's version with its value on one line; a
+    // requirement ("version 11.4 and above") is no installed CUDA (the detected 12.1 is)
+    Sample {
+        url: "https://github.com/Dao-AILab/flash-attention/issues/219",
+        format: "flash-attn setup",
+        text: r#"In the main docs page, it states that requirements are:
+Cuda: version 11.4 and above
+But, it cannot be compiled with cuda 12, where it keeps on raising errors 
+**RuntimeError:The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.7).**
+
+> torch.__version__  = 2.0.1+cu117
+"#,
+        facts: &[("torch", "2.0.1+cu117"), ("torch_cuda", "11.7"), ("cuda_runtime", "12.1")],
+    },
 ];
 
 #[test]
