@@ -229,7 +229,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
     )
 });
 
@@ -340,6 +340,24 @@ static TORCH_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard|kepler|maxwell|pascal|volta)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
     )
 });
+
+/// A sentence setting the system's CUDA beside the one torch was built with: "Your system
+/// version is 11.7 but the version that pytorch was compiled with is 12.1" (a maintainer's
+/// reading of DeepSpeed's op-builder error), "nvcc is 12.1 while torch was built with 11.8".
+static TOOLKIT_TORCH_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:system|installed|local|nvcc|toolkit)\b[^.\n]{0,30}?\b(?:is|=|:)\s*(?:cuda\s*)?(\d{1,2})\.\d+\b[^.\n]{0,60}?\b(?:py)?torch\b[^.\n]{0,30}?\b(?:compiled|built)\b[^.\n]{0,20}?\b(\d{1,2})\.\d+\b",
+    )
+});
+
+/// The toolkit cause a sentence of the paste states: the system's CUDA and torch's build
+/// CUDA of another major (`toolkit.torch_mismatch`).
+pub fn stated_toolkit_cause(paste: &str) -> Option<&'static str> {
+    let r = TOOLKIT_TORCH_SAID.as_ref()?;
+    r.captures_iter(paste)
+        .any(|c| c.get(1).map(|m| m.as_str()) != c.get(2).map(|m| m.as_str()))
+        .then_some("toolkit.torch_mismatch")
+}
 
 /// The same said of another CUDA program or its wheels: "JAX no longer supports Kepler GPUs
 /// in the wheels we release", "vLLM does not support compute capability 6.0".
@@ -990,6 +1008,20 @@ mod tests {
         assert_eq!(
             stated_arch_cause("JAX no longer supports Python 3.8."),
             None
+        );
+        // round 7 (github.com/deepspeedai/DeepSpeed-MII/issues/277): the system's CUDA beside
+        // torch's, of another major
+        assert_eq!(
+            stated_toolkit_cause("Your system version is 11.7 but the version that pytorch was compiled with is 12.1."),
+            Some("toolkit.torch_mismatch")
+        );
+        assert_eq!(
+            stated_toolkit_cause("Your system version is 12.4 and pytorch was compiled with 12.1."),
+            None
+        );
+        assert_eq!(
+            stated_module_cause("I have installed with Secure Boot disabled, and later I enabled the Secure Boot. In such a case, the driver is no longer loaded during boot."),
+            Some("driver.module_not_loaded")
         );
         assert_eq!(stated_arch_cause("vLLM supports Volta GPUs."), None);
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of

@@ -1149,6 +1149,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // "device nodes" reading of a bare "nvidia-uvm" mention.
     let (cause, from, summary) = match combine::stated_module_cause(paste)
         .or_else(|| combine::stated_arch_cause(paste))
+        .or_else(|| combine::stated_toolkit_cause(paste))
     {
         Some(stated)
             if stated != cause
@@ -1184,6 +1185,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
+                        "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),

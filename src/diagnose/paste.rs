@@ -671,6 +671,26 @@ pub fn parse(text: &str) -> CollectEnv {
                 continue;
             }
         }
+        // Secure Boot's state, as `mokutil --sb-state` prints it ("SecureBoot enabled") or a
+        // sentence gives it ("later I enabled the Secure Boot"): it decides whether an unsigned
+        // nvidia module may load
+        {
+            let l = line.to_ascii_lowercase();
+            if (l.contains("secureboot") || l.contains("secure boot"))
+                && [
+                    "enabled",
+                    "disabled",
+                    "turned on",
+                    "turned off",
+                    "enable the",
+                    "disable the",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
+            {
+                note(&mut ce, "Secure Boot state");
+            }
+        }
         if let Some(v) = p
             .torch_version_inline
             .captures(&line)
