@@ -363,7 +363,7 @@ pub fn stated_toolkit_cause(paste: &str) -> Option<&'static str> {
 /// in the wheels we release", "vLLM does not support compute capability 6.0".
 static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|xformers|flash[- ]?attn|flash[- ]?attention|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)",
+        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flashinfer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
     )
 });
 
@@ -1024,6 +1024,15 @@ mod tests {
             Some("driver.module_not_loaded")
         );
         assert_eq!(stated_arch_cause("vLLM supports Volta GPUs."), None);
+        // round 7 batch 4: a program's supported architectures stated as a floor or a list
+        for text in [
+            "报错信息：SGlang only supports sm 75 and  above",
+            "The root cause is that the `gemma_rmsnorm` kernel in `sgl-kernel` is compiled only for sm80+ (e.g., A100, H100)",
+            "1) Sglang kernel not support for SM120, only work on SM100.",
+        ] {
+            assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
+        }
+        assert_eq!(stated_arch_cause("SGLang supports sm 75 and above."), None);
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
         // the nvidia modules
         for (text, want) in [

@@ -1193,6 +1193,20 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // "no kernel image" observed, and the paste says whose build lacks the architecture (an
+    // extension's kernels, "`sgl-kernel` is compiled only for sm80+"): the observation stands,
+    // the build named is the one to replace.
+    let (cause, from, summary) = if cause == "torch.arch_unsupported"
+        && combine::stated_arch_cause(paste) == Some("ext.arch_unsupported")
+    {
+        (
+            "ext.arch_unsupported".to_string(),
+            from,
+            format!("{summary} (the paste says the kernels missing are another program's build, not PyTorch's)"),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // Never "none" when the paste names a GPU error: the generic ranking of that error,
     // refined with the paste's findings, outranks a healthy-looking environment.
     let (cause, from, summary) = match generic_paste.as_mut() {
