@@ -41,6 +41,9 @@ fn floors(part: &str) -> (f64, f64) {
         // round 6 (dev-2026-11g, environment pastes of every kind), after its batches' changes:
         // 33/36 first-ranked, facts 18/18 (36 cases; each batch's first measure is in SPLIT.md)
         ADDED_G => (0.85, 0.95),
+        // round 7 (dev-2026-11h, environment pastes of every kind), after its batches' changes:
+        // 22/22 first-ranked, facts 14/14 (22 cases; each batch's first measure is in SPLIT.md)
+        ADDED_H => (0.90, 0.95),
         // the frozen held-out part: the last measured figures less one case (after round 5,
         // 2026-11-24: 51/75 first-ranked, facts 112/150)
         _ => (0.66, 0.74),
@@ -89,6 +92,8 @@ const ADDED_E: &str = "dev-2026-11e";
 const ADDED_F: &str = "dev-2026-11f";
 /// Round 6 (#14's `diagnose` part, environment pastes of every kind): all dev.
 const ADDED_G: &str = "dev-2026-11g";
+/// Round 7 (#14's `diagnose` part, environment pastes of every kind): all dev.
+const ADDED_H: &str = "dev-2026-11h";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -118,7 +123,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
-    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G]
+    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H]
         .iter()
         .any(|f| c.file.starts_with(&format!("{f}/")))
 }
@@ -153,6 +158,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_E))
         .chain(added_cases_in(ADDED_F))
         .chain(added_cases_in(ADDED_G))
+        .chain(added_cases_in(ADDED_H))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -226,7 +232,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_e = added_cases_in(ADDED_E);
     let added_f = added_cases_in(ADDED_F);
     let added_g = added_cases_in(ADDED_G);
-    let parts: [(&str, Vec<&Case>); 8] = [
+    let added_h = added_cases_in(ADDED_H);
+    let parts: [(&str, Vec<&Case>); 9] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -235,6 +242,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_E, added_e.iter().collect()),
         (ADDED_F, added_f.iter().collect()),
         (ADDED_G, added_g.iter().collect()),
+        (ADDED_H, added_h.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

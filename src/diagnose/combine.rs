@@ -229,7 +229,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
     )
 });
 
@@ -264,7 +264,7 @@ static DRIVER_INSTALL_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// the solution.
 static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
+        r"(?is)\b(?:solution|fix(?:ed)?|solved|resolved|works? (?:again|now))\b.{0,120}?\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b|\b(?:modprobe -r|rmmod)\s+nvidia[-_]uvm\b.{0,60}?\bmodprobe\s+nvidia[-_]uvm\b.{0,80}?\b(?:fixed|solved|resolved|works?|worked|brought|put)\b[^.\n]{0,40}\b(?:back|again|gpus?|it)\b|\b(?:suspend|sleep|hibernat\w*)\b[^.\n]{0,40}\b(?:wake|waking|resume|resuming)\b[^.\n]{0,30}\b(?:cuda|the gpu)\b[^.\n]{0,30}\b(?:stops?|is not|isn't|not)\b[^.\n]{0,20}\b(?:detected|available|found|working)\b",
     )
 });
 
@@ -337,16 +337,49 @@ pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
 /// architecture: "PyTorch no longer supports compute capability 3.0", "PyTorch官方自1.3版本后停止支持".
 static TORCH_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
+        r"(?i)\b(?:py)?torch\b[^.\n]{0,40}\b(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcard|kepler|maxwell|pascal|volta)|pytorch[^。\n]{0,20}(?:停止支持|不再支持)",
+    )
+});
+
+/// A sentence setting the system's CUDA beside the one torch was built with: "Your system
+/// version is 11.7 but the version that pytorch was compiled with is 12.1" (a maintainer's
+/// reading of DeepSpeed's op-builder error), "nvcc is 12.1 while torch was built with 11.8".
+static TOOLKIT_TORCH_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:system|installed|local|nvcc|toolkit)\b[^.\n]{0,30}?\b(?:is|=|:)\s*(?:cuda\s*)?(\d{1,2})\.\d+\b[^.\n]{0,60}?\b(?:py)?torch\b[^.\n]{0,30}?\b(?:compiled|built)\b[^.\n]{0,20}?\b(\d{1,2})\.\d+\b",
+    )
+});
+
+/// The toolkit cause a sentence of the paste states: the system's CUDA and torch's build
+/// CUDA of another major (`toolkit.torch_mismatch`).
+pub fn stated_toolkit_cause(paste: &str) -> Option<&'static str> {
+    let r = TOOLKIT_TORCH_SAID.as_ref()?;
+    r.captures_iter(paste)
+        .any(|c| c.get(1).map(|m| m.as_str()) != c.get(2).map(|m| m.as_str()))
+        .then_some("toolkit.torch_mismatch")
+}
+
+/// The same said of another CUDA program or its wheels: "JAX no longer supports Kepler GPUs
+/// in the wheels we release", "vLLM does not support compute capability 6.0".
+static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flashinfer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
     )
 });
 
 /// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
+/// Another program's builds lacking it are that program's kernels (`ext.arch_unsupported`).
 pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
-    TORCH_ARCH_DROPPED_SAID
+    if TORCH_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
-        .then_some("torch.arch_unsupported")
+    {
+        return Some("torch.arch_unsupported");
+    }
+    PROGRAM_ARCH_DROPPED_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+        .then_some("ext.arch_unsupported")
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -510,6 +543,87 @@ static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
+
+/// TensorFlow's tested GPU builds (tensorflow.org/install/source#gpu, "Tested build
+/// configurations"): the release, the CUDA it was built with, the cuDNN major it loads
+/// (`libcudnn.so.N`). Releases up to 2.13 load the machine's CUDA and cuDNN libraries by
+/// those names; later ones bring theirs as pip packages (`tensorflow[and-cuda]`), so a
+/// system toolkit beside them says nothing.
+const TF_BUILDS: &[(&str, &str, u32)] = &[
+    ("1.5", "9.0", 7),
+    ("1.6", "9.0", 7),
+    ("1.7", "9.0", 7),
+    ("1.8", "9.0", 7),
+    ("1.9", "9.0", 7),
+    ("1.10", "9.0", 7),
+    ("1.11", "9.0", 7),
+    ("1.12", "9.0", 7),
+    ("1.13", "10.0", 7),
+    ("1.14", "10.0", 7),
+    ("1.15", "10.0", 7),
+    ("2.0", "10.0", 7),
+    ("2.1", "10.1", 7),
+    ("2.2", "10.1", 7),
+    ("2.3", "10.1", 7),
+    ("2.4", "11.0", 8),
+    ("2.5", "11.2", 8),
+    ("2.6", "11.2", 8),
+    ("2.7", "11.2", 8),
+    ("2.8", "11.2", 8),
+    ("2.9", "11.2", 8),
+    ("2.10", "11.2", 8),
+    ("2.11", "11.2", 8),
+    ("2.12", "11.8", 8),
+    ("2.13", "11.8", 8),
+];
+
+/// A TensorFlow release named beside a cuDNN or CUDA it was not built with: TF 2.3 (cuDNN 7,
+/// CUDA 10.1) with cuDNN 8.0.4 cannot open `libcudnn.so.7`, with CUDA 10.2 not
+/// `libcudart.so.10.1` (before CUDA 11 the minor is part of the library's name). Returns
+/// the summary.
+pub fn tensorflow_libs_mismatch(ce: &CollectEnv) -> Option<String> {
+    let tf = [
+        "tensorflow",
+        "tensorflow-gpu",
+        "tf-nightly",
+        "tf-nightly-gpu",
+    ]
+    .iter()
+    .find_map(|k| ce.pip.get(*k).or_else(|| ce.conda.get(*k).map(|(v, _)| v)))?;
+    let mut parts = tf.split('.');
+    let release = format!("{}.{}", parts.next()?, parts.next()?);
+    let &(_, cuda, cudnn) = TF_BUILDS.iter().find(|(r, _, _)| *r == release)?;
+    let major = |v: &str| v.split('.').next().and_then(|m| m.parse::<u32>().ok());
+    let minor2 = |v: &str| {
+        let mut p = v.split('.');
+        Some(format!("{}.{}", p.next()?, p.next()?))
+    };
+    if let Some(have) = ce
+        .cudnn
+        .as_deref()
+        .filter(|c| major(c).is_some_and(|m| (5..=10).contains(&m)))
+    {
+        if major(have) != Some(cudnn) {
+            return Some(format!(
+                "TensorFlow {tf} was built with cuDNN {cudnn} and loads libcudnn.so.{cudnn}, but the paste shows cuDNN {have}: install the cuDNN {cudnn} its tested build needs (or the TensorFlow release built for cuDNN {})",
+                major(have).unwrap_or(0)
+            ));
+        }
+    }
+    if let Some(have) = ce.cuda_runtime.as_deref() {
+        let differs = if major(cuda).is_some_and(|m| m < 11) {
+            minor2(have).is_some_and(|h| h != cuda)
+        } else {
+            major(have).is_some_and(|h| Some(h) != major(cuda))
+        };
+        if differs {
+            return Some(format!(
+                "TensorFlow {tf} was built with CUDA {cuda} and loads that release's libraries by name, but the paste shows CUDA {have}: install the CUDA {cuda} its tested build needs (or the TensorFlow release built for CUDA {have})"
+            ));
+        }
+    }
+    None
+}
 
 /// Whether the program that failed is a CUDA program other than PyTorch, and the paste
 /// shows no PyTorch at all: torch's own causes (its build's CUDA, its arch list) then read
@@ -813,6 +927,43 @@ mod tests {
         ));
     }
 
+    /// TensorFlow's tested builds against the cuDNN and CUDA a paste shows (round 7,
+    /// github.com/tensorflow/tensorflow/issues/44040 and 42309).
+    #[test]
+    fn tensorflow_beside_other_cudnn_or_cuda_is_read() {
+        let ce = |tf: &str, cudnn: Option<&str>, cuda: Option<&str>| {
+            let mut ce = CollectEnv::default();
+            ce.pip.insert("tensorflow".into(), tf.into());
+            ce.cudnn = cudnn.map(str::to_string);
+            ce.cuda_runtime = cuda.map(str::to_string);
+            ce
+        };
+        // TF 2.3 loads libcudnn.so.7 and CUDA 10.1's libraries
+        assert!(
+            tensorflow_libs_mismatch(&ce("2.3.1", Some("8.0.4"), Some("10.1.243")))
+                .is_some_and(|w| w.contains("cuDNN 7"))
+        );
+        assert!(
+            tensorflow_libs_mismatch(&ce("2.3.0", Some("7.6.5"), Some("10.2")))
+                .is_some_and(|w| w.contains("CUDA 10.1"))
+        );
+        // CUDA 11's minor releases share the libraries' names; matching builds say nothing
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.6.0", Some("8.1.0"), Some("11.4"))),
+            None
+        );
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.3.1", Some("7.6.5"), Some("10.1.243"))),
+            None
+        );
+        // later releases bring their own libraries; no TensorFlow, nothing to compare
+        assert_eq!(
+            tensorflow_libs_mismatch(&ce("2.16.1", Some("8.6.0"), Some("11.8"))),
+            None
+        );
+        assert_eq!(tensorflow_libs_mismatch(&CollectEnv::default()), None);
+    }
+
     /// Sentences of forum answers and post-mortems (tests/corpus/pastes/dev-2026-11f) that
     /// state the module cause; sentences that only name the module or its loading do not.
     #[test]
@@ -849,6 +1000,39 @@ mod tests {
             stated_arch_cause("PyTorch supports the RTX 4090 since 1.13."),
             None
         );
+        // round 7 (github.com/jax-ml/jax/issues/15361): another program's wheels
+        assert_eq!(
+            stated_arch_cause("JAX no longer supports Kepler GPUs in the wheels we release."),
+            Some("ext.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("JAX no longer supports Python 3.8."),
+            None
+        );
+        // round 7 (github.com/deepspeedai/DeepSpeed-MII/issues/277): the system's CUDA beside
+        // torch's, of another major
+        assert_eq!(
+            stated_toolkit_cause("Your system version is 11.7 but the version that pytorch was compiled with is 12.1."),
+            Some("toolkit.torch_mismatch")
+        );
+        assert_eq!(
+            stated_toolkit_cause("Your system version is 12.4 and pytorch was compiled with 12.1."),
+            None
+        );
+        assert_eq!(
+            stated_module_cause("I have installed with Secure Boot disabled, and later I enabled the Secure Boot. In such a case, the driver is no longer loaded during boot."),
+            Some("driver.module_not_loaded")
+        );
+        assert_eq!(stated_arch_cause("vLLM supports Volta GPUs."), None);
+        // round 7 batch 4: a program's supported architectures stated as a floor or a list
+        for text in [
+            "报错信息：SGlang only supports sm 75 and  above",
+            "The root cause is that the `gemma_rmsnorm` kernel in `sgl-kernel` is compiled only for sm80+ (e.g., A100, H100)",
+            "1) Sglang kernel not support for SM120, only work on SM100.",
+        ] {
+            assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
+        }
+        assert_eq!(stated_arch_cause("SGLang supports sm 75 and above."), None);
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
         // the nvidia modules
         for (text, want) in [
@@ -860,6 +1044,11 @@ mod tests {
             ("ls: /dev/nvidiactl does not exist on the host", "driver.device_nodes"),
             ("In my Ubuntu PC, with suspend - wake cycles, CUDA stops being detected. Even in pytorch", "driver.uvm_unavailable"),
             ("The solution for me was to reboot or unload and load nvidia drivers with:\n   sudo modprobe -r nvidia-uvm\n", "driver.uvm_unavailable"),
+            // round 7 (dev-2026-11h): nvidia_uvm reloaded and the GPUs back; the driver said
+            // not in use, or lost with a kernel update
+            ("Running: `sudo nvidia-modprobe -u` then `sudo rmmod nvidia_uvm` then `sudo modprobe nvidia_uvm` and then restarting the service put the focus back on the GPUs.", "driver.uvm_unavailable"),
+            ("DKMS status appears ok, but nvidia-settings says that the driver is not in use:", "driver.module_not_loaded"),
+            ("After updating the kernel, I can no longer get the nvidia driver to work.", "driver.module_not_loaded"),
         ] {
             assert_eq!(stated_module_cause(text), Some(want), "{text}");
         }
@@ -871,6 +1060,8 @@ mod tests {
             "nvidia_uvm 1234567 0",
             "The nvidia module is loaded and nvidia-smi works.",
             "Kernel update went fine, nvidia-smi shows the GPU.",
+            "sudo rmmod nvidia_uvm\nrmmod: ERROR: Module nvidia_uvm is in use",
+            "After updating the kernel, nvidia-smi works as before.",
         ] {
             assert_eq!(stated_module_cause(text), None, "{text}");
         }

@@ -1122,12 +1122,34 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // TensorFlow named beside a cuDNN or CUDA its tested build was not made with: the
+    // libraries it opens by name are missing, where nothing more specific was observed.
+    let (cause, from, summary) = match combine::tensorflow_libs_mismatch(&ce) {
+        Some(why)
+            if matches!(
+                cause.as_str(),
+                "none"
+                    | "workload.library_bug"
+                    | "torch.cuda_unavailable"
+                    | "driver.cuda_init_failed"
+            ) && from != "log"
+                && !top_cause_observed(from_log.as_ref()) =>
+        {
+            (
+                "torch.wheel_deps_mismatch".to_string(),
+                "paste".to_string(),
+                why,
+            )
+        }
+        _ => (cause, from, summary),
+    };
     // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
     // evidence the same way: it answers where nothing specific was observed, and rises where
     // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic
     // "device nodes" reading of a bare "nvidia-uvm" mention.
     let (cause, from, summary) = match combine::stated_module_cause(paste)
         .or_else(|| combine::stated_arch_cause(paste))
+        .or_else(|| combine::stated_toolkit_cause(paste))
     {
         Some(stated)
             if stated != cause
@@ -1145,6 +1167,10 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                     cause.as_str(),
                     "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
                 ) || (stated == "driver.uvm_unavailable" && cause == "driver.device_nodes")
+                    // a build said to lack the GPU's architecture outranks the paste's own
+                    // unobserved reading of a generic failure ("DNN library initialization
+                    // failed" read as missing libraries)
+                    || (stated.ends_with(".arch_unsupported") && from == "paste warnings")
                     || primary_lists(from_log.as_ref(), stated)) =>
         {
             (
@@ -1158,12 +1184,28 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
                         "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
+                        "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
+                        "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),
             )
         }
         _ => (cause, from, summary),
+    };
+    // "no kernel image" observed, and the paste says whose build lacks the architecture (an
+    // extension's kernels, "`sgl-kernel` is compiled only for sm80+"): the observation stands,
+    // the build named is the one to replace.
+    let (cause, from, summary) = if cause == "torch.arch_unsupported"
+        && combine::stated_arch_cause(paste) == Some("ext.arch_unsupported")
+    {
+        (
+            "ext.arch_unsupported".to_string(),
+            from,
+            format!("{summary} (the paste says the kernels missing are another program's build, not PyTorch's)"),
+        )
+    } else {
+        (cause, from, summary)
     };
     // Never "none" when the paste names a GPU error: the generic ranking of that error,
     // refined with the paste's findings, outranks a healthy-looking environment.

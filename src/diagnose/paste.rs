@@ -94,6 +94,7 @@ struct Patterns {
     lspci_device: Regex,
     smi_xml: Regex,
     bare_value: Regex,
+    torch_version_inline: Regex,
     sdnext_gpu: Regex,
     sdnext_backend: Regex,
     tf_device: Regex,
@@ -186,6 +187,10 @@ fn patterns() -> Option<&'static Patterns> {
             smi_xml: re(r"<(driver_version|cuda_version|product_name)(?:>|&gt;)([^<]+)</")?,
             // what `print(torch.__version__)` / a REPL printed on the next line
             bare_value: re(r"^(?:>>>\s*)?'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?|True|False)'?$")?,
+            // the attribute printed with its value on one line: flash-attn's setup
+            // ("torch.__version__  = 2.2.2+cu121"), "torch.__version__: 2.0.1" (a comparison
+            // `==` in code is not a value)
+            torch_version_inline: re(r"(?:^|[\s>(])torch\.__version__\s*(?:=|:)\s*'?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?(?:\+[\w.]+)?)'?\s*$")?,
             // SD.Next: "Torch detected GPU: NVIDIA GeForce RTX 3070 Ti VRAM 8192 Arch (8, 6) Cores 48"
             sdnext_gpu: re(r"Torch detected GPU: (.+?) VRAM \d+")?,
             // SD.Next: "Torch backend: nVidia CUDA 11.8 cuDNN 8700"
@@ -281,7 +286,7 @@ fn patterns() -> Option<&'static Patterns> {
             // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
             dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -665,6 +670,35 @@ pub fn parse(text: &str) -> CollectEnv {
                 note(&mut ce, "python output");
                 continue;
             }
+        }
+        // Secure Boot's state, as `mokutil --sb-state` prints it ("SecureBoot enabled") or a
+        // sentence gives it ("later I enabled the Secure Boot"): it decides whether an unsigned
+        // nvidia module may load
+        {
+            let l = line.to_ascii_lowercase();
+            if (l.contains("secureboot") || l.contains("secure boot"))
+                && [
+                    "enabled",
+                    "disabled",
+                    "turned on",
+                    "turned off",
+                    "enable the",
+                    "disable the",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
+            {
+                note(&mut ce, "Secure Boot state");
+            }
+        }
+        if let Some(v) = p
+            .torch_version_inline
+            .captures(&line)
+            .and_then(|c| c.get(1))
+        {
+            free_torch.get_or_insert_with(|| v.as_str().to_string());
+            note(&mut ce, "python output");
+            continue;
         }
         for (attr, what) in [
             ("torch.__version__", "version"),
@@ -1530,11 +1564,28 @@ fn heading_key(h: &str) -> String {
 fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) -> bool {
     // "TensorFlow version (use command below)": the key without its aside
     let key = key.split(" (").next().unwrap_or(key).trim();
+    // a requirement ("Cuda: version 11.4 and above", ">= 11.6") names no installed version
+    let lower = value.to_ascii_lowercase();
+    let requirement = [
+        "and above",
+        "or above",
+        "or later",
+        "and later",
+        "or newer",
+        "and newer",
+        "or higher",
+        "at least",
+        ">=",
+        "≥",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
     // the value's first version-looking word ("b'v1.12.0-rc2-3-ga6d8ffae09' 1.12.0"), else its first word
     let first = value
         .split_whitespace()
         .find(|w| looks_like_version(w))
         .or_else(|| value.split_whitespace().next())
+        .filter(|_| !requirement)
         .unwrap_or("");
     match key {
         // detectron2 / sglang / ds_report / ComfyUI / jax
@@ -1583,6 +1634,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "gpu driver"
         | "gpu driver version"
         | "nvidia_driver"
+        | "nvidia-smi"
+        | "nvidia-smi version"
         | "kmd version" => {
             // "CUDA driver version: 12.3" (Ollama) is the CUDA the driver supports
             let major = first.split('.').next().and_then(|m| m.parse::<u32>().ok());
@@ -1811,6 +1864,18 @@ fn finish(ce: &mut CollectEnv) {
     if ce.keys_seen.is_empty() && ce.torch.as_deref().is_some_and(|t| t.ends_with("+cpu")) {
         ce.torch_cpu_only = true;
         ce.torch_cuda = None;
+    }
+    // One GPU named by two witnesses that spell it in another case (an issue form's "GeForce
+    // GTX 960m", the framework's log "GeForce GTX 960M") is one GPU: the last spelling, the
+    // program's own, is kept. Names repeated exactly are several GPUs and stay.
+    let gpus = std::mem::take(&mut ce.gpus);
+    for (i, g) in gpus.iter().enumerate() {
+        let respelled_later = gpus[i + 1..]
+            .iter()
+            .any(|h| h != g && h.eq_ignore_ascii_case(g));
+        if !respelled_later {
+            ce.gpus.push(g.clone());
+        }
     }
 }
 

@@ -2265,6 +2265,46 @@ driver   : xserver-xorg-video-nouveau - distro free builtin
 "#,
         facts: &[("gpus", "NVS 5200M"), ("os", "")],
     },
+    // round 7 (dev-2026-11h): TensorFlow's issue form with "NVIDIA-SMI: <driver>" and the GPU
+    // named twice, by the form and by TensorFlow's log in another case
+    Sample {
+        url: "https://github.com/tensorflow/tensorflow/issues/44040",
+        format: "tf-template",
+        text: r#"**System information**
+Operating System: 20.04.4 LTS
+TensorFlow version: 2.3.1
+Python version: 3.7.4
+GCC/Compiler: 7.3.0
+CUDA: 10.1.243
+cuDNN: 8.0.4
+GPU model and memory: GeForce GTX 960m, 4 Gb
+NVIDIA-SMI: 450.80.02
+2020-10-15 12:44:11.916045: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1716] Found device 0 with properties: 
+pciBusID: 0000:02:00.0 name: GeForce GTX 960M computeCapability: 5.0
+"#,
+        facts: &[
+            ("driver", "450.80.02"),
+            ("gpus", "GeForce GTX 960M"),
+            ("cuda_runtime", "10.1.243"),
+            ("cudnn", "8.0.4"),
+            ("python", "3.7.4"),
+            ("pip:tensorflow", "2.3.1"),
+        ],
+    },
+    // round 7: flash-attn's setup prints torch's version with its value on one line; a
+    // requirement ("version 11.4 and above") is no installed CUDA (the detected 12.1 is)
+    Sample {
+        url: "https://github.com/Dao-AILab/flash-attention/issues/219",
+        format: "flash-attn setup",
+        text: r#"In the main docs page, it states that requirements are:
+Cuda: version 11.4 and above
+But, it cannot be compiled with cuda 12, where it keeps on raising errors 
+**RuntimeError:The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.7).**
+
+> torch.__version__  = 2.0.1+cu117
+"#,
+        facts: &[("torch", "2.0.1+cu117"), ("torch_cuda", "11.7"), ("cuda_runtime", "12.1")],
+    },
 ];
 
 #[test]
