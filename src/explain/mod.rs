@@ -373,21 +373,15 @@ fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
         return;
     }
     let before = m.causes.first().map(|k| k.id.clone());
-    let mut causes = m.causes.clone();
+    let mut m2 = m.clone();
     for (id, v) in &votes {
         let add = similar::VOTE_WEIGHT * v;
-        match causes.iter_mut().find(|k| &k.id == id) {
-            Some(k) => {
-                k.weight += add;
-                k.evidence.push(known_case_evidence(id, near));
-            }
-            None => causes.push(known_case_cause(id, add, near)),
+        if m2.causes.iter().any(|k| &k.id == id) {
+            raise(&mut m2.causes, id, add, known_case_evidence(id, near));
+        } else {
+            m2.causes.push(known_case_cause(id, add, near));
         }
     }
-    let mut m2 = Match {
-        causes,
-        ..m.clone()
-    };
     rank(&mut m2);
     let machine = |id: &str| !(id.starts_with("workload.") || id == "none");
     let after = m2.causes.first().map(|k| k.id.as_str()).unwrap_or("");
@@ -847,22 +841,24 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         && small(r"\b(?:py)?torch\b[^\n.]{0,40}\b(?:does not|doesn'?t|do not|don'?t|not yet|no longer) supports?\b[^\n.]{0,50}\b(?:gpu|compute capability|sm_\d+|architecture|arch|rtx|card)")
             .is_some_and(|re| re.is_match(text))
     {
-        if let Some(k) = causes.iter_mut().find(|k| k.id == "torch.arch_unsupported") {
-            k.weight += 0.4;
-            k.evidence
-                .push("the text says PyTorch does not support the GPU's architecture".to_string());
-        }
+        raise(
+            causes,
+            "torch.arch_unsupported",
+            0.4,
+            "the text says PyTorch does not support the GPU's architecture",
+        );
         changed = true;
     }
     if rule == "cuda.no_kernel_image"
         && listed(causes, "ext.arch_unsupported")
         && built_locally(text)
     {
-        if let Some(k) = causes.iter_mut().find(|k| k.id == "ext.arch_unsupported") {
-            k.weight += 0.35;
-            k.evidence
-                .push("the text says the code was built or compiled locally".to_string());
-        }
+        raise(
+            causes,
+            "ext.arch_unsupported",
+            0.35,
+            "the text says the code was built or compiled locally",
+        );
         changed = true;
     }
     // "operation not supported" from a program that chose the driver's asynchronous allocator
@@ -874,27 +870,23 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
             .is_some_and(|re| re.is_match(text))
         && !small(r"expandable_segments").is_some_and(|re| re.is_match(text))
     {
-        if let Some(k) = causes.iter_mut().find(|k| k.id == "workload.library_bug") {
-            k.weight += 0.4;
-            k.evidence.push(
-                "the program chose the driver's asynchronous allocator (cudaMallocAsync), which this GPU or driver does not offer: --disable-cuda-malloc".to_string(),
-            );
-        }
+        raise(
+            causes,
+            "workload.library_bug",
+            0.4,
+            "the program chose the driver's asynchronous allocator (cudaMallocAsync), which this GPU or driver does not offer: --disable-cuda-malloc",
+        );
         changed = true;
     }
     // cuDNN loaded NEWER than the framework was compiled with: the framework imported is an
     // older copy than the environment (see `cudnn.loaded_runtime_mismatch`).
     if rule == "cudnn.loaded_runtime_mismatch" && cudnn_loaded_newer(text) {
-        if let Some(k) = causes
-            .iter_mut()
-            .find(|k| k.id == "torch.multiple_installs")
-        {
-            k.weight += 0.8;
-            k.evidence.push(
-                "the cuDNN loaded is newer than the one the framework was compiled with"
-                    .to_string(),
-            );
-        }
+        raise(
+            causes,
+            "torch.multiple_installs",
+            0.8,
+            "the cuDNN loaded is newer than the one the framework was compiled with",
+        );
         changed = true;
     }
     if listed(causes, "driver.too_old_for_torch") {
@@ -915,20 +907,22 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
             })
             .filter(|b| *b < needs);
         if said || old_branch.is_some() {
-            if let Some(k) = causes
-                .iter_mut()
-                .find(|k| k.id == "driver.too_old_for_torch")
-            {
-                k.weight += 0.6;
-                k.evidence.push(match old_branch {
-                    Some(b) => format!("the text names driver {b}, older than the {needs} branch this torch's CUDA needs"),
-                    None => "the text says the driver is too old".to_string(),
-                });
-            }
+            raise(causes, "driver.too_old_for_torch", 0.6, match old_branch {
+                Some(b) => format!("the text names driver {b}, older than the {needs} branch this torch's CUDA needs"),
+                None => "the text says the driver is too old".to_string(),
+            });
             changed = true;
         }
     }
     changed
+}
+
+/// Adds `by` to the weight of cause `id`, where the match lists it, with `note` as the evidence.
+fn raise(causes: &mut [RankedCause], id: &str, by: f64, note: impl Into<String>) {
+    if let Some(k) = causes.iter_mut().find(|k| k.id == id) {
+        k.weight += by;
+        k.evidence.push(note.into());
+    }
 }
 
 /// Whether a "Loaded runtime CuDNN library: A … but source was compiled with: B" names a loaded
