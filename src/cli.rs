@@ -75,7 +75,7 @@ pub struct Cli {
     #[arg(long, value_name = "ID|AREA", value_delimiter = ',')]
     pub skip: Vec<String>,
 
-    /// Do not run the GPU smoke probes (facts and checks only: tens of milliseconds).
+    /// Do not run the GPU smoke probes (facts and checks only: about 0.3 s on a GPU node).
     #[arg(long, conflicts_with_all = ["probes", "force"])]
     pub no_probes: bool,
 

@@ -72,6 +72,20 @@ pub enum RunError {
     },
 }
 
+/// The variable that turns on [`Host::trace_timing`].
+pub const TIMINGS_ENV: &str = "GPU_DOCTOR_TIMINGS";
+
+/// True in a process (the driver worker) whose environment asks for timings.
+pub fn timings_wanted() -> bool {
+    std::env::var(TIMINGS_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// One line of the timing trace on stderr.
+pub fn print_timing(what: &str, since: Instant) {
+    let ms = since.elapsed().as_secs_f64() * 1000.0;
+    eprintln!("gpu-doctor timing: {ms:>8.1} ms  {what}");
+}
+
 impl Host {
     /// The machine gpu-doctor runs on, with the test seams read from the environment.
     pub fn from_env() -> Host {
@@ -122,6 +136,17 @@ impl Host {
 
     pub fn driver_lib_dir(&self) -> Option<&Path> {
         self.driver_lib_dir.as_deref()
+    }
+
+    /// `GPU_DOCTOR_TIMINGS=1`: each gathering step's wall time goes to stderr, so a slow
+    /// report on a real machine says which step (driver worker, Python scan…) is slow.
+    pub fn trace_timing(&self, what: &str, since: Instant) {
+        if self
+            .var(TIMINGS_ENV)
+            .is_some_and(|v| !v.is_empty() && v != "0")
+        {
+            print_timing(what, since);
+        }
     }
 
     /// An environment variable; `None` when unset (a non-UTF-8 value has U+FFFD where its

@@ -197,6 +197,36 @@ fn alive(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
+/// A limit shorter than a healthy GPU may need proves no hang: a real H100's grid_limit
+/// probe (1.3 s) was killed under `--probe-timeout 300ms` and every probe passed right
+/// after. The finding says so, with no drain and no GPU reset.
+#[test]
+fn a_time_out_under_a_shortened_limit_is_not_called_a_hang() {
+    let r = run(
+        &gpu_node(),
+        H100,
+        &[("FAKE_CUDA_HANG_KERNEL", "add_one")],
+        &["--probes", "graph", "--probe-timeout", "500ms"],
+    );
+    let graph = finding(&r.report, "probe.graph");
+    assert_eq!(graph["severity"], "warn", "{graph:#}");
+    let summary = graph["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("did not finish within the 0.5 s limit"),
+        "{summary}"
+    );
+    assert_eq!(graph["action"], "none", "{graph:#}");
+    let fix = graph["fix"]["commands"].to_string();
+    assert!(fix.contains("gpu-doctor --probes graph"), "{fix}");
+    assert!(!fix.contains("--gpu-reset"), "{fix}");
+    assert_eq!(
+        result(&r.report, "graph", 0)["outcome"]["limit_ms"],
+        500,
+        "the limit is a fact of the report"
+    );
+    assert_eq!(r.code, 1);
+}
+
 #[test]
 fn a_hanging_probe_is_killed_and_the_rest_still_run() {
     let root = gpu_node();

@@ -52,14 +52,217 @@ fn replay_all(dir: &Path) -> usize {
     files.len()
 }
 
+fn real(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real")
+        .join(name)
+}
+
 #[test]
 fn every_real_hardware_report_replays_to_its_verdict() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real");
+    let dir = real("");
     let n = replay_all(&dir);
     eprintln!(
         "{n} real-hardware report(s) replayed from {}",
         dir.display()
     );
+    // The H100 reports of 2026-11-24 (tests/fixtures/real/README.md) at least.
+    assert!(n >= 4, "only {n} real reports in {}", dir.display());
+}
+
+/// The report of a committed real run, judged again by today's checks.
+fn replayed(name: &str) -> (i32, serde_json::Value) {
+    let mut cmd = assert_cmd::Command::cargo_bin("gpu-doctor").unwrap();
+    cmd.arg("--from").arg(real(name));
+    json_report(&mut cmd)
+}
+
+/// A finding by its failure id, or a pass by its check's name.
+fn finding<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == id || f["check"] == id)
+        .unwrap_or_else(|| panic!("no finding {id}"))
+}
+
+/// What the H100 answered (scripts/validate-hardware.sh on 2026-11-24) stays what the
+/// report says: every probe passed, the microVM booted from a Docker image is not called
+/// a container, and torch itself saw the GPU.
+#[test]
+fn the_real_h100_run_passed_every_probe() {
+    let (code, r) = replayed("h100-80gb-hbm3-r580-every-probe.json");
+    assert_eq!(
+        (code, r["summary"]["verdict"].as_str()),
+        (0, Some("healthy"))
+    );
+    let probes = r["facts"]["probes"].as_array().unwrap();
+    let names: Vec<&str> = probes
+        .iter()
+        .map(|p| p["probe"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "launch",
+            "grid_limit",
+            "ordinal",
+            "cublaslt",
+            "graph",
+            "bandwidth",
+            "oom"
+        ]
+    );
+    assert!(probes.iter().all(|p| p["outcome"]["status"] == "passed"));
+    let total: u64 = probes
+        .iter()
+        .map(|p| p["elapsed_ms"].as_u64().unwrap())
+        .sum();
+    assert!(total < 5_000, "{total} ms");
+    // /.dockerenv and /run/systemd/container are in that VM's image; its kernel is its own.
+    assert_eq!(
+        r["facts"]["system"]["container"]["value"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        r["overview"]["gpu_models"],
+        serde_json::json!(["NVIDIA H100 80GB HBM3"])
+    );
+
+    let (_, deep) = replayed("h100-80gb-hbm3-r580-deep.json");
+    let asked = &deep["facts"]["python"][0]["deep"]["value"];
+    assert_eq!(asked["cuda_available"], true, "{asked:#}");
+    assert_eq!(asked["torch_version"], "2.11.0+cu130");
+    assert_eq!(finding(&deep, "torch.cuda_available")["severity"], "pass");
+}
+
+/// Another process held 20 GiB: the out-of-memory probe stood aside (no --force), the
+/// others ran, and the verdict stayed healthy.
+#[test]
+fn on_the_real_busy_h100_the_memory_hungry_probe_stood_aside() {
+    let (code, r) = replayed("h100-80gb-hbm3-r580-busy-gpu.json");
+    assert_eq!(code, 0);
+    let oom = r["facts"]["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["probe"] == "oom")
+        .unwrap();
+    assert_eq!(oom["outcome"]["status"], "skipped", "{oom:#}");
+    assert_eq!(finding(&r, "gpu.busy")["severity"], "info");
+    assert_eq!(finding(&r, "probe.oom")["severity"], "info");
+}
+
+/// `--probe-timeout 300ms` killed a healthy grid_limit probe (1.3 s on that H100): a
+/// warning to rerun, not a hang with a drain and a GPU reset.
+#[test]
+fn a_real_probe_cut_short_by_the_users_limit_is_no_hang() {
+    let (code, r) = replayed("h100-80gb-hbm3-r580-short-probe-limit.json");
+    assert_eq!(code, 1);
+    let f = finding(&r, "probe.grid_limit");
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    assert_eq!(f["action"], "none");
+    assert_eq!(f["fix"]["commands"][0], "gpu-doctor --probes grid_limit");
+    assert_eq!(r["facts"]["probes"][0]["outcome"]["limit_ms"], 300);
+}
+
+/// That machine had two cuBLASLt libraries (torch's wheel's and the toolkit's), and the
+/// probe timed each: the metrics file still has one series per label set, or
+/// node_exporter's textfile collector would reject all of it.
+#[test]
+fn metrics_from_the_real_h100_report_repeat_no_series() {
+    let dir = tempfile::tempdir().unwrap();
+    let prom = dir.path().join("gpu.prom");
+    let out = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
+        .arg("--from")
+        .arg(real("h100-80gb-hbm3-r580-every-probe.json"))
+        .arg("--prometheus")
+        .arg(&prom)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&prom).unwrap();
+    let mut series: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.rsplit_once(' ').unwrap().0)
+        .collect();
+    let all = series.len();
+    assert!(text.contains("name=\"fp32_ms\""), "{text}");
+    series.sort_unstable();
+    series.dedup();
+    assert_eq!(series.len(), all, "{text}");
+}
+
+fn explained(file: &Path) -> serde_json::Value {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
+        .args(["explain", "--offline", "--json", "--file"])
+        .arg(file)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Errors raised on purpose on the real H100 (errors/README.md says how): the first cause
+/// explain names. "none": a program's own mistake, with no cause on the machine.
+#[test]
+fn errors_raised_on_a_real_gpu_are_explained() {
+    for (file, want) in [
+        ("oom.txt", "cuda.out_of_memory"),
+        ("device_assert.txt", "cuda.device_assert"),
+        ("illegal_address.txt", "cuda.illegal_address"),
+        ("sticky_after_illegal.txt", "cuda.illegal_address"),
+        ("invalid_ordinal.txt", "cuda.invalid_device_ordinal"),
+        ("nccl_single.txt", "cuda.invalid_device_ordinal"),
+        ("no_visible.txt", "torch.no_cuda_gpus"),
+        ("bf16_matmul_bad_shape.txt", "none"),
+    ] {
+        let e = explained(&real("errors").join(file));
+        let got = match e["primary"].as_u64() {
+            Some(i) => e["matches"][i as usize]["id"].as_str().unwrap().to_string(),
+            None => "none".to_string(),
+        };
+        assert_eq!(got, want, "{file}: {e:#}");
+    }
+}
+
+/// What that machine's own tools printed, pasted: nvidia-smi -q's "GPU : 0 %"
+/// utilisation line is no GPU name, and the kernel log's Xid 43/31 are the programs'
+/// faults (a device-side assert, an illegal address), not the GPU's.
+#[test]
+fn pastes_from_the_real_h100_are_read_right() {
+    let diagnosed = |name: &str| -> serde_json::Value {
+        let out = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
+            .args(["diagnose", "--json"])
+            .arg(real("pastes").join(name))
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let smi = diagnosed("nvidia-smi-q-h100.txt");
+    assert_eq!(
+        smi["collect_env"]["gpus"],
+        serde_json::json!(["NVIDIA H100 80GB HBM3"])
+    );
+    assert_eq!(smi["collect_env"]["driver"], "580.159.04");
+    assert_eq!(smi["summary"]["fail"], 0);
+    let env = diagnosed("collect_env-h100.txt");
+    assert_eq!(env["collect_env"]["torch"], "2.11.0+cu130");
+    assert_eq!(env["collect_env"]["torch_cuda"], "13.0");
+    assert_eq!(env["summary"]["verdict"], "healthy");
+
+    let xids = explained(&real("pastes").join("dmesg-xid-31-43-h100.txt"));
+    let ids: Vec<&str> = xids["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["gpu.xid", "gpu.xid"], "{xids:#}");
+    let first_cause = &xids["matches"][0]["causes"][0]["id"];
+    assert_eq!(first_cause, "workload.illegal_address", "{xids:#}");
 }
 
 #[test]

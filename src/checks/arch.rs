@@ -210,38 +210,87 @@ pub const EXT_ARCH_UNSUPPORTED: Check = Check {
     run: ext_arch_unsupported,
 };
 
+/// One finding per package and GPU, not per library file: a package ships several
+/// kernel libraries (cupy three, jax's plugin three on a real H100 machine) and a pass
+/// repeated for each said nothing more. A failure names every library without kernels.
 pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
     let gpus = view::gpu_ccs(ctx.facts, ctx.matrix);
     let mut out = Vec::new();
     for env in &ctx.facts.python {
+        let mut packages: Vec<&str> = Vec::new();
         for ext in &env.extensions {
-            let Some(a) = ext.arch.value() else { continue };
-            let targets: Vec<String> = a.sass.iter().chain(&a.ptx).cloned().collect();
+            if ext.arch.value().is_some() && !packages.contains(&ext.package.as_str()) {
+                packages.push(&ext.package);
+            }
+        }
+        let scope = crate::finding::Scope::Python {
+            interpreter: env
+                .interpreter
+                .clone()
+                .unwrap_or_else(|| env.prefix.clone()),
+        };
+        for package in packages {
+            let libraries: Vec<(&str, Vec<String>)> = env
+                .extensions
+                .iter()
+                .filter(|e| e.package == package)
+                .filter_map(|e| {
+                    let a = e.arch.value()?;
+                    Some((
+                        e.path.as_str(),
+                        a.sass.iter().chain(&a.ptx).cloned().collect(),
+                    ))
+                })
+                .collect();
             for g in &gpus {
-                let scope = crate::finding::Scope::Python {
-                    interpreter: env
-                        .interpreter
-                        .clone()
-                        .unwrap_or_else(|| env.prefix.clone()),
-                };
-                let id = &EXT_ARCH_UNSUPPORTED;
-                match coverage(&targets, g.major, g.minor) {
-                    Coverage::None => out.push(
-                        id.finding(Severity::Fail, format!("{} has no kernels for {} ({})", ext.package, g.label, g.sm()))
-                            .scope(scope)
-                            .details(format!("{} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", ext.path, list(&targets), g.cc()))
-                            .evidence("extension.arch", list(&targets))
-                            .fix_owned(
-                                format!("Reinstall {} built for this GPU (a wheel that lists {}, or from source with TORCH_CUDA_ARCH_LIST={}).", ext.package, g.sm(), g.cc()),
-                                vec![format!("TORCH_CUDA_ARCH_LIST={} {} -m pip install --no-binary :all: --force-reinstall {}", g.cc(), env.interpreter.as_deref().unwrap_or("python3"), ext.package.replace('_', "-"))],
-                            ),
-                    ),
-                    _ => out.push(id.finding(Severity::Pass, format!("{} has kernels for {}", ext.package, g.label)).scope(scope)),
-                }
+                let without: Vec<&(&str, Vec<String>)> = libraries
+                    .iter()
+                    .filter(|(_, targets)| coverage(targets, g.major, g.minor) == Coverage::None)
+                    .collect();
+                out.push(match without.first() {
+                    None => ext_arch_pass(package, libraries.len(), &g.label).scope(scope.clone()),
+                    Some((path, targets)) => {
+                        ext_arch_fail(env, package, &without, path, targets, g).scope(scope.clone())
+                    }
+                });
             }
         }
     }
     out
+}
+
+fn ext_arch_pass(package: &str, libraries: usize, gpu: &str) -> Finding {
+    let summary = match libraries {
+        1 => format!("{package} has kernels for {gpu}"),
+        n => format!("{package} has kernels for {gpu} ({n} libraries)"),
+    };
+    EXT_ARCH_UNSUPPORTED.finding(Severity::Pass, summary)
+}
+
+fn ext_arch_fail(
+    env: &crate::facts::python::PythonEnv,
+    package: &str,
+    without: &[&(&str, Vec<String>)],
+    path: &str,
+    targets: &[String],
+    g: &view::GpuCc,
+) -> Finding {
+    let mut details = format!("{path} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", list(targets), g.cc());
+    if without.len() > 1 {
+        let others: Vec<&str> = without[1..].iter().map(|(p, _)| *p).collect();
+        details.push_str(&format!(
+            " Also without kernels for it: {}.",
+            others.join(", ")
+        ));
+    }
+    EXT_ARCH_UNSUPPORTED
+        .finding(Severity::Fail, format!("{package} has no kernels for {} ({})", g.label, g.sm()))
+        .details(details)
+        .evidence("extension.arch", list(targets))
+        .fix_owned(
+            format!("Reinstall {package} built for this GPU (a wheel that lists {}, or from source with TORCH_CUDA_ARCH_LIST={}).", g.sm(), g.cc()),
+            vec![format!("TORCH_CUDA_ARCH_LIST={} {} -m pip install --no-binary :all: --force-reinstall {}", g.cc(), env.interpreter.as_deref().unwrap_or("python3"), package.replace('_', "-"))],
+        )
 }
 
 pub const TOOLKIT_ARCH_UNSUPPORTED: Check = Check {

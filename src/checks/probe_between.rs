@@ -548,6 +548,7 @@ mod tests {
             ProbeOutcome::TimedOut {
                 after_ms: 3000,
                 stderr_tail: String::new(),
+                limit_ms: None,
             },
             vec![pair(0, 1, PeerStatus::Hung, None)],
         )];
@@ -595,6 +596,7 @@ mod tests {
                 ProbeOutcome::TimedOut {
                     after_ms: 60_000,
                     stderr_tail: String::new(),
+                    limit_ms: None,
                 },
                 Severity::Fail,
             ),

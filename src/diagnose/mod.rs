@@ -489,7 +489,7 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
             Finding::new(
                 id,
                 Severity::Info,
-                format!("not judged: a collect_env paste does not show {what}"),
+                format!("not judged: the paste does not show {what}"),
             )
             .fix(
                 format!("Run `gpu-doctor` on the machine, or check with {how}."),

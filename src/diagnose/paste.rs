@@ -1710,7 +1710,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 .strip_prefix("NVIDIA Corporation ")
                 .and_then(|r| r.split_once('[')?.1.split_once(']').map(|(n, _)| n))
                 .unwrap_or(value);
-            if vendor_only(value) {
+            // nvidia-smi -q's Utilization block has "GPU : 0 %": a name has letters.
+            if vendor_only(value) || !value.chars().any(|c| c.is_ascii_alphabetic()) {
                 return false;
             }
             // netket/jax device reprs: "['<0: Tesla V100-PCIE-32GB>', '<1: Tesla V100-PCIE-32GB>']"

@@ -261,12 +261,21 @@ fn gather_part<T: DeserializeOwned>(
         Err(why) => return Fact::failed(why),
     };
     let shown = format!("gpu-doctor {WORKER_SUBCOMMAND} {}", part.as_str());
-    interpret(
-        run_with_timeout(&mut cmd, timeout),
-        &shown,
-        timeout,
-        extract,
-    )
+    let start = std::time::Instant::now();
+    let output = run_with_timeout(&mut cmd, timeout);
+    host.trace_timing(&format!("  {shown}"), start);
+    if let Ok(out) = &output {
+        if host.var(crate::host::TIMINGS_ENV).is_some() {
+            for line in out
+                .stderr
+                .lines()
+                .filter(|l| l.starts_with("gpu-doctor timing:"))
+            {
+                eprintln!("{line}");
+            }
+        }
+    }
+    interpret(output, &shown, timeout, extract)
 }
 
 /// Why a worker is not started: on a fixture root the real libraries must stay
@@ -473,7 +482,12 @@ fn nvml_facts(lib: Option<&Path>) -> Fact<NvmlFacts> {
     if let Some(path) = lib {
         builder.lib_path(path.as_os_str());
     }
-    match builder.init() {
+    let start = std::time::Instant::now();
+    let init = builder.init();
+    if crate::host::timings_wanted() {
+        crate::host::print_timing("    nvmlInit_v2 (with loading the library)", start);
+    }
+    match init {
         Ok(nvml) => Fact::known(describe_nvml_system(&nvml, library)),
         Err(NvmlError::LibloadingError(e)) => {
             Fact::missing(format!("{library} could not be loaded: {e}"))
@@ -676,7 +690,12 @@ fn cuda_facts() -> Fact<CudaFacts> {
         Err(why) => return Fact::missing(format!("libcuda could not be loaded: {why}")),
     };
     let library = driver.loaded_name.clone();
-    let init = match driver.init() {
+    let start = std::time::Instant::now();
+    let init = driver.init();
+    if crate::host::timings_wanted() {
+        crate::host::print_timing("    cuInit (with loading libcuda)", start);
+    }
+    let init = match init {
         Ok(code) => cuda_return_code(&driver, code),
         Err(kernels::CallError::MissingSymbol(s)) => {
             return Fact::unsupported(format!("{library} has no cuInit: {s}"))

@@ -124,49 +124,68 @@ pub fn gather_with_progress(
     opts: &GatherOptions,
     progress: &mut dyn FnMut(usize, bool),
 ) -> Facts {
-    let system = step(progress, 0, || system::gather(host));
-    let pci_gpus = step(progress, 1, || pci::gather(host));
+    let system = step(host, progress, 0, || system::gather(host));
+    let pci_gpus = step(host, progress, 1, || pci::gather(host));
     let mut skipped = Vec::new();
-    let (kernel_module, kernel_log) = step(progress, 2, || {
+    let (kernel_module, kernel_log) = step(host, progress, 2, || {
         let km = kernel_module::gather(host);
         let log = if opts.fits(MIN_KERNEL_LOG_TIME) {
             let limit = opts.remaining().unwrap_or(kernel_log::READ_TIMEOUT);
-            kernel_log::gather(host, opts.kernel_log_since, limit)
+            let start = std::time::Instant::now();
+            let log = kernel_log::gather(host, opts.kernel_log_since, limit);
+            host.trace_timing("  kernel log", start);
+            log
         } else {
             skipped.push("kernel log (Xid/SXid) not read".to_string());
             Fact::missing("skipped: the --budget was spent")
         };
         (km, log)
     });
-    let driver_libs = step(progress, 3, || driver_libs::gather(host));
-    let driver_api = step(progress, 4, || {
-        if opts.fits(MIN_DRIVER_WORKER_TIME) {
-            driver_api::gather(host, &driver_libs)
+    let driver_libs = step(host, progress, 3, || driver_libs::gather(host));
+    // The driver worker (NVML and cuInit: 0.2–0.3 s on a real H100, the slowest step by
+    // far) runs while the toolkits, Python environments and variables are read.
+    let (driver_api, toolkits, python, (env, ld_library_path_libs)) = std::thread::scope(|s| {
+        progress(4, false);
+        let start = std::time::Instant::now();
+        let worker = if opts.fits(MIN_DRIVER_WORKER_TIME) {
+            Some(s.spawn(|| driver_api::gather(host, &driver_libs)))
         } else {
             skipped.push("NVML and cuInit (driver worker) not run".to_string());
-            driver_api::DriverApiFacts {
+            None
+        };
+        let toolkits = step(host, progress, 5, || toolkit::gather(host));
+        let python = step(host, progress, 6, || {
+            let deep = opts.deep && opts.fits(MIN_DEEP_PYTHON_TIME);
+            let envs = python::gather(host, &opts.pythons, deep);
+            if opts.deep && !deep && envs.iter().any(|e| !e.torch.is_empty()) {
+                skipped.push("--deep: PyTorch not asked whether CUDA works".to_string());
+            }
+            envs
+        });
+        let env = step(host, progress, 7, || {
+            (env::gather(host), env::cuda_libs_on_ld_path(host))
+        });
+        let driver_api = match worker {
+            Some(handle) => handle
+                .join()
+                .unwrap_or_else(|_| driver_api::DriverApiFacts {
+                    nvml: Fact::failed("the driver worker thread panicked"),
+                    cuda: Fact::failed("the driver worker thread panicked"),
+                }),
+            None => driver_api::DriverApiFacts {
                 nvml: Fact::missing("skipped: the --budget was spent"),
                 cuda: Fact::missing("skipped: the --budget was spent"),
-            }
-        }
+            },
+        };
+        host.trace_timing(STEPS[4], start);
+        progress(4, true);
+        (driver_api, toolkits, python, env)
     });
     let fabric_manager = if nvswitch_fabric(&driver_api) {
         nvlink::gather_fabric_manager(host)
     } else {
         nvlink::fm_not_gathered()
     };
-    let toolkits = step(progress, 5, || toolkit::gather(host));
-    let python = step(progress, 6, || {
-        let deep = opts.deep && opts.fits(MIN_DEEP_PYTHON_TIME);
-        let envs = python::gather(host, &opts.pythons, deep);
-        if opts.deep && !deep && envs.iter().any(|e| !e.torch.is_empty()) {
-            skipped.push("--deep: PyTorch not asked whether CUDA works".to_string());
-        }
-        envs
-    });
-    let (env, ld_library_path_libs) = step(progress, 7, || {
-        (env::gather(host), env::cuda_libs_on_ld_path(host))
-    });
     Facts {
         system,
         pci_gpus,
@@ -198,9 +217,16 @@ pub fn nvswitch_fabric(api: &driver_api::DriverApiFacts) -> bool {
 }
 
 /// Runs one step between its two progress calls.
-fn step<T>(progress: &mut dyn FnMut(usize, bool), step: usize, f: impl FnOnce() -> T) -> T {
+fn step<T>(
+    host: &Host,
+    progress: &mut dyn FnMut(usize, bool),
+    step: usize,
+    f: impl FnOnce() -> T,
+) -> T {
     progress(step, false);
+    let start = std::time::Instant::now();
     let value = f();
+    host.trace_timing(STEPS[step], start);
     progress(step, true);
     value
 }

@@ -229,7 +229,14 @@ impl Calls {
                 "{call} not called: {at} returned NVML_ERROR_GPU_IS_LOST (15)"
             ));
         }
-        match f() {
+        let start = std::time::Instant::now();
+        let answer = f();
+        // Slow NVML calls by name (GPU_DOCTOR_TIMINGS=1; on stderr, which the parent
+        // shows only then).
+        if start.elapsed() >= std::time::Duration::from_millis(2) && crate::host::timings_wanted() {
+            crate::host::print_timing(&format!("    {call}"), start);
+        }
+        match answer {
             Ok(value) => Fact::known(value),
             Err(e) => {
                 if matches!(e, NvmlError::GpuLost) {

@@ -3,6 +3,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// A probe may run this long before its worker is killed (`--probe-timeout`'s default).
+/// The checks read it too: a shorter limit the user set may cut a healthy probe short.
+pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The smoke probes, in the order a worker runs them (cheap and telling first).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
@@ -142,7 +146,14 @@ pub enum ProbeOutcome {
         stderr_tail: String,
     },
     /// The probe ran past its time limit; the worker's process group was killed.
-    TimedOut { after_ms: u64, stderr_tail: String },
+    TimedOut {
+        after_ms: u64,
+        stderr_tail: String,
+        /// The limit it ran under (`--probe-timeout`); absent in reports from before it
+        /// was recorded. A limit shorter than the default may cut a healthy probe short.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit_ms: Option<u64>,
+    },
     /// Not run, and why (busy GPU, nothing to load, not selected ...).
     Skipped { why: String },
 }
@@ -278,9 +289,16 @@ mod tests {
         let o = ProbeOutcome::TimedOut {
             after_ms: 5,
             stderr_tail: String::new(),
+            limit_ms: Some(5),
         };
         let v = serde_json::to_value(&o).unwrap();
         assert_eq!(v["status"], "timed_out");
+        assert_eq!(v["limit_ms"], 5);
+        // Reports from before the limit was recorded still load.
+        let old: ProbeOutcome =
+            serde_json::from_str(r#"{"status":"timed_out","after_ms":5,"stderr_tail":""}"#)
+                .unwrap();
+        assert!(matches!(old, ProbeOutcome::TimedOut { limit_ms: None, .. }));
         assert_eq!(o.status(), "timed_out");
     }
 }

@@ -277,17 +277,26 @@ fn detect_container(host: &Host) -> Fact<Option<String>> {
     {
         return known("kubernetes");
     }
-    if host.exists("/run/.containerenv") || env_container == Some("podman") {
-        return known("podman");
-    }
-    if host.exists("/.dockerenv") {
-        return known("docker");
+    // Marker files and $container say how the image was built; on a booted kernel's own
+    // root they are leftovers (a container image run as a microVM), so only the cgroup
+    // and mount evidence of a runtime counts there.
+    let booted = mountinfo.as_deref().is_some_and(booted_root);
+    if !booted {
+        if host.exists("/run/.containerenv") || env_container == Some("podman") {
+            return known("podman");
+        }
+        if host.exists("/.dockerenv") {
+            return known("docker");
+        }
     }
     if let Some(name) = cgroups.iter().find_map(|c| runtime_in_cgroup(c)) {
         return known(name);
     }
     if let Some(name) = mountinfo.as_deref().and_then(runtime_in_mountinfo) {
         return known(name);
+    }
+    if booted {
+        return Fact::known(None);
     }
     if let Some(name) = env_container {
         return known(name);
@@ -307,6 +316,41 @@ fn detect_container(host: &Host) -> Fact<Option<String>> {
         );
     }
     Fact::known(None)
+}
+
+/// True when this mount namespace is a booted kernel's own: `/` is the whole of a disk
+/// file system on a block device, and `/dev` is the kernel's devtmpfs. A container gets an
+/// overlay (or a bind of a host folder) as `/` and a tmpfs as `/dev`; a Firecracker microVM
+/// booted from a Docker image has ext4 on /dev/vda and devtmpfs while /.dockerenv and
+/// /run/systemd/container ("docker") are still in the image (seen on a real H100 VM).
+pub fn booted_root(mountinfo: &str) -> bool {
+    let mut root_on_disk = false;
+    let mut dev_is_devtmpfs = false;
+    for line in mountinfo.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (Some(root), Some(target), Some(dash)) = (
+            fields.get(3),
+            fields.get(4),
+            fields.iter().position(|f| *f == "-"),
+        ) else {
+            continue;
+        };
+        let (Some(fstype), Some(source)) = (fields.get(dash + 1), fields.get(dash + 2)) else {
+            continue;
+        };
+        match *target {
+            // The last mount on a path is the one in effect.
+            "/" => {
+                root_on_disk = *root == "/"
+                    && source.starts_with("/dev/")
+                    && !source.starts_with("/dev/mapper/docker")
+                    && matches!(*fstype, "ext4" | "ext3" | "ext2" | "xfs" | "btrfs" | "f2fs")
+            }
+            "/dev" => dev_is_devtmpfs = *fstype == "devtmpfs" && *root == "/",
+            _ => {}
+        }
+    }
+    root_on_disk && dev_is_devtmpfs
 }
 
 /// Runtime named by a cgroup (v1) path such as `12:memory:/docker/<id>` or
@@ -791,6 +835,44 @@ PRETTY_NAME="Red Hat Enterprise Linux 9.3 (Plow)"
             ),
         ];
         assert_eq!(container_of(&busy_host, &[]), Fact::known(None));
+
+        // A microVM booted from a Docker image (mount table as read on a real H100 VM):
+        // the image's /.dockerenv and /run/systemd/container stay, the kernel is its own.
+        let microvm_mounts = "22 27 0:21 / /proc rw,relatime - proc proc rw\n\
+             24 27 0:6 / /dev rw,relatime - devtmpfs devtmpfs rw,size=65984560k,mode=755\n\
+             25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=131981020k\n\
+             27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard\n\
+             29 27 254:16 / /usr/local/nvidia ro,nosuid,nodev,relatime - squashfs /dev/vdb ro\n\
+             32 23 0:28 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw\n";
+        let microvm = [
+            ("/proc/1/cgroup", "0::/process_api/core\n"),
+            ("/proc/self/mountinfo", microvm_mounts),
+            ("/.dockerenv", ""),
+            ("/run/systemd/container", "docker\n"),
+        ];
+        assert_eq!(container_of(&microvm, &[]), Fact::known(None));
+        // The same markers under a container's overlay root and tmpfs /dev are a container.
+        let docker_mounts = "600 500 0:120 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A:/var/lib/docker/overlay2/l/B,upperdir=/var/lib/docker/overlay2/x/diff\n\
+             601 600 0:123 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755\n";
+        let in_docker = [
+            ("/proc/1/cgroup", "0::/\n"),
+            ("/proc/self/mountinfo", docker_mounts),
+            ("/.dockerenv", ""),
+        ];
+        assert_eq!(
+            name(container_of(&in_docker, &[])).as_deref(),
+            Some("docker")
+        );
+        // A privileged container given the host's /dev keeps its overlay root.
+        let privileged = docker_mounts.replace("tmpfs tmpfs rw,size=65536k", "devtmpfs udev rw");
+        let in_privileged = [
+            ("/proc/self/mountinfo", privileged.as_str()),
+            ("/.dockerenv", ""),
+        ];
+        assert_eq!(
+            name(container_of(&in_privileged, &[])).as_deref(),
+            Some("docker")
+        );
 
         // Nothing readable at all: say so instead of claiming "no container".
         assert!(matches!(container_of(&[], &[]), Fact::Missing { .. }));

@@ -8,8 +8,7 @@ use crate::facts::probe::ProbeKind;
 use crate::facts::Facts;
 use crate::host::Host;
 
-/// A probe may run this long before its worker is killed.
-pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(60);
+pub use crate::facts::probe::DEFAULT_PROBE_TIMEOUT;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeOptions {

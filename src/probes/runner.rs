@@ -440,6 +440,7 @@ fn run_worker(
                     ProbeOutcome::TimedOut {
                         after_ms,
                         stderr_tail,
+                        limit_ms: Some(millis(plan.timeout)),
                     },
                     remaining,
                     &pairs,
@@ -467,6 +468,7 @@ fn run_worker(
                     ProbeOutcome::TimedOut {
                         after_ms,
                         stderr_tail,
+                        limit_ms: Some(millis(plan.timeout)),
                     },
                     remaining,
                     &pairs,

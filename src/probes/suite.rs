@@ -952,7 +952,15 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
     let mut notes = Vec::new();
     let mut measurements = Vec::new();
     let mut verified: Vec<&str> = Vec::new();
-    for path in &gpu.cublaslt {
+    for (nth, path) in gpu.cublaslt.iter().enumerate() {
+        // A real H100 machine had two (torch's wheel and the toolkit's): the second's
+        // timings are "fp32_ms_lib2", so every measurement's name stays unique (a
+        // Prometheus series each); the notes name the libraries in this order.
+        let suffix = if nth == 0 {
+            String::new()
+        } else {
+            format!("_lib{}", nth + 1)
+        };
         let lib = match CublasLt::load(path) {
             Ok(l) => l,
             Err(why) => {
@@ -989,7 +997,7 @@ fn cublaslt(gpu: &Gpu<'_>) -> ProbeRun {
                     }
                     measurements.push(Measurement::new(
                         &format!(
-                            "{}_ms",
+                            "{}_ms{suffix}",
                             p.name().split(' ').next().unwrap_or("x").to_lowercase()
                         ),
                         ms_since(t),

@@ -274,7 +274,14 @@ pub fn add_report(m: &mut Metrics, r: &Report, host: Option<&str>) {
             &[("gpu", &gpu), ("probe", probe)],
             p.elapsed_ms as f64 / 1e3,
         );
+        // One series per label set: node_exporter rejects a whole file that repeats
+        // one (reports from before measurement names were unique repeat them).
+        let mut named: Vec<&str> = Vec::new();
         for x in p.outcome.measurements() {
+            if named.contains(&x.name.as_str()) {
+                continue;
+            }
+            named.push(&x.name);
             add(
                 m,
                 "gpu_doctor_probe_measurement",
@@ -423,6 +430,7 @@ mod tests {
                 outcome: ProbeOutcome::TimedOut {
                     after_ms: 60_000,
                     stderr_tail: String::new(),
+                    limit_ms: None,
                 },
                 pairs: Vec::new(),
             },

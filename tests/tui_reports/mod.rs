@@ -493,6 +493,7 @@ fn probe_timeout() -> Report {
             ProbeOutcome::TimedOut {
                 after_ms: 10_000,
                 stderr_tail: String::new(),
+                limit_ms: None,
             },
         ),
     ];
@@ -511,6 +512,7 @@ fn twelve_gpu_probe_failures() -> Report {
                 (1, ProbeKind::Launch) => ProbeOutcome::TimedOut {
                     after_ms: 10_000,
                     stderr_tail: String::new(),
+                    limit_ms: None,
                 },
                 (10, ProbeKind::Cublaslt) => ProbeOutcome::Failed {
                     reason: "cublasLtMatmul returned CUBLAS_STATUS_EXECUTION_FAILED (13)".into(),
