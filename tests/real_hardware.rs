@@ -196,6 +196,29 @@ fn metrics_from_the_real_h100_report_repeat_no_series() {
     assert_eq!(series.len(), all, "{text}");
 }
 
+/// A `libcuda.so.1` link to the toolkit's stub first on LD_LIBRARY_PATH (made on purpose on
+/// the H100): cuInit answered CUDA_ERROR_STUB_LIBRARY (34). That answer names the cause, so
+/// the stub is the failure, and the failed cuInit and torch follow from it; no reboot.
+#[test]
+fn the_real_stub_libcuda_is_named_by_the_drivers_answer() {
+    let (code, r) = replayed("h100-80gb-hbm3-r580-stub-libcuda.json");
+    assert_eq!(code, 2);
+    let stub = finding(&r, "driver.stub_library");
+    assert_eq!(stub["severity"], "fail", "{stub:#}");
+    assert!(stub["fix"]["commands"]
+        .to_string()
+        .contains("LD_LIBRARY_PATH"));
+    let text = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
+        .args(["--plain", "--color", "never", "--from"])
+        .arg(real("h100-80gb-hbm3-r580-stub-libcuda.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let cause = text.lines().find(|l| l.starts_with("Cause")).unwrap();
+    assert!(cause.contains("stub"), "{text}");
+    assert!(!text.contains("reboot clears"), "{text}");
+}
+
 fn explained(file: &Path) -> serde_json::Value {
     let out = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
         .args(["explain", "--offline", "--json", "--file"])
@@ -218,6 +241,16 @@ fn errors_raised_on_a_real_gpu_are_explained() {
         ("nccl_single.txt", "cuda.invalid_device_ordinal"),
         ("no_visible.txt", "torch.no_cuda_gpus"),
         ("bf16_matmul_bad_shape.txt", "none"),
+        ("no_kernel_image_nvcc.txt", "cuda.no_kernel_image"),
+        ("torch_extension_wrong_arch.txt", "cuda.no_kernel_image"),
+        ("nccl_duplicate_gpu.txt", "nccl.error"),
+        ("misaligned_address.txt", "cuda.illegal_address"),
+        ("block_too_large.txt", "cuda.invalid_argument"),
+        ("stream_capture_sync.txt", "cuda.stream_capture"),
+        ("jax_oom.txt", "cuda.out_of_memory"),
+        ("fork_after_cuda.txt", "torch.cuda_in_forked_process"),
+        ("stub_libcuda.txt", "generic.gpu_error"),
+        ("tensors_on_two_devices.txt", "torch.tensors_on_two_devices"),
     ] {
         let e = explained(&real("errors").join(file));
         let got = match e["primary"].as_u64() {
@@ -225,6 +258,21 @@ fn errors_raised_on_a_real_gpu_are_explained() {
             None => "none".to_string(),
         };
         assert_eq!(got, want, "{file}: {e:#}");
+    }
+    // Where the cause is on the machine or in the job, it comes first.
+    for (file, cause) in [
+        ("stub_libcuda.txt", "driver.stub_library"),
+        ("nccl_duplicate_gpu.txt", "workload.nccl"),
+        ("fork_after_cuda.txt", "none"),
+        ("stream_capture_sync.txt", "workload.stream_capture"),
+        ("jax_oom.txt", "workload.out_of_memory"),
+    ] {
+        let e = explained(&real("errors").join(file));
+        let primary = e["primary"].as_u64().unwrap() as usize;
+        assert_eq!(
+            e["matches"][primary]["causes"][0]["id"], cause,
+            "{file}: {e:#}"
+        );
     }
 }
 

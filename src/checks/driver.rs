@@ -1046,7 +1046,7 @@ pub const DRIVER_STUB_LIBRARY: Check = Check {
     why: "Programs that load the unversioned libcuda.so get the stub, whose every call fails, and report that CUDA is unavailable.",
     next_step: "Take the toolkit's stubs folder out of LD_LIBRARY_PATH and the loader's configuration; link against it at build time only.",
     action: Action::FixSoftware,
-    reads: &["driver_libs"],
+    reads: &["driver_libs", "driver_api"],
     not_in_paste: Some(PasteGap {
         what: "the libcuda.so the loader finds first",
         how: "`echo $LD_LIBRARY_PATH` and `ldconfig -p | grep libcuda`",
@@ -1058,6 +1058,9 @@ pub const DRIVER_STUB_LIBRARY: Check = Check {
 /// loader's path (a program loading the unversioned name gets error 34).
 pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
     let f = ctx.facts;
+    if let Some(finding) = stub_loaded(f) {
+        return vec![finding];
+    }
     let Some(stub) = f.driver_libs.cuda_stub.as_deref() else {
         return Vec::new();
     };
@@ -1082,6 +1085,42 @@ pub fn stub_library(ctx: &Ctx) -> Vec<Finding> {
         format!("Take {folder} out of LD_LIBRARY_PATH (and out of /etc/ld.so.conf.d, then run ldconfig); link against the stub at build time only (-L{folder})."),
         vec!["echo $LD_LIBRARY_PATH".to_string(), "grep -rn stubs /etc/ld.so.conf /etc/ld.so.conf.d/".to_string()],
     )]
+}
+
+/// The stub is what `libcuda.so.1` itself loads: cuInit answered CUDA_ERROR_STUB_LIBRARY
+/// (34), or the soname resolves into a `stubs` folder. Every program fails then, PyTorch
+/// too. Seen on a real H100 with a `libcuda.so.1` link to the toolkit's stub first on
+/// LD_LIBRARY_PATH: the driver's answer names the cause, so no reboot is suggested.
+fn stub_loaded(f: &crate::facts::Facts) -> Option<Finding> {
+    let cuinit_34 = view::cuda(f).is_some_and(|c| c.init.code == 34);
+    let soname = f.driver_libs.cuda_soname.as_deref();
+    let soname_stub = soname.filter(|p| crate::facts::driver_libs::is_stub(p));
+    if !cuinit_34 && soname_stub.is_none() {
+        return None;
+    }
+    let mut finding = DRIVER_STUB_LIBRARY
+        .finding(
+            Severity::Fail,
+            match soname_stub {
+                Some(p) => format!("libcuda.so.1 on the library path is the CUDA toolkit's stub ({p}), not the driver's"),
+                None => "libcuda.so.1 as loaded is the CUDA toolkit's stub: cuInit answered CUDA_ERROR_STUB_LIBRARY (34)".to_string(),
+            },
+        )
+        .details("The stub exists only to link against; every call into it fails with CUDA_ERROR_STUB_LIBRARY (34), so no CUDA program, PyTorch included, can use the GPU, although the driver and the GPU are fine. A folder on LD_LIBRARY_PATH (or in /etc/ld.so.conf.d) holds a libcuda.so.1 that is, or links to, the toolkit's lib64/stubs/libcuda.so.");
+    if cuinit_34 {
+        finding = finding.evidence("driver_api.cuda.init", "CUDA_ERROR_STUB_LIBRARY (34)");
+    }
+    if let Some(p) = soname {
+        finding = finding.evidence("driver_libs.cuda_soname", p);
+    }
+    Some(finding.fix_owned(
+        "Remove the folder whose libcuda.so.1 is the stub from LD_LIBRARY_PATH (or from /etc/ld.so.conf.d, then run ldconfig), or delete that link; the driver's libcuda.so.1 is then found.",
+        vec![
+            "echo $LD_LIBRARY_PATH".to_string(),
+            r#"for d in ${LD_LIBRARY_PATH//:/ }; do ls -l "$d"/libcuda.so* 2>/dev/null; done"#.to_string(),
+            "ldconfig -p | grep libcuda.so.1".to_string(),
+        ],
+    ))
 }
 
 #[cfg(test)]
@@ -1118,6 +1157,34 @@ mod tests {
         f.kernel_module.version = Fact::missing("/proc/driver/nvidia/version does not exist");
         f.kernel_module.loaded = Fact::known(Vec::new());
         f
+    }
+
+    /// The stub loaded as libcuda.so.1 (real H100, 2026-11-24): cuInit's 34 alone, or the
+    /// soname resolving into `stubs`, is a failure that names the stub.
+    #[test]
+    fn the_stub_loaded_as_the_soname_fails() {
+        let by_answer = with_cuinit(34, "CUDA_ERROR_STUB_LIBRARY");
+        let out = run(stub_library, &by_answer);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(
+            out[0].summary.contains("CUDA_ERROR_STUB_LIBRARY (34)"),
+            "{}",
+            out[0].summary
+        );
+
+        let mut by_path = healthy();
+        by_path.driver_libs.cuda_soname =
+            Some("/usr/local/cuda-13.0/targets/x86_64-linux/lib/stubs/libcuda.so".into());
+        let out = run(stub_library, &by_path);
+        assert_eq!(only(&out), Severity::Fail);
+        assert!(
+            out[0].summary.contains("/stubs/libcuda.so"),
+            "{}",
+            out[0].summary
+        );
+
+        assert!(run(stub_library, &healthy()).is_empty());
+        assert!(run(stub_library, &with_cuinit(999, "CUDA_ERROR_UNKNOWN")).is_empty());
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub const CUDA_UNVERSIONED: &str = "libcuda.so";
 
 /// A driver's `libcuda.so` links to its versioned file (`libcuda.so.550.54.15`); the
 /// toolkit's stub is a plain file of that name, in a `stubs` folder.
-fn is_stub(resolved: &str) -> bool {
+pub fn is_stub(resolved: &str) -> bool {
     let path = Path::new(resolved);
     path.file_name().is_some_and(|n| n == CUDA_UNVERSIONED)
         || path.components().any(|c| c.as_os_str() == "stubs")
