@@ -251,6 +251,7 @@ fn errors_raised_on_a_real_gpu_are_explained() {
         ("fork_after_cuda.txt", "torch.cuda_in_forked_process"),
         ("stub_libcuda.txt", "generic.gpu_error"),
         ("tensors_on_two_devices.txt", "torch.tensors_on_two_devices"),
+        ("triton_shared_memory.txt", "triton.out_of_resources"),
     ] {
         let e = explained(&real("errors").join(file));
         let got = match e["primary"].as_u64() {
@@ -266,6 +267,7 @@ fn errors_raised_on_a_real_gpu_are_explained() {
         ("fork_after_cuda.txt", "none"),
         ("stream_capture_sync.txt", "workload.stream_capture"),
         ("jax_oom.txt", "workload.out_of_memory"),
+        ("triton_shared_memory.txt", "workload.shared_memory"),
     ] {
         let e = explained(&real("errors").join(file));
         let primary = e["primary"].as_u64().unwrap() as usize;

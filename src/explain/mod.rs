@@ -1445,6 +1445,7 @@ pub const EXPLAIN_ONLY_IDS: &[&str] = &[
     "workload.illegal_address",
     "workload.device_assert",
     "workload.stream_capture",
+    "workload.shared_memory",
     "workload.nccl",
     "workload.library_bug",
     "toolkit.host_compiler_unsupported",

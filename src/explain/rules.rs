@@ -93,6 +93,27 @@ const FIX_UVM: &str = "Reload nvidia_uvm (`sudo rmmod nvidia_uvm && sudo modprob
 
 /// Every rule. Order does not matter; `priority` picks the main match.
 pub const RULES: &[Rule] = &[
+    // ---------------------------------------------------------------- raised on a real H100
+    // Triton's launcher when a kernel's tiles and pipeline stages need more shared memory per
+    // block than the GPU has ("out of resource: shared memory, Required: 524288, Hardware
+    // limit: 232448. Reducing block sizes or `num_stages` may help.", raised on purpose on an
+    // H100 on 2026-11-24: 232448 bytes is its 227 KiB opt-in maximum per block). Kernels tuned
+    // on an H100 or A100 (163 KiB) hit it on GPUs with 99 KiB (sm_86/sm_89) or 64 KiB (sm_75).
+    Rule {
+        id: "triton.out_of_resources",
+        title: "Triton: out of resource (shared memory or registers) for the kernel's configuration",
+        pattern: r"OutOfResources:\s*out of resource:\s*(?:shared memory|registers|threads)|out of resource:\s*shared memory,\s*Required:\s*\d+",
+        priority: 70,
+        causes: &[
+            c("workload.shared_memory", 0.85, "The kernel's block sizes and pipeline stages (`num_stages`) need more shared memory per block than this GPU offers (the error prints both). A configuration tuned for a GPU with more shared memory per block (227 KiB on an H100, 163 KiB on an A100) does not fit smaller ones (99 KiB on sm_86/sm_89, 64 KiB on sm_75); the GPU and the driver are fine.", "Use smaller block sizes or fewer `num_stages` (an autotune config list that includes small ones), or a version of the library whose kernels carry configurations for this GPU; on the same GPU, lower the tile size the program asks for."),
+            c("workload.library_bug", 0.15, "A library's Triton kernel without a configuration for this GPU's shared memory: fixed in a later release of that library.", "Upgrade the library whose kernel failed (its frame is in the traceback), or report the GPU to it."),
+        ],
+        hints: &[
+            h(VERSION_CONTRAST, "workload.library_bug", 0.5),
+            h(r"(?:unsloth|flash_attn|vllm|sglang|xformers|liger|fla/|flash-linear-attention|bitsandbytes|mamba_ssm|torch/_inductor)", "workload.library_bug", 0.2),
+        ],
+        tells_apart: "Required against Hardware limit in the message: a kernel asking for more than the GPU has is a configuration too big for it; one library's kernel failing only on this GPU model is that library's missing configuration.",
+    },
     // ---------------------------------------------------------------- architecture
     Rule {
         id: "torch.sm_not_compatible",

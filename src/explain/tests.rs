@@ -2300,3 +2300,25 @@ fn round_7b_libcuda_not_found_is_the_drivers_library() {
         "driver.not_installed"
     );
 }
+
+/// Triton's "out of resource" (raised on purpose on a real H100, 2026-11-24) in the wordings
+/// other GPUs and Triton releases print: a kernel configuration too big for the GPU's shared
+/// memory, never the machine; a library's kernel failing with a version contrast is its bug.
+#[test]
+fn triton_out_of_resources_is_the_kernels_configuration() {
+    let rules_top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone())
+    };
+    for text in [
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 524288, Hardware limit: 232448. Reducing block sizes or `num_stages` may help.",
+        "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
+        "  raise OutOfResources(self.shared, max_shared, \"shared memory\")\ntriton.compiler.errors.OutOfResources: out of resource: shared memory, Required: 135200, Hardware limit: 101376",
+    ] {
+        assert_eq!(rules_top(text), "workload.shared_memory", "{text}");
+    }
+    assert_eq!(
+        rules_top("works fine with unsloth 2024.8, fails since 2024.9:\ntriton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 131072, Hardware limit: 101376"),
+        "workload.library_bug"
+    );
+}
