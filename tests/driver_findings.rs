@@ -74,6 +74,19 @@ fn each_cuinit_failure_has_its_own_id() {
     }
 }
 
+/// cuInit answering CUDA_ERROR_STUB_LIBRARY (34), as the real driver did on an H100 whose
+/// LD_LIBRARY_PATH led libcuda.so.1 to the toolkit's stub: the stub is the root cause and the
+/// failed cuInit is put down to it, so its generic fix (a reboot) is not the one shown.
+#[test]
+fn cuinit_answering_stub_library_is_the_stub() {
+    let (exit, r) = report(&gpu_node(), &[("FAKE_CUDA_INIT", "34")]);
+    assert_eq!(exit, 2);
+    let stub = finding(&r, "driver.stub_library");
+    assert_eq!(stub["severity"], "fail", "{stub:#}");
+    let init = finding(&r, "driver.cuda_init_failed");
+    assert_eq!(init["caused_by"]["id"], "driver.stub_library", "{init:#}");
+}
+
 #[test]
 fn nvml_version_mismatch_is_a_library_mismatch() {
     let (_, r) = report(
