@@ -237,11 +237,14 @@ impl HostSummary {
             .map(|x| c(&format!("{}:{}", x.id, severity_name(x.severity))))
             .collect();
         problem_ids.dedup();
+        // The worst finding, a root cause before one it explains (`caused_by`), the first
+        // of equals in report order: a real H100 whose cuInit failed showed
+        // torch.cuda_unavailable here, the last failure, instead of the cuInit it followed from.
         let top = problems
             .iter()
-            .max_by_key(|x| x.severity)
-            .copied()
-            .or_else(|| problems.first().copied());
+            .rev()
+            .max_by_key(|x| (x.severity, x.caused_by.is_none()))
+            .copied();
         HostSummary {
             verdict: r.summary.verdict,
             exit_code: r.exit_code,
@@ -723,5 +726,34 @@ mod tests {
         assert_eq!(s.problems, ["env.launch_blocking:warn"]);
         assert_eq!(s.top_finding.as_deref(), Some("env.launch_blocking"));
         assert_eq!(s.top_summary.as_deref(), Some("CUDA_LAUNCH_BLOCKING=1 [2J"));
+    }
+
+    /// The top finding is the root cause: not the last failure, not one another explains.
+    #[test]
+    fn the_top_finding_is_the_root_cause() {
+        use crate::finding::{CauseRef, Finding, Scope};
+        let mut torch = Finding::new(
+            "torch.cuda_unavailable",
+            Severity::Fail,
+            "is_available() is False",
+        );
+        torch.caused_by = Some(CauseRef {
+            id: "driver.cuda_init_failed".into(),
+            scope: Scope::Host,
+        });
+        let findings = vec![
+            Finding::new("host.shm_small", Severity::Warn, "/dev/shm is 64 MiB"),
+            Finding::new("driver.cuda_init_failed", Severity::Fail, "cuInit failed"),
+            Finding::new("driver.nouveau_loaded", Severity::Fail, "nouveau"),
+            torch,
+        ];
+        let r = Report::new(
+            crate::matrix::bundled(),
+            crate::checks::testutil::healthy(),
+            findings,
+            Vec::new(),
+        );
+        let s = HostSummary::of(&r);
+        assert_eq!(s.top_finding.as_deref(), Some("driver.cuda_init_failed"));
     }
 }
