@@ -237,14 +237,9 @@ impl HostSummary {
             .map(|x| c(&format!("{}:{}", x.id, severity_name(x.severity))))
             .collect();
         problem_ids.dedup();
-        // The worst finding, a root cause before one it explains (`caused_by`), the first
-        // of equals in report order: a real H100 whose cuInit failed showed
-        // torch.cuda_unavailable here, the last failure, instead of the cuInit it followed from.
-        let top = problems
-            .iter()
-            .rev()
-            .max_by_key(|x| (x.severity, x.caused_by.is_none()))
-            .copied();
+        // The text report's "Cause": a real H100 whose cuInit failed showed
+        // torch.cuda_unavailable here, the last failure, not the cuInit it followed from.
+        let top = crate::report::lead_cause(r);
         HostSummary {
             verdict: r.summary.verdict,
             exit_code: r.exit_code,

@@ -287,6 +287,14 @@ pub fn facts_from_json(text: &str, name: &str) -> Result<Facts, LoadError> {
     Ok(saved.facts)
 }
 
+/// The problem every one-line rendering leads with (`--slurm`, `--npd`, the fleet's top
+/// finding), the same as the text report's "Cause": the most severe root cause, then the one
+/// that explains most. A real H100 whose libcuda.so.1 was the stub had the Slurm line name the
+/// failed cuInit, the first failure, instead of the stub that explains it.
+pub fn lead_cause(r: &Report) -> Option<&crate::finding::Finding> {
+    text::problem_groups(r).first().map(|g| g.cause)
+}
+
 /// The JSON Schema of the report, generated from the types (assets/report.schema.json
 /// is this, checked by a test).
 pub fn json_schema() -> serde_json::Value {

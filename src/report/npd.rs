@@ -30,7 +30,7 @@ pub fn outcome(r: &Report) -> (String, i32) {
         .iter()
         .filter(|f| f.severity == Severity::Fail)
         .collect();
-    match fails.first() {
+    match fails.first().and(super::lead_cause(r)) {
         None => {
             let warns = r
                 .findings
@@ -110,7 +110,8 @@ mod tests {
                 index: Some(3),
                 pci_bus_id: None,
             }),
-            Finding::new("host.shm_small", Severity::Fail, "x"),
+            // A failure later in the catalogue: the first one leads.
+            Finding::new("probe.bandwidth", Severity::Fail, "x"),
         ]);
         let (line, code) = outcome(&fail);
         assert_eq!(code, NON_OK);

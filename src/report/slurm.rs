@@ -24,7 +24,10 @@ pub fn outcome(r: &Report) -> (Option<String>, i32) {
         .iter()
         .filter(|f| f.severity == Severity::Fail)
         .collect();
-    let Some(first) = fails.first() else {
+    if fails.is_empty() {
+        return (None, exit::OK);
+    }
+    let Some(first) = super::lead_cause(r) else {
         return (None, exit::OK);
     };
     let more = if fails.len() > 1 {
@@ -96,7 +99,8 @@ mod tests {
                 Severity::Fail,
                 "module 550 ≠ library 535\nreboot",
             ),
-            Finding::new("host.shm_small", Severity::Fail, "x"),
+            // A failure later in the catalogue: the first one leads.
+            Finding::new("probe.bandwidth", Severity::Fail, "x"),
         ]);
         let (line, code) = outcome(&fail);
         assert_eq!(code, 2);
@@ -110,6 +114,35 @@ mod tests {
             "y".repeat(500),
         )]);
         assert!(outcome(&long).0.unwrap().chars().count() <= MAX_REASON_CHARS + 1);
+    }
+
+    /// The line names the root cause, as the text report's "Cause" does, not the first
+    /// failure in report order (the real H100 with the stub libcuda: cuInit's failure comes
+    /// first in the catalogue, the stub that explains it later).
+    #[test]
+    fn the_line_names_the_root_cause() {
+        let mut init = Finding::new(
+            "driver.cuda_init_failed",
+            Severity::Fail,
+            "cuInit failed: 34",
+        );
+        init.caused_by = Some(crate::finding::CauseRef {
+            id: "driver.stub_library".into(),
+            scope: crate::finding::Scope::Host,
+        });
+        let r = report(vec![
+            init,
+            Finding::new(
+                "driver.stub_library",
+                Severity::Fail,
+                "libcuda.so.1 is the stub",
+            ),
+        ]);
+        let line = outcome(&r).0.unwrap();
+        assert!(
+            line.starts_with("gpu-doctor: driver.stub_library: libcuda.so.1 is the stub (+1 more)"),
+            "{line}"
+        );
     }
 
     /// The action ends the line and survives the cut, so a script can act on it.

@@ -70,9 +70,9 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
 }
 
 /// A cause and the symptoms it explains (none for a problem on its own).
-struct Group<'a> {
-    cause: &'a Finding,
-    symptoms: Vec<&'a Finding>,
+pub(crate) struct Group<'a> {
+    pub(crate) cause: &'a Finding,
+    pub(crate) symptoms: Vec<&'a Finding>,
 }
 
 impl Group<'_> {
@@ -94,7 +94,7 @@ fn catalogue_rank(f: &Finding) -> usize {
 
 /// Warnings and failures as causes with their symptoms, most severe first, then the cause
 /// that explains most, then the catalogue's order.
-fn problem_groups(r: &Report) -> Vec<Group<'_>> {
+pub(crate) fn problem_groups(r: &Report) -> Vec<Group<'_>> {
     let problems: Vec<&Finding> = r
         .findings
         .iter()
