@@ -217,6 +217,15 @@ fn the_real_stub_libcuda_is_named_by_the_drivers_answer() {
     let cause = text.lines().find(|l| l.starts_with("Cause")).unwrap();
     assert!(cause.contains("stub"), "{text}");
     assert!(!text.contains("reboot clears"), "{text}");
+    // The one-line renderings lead with the same cause.
+    let slurm = Command::new(assert_cmd::cargo::cargo_bin("gpu-doctor"))
+        .arg("--slurm")
+        .arg("--from")
+        .arg(real("h100-80gb-hbm3-r580-stub-libcuda.json"))
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&slurm.stdout);
+    assert!(line.starts_with("gpu-doctor: driver.stub_library: "), "{line}");
 }
 
 fn explained(file: &Path) -> serde_json::Value {
