@@ -225,7 +225,10 @@ fn the_real_stub_libcuda_is_named_by_the_drivers_answer() {
         .output()
         .unwrap();
     let line = String::from_utf8_lossy(&slurm.stdout);
-    assert!(line.starts_with("gpu-doctor: driver.stub_library: "), "{line}");
+    assert!(
+        line.starts_with("gpu-doctor: driver.stub_library: "),
+        "{line}"
+    );
 }
 
 fn explained(file: &Path) -> serde_json::Value {
