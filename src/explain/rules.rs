@@ -2249,6 +2249,48 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`ldconfig -p | grep libcuda` (WSL 2: `ls /usr/lib/wsl/lib`); inside a container, whether it was started with `--gpus`.",
     },
+    // ---- round 8b (building and loading CUDA code)
+    // CMake's CUDA language cannot find nvcc (cdcseacave/openMVS#930,
+    // ComputationalRadiationPhysics/cuda_memtest#45, mit-han-lab/inter-operator-scheduler#5):
+    // "No CMAKE_CUDA_COMPILER could be found", "The CUDA compiler identification is unknown",
+    // FindCUDA's "Could NOT find CUDA (missing: ...)", Visual Studio's "No CUDA toolset found".
+    // Most often no toolkit is installed (only the driver, whose nvidia-smi "CUDA Version" people
+    // take for one); else nvcc is installed but neither on PATH nor named by CUDACXX.
+    Rule {
+        id: "cmake.cuda_compiler_missing",
+        title: "CMake finds no CUDA compiler",
+        pattern: r"(?:No CMAKE_CUDA_COMPILER could be found|The CUDA compiler identification is unknown|Looking for a CUDA compiler - NOTFOUND|CMAKE_CUDA_COMPILER(?:-NOTFOUND| not set, after EnableLanguage)|Could NOT find CUDA(?:Toolkit)? \(missing|No CUDA toolset found|CMake does not find the CUDA SDK|Failed to find nvcc\b|Specify CUDA_TOOLKIT_ROOT_DIR)",
+        priority: 70,
+        causes: &[
+            c("toolkit.not_found", 0.6, "CMake's CUDA language needs nvcc, which comes with the CUDA toolkit, not with the driver: the \"CUDA Version\" nvidia-smi prints is only what the driver supports, and no toolkit is installed.", "Install the CUDA toolkit (Ubuntu: NVIDIA's `cuda-toolkit-12-x` package or `sudo apt install nvidia-cuda-toolkit`; conda: `conda install -c nvidia cuda-toolkit`), then `export PATH=/usr/local/cuda/bin:$PATH` and re-run cmake from an empty build folder."),
+            c("toolkit.path_inconsistent", 0.35, "A toolkit is installed but CMake does not find its nvcc: /usr/local/cuda/bin is not on PATH and neither CUDACXX nor CMAKE_CUDA_COMPILER names it (on Windows the CUDA Visual Studio integration is missing when Visual Studio was installed after CUDA).", "Tell CMake where nvcc is: `cmake -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc ..` (or `export CUDACXX=/usr/local/cuda/bin/nvcc`, or put /usr/local/cuda/bin on PATH); on Windows re-run the CUDA installer's Visual Studio integration. Delete CMakeCache.txt first."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|nvcc: NVIDIA \(R\)|/bin/nvcc\b|CUDACXX=|CMAKE_CUDA_COMPILER=/", "toolkit.path_inconsistent", 0.4),
+            h(r"No CUDA toolset found|Visual Studio|MSBuild|\.props\b", "toolkit.path_inconsistent", 0.4),
+        ],
+        tells_apart: "`which nvcc; ls /usr/local/cuda*/bin/nvcc`: no nvcc anywhere is a missing toolkit; an nvcc off PATH is a path problem.",
+    },
+    // CMake refusing an empty CUDA architecture list (EXP-code/EXP#63: "CUDA_ARCHITECTURES is
+    // empty for target"; colmap's "CMAKE_CUDA_ARCHITECTURES must be non-empty if set"): the
+    // project's CMakeLists (policy CMP0104, CMake 3.18+) gives its targets no architectures.
+    // The machine and the toolkit are fine.
+    Rule {
+        id: "cmake.cuda_architectures_empty",
+        title: "CMake: no CUDA architectures for a target",
+        pattern: r"(?:CUDA_ARCHITECTURES is empty for target|CMAKE_CUDA_ARCHITECTURES must be non-empty if set|You must set CMAKE_CUDA_ARCHITECTURES|Policy CMP0104 is not set)",
+        priority: 35,
+        causes: &[
+            c("none", 0.65, "CMake 3.18+ (policy CMP0104) wants an architecture list for every CUDA target; the project's CMakeLists sets none (or sets an empty one), which is the project's build configuration, not the machine.", "Pass the GPU's architecture to CMake: `cmake -DCMAKE_CUDA_ARCHITECTURES=native ..` (CMake 3.24+; or the number, e.g. 86; `export CUDAARCHS=86`), or use the project's fixed CMakeLists."),
+            c("toolkit.arch_unsupported", 0.2, "The architecture list came out empty because every architecture asked for was filtered out as unknown to this nvcc.", FIX_TOOLKIT_ARCH),
+            c("env.arch_list_mismatch", 0.15, "CUDAARCHS / TORCH_CUDA_ARCH_LIST is set but empty or malformed in the environment, and the build takes it from there.", "`unset CUDAARCHS TORCH_CUDA_ARCH_LIST` or set them to the GPU's compute capability (e.g. `8.6`)."),
+        ],
+        hints: &[
+            h(r"CUDAARCHS\s*=|TORCH_CUDA_ARCH_LIST\s*=", "env.arch_list_mismatch", 0.4),
+            h(r"Unsupported gpu architecture|is not (?:a )?(?:supported|valid) (?:CUDA )?architecture", "toolkit.arch_unsupported", 0.5),
+        ],
+        tells_apart: "Whether `-DCMAKE_CUDA_ARCHITECTURES=<cc>` on the cmake line makes it configure: then it was only the project's missing default.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -2300,3 +2300,37 @@ fn round_7b_libcuda_not_found_is_the_drivers_library() {
         "driver.not_installed"
     );
 }
+
+/// Issue #14, round 8b (building and loading CUDA code): the first cause `explain`'s rules
+/// alone rank for a text ("none" when nothing is ranked).
+fn round_8b_top(text: &str) -> String {
+    let ex = explain_by_rules(text, "");
+    top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone())
+}
+
+/// Round 8b: CMake finding no CUDA compiler is a missing toolkit, unless the text shows an
+/// nvcc (then it is off the path); an empty architecture list is the project's CMakeLists.
+#[test]
+fn round_8b_cmake_cuda_language() {
+    for text in [
+        "CMake Error at CMakeLists.txt:12 (project):\n  No CMAKE_CUDA_COMPILER could be found.",
+        "-- Looking for a CUDA compiler - NOTFOUND\nCMake Error: CUDA language required",
+        "Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)",
+    ] {
+        assert_eq!(round_8b_top(text), "toolkit.not_found", "{text}");
+    }
+    assert_eq!(
+        round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n-- The CUDA compiler identification is unknown\nNo CMAKE_CUDA_COMPILER could be found."),
+        "toolkit.path_inconsistent"
+    );
+    assert_eq!(
+        round_8b_top("CMake Error at C:/Program Files/CMake/share/cmake-3.27/Modules/CMakeDetermineCompilerId.cmake:751 (message):\n  No CUDA toolset found."),
+        "toolkit.path_inconsistent"
+    );
+    for text in [
+        "CMake Error in src/CMakeLists.txt:\n  CUDA_ARCHITECTURES is empty for target \"kernels\".",
+        "CMake Error at Modules/CMakeDetermineCUDACompiler.cmake:277 (message):\n  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.",
+    ] {
+        assert_eq!(round_8b_top(text), "none", "{text}");
+    }
+}
