@@ -1053,7 +1053,9 @@ pub const RULES: &[Rule] = &[
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
-            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
+            // TensorRT's and cuDNN's libraries the same (jkjung-avt/tensorrt_demos#517:
+            // "libnvinfer.so.8: cannot open shared object file").
+            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti|cudnn|nvinfer|nvonnxparser|nvparsers|myelin|cutensor|nvjpeg|npp)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
             h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
@@ -2290,6 +2292,67 @@ pub const RULES: &[Rule] = &[
             h(r"Unsupported gpu architecture|is not (?:a )?(?:supported|valid) (?:CUDA )?architecture", "toolkit.arch_unsupported", 0.5),
         ],
         tells_apart: "Whether `-DCMAKE_CUDA_ARCHITECTURES=<cc>` on the cmake line makes it configure: then it was only the project's missing default.",
+    },
+    // NVRTC cannot load its builtins library (Theano/Theano#6010 "nvrtc: error: failed to load
+    // builtins", lfranke/TRIPS#13, pytorch/pytorch#99781): libnvrtc dlopens
+    // libnvrtc-builtins.so.<its own version> at run time, so the CUDA library folder (the
+    // toolkit's lib64, conda's lib) must be on the loader's path; a package that ships it
+    // under a hashed name (auditwheel's libnvrtc-builtins-<hash>.so) breaks that lookup.
+    Rule {
+        id: "nvrtc.builtins_missing",
+        title: "NVRTC cannot load libnvrtc-builtins",
+        pattern: r"(?:nvrtc: error: failed to (?:open|load) (?:libnvrtc-builtins|builtins)|NVRTC_ERROR_BUILTIN_OPERATION_FAILURE|libnvrtc-builtins[\w.-]*\.(?:so|dll)[\w.]*[^\n]{0,40}(?:cannot open|not found|No such file|can't be found|could not be (?:found|loaded))|nvrtc-builtins64_\d+\.dll[^\n]{0,40}(?:not found|could not be (?:found|loaded)))",
+        priority: 72,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.55, "NVRTC (run-time compilation: TorchScript/nvFuser fusers, CuPy, Theano, OptiX renderers) loads libnvrtc-builtins of exactly its own CUDA version at run time; that library is not installed or its folder (the toolkit's lib64, conda's lib, the nvidia-cuda-nvrtc wheel's lib) is not on the loader's path.", "Put the folder holding libnvrtc-builtins.so.<version> on the loader's path (`export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH`, or `$CONDA_PREFIX/lib`), or install the matching package (`pip install nvidia-cuda-nvrtc-cu12`; conda `cuda-nvrtc`)."),
+            c("torch.libs_shadowed", 0.2, "Another CUDA's libnvrtc on LD_LIBRARY_PATH is loaded instead of the one the program ships, and it asks for builtins of its own version, which are not next to it.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.25, "The package ships libnvrtc-builtins under a renamed (hashed) file name that NVRTC does not look for: a packaging bug of that release.", "Link the shipped file to the name NVRTC wants (`ln -s libnvrtc-builtins-<hash>.so.<ver> libnvrtc-builtins.so.<ver>` in the package's lib folder) or use a release of the package that fixed it."),
+        ],
+        hints: &[
+            h(r"libnvrtc-builtins-[0-9a-f]{6,}\.so|libnvrtc-[0-9a-f]{6,}\.so", "workload.library_bug", 0.6),
+            h(r"LD_LIBRARY_PATH\s*=", "torch.libs_shadowed", 0.2),
+        ],
+        tells_apart: "`ldconfig -p | grep nvrtc` and `ls $(dirname $(python -c 'import torch; print(torch.__file__)'))/lib | grep nvrtc`: the builtins' version must equal libnvrtc's, and sit where the loader looks.",
+    },
+    // libstdc++ too old for what a library was built with (pytorch/pytorch#157709: "version
+    // `GLIBCXX_3.4.30' not found (required by .../libtorch_python.so)"): the loader took an
+    // older libstdc++ (the system's in a conda environment, or conda's own older one before
+    // the system's) than the one the module needs.
+    Rule {
+        id: "loader.libstdcxx_version",
+        title: "libstdc++ is older than a library needs",
+        pattern: r"libstdc\+\+\.so\.6:\s*version\s*[`'\x22]?(?:GLIBCXX|CXXABI)_[\d.]+[`'\x22]?\s*not\s+found|(?:GLIBCXX|CXXABI)_[\d.]+[`'\x22]?\s*not\s+found\s*\(required by",
+        priority: 66,
+        causes: &[
+            c("torch.libs_shadowed", 0.55, "The process loaded an older libstdc++ than the environment provides: the system's /usr/lib one shadows the conda environment's (its libstdc++.so.6 link missing, or LD_LIBRARY_PATH / the Python binary preferring the system folder).", "Make the environment's libstdc++ win: `export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` (check `ls -l $CONDA_PREFIX/lib/libstdc++.so.6*`), or update it (`conda install -c conda-forge libstdcxx-ng`)."),
+            c("ext.abi_mismatch", 0.35, "The module was built with a newer GCC than the libstdc++ of the environment it runs in (built on another machine or image, or with a newer compiler than the conda environment ships).", "Update the environment's C++ runtime (`conda install -c conda-forge libstdcxx-ng` / `sudo apt install libstdc++6` from a newer toolchain) or rebuild the module with the environment's compiler."),
+        ],
+        hints: &[
+            h(r"(?:envs/[\w.-]+|conda\w*|miniforge\w*|mamba\w*)/(?:bin/\.\./)?lib/libstdc\+\+", "ext.abi_mismatch", 0.4),
+            h(r"(?:^|[\s'\x22])/(?:usr/)?lib(?:64)?/(?:x86_64-linux-gnu/)?libstdc\+\+\.so\.6", "torch.libs_shadowed", 0.2),
+        ],
+        tells_apart: "`strings <the libstdc++ in the message> | grep GLIBCXX_3.4.3` and `ls $CONDA_PREFIX/lib/libstdc++.so.6*`: which libstdc++ the loader took, and whether a newer one is in the environment.",
+    },
+    // nvcc: a CUDA intrinsic or API the source uses is undefined (microsoft/onnxruntime#15840:
+    // `identifier "__hmul2_rn" is undefined` under CUDA 11.3; NVIDIA/nccl#9: half intrinsics
+    // compiled for compute_52). The intrinsic came with a later toolkit, or exists only from
+    // an architecture on (half arithmetic sm_53+, bfloat16 sm_80+) and the arch list has an
+    // older one; or the project's code does not guard it for the toolkits it claims.
+    Rule {
+        id: "nvcc.intrinsic_undefined",
+        title: "a CUDA intrinsic is undefined when compiling",
+        pattern: r#"error:\s*identifier\s*\x22(?:__h\w+|__nv_\w+|__float2\w+|__half\w*|__bfloat\w*|__\w+_sync|__shfl\w*|__ldg|__dp4a|__nanosleep|__reduce_\w+|__ushort_as_half|__half_as_ushort|atomic\w+|__habs\w*|h(?:exp|log|sqrt|rsqrt|sin|cos)\w*|cuda\w+|cublas\w+|cusparse\w+|cudnn\w+)\x22\s*is\s*undefined"#,
+        priority: 62,
+        causes: &[
+            c("workload.library_bug", 0.4, "The project's CUDA code calls an intrinsic or API that the toolkits (or GPU architectures) it claims to support do not all have, without a guard: the project's bug, fixed by its authors (or by building with what they build with).", "Build with the toolkit and architectures the project documents, or the project's release that guards the call; search its issue tracker for the identifier."),
+            c("toolkit.torch_mismatch", 0.35, "The nvcc doing the build is older than the CUDA the code (and the torch it builds against) was written for: the intrinsic arrived in a later toolkit.", "Build with the CUDA toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`) or newer: install it and `export CUDA_HOME=/usr/local/cuda-<ver> PATH=/usr/local/cuda-<ver>/bin:$PATH`."),
+            c("env.arch_list_mismatch", 0.25, "Half-precision intrinsics exist only for sm_53 and newer, bfloat16 ones for sm_80 and newer: the build compiles for an older architecture too (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES or -gencode lists 5.x/6.x/7.x).", "Compile only for the GPUs you have: `export TORCH_CUDA_ARCH_LIST=\"<cc>\"` (e.g. 8.6) or `-DCMAKE_CUDA_ARCHITECTURES=<cc>`, then rebuild from a clean build folder."),
+        ],
+        hints: &[
+            h(r"compute_(?:[1-4]\d|5[0-2])\b|sm_(?:[1-4]\d|5[0-2])\b|TORCH_CUDA_ARCH_LIST\s*=\s*['\x22]?[3-5]\.", "env.arch_list_mismatch", 0.4),
+            h(r"(?:__nv_bfloat|__bfloat|bf16)[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*(?:compute_[5-7]\d|sm_[5-7]\d)\b|(?:compute_[5-7]\d|sm_[5-7]\d)\b[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*(?:__nv_bfloat|__bfloat)", "env.arch_list_mismatch", 0.3),
+        ],
+        tells_apart: "The identifier's first CUDA release and minimum architecture (CUDA Math API docs) against `nvcc --version` and the -gencode flags on the failing command line.",
     },
     // ------------------------------------------------------------ field families
     Rule {

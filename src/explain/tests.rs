@@ -2334,3 +2334,53 @@ fn round_8b_cmake_cuda_language() {
         assert_eq!(round_8b_top(text), "none", "{text}");
     }
 }
+
+/// Round 8b: NVRTC without its builtins library is a CUDA library off the loader's path (a
+/// hashed file name is the package's bug); an old libstdc++ is the system's shadowing the
+/// environment's, or the environment's own being older than the module's compiler.
+#[test]
+fn round_8b_nvrtc_builtins_and_libstdcxx() {
+    for text in [
+        "RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.12.1.\n  Make sure that libnvrtc-builtins.so.12.1 is installed correctly.",
+        "cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (7)",
+        "Error compiling program: nvrtc: error: failed to load builtins",
+    ] {
+        assert_eq!(round_8b_top(text), "torch.wheel_deps_mismatch", "{text}");
+    }
+    assert_eq!(
+        round_8b_top("lib/libnvrtc-builtins-3fa1c2b9.so.12.4\nnvrtc: error: failed to open libnvrtc-builtins.so.12.4."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so)"),
+        "torch.libs_shadowed"
+    );
+    assert_eq!(
+        round_8b_top("ImportError: /home/u/miniconda3/envs/gs/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /home/u/gs/simple_knn/_C.cpython-310-x86_64-linux-gnu.so)"),
+        "ext.abi_mismatch"
+    );
+}
+
+/// Round 8b: a CUDA intrinsic undefined at compile time is the project's unguarded call by
+/// default, the architecture list when it names a GPU older than the intrinsic; a TensorRT or
+/// cuDNN library that cannot be opened is a missing library, not an ABI mismatch.
+#[test]
+fn round_8b_intrinsics_and_missing_libraries() {
+    assert_eq!(
+        round_8b_top("kernels/attn.cu(88): error: identifier \"__hmul2_rn\" is undefined\n1 error detected in the compilation of \"kernels/attn.cu\"."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top("nvcc -gencode=arch=compute_52,code=sm_52 -c reduce.cu\nsrc/reduce.h(199): error: identifier \"__half22float2\" is undefined"),
+        "env.arch_list_mismatch"
+    );
+    // A typo in the program's own identifier is no CUDA intrinsic: this rule stays silent.
+    let ex = explain_by_rules("main.cu(12): error: identifier \"my_helper\" is undefined", "");
+    assert!(ex.matches.iter().all(|m| m.id != "nvcc.intrinsic_undefined"));
+    for text in [
+        "ImportError: libnvinfer.so.10: cannot open shared object file: No such file or directory",
+        "OSError: libcudnn_graph.so.9: cannot open shared object file: No such file or directory",
+    ] {
+        assert_eq!(round_8b_top(text), "torch.wheel_deps_mismatch", "{text}");
+    }
+}
