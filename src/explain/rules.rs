@@ -155,10 +155,16 @@ pub const RULES: &[Rule] = &[
             c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
             c("env.arch_list_mismatch", 0.15, "TORCH_CUDA_ARCH_LIST (or the detected GPU) asks for an architecture this toolkit cannot build.", "Set TORCH_CUDA_ARCH_LIST to architectures this nvcc supports (`nvcc --list-gpu-arch`), or use a newer toolkit."),
             c("torch.arch_unsupported", 0.05, "Triton's bundled ptxas (shipped with the torch wheel) is too old for the GPU.", FIX_TORCH_ARCH),
+            c("workload.library_bug", 0.02, "The project's build hard-codes an architecture list that still names one this toolkit dropped (sm_35 under CUDA 12, Maxwell to Volta under CUDA 13) next to current ones: the project's build configuration, not the GPU or the toolkit.", "Drop the old architecture from the build (the project's fixed release, or edit its list / `TORCH_CUDA_ARCH_LIST` / `-DCMAKE_CUDA_ARCHITECTURES=<cc>` to the GPUs you have)."),
         ],
         hints: &[
             h(r"triton|ptxas", "torch.arch_unsupported", 0.3),
             h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
+            // An old architecture refused while the same build also targets current GPUs
+            // (pytorch/pytorch#121099: libtorch's default list kept sm_35 for CUDA 12;
+            // lisa-analysis-tools/GBGPU#7): the list is the project's, the toolkit dropped it.
+            h(r"Unsupported gpu architecture '?compute_[1-3]\d\b(?s:.){0,4000}?(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b|(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_[1-3]\d\b|Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b(?s:.){0,4000}?(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b|(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b", "workload.library_bug", 0.75),
+            h(r"Unsupported gpu architecture '?compute_[1-3]\d\b(?s:.){0,4000}?(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b|(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_[1-3]\d\b|Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b(?s:.){0,4000}?(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b|(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b", "toolkit.arch_unsupported", -0.3),
         ],
         tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
     },
@@ -2354,6 +2360,22 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "The identifier's first CUDA release and minimum architecture (CUDA Math API docs) against `nvcc --version` and the -gencode flags on the failing command line.",
     },
+    // torch.compile's inductor finds no usable Triton (pytorch/pytorch#136361: Windows had no
+    // Triton build; lum3on/comfyui_HiDream-Sampler#7: a triton-windows too old for the torch).
+    // Without evidence of an installed Triton, nothing is wrong with the machine: Triton is an
+    // optional package torch.compile needs, and the program can run eagerly.
+    Rule {
+        id: "inductor.triton_missing",
+        title: "torch.compile finds no working Triton",
+        pattern: r"(?:Cannot find a working triton installation|TritonMissing\b)",
+        priority: 55,
+        causes: &[
+            c("none", 0.55, "torch.compile's GPU backend (inductor) generates Triton kernels and Triton is not installed in this environment (for years there was no Windows build at all); the GPU and driver are fine and the program runs without compilation.", "Run without compilation (drop `torch.compile`, or `torch._dynamo.config.suppress_errors = True` to fall back to eager), or install Triton for this torch: Linux `pip install triton` (the version torch pins), Windows `pip install -U \"triton-windows<3.(torch minor + 1)\"`."),
+            c("torch.wheel_deps_mismatch", 0.45, "A Triton is installed but is not the one this torch needs (too old, or installed into another Python than the one running), so inductor rejects it.", "Install the Triton version the installed torch pins (`pip show torch` lists it; Windows: the triton-windows release for that torch), with the same Python that runs the program (`python -m pip`)."),
+        ],
+        hints: &[h(r"triton(?:-windows)?[ =-]{1,3}\d|triton[^\n]{0,20}(?:is|was) (?:already )?installed|installed triton|pip install[^\n]{0,40}triton", "torch.wheel_deps_mismatch", 0.3)],
+        tells_apart: "`python -c \"import triton; print(triton.__version__, triton.__file__)\"` with the Python that runs the program, against the Triton version torch pins.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",
@@ -2621,7 +2643,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "xla.ptxas_newer_than_driver",
         title: "XLA's ptxas is newer than the driver",
-        pattern: r"(?:The NVIDIA driver's CUDA version is [\d.]+ which is older than the (?:ptxas|PTX compiler) CUDA version)",
+        pattern: r"(?:The NVIDIA driver's CUDA version is [\d.]+ which is older than the (?:ptxas|PTX compiler)(?: CUDA)? version)",
         priority: 60,
         causes: &[c("driver.minor_version_compat", 0.8, "The driver's CUDA (nvidia-smi's 'CUDA Version') is older than the ptxas from the CUDA wheels jaxlib uses: it runs through minor-version compatibility, and XLA only disables parallel compilation. A warning, not a failure.", "Nothing is broken; to silence it, upgrade the driver to one supporting the ptxas' CUDA, or pin nvidia-cuda-nvcc to the driver's CUDA minor.")],
         hints: &[],

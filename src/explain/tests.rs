@@ -2384,3 +2384,35 @@ fn round_8b_intrinsics_and_missing_libraries() {
         assert_eq!(round_8b_top(text), "torch.wheel_deps_mismatch", "{text}");
     }
 }
+
+/// Round 8b: an old architecture refused in a build list that also targets current GPUs is
+/// the project's list, a lone one the toolkit's; torch.compile without Triton is nothing wrong
+/// with the machine unless a Triton is shown installed; XLA's "older than the PTX compiler
+/// version" is minor version compatibility.
+#[test]
+fn round_8b_arch_lists_triton_and_xla() {
+    assert_eq!(
+        round_8b_top("-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_80,code=sm_80\nnvcc fatal   : Unsupported gpu architecture 'compute_35'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top("nvcc fatal   : Unsupported gpu architecture 'compute_35'\nGPU: Tesla K40m, CUDA 12.2"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        round_8b_top("nvcc fatal   : Unsupported gpu architecture 'compute_120'\n-gencode=arch=compute_120,code=sm_120 (CUDA 12.4)"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        round_8b_top("torch._inductor.exc.TritonMissing: Cannot find a working triton installation."),
+        "none"
+    );
+    assert_eq!(
+        round_8b_top("triton==2.1.0 is installed\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old."),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        round_8b_top("W nvptx_compiler.cc:930] The NVIDIA driver's CUDA version is 12.2 which is older than the PTX compiler version 12.6.85."),
+        "driver.minor_version_compat"
+    );
+}
