@@ -2376,6 +2376,24 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"triton(?:-windows)?[ =-]{1,3}\d|triton[^\n]{0,20}(?:is|was) (?:already )?installed|installed triton|pip install[^\n]{0,40}triton", "torch.wheel_deps_mismatch", 0.3)],
         tells_apart: "`python -c \"import triton; print(triton.__version__, triton.__file__)\"` with the Python that runs the program, against the Triton version torch pins.",
     },
+    // The linker of an extension build finds no CUDA library (deepspeedai/DeepSpeed#889:
+    // "/usr/bin/ld: cannot find -lcurand" building cpu_adam): linking needs the toolkit's
+    // unversioned development libraries (libcurand.so, libcudart.so), which only a CUDA toolkit
+    // installs (the nvidia-* runtime wheels ship versioned .so files only).
+    Rule {
+        id: "link.cuda_lib_not_found",
+        title: "the linker finds no CUDA library",
+        pattern: r"\bld(?:\.\w+)?(?:\.exe)?:\s*(?:cannot|can ?not)\s+find\s+-l(?:cudart|curand|cublas|cublasLt|cusparse|cusolver|cufft|nvrtc|nvToolsExt|cuda|nccl|cudnn|nvinfer)\b|LINK : fatal error LNK1181: cannot open input file '(?:cudart|curand|cublas|cublasLt|cusparse|cusolver|cufft|nvrtc|cuda|cudnn)\.lib'",
+        priority: 66,
+        causes: &[
+            c("toolkit.not_found", 0.6, "Linking CUDA code needs the CUDA toolkit's development libraries (the unversioned libcurand.so, libcudart.so, ...); no toolkit is installed (the nvidia-* wheels torch brings ship only the versioned runtime files), so the linker finds none.", "Install the CUDA toolkit of torch's CUDA version (NVIDIA's `cuda-toolkit-12-x` package, or `conda install -c nvidia cuda-toolkit=<ver>`), `export CUDA_HOME=<its root>`, and rebuild."),
+            c("toolkit.path_inconsistent", 0.4, "A toolkit is installed but the build links against another prefix: CUDA_HOME (or conda's lib) does not hold the library, so the linker's -L paths miss it.", "Point the build at the toolkit that has the library: `export CUDA_HOME=/usr/local/cuda-<ver>` and `export LIBRARY_PATH=$CUDA_HOME/lib64:$LIBRARY_PATH` (conda: `$CONDA_PREFIX/lib`), then rebuild from a clean cache (`rm -rf ~/.cache/torch_extensions`)."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|/usr/local/cuda[\w.-]*/(?:bin|lib64)|CUDA_HOME\s*=\s*/|-lcuda\b", "toolkit.path_inconsistent", 0.3),
+        ],
+        tells_apart: "`ls $CUDA_HOME/lib64/libcurand.so*` (and `find / -name 'libcurand.so*'`): none anywhere is a missing toolkit; one elsewhere is a path problem.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -2375,8 +2375,14 @@ fn round_8b_intrinsics_and_missing_libraries() {
         "env.arch_list_mismatch"
     );
     // A typo in the program's own identifier is no CUDA intrinsic: this rule stays silent.
-    let ex = explain_by_rules("main.cu(12): error: identifier \"my_helper\" is undefined", "");
-    assert!(ex.matches.iter().all(|m| m.id != "nvcc.intrinsic_undefined"));
+    let ex = explain_by_rules(
+        "main.cu(12): error: identifier \"my_helper\" is undefined",
+        "",
+    );
+    assert!(ex
+        .matches
+        .iter()
+        .all(|m| m.id != "nvcc.intrinsic_undefined"));
     for text in [
         "ImportError: libnvinfer.so.10: cannot open shared object file: No such file or directory",
         "OSError: libcudnn_graph.so.9: cannot open shared object file: No such file or directory",
@@ -2396,7 +2402,9 @@ fn round_8b_arch_lists_triton_and_xla() {
         "workload.library_bug"
     );
     assert_eq!(
-        round_8b_top("nvcc fatal   : Unsupported gpu architecture 'compute_35'\nGPU: Tesla K40m, CUDA 12.2"),
+        round_8b_top(
+            "nvcc fatal   : Unsupported gpu architecture 'compute_35'\nGPU: Tesla K40m, CUDA 12.2"
+        ),
         "toolkit.arch_unsupported"
     );
     assert_eq!(
@@ -2404,7 +2412,9 @@ fn round_8b_arch_lists_triton_and_xla() {
         "toolkit.arch_unsupported"
     );
     assert_eq!(
-        round_8b_top("torch._inductor.exc.TritonMissing: Cannot find a working triton installation."),
+        round_8b_top(
+            "torch._inductor.exc.TritonMissing: Cannot find a working triton installation."
+        ),
         "none"
     );
     assert_eq!(
@@ -2414,5 +2424,19 @@ fn round_8b_arch_lists_triton_and_xla() {
     assert_eq!(
         round_8b_top("W nvptx_compiler.cc:930] The NVIDIA driver's CUDA version is 12.2 which is older than the PTX compiler version 12.6.85."),
         "driver.minor_version_compat"
+    );
+}
+
+/// Round 8b: the linker of an extension build finding no CUDA library is a missing toolkit,
+/// or a path problem when the text shows a toolkit where the build did not look.
+#[test]
+fn round_8b_linker_finds_no_cuda_library() {
+    assert_eq!(
+        round_8b_top("FAILED: fused_adam.so\n/usr/bin/ld: cannot find -lcudart: No such file or directory\ncollect2: error: ld returned 1 exit status"),
+        "toolkit.not_found"
+    );
+    assert_eq!(
+        round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n/usr/bin/ld: cannot find -lcurand\ncollect2: error: ld returned 1 exit status"),
+        "toolkit.path_inconsistent"
     );
 }
