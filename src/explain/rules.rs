@@ -176,10 +176,16 @@ pub const RULES: &[Rule] = &[
             c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
             c("env.arch_list_mismatch", 0.15, "TORCH_CUDA_ARCH_LIST (or the detected GPU) asks for an architecture this toolkit cannot build.", "Set TORCH_CUDA_ARCH_LIST to architectures this nvcc supports (`nvcc --list-gpu-arch`), or use a newer toolkit."),
             c("torch.arch_unsupported", 0.05, "Triton's bundled ptxas (shipped with the torch wheel) is too old for the GPU.", FIX_TORCH_ARCH),
+            c("workload.library_bug", 0.02, "The project's build hard-codes an architecture list that still names one this toolkit dropped (sm_35 under CUDA 12, Maxwell to Volta under CUDA 13) next to current ones: the project's build configuration, not the GPU or the toolkit.", "Drop the old architecture from the build (the project's fixed release, or edit its list / `TORCH_CUDA_ARCH_LIST` / `-DCMAKE_CUDA_ARCHITECTURES=<cc>` to the GPUs you have)."),
         ],
         hints: &[
             h(r"triton|ptxas", "torch.arch_unsupported", 0.3),
             h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.2),
+            // An old architecture refused while the same build also targets current GPUs
+            // (pytorch/pytorch#121099: libtorch's default list kept sm_35 for CUDA 12;
+            // lisa-analysis-tools/GBGPU#7): the list is the project's, the toolkit dropped it.
+            h(r"Unsupported gpu architecture '?compute_[1-3]\d\b(?s:.){0,4000}?(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b|(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_[1-3]\d\b|Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b(?s:.){0,4000}?(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b|(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b", "workload.library_bug", 0.75),
+            h(r"Unsupported gpu architecture '?compute_[1-3]\d\b(?s:.){0,4000}?(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b|(?:compute|sm)_(?:[5-9]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_[1-3]\d\b|Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b(?s:.){0,4000}?(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b|(?:compute|sm)_(?:7[5-9]|[89]\d|1[0-2]\d)\b(?s:.){0,4000}?Unsupported gpu architecture '?compute_(?:5\d|6\d|7[0-2])\b", "toolkit.arch_unsupported", -0.3),
         ],
         tells_apart: "`nvcc --version` and `nvcc --list-gpu-arch`: if the arch is absent there the toolkit is too old; if it comes from TORCH_CUDA_ARCH_LIST, that variable asks for it.",
     },
@@ -1074,7 +1080,9 @@ pub const RULES: &[Rule] = &[
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
-            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
+            // TensorRT's and cuDNN's libraries the same (jkjung-avt/tensorrt_demos#517:
+            // "libnvinfer.so.8: cannot open shared object file").
+            h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti|cudnn|nvinfer|nvonnxparser|nvparsers|myelin|cutensor|nvjpeg|npp)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
             h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
@@ -2270,6 +2278,143 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`ldconfig -p | grep libcuda` (WSL 2: `ls /usr/lib/wsl/lib`); inside a container, whether it was started with `--gpus`.",
     },
+    // ---- round 8b (building and loading CUDA code)
+    // CMake's CUDA language cannot find nvcc (cdcseacave/openMVS#930,
+    // ComputationalRadiationPhysics/cuda_memtest#45, mit-han-lab/inter-operator-scheduler#5):
+    // "No CMAKE_CUDA_COMPILER could be found", "The CUDA compiler identification is unknown",
+    // FindCUDA's "Could NOT find CUDA (missing: ...)", Visual Studio's "No CUDA toolset found".
+    // Most often no toolkit is installed (only the driver, whose nvidia-smi "CUDA Version" people
+    // take for one); else nvcc is installed but neither on PATH nor named by CUDACXX.
+    Rule {
+        id: "cmake.cuda_compiler_missing",
+        title: "CMake finds no CUDA compiler",
+        pattern: r"(?:No CMAKE_CUDA_COMPILER could be found|The CUDA compiler identification is unknown|Looking for a CUDA compiler - NOTFOUND|CMAKE_CUDA_COMPILER(?:-NOTFOUND| not set, after EnableLanguage)|Could NOT find CUDA(?:Toolkit)? \(missing|No CUDA toolset found|CMake does not find the CUDA SDK|Failed to find nvcc\b|Specify CUDA_TOOLKIT_ROOT_DIR)",
+        priority: 70,
+        causes: &[
+            c("toolkit.not_found", 0.6, "CMake's CUDA language needs nvcc, which comes with the CUDA toolkit, not with the driver: the \"CUDA Version\" nvidia-smi prints is only what the driver supports, and no toolkit is installed.", "Install the CUDA toolkit (Ubuntu: NVIDIA's `cuda-toolkit-12-x` package or `sudo apt install nvidia-cuda-toolkit`; conda: `conda install -c nvidia cuda-toolkit`), then `export PATH=/usr/local/cuda/bin:$PATH` and re-run cmake from an empty build folder."),
+            c("toolkit.path_inconsistent", 0.35, "A toolkit is installed but CMake does not find its nvcc: /usr/local/cuda/bin is not on PATH and neither CUDACXX nor CMAKE_CUDA_COMPILER names it (on Windows the CUDA Visual Studio integration is missing when Visual Studio was installed after CUDA).", "Tell CMake where nvcc is: `cmake -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc ..` (or `export CUDACXX=/usr/local/cuda/bin/nvcc`, or put /usr/local/cuda/bin on PATH); on Windows re-run the CUDA installer's Visual Studio integration. Delete CMakeCache.txt first."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|nvcc: NVIDIA \(R\)|/bin/nvcc\b|CUDACXX=|CMAKE_CUDA_COMPILER=/", "toolkit.path_inconsistent", 0.4),
+            h(r"No CUDA toolset found|Visual Studio|MSBuild|\.props\b", "toolkit.path_inconsistent", 0.4),
+        ],
+        tells_apart: "`which nvcc; ls /usr/local/cuda*/bin/nvcc`: no nvcc anywhere is a missing toolkit; an nvcc off PATH is a path problem.",
+    },
+    // CMake refusing an empty CUDA architecture list (EXP-code/EXP#63: "CUDA_ARCHITECTURES is
+    // empty for target"; colmap's "CMAKE_CUDA_ARCHITECTURES must be non-empty if set"): the
+    // project's CMakeLists (policy CMP0104, CMake 3.18+) gives its targets no architectures.
+    // The machine and the toolkit are fine.
+    Rule {
+        id: "cmake.cuda_architectures_empty",
+        title: "CMake: no CUDA architectures for a target",
+        pattern: r"(?:CUDA_ARCHITECTURES is empty for target|CMAKE_CUDA_ARCHITECTURES must be non-empty if set|You must set CMAKE_CUDA_ARCHITECTURES|Policy CMP0104 is not set)",
+        priority: 35,
+        causes: &[
+            c("none", 0.65, "CMake 3.18+ (policy CMP0104) wants an architecture list for every CUDA target; the project's CMakeLists sets none (or sets an empty one), which is the project's build configuration, not the machine.", "Pass the GPU's architecture to CMake: `cmake -DCMAKE_CUDA_ARCHITECTURES=native ..` (CMake 3.24+; or the number, e.g. 86; `export CUDAARCHS=86`), or use the project's fixed CMakeLists."),
+            c("toolkit.arch_unsupported", 0.2, "The architecture list came out empty because every architecture asked for was filtered out as unknown to this nvcc.", FIX_TOOLKIT_ARCH),
+            c("env.arch_list_mismatch", 0.15, "CUDAARCHS / TORCH_CUDA_ARCH_LIST is set but empty or malformed in the environment, and the build takes it from there.", "`unset CUDAARCHS TORCH_CUDA_ARCH_LIST` or set them to the GPU's compute capability (e.g. `8.6`)."),
+        ],
+        hints: &[
+            h(r"CUDAARCHS\s*=|TORCH_CUDA_ARCH_LIST\s*=", "env.arch_list_mismatch", 0.4),
+            h(r"Unsupported gpu architecture|is not (?:a )?(?:supported|valid) (?:CUDA )?architecture", "toolkit.arch_unsupported", 0.5),
+        ],
+        tells_apart: "Whether `-DCMAKE_CUDA_ARCHITECTURES=<cc>` on the cmake line makes it configure: then it was only the project's missing default.",
+    },
+    // NVRTC cannot load its builtins library (Theano/Theano#6010 "nvrtc: error: failed to load
+    // builtins", lfranke/TRIPS#13, pytorch/pytorch#99781): libnvrtc dlopens
+    // libnvrtc-builtins.so.<its own version> at run time, so the CUDA library folder (the
+    // toolkit's lib64, conda's lib) must be on the loader's path; a package that ships it
+    // under a hashed name (auditwheel's libnvrtc-builtins-<hash>.so) breaks that lookup.
+    Rule {
+        id: "nvrtc.builtins_missing",
+        title: "NVRTC cannot load libnvrtc-builtins",
+        pattern: r"(?:nvrtc: error: failed to (?:open|load) (?:libnvrtc-builtins|builtins)|NVRTC_ERROR_BUILTIN_OPERATION_FAILURE|libnvrtc-builtins[\w.-]*\.(?:so|dll)[\w.]*[^\n]{0,40}(?:cannot open|not found|No such file|can't be found|could not be (?:found|loaded))|nvrtc-builtins64_\d+\.dll[^\n]{0,40}(?:not found|could not be (?:found|loaded)))",
+        priority: 72,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.55, "NVRTC (run-time compilation: TorchScript/nvFuser fusers, CuPy, Theano, OptiX renderers) loads libnvrtc-builtins of exactly its own CUDA version at run time; that library is not installed or its folder (the toolkit's lib64, conda's lib, the nvidia-cuda-nvrtc wheel's lib) is not on the loader's path.", "Put the folder holding libnvrtc-builtins.so.<version> on the loader's path (`export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH`, or `$CONDA_PREFIX/lib`), or install the matching package (`pip install nvidia-cuda-nvrtc-cu12`; conda `cuda-nvrtc`)."),
+            c("torch.libs_shadowed", 0.2, "Another CUDA's libnvrtc on LD_LIBRARY_PATH is loaded instead of the one the program ships, and it asks for builtins of its own version, which are not next to it.", FIX_LIBS_SHADOWED),
+            c("workload.library_bug", 0.25, "The package ships libnvrtc-builtins under a renamed (hashed) file name that NVRTC does not look for: a packaging bug of that release.", "Link the shipped file to the name NVRTC wants (`ln -s libnvrtc-builtins-<hash>.so.<ver> libnvrtc-builtins.so.<ver>` in the package's lib folder) or use a release of the package that fixed it."),
+        ],
+        hints: &[
+            h(r"libnvrtc-builtins-[0-9a-f]{6,}\.so|libnvrtc-[0-9a-f]{6,}\.so", "workload.library_bug", 0.6),
+            h(r"LD_LIBRARY_PATH\s*=", "torch.libs_shadowed", 0.2),
+        ],
+        tells_apart: "`ldconfig -p | grep nvrtc` and `ls $(dirname $(python -c 'import torch; print(torch.__file__)'))/lib | grep nvrtc`: the builtins' version must equal libnvrtc's, and sit where the loader looks.",
+    },
+    // libstdc++ too old for what a library was built with (pytorch/pytorch#157709: "version
+    // `GLIBCXX_3.4.30' not found (required by .../libtorch_python.so)"): the loader took an
+    // older libstdc++ (the system's in a conda environment, or conda's own older one before
+    // the system's) than the one the module needs.
+    Rule {
+        id: "loader.libstdcxx_version",
+        title: "libstdc++ is older than a library needs",
+        pattern: r"libstdc\+\+\.so\.6:\s*version\s*[`'\x22]?(?:GLIBCXX|CXXABI)_[\d.]+[`'\x22]?\s*not\s+found|(?:GLIBCXX|CXXABI)_[\d.]+[`'\x22]?\s*not\s+found\s*\(required by",
+        priority: 66,
+        causes: &[
+            c("torch.libs_shadowed", 0.55, "The process loaded an older libstdc++ than the environment provides: the system's /usr/lib one shadows the conda environment's (its libstdc++.so.6 link missing, or LD_LIBRARY_PATH / the Python binary preferring the system folder).", "Make the environment's libstdc++ win: `export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` (check `ls -l $CONDA_PREFIX/lib/libstdc++.so.6*`), or update it (`conda install -c conda-forge libstdcxx-ng`)."),
+            c("ext.abi_mismatch", 0.35, "The module was built with a newer GCC than the libstdc++ of the environment it runs in (built on another machine or image, or with a newer compiler than the conda environment ships).", "Update the environment's C++ runtime (`conda install -c conda-forge libstdcxx-ng` / `sudo apt install libstdc++6` from a newer toolchain) or rebuild the module with the environment's compiler."),
+        ],
+        hints: &[
+            h(r"(?:envs/[\w.-]+|conda\w*|miniforge\w*|mamba\w*)/(?:bin/\.\./)?lib/libstdc\+\+", "ext.abi_mismatch", 0.4),
+            h(r"(?:^|[\s'\x22])/(?:usr/)?lib(?:64)?/(?:x86_64-linux-gnu/)?libstdc\+\+\.so\.6", "torch.libs_shadowed", 0.2),
+        ],
+        tells_apart: "`strings <the libstdc++ in the message> | grep GLIBCXX_3.4.3` and `ls $CONDA_PREFIX/lib/libstdc++.so.6*`: which libstdc++ the loader took, and whether a newer one is in the environment.",
+    },
+    // nvcc: a CUDA intrinsic or API the source uses is undefined (microsoft/onnxruntime#15840:
+    // `identifier "__hmul2_rn" is undefined` under CUDA 11.3; NVIDIA/nccl#9: half intrinsics
+    // compiled for compute_52). The intrinsic came with a later toolkit, or exists only from
+    // an architecture on (half arithmetic sm_53+, bfloat16 sm_80+) and the arch list has an
+    // older one; or the project's code does not guard it for the toolkits it claims.
+    Rule {
+        id: "nvcc.intrinsic_undefined",
+        title: "a CUDA intrinsic is undefined when compiling",
+        pattern: r#"error:\s*identifier\s*\x22(?:__h\w+|__nv_\w+|__float2\w+|__half\w*|__bfloat\w*|__\w+_sync|__shfl\w*|__ldg|__dp4a|__nanosleep|__reduce_\w+|__ushort_as_half|__half_as_ushort|atomic\w+|__habs\w*|h(?:exp|log|sqrt|rsqrt|sin|cos)\w*|cuda\w+|cublas\w+|cusparse\w+|cudnn\w+)\x22\s*is\s*undefined"#,
+        priority: 62,
+        causes: &[
+            c("workload.library_bug", 0.4, "The project's CUDA code calls an intrinsic or API that the toolkits (or GPU architectures) it claims to support do not all have, without a guard: the project's bug, fixed by its authors (or by building with what they build with).", "Build with the toolkit and architectures the project documents, or the project's release that guards the call; search its issue tracker for the identifier."),
+            c("toolkit.torch_mismatch", 0.35, "The nvcc doing the build is older than the CUDA the code (and the torch it builds against) was written for: the intrinsic arrived in a later toolkit.", "Build with the CUDA toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`) or newer: install it and `export CUDA_HOME=/usr/local/cuda-<ver> PATH=/usr/local/cuda-<ver>/bin:$PATH`."),
+            c("env.arch_list_mismatch", 0.25, "Half-precision intrinsics exist only for sm_53 and newer, bfloat16 ones for sm_80 and newer: the build compiles for an older architecture too (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES or -gencode lists 5.x/6.x/7.x).", "Compile only for the GPUs you have: `export TORCH_CUDA_ARCH_LIST=\"<cc>\"` (e.g. 8.6) or `-DCMAKE_CUDA_ARCHITECTURES=<cc>`, then rebuild from a clean build folder."),
+        ],
+        hints: &[
+            h(r"compute_(?:[1-4]\d|5[0-2])\b|sm_(?:[1-4]\d|5[0-2])\b|TORCH_CUDA_ARCH_LIST\s*=\s*['\x22]?[3-5]\.", "env.arch_list_mismatch", 0.4),
+            h(r"(?:__nv_bfloat|__bfloat|bf16)[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*(?:compute_[5-7]\d|sm_[5-7]\d)\b|(?:compute_[5-7]\d|sm_[5-7]\d)\b[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*(?:__nv_bfloat|__bfloat)", "env.arch_list_mismatch", 0.3),
+        ],
+        tells_apart: "The identifier's first CUDA release and minimum architecture (CUDA Math API docs) against `nvcc --version` and the -gencode flags on the failing command line.",
+    },
+    // torch.compile's inductor finds no usable Triton (pytorch/pytorch#136361: Windows had no
+    // Triton build; lum3on/comfyui_HiDream-Sampler#7: a triton-windows too old for the torch).
+    // Without evidence of an installed Triton, nothing is wrong with the machine: Triton is an
+    // optional package torch.compile needs, and the program can run eagerly.
+    Rule {
+        id: "inductor.triton_missing",
+        title: "torch.compile finds no working Triton",
+        pattern: r"(?:Cannot find a working triton installation|TritonMissing\b)",
+        priority: 55,
+        causes: &[
+            c("none", 0.55, "torch.compile's GPU backend (inductor) generates Triton kernels and Triton is not installed in this environment (for years there was no Windows build at all); the GPU and driver are fine and the program runs without compilation.", "Run without compilation (drop `torch.compile`, or `torch._dynamo.config.suppress_errors = True` to fall back to eager), or install Triton for this torch: Linux `pip install triton` (the version torch pins), Windows `pip install -U \"triton-windows<3.(torch minor + 1)\"`."),
+            c("torch.wheel_deps_mismatch", 0.45, "A Triton is installed but is not the one this torch needs (too old, or installed into another Python than the one running), so inductor rejects it.", "Install the Triton version the installed torch pins (`pip show torch` lists it; Windows: the triton-windows release for that torch), with the same Python that runs the program (`python -m pip`)."),
+        ],
+        hints: &[h(r"triton(?:-windows)?[ =-]{1,3}\d|triton[^\n]{0,20}(?:is|was) (?:already )?installed|installed triton|pip install[^\n]{0,40}triton", "torch.wheel_deps_mismatch", 0.3)],
+        tells_apart: "`python -c \"import triton; print(triton.__version__, triton.__file__)\"` with the Python that runs the program, against the Triton version torch pins.",
+    },
+    // The linker of an extension build finds no CUDA library (deepspeedai/DeepSpeed#889:
+    // "/usr/bin/ld: cannot find -lcurand" building cpu_adam): linking needs the toolkit's
+    // unversioned development libraries (libcurand.so, libcudart.so), which only a CUDA toolkit
+    // installs (the nvidia-* runtime wheels ship versioned .so files only).
+    Rule {
+        id: "link.cuda_lib_not_found",
+        title: "the linker finds no CUDA library",
+        pattern: r"\bld(?:\.\w+)?(?:\.exe)?:\s*(?:cannot|can ?not)\s+find\s+-l(?:cudart|curand|cublas|cublasLt|cusparse|cusolver|cufft|nvrtc|nvToolsExt|cuda|nccl|cudnn|nvinfer)\b|LINK : fatal error LNK1181: cannot open input file '(?:cudart|curand|cublas|cublasLt|cusparse|cusolver|cufft|nvrtc|cuda|cudnn)\.lib'",
+        priority: 66,
+        causes: &[
+            c("toolkit.not_found", 0.6, "Linking CUDA code needs the CUDA toolkit's development libraries (the unversioned libcurand.so, libcudart.so, ...); no toolkit is installed (the nvidia-* wheels torch brings ship only the versioned runtime files), so the linker finds none.", "Install the CUDA toolkit of torch's CUDA version (NVIDIA's `cuda-toolkit-12-x` package, or `conda install -c nvidia cuda-toolkit=<ver>`), `export CUDA_HOME=<its root>`, and rebuild."),
+            c("toolkit.path_inconsistent", 0.4, "A toolkit is installed but the build links against another prefix: CUDA_HOME (or conda's lib) does not hold the library, so the linker's -L paths miss it.", "Point the build at the toolkit that has the library: `export CUDA_HOME=/usr/local/cuda-<ver>` and `export LIBRARY_PATH=$CUDA_HOME/lib64:$LIBRARY_PATH` (conda: `$CONDA_PREFIX/lib`), then rebuild from a clean cache (`rm -rf ~/.cache/torch_extensions`)."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|/usr/local/cuda[\w.-]*/(?:bin|lib64)|CUDA_HOME\s*=\s*/|-lcuda\b", "toolkit.path_inconsistent", 0.3),
+        ],
+        tells_apart: "`ls $CUDA_HOME/lib64/libcurand.so*` (and `find / -name 'libcurand.so*'`): none anywhere is a missing toolkit; one elsewhere is a path problem.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",
@@ -2537,7 +2682,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "xla.ptxas_newer_than_driver",
         title: "XLA's ptxas is newer than the driver",
-        pattern: r"(?:The NVIDIA driver's CUDA version is [\d.]+ which is older than the (?:ptxas|PTX compiler) CUDA version)",
+        pattern: r"(?:The NVIDIA driver's CUDA version is [\d.]+ which is older than the (?:ptxas|PTX compiler)(?: CUDA)? version)",
         priority: 60,
         causes: &[c("driver.minor_version_compat", 0.8, "The driver's CUDA (nvidia-smi's 'CUDA Version') is older than the ptxas from the CUDA wheels jaxlib uses: it runs through minor-version compatibility, and XLA only disables parallel compilation. A warning, not a failure.", "Nothing is broken; to silence it, upgrade the driver to one supporting the ptxas' CUDA, or pin nvidia-cuda-nvcc to the driver's CUDA minor.")],
         hints: &[],

@@ -2322,3 +2322,143 @@ fn triton_out_of_resources_is_the_kernels_configuration() {
         "workload.library_bug"
     );
 }
+
+/// Issue #14, round 8b (building and loading CUDA code): the first cause `explain`'s rules
+/// alone rank for a text ("none" when nothing is ranked).
+fn round_8b_top(text: &str) -> String {
+    let ex = explain_by_rules(text, "");
+    top_cause(&ex).map_or_else(|| "none".to_string(), |k| k.id.clone())
+}
+
+/// Round 8b: CMake finding no CUDA compiler is a missing toolkit, unless the text shows an
+/// nvcc (then it is off the path); an empty architecture list is the project's CMakeLists.
+#[test]
+fn round_8b_cmake_cuda_language() {
+    for text in [
+        "CMake Error at CMakeLists.txt:12 (project):\n  No CMAKE_CUDA_COMPILER could be found.",
+        "-- Looking for a CUDA compiler - NOTFOUND\nCMake Error: CUDA language required",
+        "Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)",
+    ] {
+        assert_eq!(round_8b_top(text), "toolkit.not_found", "{text}");
+    }
+    assert_eq!(
+        round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n-- The CUDA compiler identification is unknown\nNo CMAKE_CUDA_COMPILER could be found."),
+        "toolkit.path_inconsistent"
+    );
+    assert_eq!(
+        round_8b_top("CMake Error at C:/Program Files/CMake/share/cmake-3.27/Modules/CMakeDetermineCompilerId.cmake:751 (message):\n  No CUDA toolset found."),
+        "toolkit.path_inconsistent"
+    );
+    for text in [
+        "CMake Error in src/CMakeLists.txt:\n  CUDA_ARCHITECTURES is empty for target \"kernels\".",
+        "CMake Error at Modules/CMakeDetermineCUDACompiler.cmake:277 (message):\n  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.",
+    ] {
+        assert_eq!(round_8b_top(text), "none", "{text}");
+    }
+}
+
+/// Round 8b: NVRTC without its builtins library is a CUDA library off the loader's path (a
+/// hashed file name is the package's bug); an old libstdc++ is the system's shadowing the
+/// environment's, or the environment's own being older than the module's compiler.
+#[test]
+fn round_8b_nvrtc_builtins_and_libstdcxx() {
+    for text in [
+        "RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.12.1.\n  Make sure that libnvrtc-builtins.so.12.1 is installed correctly.",
+        "cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (7)",
+        "Error compiling program: nvrtc: error: failed to load builtins",
+    ] {
+        assert_eq!(round_8b_top(text), "torch.wheel_deps_mismatch", "{text}");
+    }
+    assert_eq!(
+        round_8b_top("lib/libnvrtc-builtins-3fa1c2b9.so.12.4\nnvrtc: error: failed to open libnvrtc-builtins.so.12.4."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so)"),
+        "torch.libs_shadowed"
+    );
+    assert_eq!(
+        round_8b_top("ImportError: /home/u/miniconda3/envs/gs/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /home/u/gs/simple_knn/_C.cpython-310-x86_64-linux-gnu.so)"),
+        "ext.abi_mismatch"
+    );
+}
+
+/// Round 8b: a CUDA intrinsic undefined at compile time is the project's unguarded call by
+/// default, the architecture list when it names a GPU older than the intrinsic; a TensorRT or
+/// cuDNN library that cannot be opened is a missing library, not an ABI mismatch.
+#[test]
+fn round_8b_intrinsics_and_missing_libraries() {
+    assert_eq!(
+        round_8b_top("kernels/attn.cu(88): error: identifier \"__hmul2_rn\" is undefined\n1 error detected in the compilation of \"kernels/attn.cu\"."),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top("nvcc -gencode=arch=compute_52,code=sm_52 -c reduce.cu\nsrc/reduce.h(199): error: identifier \"__half22float2\" is undefined"),
+        "env.arch_list_mismatch"
+    );
+    // A typo in the program's own identifier is no CUDA intrinsic: this rule stays silent.
+    let ex = explain_by_rules(
+        "main.cu(12): error: identifier \"my_helper\" is undefined",
+        "",
+    );
+    assert!(ex
+        .matches
+        .iter()
+        .all(|m| m.id != "nvcc.intrinsic_undefined"));
+    for text in [
+        "ImportError: libnvinfer.so.10: cannot open shared object file: No such file or directory",
+        "OSError: libcudnn_graph.so.9: cannot open shared object file: No such file or directory",
+    ] {
+        assert_eq!(round_8b_top(text), "torch.wheel_deps_mismatch", "{text}");
+    }
+}
+
+/// Round 8b: an old architecture refused in a build list that also targets current GPUs is
+/// the project's list, a lone one the toolkit's; torch.compile without Triton is nothing wrong
+/// with the machine unless a Triton is shown installed; XLA's "older than the PTX compiler
+/// version" is minor version compatibility.
+#[test]
+fn round_8b_arch_lists_triton_and_xla() {
+    assert_eq!(
+        round_8b_top("-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_80,code=sm_80\nnvcc fatal   : Unsupported gpu architecture 'compute_35'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        round_8b_top(
+            "nvcc fatal   : Unsupported gpu architecture 'compute_35'\nGPU: Tesla K40m, CUDA 12.2"
+        ),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        round_8b_top("nvcc fatal   : Unsupported gpu architecture 'compute_120'\n-gencode=arch=compute_120,code=sm_120 (CUDA 12.4)"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        round_8b_top(
+            "torch._inductor.exc.TritonMissing: Cannot find a working triton installation."
+        ),
+        "none"
+    );
+    assert_eq!(
+        round_8b_top("triton==2.1.0 is installed\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old."),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        round_8b_top("W nvptx_compiler.cc:930] The NVIDIA driver's CUDA version is 12.2 which is older than the PTX compiler version 12.6.85."),
+        "driver.minor_version_compat"
+    );
+}
+
+/// Round 8b: the linker of an extension build finding no CUDA library is a missing toolkit,
+/// or a path problem when the text shows a toolkit where the build did not look.
+#[test]
+fn round_8b_linker_finds_no_cuda_library() {
+    assert_eq!(
+        round_8b_top("FAILED: fused_adam.so\n/usr/bin/ld: cannot find -lcudart: No such file or directory\ncollect2: error: ld returned 1 exit status"),
+        "toolkit.not_found"
+    );
+    assert_eq!(
+        round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n/usr/bin/ld: cannot find -lcurand\ncollect2: error: ld returned 1 exit status"),
+        "toolkit.path_inconsistent"
+    );
+}
