@@ -128,9 +128,11 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
-    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I]
-        .iter()
-        .any(|f| c.file.starts_with(&format!("{f}/")))
+    [
+        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I,
+    ]
+    .iter()
+    .any(|f| c.file.starts_with(&format!("{f}/")))
 }
 
 fn cases_in(dir: &Path) -> Option<Vec<Case>> {

@@ -200,8 +200,11 @@ static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A container image named in the paste (its own CUDA then needs the driver).
-static CONTAINER_IMAGE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| re(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b"));
+static CONTAINER_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b|\bdocker[- ]compose\b|\bdockerfile\b|\bpodman\b|\bnvidia-container-cli\b|\bcuda containers?\b",
+    )
+});
 
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
@@ -526,7 +529,20 @@ pub fn container_started_with_gpus(paste: &str) -> bool {
     CONTAINER_WITH_GPUS
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
+        && !RUNTIME_COULD_NOT_INJECT
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
 }
+
+/// The engine could not give the container the GPUs it asked for: the CDI spec does not
+/// resolve the device (missing, unreadable to a rootless user, stale), or no runtime
+/// answers the GPU request. The `--gpus` / `--device nvidia.com/gpu` it was started with is
+/// then what failed, not evidence that it has them.
+static RUNTIME_COULD_NOT_INJECT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b",
+    )
+});
 
 /// Signs that PyTorch is the program: its package, its modules in a traceback, its name.
 static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -785,6 +801,23 @@ mod tests {
         assert!(!container_started_with_gpus(
             "docker run --rm nvidia/cuda nvidia-smi"
         ));
+        // the engine could not resolve the GPU it was asked for: the request is what failed
+        // (https://github.com/podman-container-tools/podman/issues/17539)
+        assert!(!container_started_with_gpus(
+            "$ podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L\nError: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0"
+        ));
+    }
+
+    #[test]
+    fn a_container_runtime_refusing_an_image_is_the_image_cuda() {
+        // nvidia-container-cli's requirement check against the host driver
+        // (https://github.com/theroyallab/tabbyAPI/issues/324)
+        let paste = "docker compose up\nnvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown";
+        let ce = super::super::paste::parse(paste);
+        assert_eq!(
+            stated_driver_cause(paste, &ce),
+            Some("driver.too_old_for_toolkit")
+        );
     }
 
     #[test]

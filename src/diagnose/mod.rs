@@ -665,6 +665,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
             ),
+            "gpu.nvlink_down" => (
+                "the paste lists NVLink links down (`dcgmi nvlink --link-status` 'D', `nvidia-smi nvlink -s` '<inactive>'): GPU-to-GPU traffic falls back to PCIe or fails (NCCL hangs, P2P errors)",
+                "Drain the node; reset the GPUs (`nvidia-smi -r`) or power-cycle it, and if the links stay down reseat the NVLink bridges / have the baseboard serviced.",
+            ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
                 "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
@@ -1480,6 +1484,37 @@ Nvidia driver version: 550.54.15
         );
         assert!(!d.collect_env.smi_answered);
         assert_eq!(d.cause, "driver.module_not_loaded", "{}", d.summary);
+    }
+
+    /// A container engine that cannot resolve the CDI device it was asked for did not start
+    /// the container with the GPUs, and the host's `nvidia-smi -L` listing the GPU rules out
+    /// a missing driver: the container's GPU setup is the cause. From
+    /// https://github.com/podman-container-tools/podman/issues/17539.
+    #[test]
+    fn an_unresolvable_cdi_device_is_the_container_setup() {
+        let paste =
+            "$ sudo podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L
+GPU 0: Tesla P100-PCIE-16GB (UUID: GPU-e50303da-eb0a-d9d3-d573-36e049ff6dc9)
+$ podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L
+Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0
+";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "host.container_no_gpu", "{}", d.summary);
+    }
+
+    /// NVLink links a paste lists down are the diagnosis where nothing else fails. From
+    /// https://github.com/NVIDIA/DCGM/issues/198.
+    #[test]
+    fn nvlink_links_listed_down_are_the_diagnosis() {
+        let paste = "dcgmi nvlink --link-status
+GPUs:
+    gpuId 0:
+        D D D D D D D D D D D D D D D D D D
+| Driver Version Detected   | 560.35.03                                      |
+";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "gpu.nvlink_down", "{}", d.summary);
+        assert_eq!(d.collect_env.driver.as_deref(), Some("560.35.03"));
     }
 
     /// torch's own error shows CUDA ran (it allocated on the GPU): the matrix's inference

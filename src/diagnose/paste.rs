@@ -135,6 +135,10 @@ struct Patterns {
     apt_driver: Regex,
     pkg_toolkit: Regex,
     dkms_driver: Regex,
+    dcgm_driver: Regex,
+    nvlink_gpu: Regex,
+    nvlink_states: Regex,
+    nvlink_inactive: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -225,6 +229,14 @@ fn patterns() -> Option<&'static Patterns> {
                 r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b",
             )?,
             // the shell finding none of the driver's own tools: they ship with the driver package
+            // DCGM's diagnostic table: "| Driver Version Detected   | 560.35.03   |"
+            dcgm_driver: re(r"^\|?\s*Driver Version Detected\s*\|\s*(\d{3}\.\d+(?:\.\d+)?)\s*\|?")?,
+            // `dcgmi nvlink --link-status`: "gpuId 0:" then its links' states on the next
+            // line ("D D D U ...": Up, Down, Disabled, Not Supported)
+            nvlink_gpu: re(r"^gpuId \d+:$")?,
+            nvlink_states: re(r"^(?:[UDX_]\s+)*[UDX_]$")?,
+            // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
+            nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
             driver_tool_missing: re(
                 r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): (?:command )?not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b|No such file or directory: '(?:nvidia-smi|prime-select|nvidia-settings)'|'nvidia-smi' is not recognized as an internal or external command|executable file not found in \$PATH: nvidia-smi|\bnvidia-smi\W{0,3}: executable file not found",
             )?,
@@ -422,12 +434,46 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut csv_columns: Option<Vec<String>> = None;
     // a GitHub issue form's "### Heading" whose value is the next line
     let mut heading: Option<String> = None;
+    // the previous line was `dcgmi nvlink --link-status`'s "gpuId N:"
+    let mut after_nvlink_gpu = false;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
             continue;
         }
+        // NVLink links down, as DCGM or nvidia-smi list them: observed on the machine
+        let link_states = std::mem::take(&mut after_nvlink_gpu);
+        if p.nvlink_gpu.is_match(&line) {
+            note(&mut ce, "dcgmi nvlink");
+            after_nvlink_gpu = true;
+            continue;
+        }
+        let links_down = (link_states
+            && p.nvlink_states.is_match(&line)
+            && line.split_whitespace().any(|t| t == "D"))
+            || p.nvlink_inactive.is_match(&line);
+        if links_down {
+            let id = "gpu.nvlink_down";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+            continue;
+        }
+        if let Some(c) = p.dcgm_driver.captures(&line) {
+            note(&mut ce, "dcgmi diag");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
         if let Some(h) = heading.take() {
+            // a code fence opening the value ("### OS" / "```" / "Ubuntu 24.04"): the
+            // heading names the fence's first line
+            if line.starts_with("```") && line.len() <= 16 {
+                heading = Some(h);
+                continue;
+            }
             // the value line, unless it has a key of its own ("Description:  Ubuntu 22.04")
             let own_key = line.contains(": ") || line.contains(":\t") || line.ends_with(':');
             if !line.starts_with('#') && !line.starts_with("```") && !own_key {
@@ -440,6 +486,19 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if let Some(h) = line.strip_prefix("### ") {
             heading = Some(h.trim().to_string());
+            continue;
+        }
+        // a quoted label as a form's heading ("> Operating System", "> nvidia-smi" above a
+        // fenced block): only the labels of facts the forms ask for
+        if raw.trim_start().starts_with('>')
+            && !line.contains(':')
+            && line.len() <= 40
+            && matches!(
+                heading_key(&line).as_str(),
+                "os" | "driver version" | "gpu" | "cuda" | "pytorch version" | "python"
+            )
+        {
+            heading = Some(line.clone());
             continue;
         }
         // torch.__config__.show() (also at the end of detectron2's collect_env)
@@ -1643,6 +1702,9 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.driver_cuda, first);
             } else if looks_like_version(first) {
                 set(&mut ce.driver, first);
+            } else if let Some(v) = driver_in_package_name(value) {
+                // "nvidia driver: nvidia-driver-latest-dkms-545.23.08-1.el7.x86_64"
+                set(&mut ce.driver, v);
             }
         }
         "cuda" => {
@@ -1687,7 +1749,19 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "os platform and distribution" => {
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
-            set(&mut ce.os, v.trim_matches('"'));
+            let v = v.trim_matches('"').trim();
+            // a bare family ("Linux", an issue form's dropdown) gives way to the
+            // distribution a later line names ("Ubuntu 24.04 LTS")
+            let bare = |o: &str| {
+                matches!(
+                    o.to_ascii_lowercase().as_str(),
+                    "linux" | "windows" | "macos"
+                )
+            };
+            if ce.os.as_deref().is_some_and(bare) && !bare(v) && v.len() > 4 {
+                ce.os = Some(v.to_string());
+            }
+            set(&mut ce.os, v);
         }
         "cuda toolkit" | "cuda toolkit version" | "cuda runtime" => {
             if looks_like_version(first) {
@@ -1792,8 +1866,17 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 })
                 .sum::<usize>()
                 .clamp(1, 1024);
-            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L)
+            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L): a GPU
+            // listed with its UUID is nvidia-smi (or NVML) answering, so the driver works
+            if value.contains("(UUID: GPU-") || value.contains("(UUID: MIG-") {
+                ce.smi_answered = true;
+            }
+            // "GPU 6: NVIDIA H100 80GB HBM3 ..." (a program's list, elided): the name
             let name = value.split(" (").next().unwrap_or(value).trim();
+            let name = name
+                .strip_suffix(" ...")
+                .or_else(|| name.strip_suffix(" …"))
+                .map_or(name, str::trim);
             if name.chars().next().is_some_and(char::is_alphabetic) {
                 for _ in 0..n {
                     gpus.push(name.to_string());
@@ -1814,6 +1897,17 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         _ => return false,
     }
     true
+}
+
+/// The driver release inside a driver package's name: "nvidia-driver-latest-dkms-545.23.08-1.el7.x86_64",
+/// "kmod-nvidia-575.64.03-1.el9", "nvidia-driver-535_535.183.01-0ubuntu1".
+fn driver_in_package_name(value: &str) -> Option<&str> {
+    static PACKAGE_DRIVER: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)\bnvidia[\w.-]*?[-_](\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?:[-_.~+]|$)").ok()
+    });
+    let re = PACKAGE_DRIVER.as_ref()?;
+    let v = re.captures(value.trim())?.get(1)?.as_str();
+    Some(v)
 }
 
 fn collect_env_absent(v: &str) -> bool {
