@@ -275,9 +275,87 @@ static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// the `/dev/nvidia*` device nodes is delayed", "/dev/nvidiactl does not exist".
 static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b",
+        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b|\bcgroup[_ ]device\b|\bdevice (?:cgroup|filter)s?\b|\bdevices\.(?:allow|deny)\b|\bother users\b[^.\n]{0,30}\b(?:were |are )?(?:able to|can) run nvidia-smi\b",
     )
 });
+
+/// Words saying the container was not given the GPUs by the runtime: the pod's runtime
+/// class or the engine's default runtime is not NVIDIA's ("the default runtime class is not
+/// set to the `nvidia`", "Setting the `runtimeClassName` ... will fix the issue"), or the
+/// `nvidia.com/gpu` resource was not requested.
+static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b",
+    )
+});
+
+/// Words saying the machine shows fewer GPUs than it has: "it will only report 3 GPUs",
+/// "Another GPU seems down", "one of the GPUs disappeared".
+static GPU_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bonly (?:reports?|shows?|lists?|sees?|detects?|finds?|recogni[sz]es?) (?:\d+|one|two|three|four|five|six|seven) (?:of (?:the |my )?\d+ )?GPUs?\b|\b(?:another|one|a) (?:of (?:the |my )?)?GPUs? (?:seems |is |has |was )?(?:down|gone|disappeared|missing|dropped)\b|\bGPUs? (?:maybe |seems |is |are )?missing unexpectedly\b",
+    )
+});
+
+/// Words saying GPU peer-to-peer over PCIe was broken by the IOMMU / ACS and turning them off
+/// fixed it: "Booting the kernel with `intel_iommu=off` resolved all our problems",
+/// "disabling ACS", "pci=noacs".
+static P2P_IOMMU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:intel_iommu|amd_iommu|iommu)=(?:off|pt)\b|\bpci=noacs\b|\b(?:disabl\w*|turn\w* off)\b[^.\n]{0,20}\b(?:ACS|VT-d|IOMMU)\b|\b(?:ACS|VT-d|IOMMU)\b[^.\n]{0,12}\b(?:disabled|off)\b",
+    )
+});
+
+/// The host-side cause a sentence of the paste states: the container runtime not giving the
+/// GPUs (`host.container_no_gpu`), a GPU gone from the machine (`gpu.missing`), PCIe P2P
+/// broken by the IOMMU or ACS (`probe.p2p`).
+pub fn stated_host_cause(paste: &str) -> Option<&'static str> {
+    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    if said(&CONTAINER_RUNTIME_SAID) {
+        return Some("host.container_no_gpu");
+    }
+    if said(&GPU_MISSING_SAID) {
+        return Some("gpu.missing");
+    }
+    said(&P2P_IOMMU_SAID).then_some("probe.p2p")
+}
+
+/// In a container or pod, CUDA's "driver version is insufficient" where the host's driver
+/// the paste shows is as new as every CUDA the paste names: libcudart says that when no
+/// libcuda was injected at all, so the container was not given the driver.
+pub fn insufficient_driver_in_container_without_gpus(paste: &str, ce: &CollectEnv) -> bool {
+    static INSUFFICIENT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(
+            r"(?i)CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver",
+        )
+    });
+    static POD: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(
+            r"(?i)\bk8s\b|\bkubernetes\b|\bkubectl\b|\bk3s\b|\bpods?\b|\bcontainers?\b|\bdocker\b|\bpodman\b",
+        )
+    });
+    static REQUIREMENT: LazyLock<Option<Regex>> =
+        LazyLock::new(|| re(r"(?i)unsatisfied condition: cuda|requirement error"));
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let mm = |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
+    let Some(host) = ce.driver_cuda.as_deref().and_then(mm) else {
+        return false;
+    };
+    let newer_named = [
+        &ce.image_cuda,
+        &ce.torch_cuda,
+        &ce.cuda_runtime,
+        &ce.cuda_mentioned,
+    ]
+    .iter()
+    .filter_map(|v| v.as_deref().and_then(mm))
+    .any(|v| v > host);
+    m(&INSUFFICIENT)
+        && m(&POD)
+        && !m(&REQUIREMENT)
+        && !newer_named
+        && !container_started_with_gpus(paste)
+}
 
 /// Words saying that taking nouveau out of the way fixed it: "Installation has been
 /// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
@@ -806,6 +884,60 @@ mod tests {
         assert!(!container_started_with_gpus(
             "$ podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L\nError: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0"
         ));
+    }
+
+    /// Sentences stating a host-side cause, from NVIDIA/gpu-operator#1017, microsoft/pai#4344,
+    /// NVIDIA/nccl#257 and pytorch/pytorch#190132; look-alikes that state none.
+    #[test]
+    fn host_causes_said_in_words() {
+        assert_eq!(
+            stated_host_cause("This is not related to the CUDA driver version or runtime on the node but the default runtime class is not set to the `nvidia`."),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("Setting the `runtimeClassName` statically will fix the issue"),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("there is a node will 4 GPUs. But when running `nvidia-smi`, it will only report 3 GPUs.\nAnother GPU seems down."),
+            Some("gpu.missing")
+        );
+        assert_eq!(
+            stated_host_cause(
+                "Booting the kernel with `intel_iommu=off` resolved all our problems."
+            ),
+            Some("probe.p2p")
+        );
+        assert_eq!(
+            stated_module_cause("The following eBPF device filter is attached:\n20       cgroup_device   multi           sd_devices"),
+            Some("driver.device_nodes")
+        );
+        // a runtime class named without a failure, an IOMMU named without being turned off
+        assert_eq!(stated_host_cause("runtimeClassName: nvidia"), None);
+        assert_eq!(stated_host_cause("IOMMU groups are listed below"), None);
+        assert_eq!(stated_host_cause("nvidia-smi shows 4 GPUs"), None);
+    }
+
+    /// CUDA's "insufficient driver" in a pod whose host driver is as new as every CUDA the
+    /// paste names is the container without a driver (SYSTRAN/faster-whisper#1259); with a
+    /// newer CUDA named, or outside a container, or with the GPUs requested, it is not.
+    #[test]
+    fn insufficient_driver_in_a_pod_with_a_new_host_driver() {
+        let pod = "I'm running the linuxserver/faster-whisper:gpu container within my k8s cluster.\nRuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4 \n";
+        let ce = super::super::paste::parse(pod);
+        assert!(insufficient_driver_in_container_without_gpus(pod, &ce));
+        let newer = format!("{pod}FROM nvidia/cuda:12.8.0-runtime-ubuntu22.04\n");
+        let ce = super::super::paste::parse(&newer);
+        assert!(
+            !insufficient_driver_in_container_without_gpus(&newer, &ce),
+            "{ce:?}"
+        );
+        let bare = "CUDA driver version is insufficient for CUDA runtime version\n NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4 \n";
+        let ce = super::super::paste::parse(bare);
+        assert!(!insufficient_driver_in_container_without_gpus(bare, &ce));
+        let gpus = format!("{pod}docker run --gpus all img\n");
+        let ce = super::super::paste::parse(&gpus);
+        assert!(!insufficient_driver_in_container_without_gpus(&gpus, &ce));
     }
 
     #[test]

@@ -1126,6 +1126,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // CUDA's "driver version is insufficient" in a container or pod whose host driver is as
+    // new as every CUDA the paste names: the container got no driver (libcudart says
+    // "insufficient" when no libcuda is there at all), not an old one.
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "driver.too_old_for_toolkit" | "driver.too_old_for_torch"
+    ) && (from == "log" || from == "paste warnings")
+        && combine::insufficient_driver_in_container_without_gpus(paste, &ce)
+    {
+        (
+            "host.container_no_gpu".to_string(),
+            "paste".to_string(),
+            format!("in a container or pod, CUDA says the driver is insufficient while the host's driver the paste shows (CUDA {}) is as new as every CUDA it names: libcudart says that when the container was given no driver at all (not started through NVIDIA's runtime, no GPU requested); the error read alone: {cause}", ce.driver_cuda.as_deref().unwrap_or("?")),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // TensorFlow named beside a cuDNN or CUDA its tested build was not made with: the
     // libraries it opens by name are missing, where nothing more specific was observed.
     let (cause, from, summary) = match combine::tensorflow_libs_mismatch(&ce) {
@@ -1154,6 +1171,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let (cause, from, summary) = match combine::stated_module_cause(paste)
         .or_else(|| combine::stated_arch_cause(paste))
         .or_else(|| combine::stated_toolkit_cause(paste))
+        .or_else(|| combine::stated_host_cause(paste))
     {
         Some(stated)
             if stated != cause
@@ -1186,10 +1204,13 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
                         "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
-                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
+                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing, created too late, or hidden from the process (a device cgroup)",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
                         "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
+                        "host.container_no_gpu" => "that the container was not started through NVIDIA's runtime (its runtime class or the engine's default runtime is not `nvidia`, or no `nvidia.com/gpu` was requested)",
+                        "gpu.missing" => "that the machine shows fewer GPUs than it has (one dropped from NVML / nvidia-smi)",
+                        "probe.p2p" => "that GPU peer-to-peer over PCIe was broken by the IOMMU or PCIe ACS (turning them off fixed it)",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),

@@ -104,6 +104,7 @@ struct Patterns {
     logfmt_id: Regex,
     logfmt_driver: Regex,
     llama_device: Regex,
+    sample_device: Regex,
     torch_device: Regex,
     py_pair: Regex,
     modinfo_firmware: Regex,
@@ -216,6 +217,8 @@ fn patterns() -> Option<&'static Patterns> {
             logfmt_driver: re(r"\blibrary=cuda\b.*\bdriver=(\d{1,2}\.\d)\b")?,
             // llama.cpp / ggml: "  Device 0: NVIDIA GeForce RTX 4070, compute capability 8.9, VMM: yes"
             llama_device: re(r"^Device (\d+): (.+?), compute capability \d+\.\d+")?,
+            // the CUDA samples (p2pBandwidthLatencyTest): "Device: 0, GeForce GTX 1080 Ti, pciBusID: 2, ..."
+            sample_device: re(r"^Device: (\d+), (.+?), pciBusID: [0-9a-f]+")?,
             // InvokeAI: "Using torch device: NVIDIA GeForce RTX 4090"
             torch_device: re(r"\bUsing torch device: (.+)$")?,
             // Python pairs, dict or tuple form: "'cuda_version': '11.2'", "('cudnn_version', '8')"
@@ -666,6 +669,13 @@ pub fn parse(text: &str) -> CollectEnv {
                 _ => (String::new(), ""),
             };
             push_log_gpu(&mut log_gpus, &id, name);
+        }
+        if let Some(c) = p.sample_device.captures(&line) {
+            note(&mut ce, "CUDA samples");
+            let id = c.get(1).map_or("", |m| m.as_str());
+            let name = c.get(2).map_or("", |m| m.as_str());
+            push_log_gpu(&mut log_gpus, &format!("sample:{id}"), name);
+            continue;
         }
         if let Some(c) = p.llama_device.captures(&line) {
             note(&mut ce, "llama.cpp log");

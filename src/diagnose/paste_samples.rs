@@ -2388,6 +2388,25 @@ Ubuntu 24.04 LTS
             ("driver_cuda", "12.4"),
         ],
     },
+    // round 8: the CUDA samples' device lines (p2pBandwidthLatencyTest)
+    Sample {
+        url: "https://github.com/NVIDIA/nccl/issues/257",
+        format: "CUDA samples",
+        text: r#"Device: 0, GeForce GTX 1080 Ti, pciBusID: 2, pciDeviceID: 0, pciDomainID:0
+Device: 1, GeForce GTX 1080 Ti, pciBusID: 3, pciDeviceID: 0, pciDomainID:0
+Device: 2, GeForce GTX 1080 Ti, pciBusID: 82, pciDeviceID: 0, pciDomainID:0
+Device: 3, GeForce GTX 1080 Ti, pciBusID: 83, pciDeviceID: 0, pciDomainID:0
+Device=0 CAN Access Peer Device=1
+Device=0 CANNOT Access Peer Device=2
+"#,
+        facts: &[
+            (
+                "gpus",
+                "GeForce GTX 1080 Ti; GeForce GTX 1080 Ti; GeForce GTX 1080 Ti; GeForce GTX 1080 Ti",
+            ),
+            ("driver", ""),
+        ],
+    },
 ];
 
 #[test]
