@@ -232,7 +232,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\bnvidia-smi\b[^.\n]{0,40}\b(?:message|saying|says|said|complain\w*|tells?)\b[^.\n]{0,20}\b(?:cannot|can't|couldn't|could not|unable to) communicate (?:with|to) (?:the )?(?:nvidia )?driver\b|\b(?:nvidia )?driver (?:is |was |got )?lost after (?:a |the )?(?:reboot|restart|upgrade|update)|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
     )
 });
 
@@ -285,7 +285,7 @@ static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `nvidia.com/gpu` resource was not requested.
 static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b",
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b",
     )
 });
 
@@ -911,6 +911,29 @@ mod tests {
         assert_eq!(
             stated_module_cause("The following eBPF device filter is attached:\n20       cgroup_device   multi           sd_devices"),
             Some("driver.device_nodes")
+        );
+        // Docker Desktop's engine gives containers no NVIDIA driver (NVIDIA/nvidia-docker#1711)
+        assert_eq!(
+            stated_host_cause("Looks like this just doesn't work with docker desktop."),
+            Some("host.container_no_gpu")
+        );
+        // the poster's words for nvidia-smi failing, the driver lost after an upgrade's
+        // reboot (NVIDIA/nvidia-docker#804); nvidia-smi's own message is no sentence of theirs
+        assert_eq!(
+            stated_module_cause(
+                "**run nvidia-smi and got message saying that it cannot communicate to the driver"
+            ),
+            Some("driver.module_not_loaded")
+        );
+        assert_eq!(
+            stated_module_cause(
+                "NVIDIA driver is lost after rebooting the machine (as required by os upgrade)."
+            ),
+            Some("driver.module_not_loaded")
+        );
+        assert_eq!(
+            stated_module_cause("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."),
+            None
         );
         // a runtime class named without a failure, an IOMMU named without being turned off
         assert_eq!(stated_host_cause("runtimeClassName: nvidia"), None);

@@ -665,6 +665,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
             ),
+            "host.container_no_gpu" => (
+                "the container runtime has no NVIDIA runtime handler (containerd / CRI-O not configured by the toolkit, or the pod's runtime class names one that does not exist), so no GPU pod or container can start with the GPUs",
+                "Configure the engine for NVIDIA's runtime (`sudo nvidia-ctk runtime configure --runtime=containerd` or `--runtime=crio`, then restart it); with the GPU operator check the toolkit daemonset's logs and its containerd config path for the distribution.",
+            ),
             "gpu.nvlink_down" => (
                 "the paste lists NVLink links down (`dcgmi nvlink --link-status` 'D', `nvidia-smi nvlink -s` '<inactive>'): GPU-to-GPU traffic falls back to PCIe or fails (NCCL hangs, P2P errors)",
                 "Drain the node; reset the GPUs (`nvidia-smi -r`) or power-cycle it, and if the links stay down reseat the NVLink bridges / have the baseboard serviced.",
@@ -1521,6 +1525,20 @@ Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0
 ";
         let d = diagnose(paste, None, matrix());
         assert_eq!(d.cause, "host.container_no_gpu", "{}", d.summary);
+    }
+
+    /// containerd without an nvidia runtime handler is observed: no GPU pod can start with
+    /// the GPUs. From https://github.com/NVIDIA/gpu-operator/issues/1679.
+    #[test]
+    fn a_runtime_without_the_nvidia_handler_is_the_container_setup() {
+        let paste = "- nvidia-dcgm-exporter, nvidia-device-plugin-daemonset, nvidia-operator-validator, gpu-feature-discovery all getting \"no runtime for \"nvidia\" is configured\"\n";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "host.container_no_gpu", "{}", d.summary);
+        assert!(d
+            .collect_env
+            .formats
+            .iter()
+            .any(|f| f == "container runtime"));
     }
 
     /// NVLink links a paste lists down are the diagnosis where nothing else fails. From

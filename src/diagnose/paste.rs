@@ -140,6 +140,7 @@ struct Patterns {
     nvlink_gpu: Regex,
     nvlink_states: Regex,
     nvlink_inactive: Regex,
+    runtime_handler_missing: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -229,7 +230,7 @@ fn patterns() -> Option<&'static Patterns> {
             // (also inside a sentence: "failed ... against NVML library version: 590.44")
             // a poster's words for nvidia-smi finding no driver: "run 'nvidia-smi' returns no drivers detected"
             smi_no_driver_words: re(
-                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b",
+                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b|\bnvidia-smi\b[^.\n]{0,40}\b(?:message|saying|says|said|complain\w*|tells?)\b[^.\n]{0,20}\b(?:cannot|can't|couldn't|could not|unable to) communicate (?:with|to) (?:the )?(?:nvidia )?driver\b",
             )?,
             // the shell finding none of the driver's own tools: they ship with the driver package
             // DCGM's diagnostic table: "| Driver Version Detected   | 560.35.03   |"
@@ -238,6 +239,9 @@ fn patterns() -> Option<&'static Patterns> {
             // line ("D D D U ...": Up, Down, Disabled, Not Supported)
             nvlink_gpu: re(r"^gpuId \d+:$")?,
             nvlink_states: re(r"^(?:[UDX_]\s+)*[UDX_]$")?,
+            // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
+            // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
+            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia"#)?,
             // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
             nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
             driver_tool_missing: re(
@@ -462,6 +466,14 @@ pub fn parse(text: &str) -> CollectEnv {
                     .push((id.to_string(), line.chars().take(300).collect()));
             }
             continue;
+        }
+        if p.runtime_handler_missing.is_match(&line) {
+            note(&mut ce, "container runtime");
+            let id = "host.container_no_gpu";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
         }
         if let Some(c) = p.dcgm_driver.captures(&line) {
             note(&mut ce, "dcgmi diag");
