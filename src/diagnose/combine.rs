@@ -306,9 +306,45 @@ static P2P_IOMMU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying GPU peer-to-peer cannot be enabled or is not supported between the GPUs:
+/// "GPU-P2P can't be enabled in the VM", "the p2p topo as the chipset not supported", CUDA's
+/// "peer access is not supported between these two devices".
+static P2P_UNSUPPORTED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:gpu[- ]?)?p2p\b[^.\n]{0,30}\b(?:can't|cannot|can not|could not|couldn't|isn't|is not|not)\b[^.\n]{0,12}\b(?:be )?(?:enabled|supported|available|work(?:ing)?)\b|\bpeer access is not supported\b|\bchipset not supported\b",
+    )
+});
+
+/// Words saying the NVSwitches (and so the fabric manager's NVLink fabric) are not there for
+/// the GPUs: "the nvswitches can only be passthroughed into a single vm", "the fabric manager
+/// is not running".
+static FABRIC_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvswitch(?:es)?\b[^.\n]{0,40}\b(?:only be pass\w*|not pass\w*|cannot be pass\w*|can't be pass\w*|got none|not (?:visible|present|available))\b|\bvms? without nvswitch\b|\bfabric ?manager\b[^.\n]{0,30}\b(?:is not|isn't|was not|wasn't|not)\b[^.\n]{0,12}\b(?:running|installed|started|active)\b|\bfabric ?manager\b[^.\n]{0,30}\bnever reported\b",
+    )
+});
+
+/// MIG named on the machine: "MIG GPU instances", "MIG enabled", "nvidia-smi -mig 0", a MIG
+/// profile ("3g.40gb") or a MIG device UUID.
+static MIG_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bMIG (?:GPU )?(?:instances?|devices?|mode|slices?|partitions?)\b|\bMIG (?:is |was |are |were )?(?:enabled|on)\b|\b(?:turn(?:ed|ing)? off|disabl(?:e|ed|ing)) MIG\b|\bnvidia-smi -mig\b|\bMIG-[0-9a-f]{8}-|\b[1-7]g\.\d+gb\b",
+    )
+});
+
+/// What a process sees when MIG hides the GPU or gives it one MIG device: no device, a
+/// device count of one, an ordinal past it.
+static MIG_SYMPTOM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)invalid device ordinal|no cuda[- ]capable device|no cuda devices? found|device_count\(\)|device >= 0 && device < num_gpus|only (?:one|1|a single) (?:gpu|device|mig)|\b(?:turn(?:ed|ing)? off|disabl(?:e|ed|ing)) MIG\b[^.\n]{0,60}\b(?:work\w*|fix\w*|solv\w*)\b|\bnvidia-smi -mig 0\b",
+    )
+});
+
 /// The host-side cause a sentence of the paste states: the container runtime not giving the
-/// GPUs (`host.container_no_gpu`), a GPU gone from the machine (`gpu.missing`), PCIe P2P
-/// broken by the IOMMU or ACS (`probe.p2p`).
+/// GPUs (`host.container_no_gpu`), a GPU gone from the machine (`gpu.missing`), MIG giving
+/// the process no GPU or one MIG device (`gpu.mig_enabled`), the NVSwitch fabric missing
+/// (`driver.fabric_manager`), PCIe P2P broken by the IOMMU or ACS or not supported
+/// (`probe.p2p`).
 pub fn stated_host_cause(paste: &str) -> Option<&'static str> {
     let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
     if said(&CONTAINER_RUNTIME_SAID) {
@@ -317,7 +353,13 @@ pub fn stated_host_cause(paste: &str) -> Option<&'static str> {
     if said(&GPU_MISSING_SAID) {
         return Some("gpu.missing");
     }
-    said(&P2P_IOMMU_SAID).then_some("probe.p2p")
+    if said(&MIG_SAID) && said(&MIG_SYMPTOM) {
+        return Some("gpu.mig_enabled");
+    }
+    if said(&FABRIC_SAID) {
+        return Some("driver.fabric_manager");
+    }
+    (said(&P2P_IOMMU_SAID) || said(&P2P_UNSUPPORTED_SAID)).then_some("probe.p2p")
 }
 
 /// In a container or pod, CUDA's "driver version is insufficient" where the host's driver
@@ -934,6 +976,33 @@ mod tests {
         assert_eq!(
             stated_module_cause("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."),
             None
+        );
+        // MIG with what a process sees of it (wilicc/gpu-burn#36, mlcommons/training#442); MIG
+        // named alone, or nvidia-smi's "MIG M." column, states nothing
+        assert_eq!(
+            stated_host_cause("For some reason, our repaired server has GPU0 MIG disabled and GPU1-3 enabled.\nAfter I turned off MIG, nvidia-smi -mig 0, gpuburn started working again."),
+            Some("gpu.mig_enabled")
+        );
+        assert_eq!(
+            stated_host_cause("I tried to run the `ssd` benchmark on NVIDIA A100 with MIG GPU instances\nRuntimeError: cuda runtime error (101) : invalid device ordinal"),
+            Some("gpu.mig_enabled")
+        );
+        assert_eq!(stated_host_cause("I use MIG devices on our A100s."), None);
+        assert_eq!(
+            stated_host_cause("| GPU  Name  Persistence-M | Bus-Id  Disp.A | Volatile Uncorr. ECC |\n|  MIG M. |\ninvalid device ordinal"),
+            None
+        );
+        // the NVSwitches not in the VM (NVIDIA/nccl-tests#260); P2P not supported in a VM
+        // (NVIDIA/nccl#175)
+        assert_eq!(
+            stated_host_cause("We found that the nvswitches can only be passthroughed into a single vm, and the rest vms got none."),
+            Some("driver.fabric_manager")
+        );
+        assert_eq!(
+            stated_host_cause(
+                "NCCL performance is very bad since GPU-P2P can't be enabled in the VM"
+            ),
+            Some("probe.p2p")
         );
         // a runtime class named without a failure, an IOMMU named without being turned off
         assert_eq!(stated_host_cause("runtimeClassName: nvidia"), None);

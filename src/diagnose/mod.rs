@@ -1214,7 +1214,9 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
                         "host.container_no_gpu" => "that the container was not started through NVIDIA's runtime (its runtime class or the engine's default runtime is not `nvidia`, or no `nvidia.com/gpu` was requested)",
                         "gpu.missing" => "that the machine shows fewer GPUs than it has (one dropped from NVML / nvidia-smi)",
-                        "probe.p2p" => "that GPU peer-to-peer over PCIe was broken by the IOMMU or PCIe ACS (turning them off fixed it)",
+                        "probe.p2p" => "that GPU peer-to-peer over PCIe is broken or unsupported between the GPUs (the IOMMU or PCIe ACS in the way, a VM or chipset without P2P)",
+                        "gpu.mig_enabled" => "that MIG is enabled on the GPUs, while the program sees no device or asks for more than the one MIG device a CUDA process enumerates",
+                        "driver.fabric_manager" => "that the NVSwitch fabric is not set up for these GPUs (NVSwitches not passed to the VM, the fabric manager not running)",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),
