@@ -340,6 +340,38 @@ static MIG_SYMPTOM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Words saying the GPU's first use is slow ("nvidia-smi takes forever", "the first call to
+/// .cuda() takes more than one minute").
+static SLOW_START_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:nvidia-smi|cuda init\w*|gpu init\w*|initiali[sz]ation|first (?:call to |time |run of )?(?:\.cuda\(\)|cuda\b|tensor|call|run|execution))[^\n]{0,40}?\b(?:takes?|took|taking|is|was)\b[^.\n]{0,20}\b(?:forever|ages|a long time|(?:very |extremely |so |really )?slow|(?:more than |over |about |around |several |a few )?(?:\d+|one|two|three|few|several) (?:seconds|minutes?))\b",
+    )
+});
+
+/// Minutes on the first CUDA call: the driver compiling the program's PTX for a GPU its
+/// build has no code for (seconds are the driver's own start-up).
+static SLOW_START_MINUTES: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bfirst (?:call to |time |run of )?(?:\.cuda\(\)|cuda\b|tensor|call|run|execution)[^\n]{0,40}?\b(?:takes?|took|taking)\b[^.\n]{0,20}\b(?:more than |over |about |around |several |a few )?(?:\d+|one|two|three|few|several) minutes?\b",
+    )
+});
+
+/// The driver's persistence named: the daemon, `nvidia-smi -pm 1`, persistence mode.
+static PERSISTENCE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bnvidia-persistenced\b|\bnvidia-smi -pm 1\b|\bpersistence(?:[- ]mode| daemon)\b")
+});
+
+/// The start-up cause a sentence of the paste states: the first CUDA call taking minutes
+/// (`torch.ptx_jit_only`: PTX compiled by the driver for a GPU the build lacks), or a slow
+/// start with the driver's persistence named (`driver.persistence_off`).
+pub fn stated_start_cause(paste: &str) -> Option<&'static str> {
+    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    if said(&SLOW_START_MINUTES) {
+        return Some("torch.ptx_jit_only");
+    }
+    (said(&SLOW_START_SAID) && said(&PERSISTENCE_SAID)).then_some("driver.persistence_off")
+}
+
 /// The host-side cause a sentence of the paste states: the container runtime not giving the
 /// GPUs (`host.container_no_gpu`), a GPU gone from the machine (`gpu.missing`), MIG giving
 /// the process no GPU or one MIG device (`gpu.mig_enabled`), the NVSwitch fabric missing
@@ -1004,6 +1036,20 @@ mod tests {
             ),
             Some("probe.p2p")
         );
+        // a slow start: minutes on the first CUDA call (pytorch/pytorch#537), a slow
+        // nvidia-smi with persistence named (GoogleCloudPlatform/ai-infra-cluster-provisioning#227)
+        assert_eq!(
+            stated_start_cause("The first call to .cuda() takes more than one minute when run on a system with a titan X"),
+            Some("torch.ptx_jit_only")
+        );
+        assert_eq!(
+            stated_start_cause(
+                "nvidia-smi takes forever without it. use:\n- nvidia-persistenced or"
+            ),
+            Some("driver.persistence_off")
+        );
+        assert_eq!(stated_start_cause("nvidia-smi takes forever"), None);
+        assert_eq!(stated_start_cause("persistence mode is on"), None);
         // a runtime class named without a failure, an IOMMU named without being turned off
         assert_eq!(stated_host_cause("runtimeClassName: nvidia"), None);
         assert_eq!(stated_host_cause("IOMMU groups are listed below"), None);

@@ -1176,6 +1176,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         .or_else(|| combine::stated_arch_cause(paste))
         .or_else(|| combine::stated_toolkit_cause(paste))
         .or_else(|| combine::stated_host_cause(paste))
+        .or_else(|| combine::stated_start_cause(paste))
     {
         Some(stated)
             if stated != cause
@@ -1215,6 +1216,8 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "host.container_no_gpu" => "that the container was not started through NVIDIA's runtime (its runtime class or the engine's default runtime is not `nvidia`, or no `nvidia.com/gpu` was requested)",
                         "gpu.missing" => "that the machine shows fewer GPUs than it has (one dropped from NVML / nvidia-smi)",
                         "probe.p2p" => "that GPU peer-to-peer over PCIe is broken or unsupported between the GPUs (the IOMMU or PCIe ACS in the way, a VM or chipset without P2P)",
+                        "torch.ptx_jit_only" => "that the first CUDA call takes minutes (the driver compiling PTX for a GPU the build has no code for)",
+                        "driver.persistence_off" => "that the GPU's first use is slow while the driver's persistence is named as the remedy (the driver tears the GPU down between clients)",
                         "gpu.mig_enabled" => "that MIG is enabled on the GPUs, while the program sees no device or asks for more than the one MIG device a CUDA process enumerates",
                         "driver.fabric_manager" => "that the NVSwitch fabric is not set up for these GPUs (NVSwitches not passed to the VM, the fabric manager not running)",
                         _ => "that the nvidia kernel module is missing or was refused",

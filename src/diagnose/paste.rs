@@ -141,6 +141,7 @@ struct Patterns {
     nvlink_states: Regex,
     nvlink_inactive: Regex,
     runtime_handler_missing: Regex,
+    persistence_words: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -242,6 +243,7 @@ fn patterns() -> Option<&'static Patterns> {
             // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
             // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
             runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia"#)?,
+            persistence_words: re(r"\bnvidia-persistenced\b|\bnvidia-smi -pm [01]\b|\bpersistence[- ]mode\b")?,
             // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
             nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
             driver_tool_missing: re(
@@ -466,6 +468,10 @@ pub fn parse(text: &str) -> CollectEnv {
                     .push((id.to_string(), line.chars().take(300).collect()));
             }
             continue;
+        }
+        // the driver's persistence named ("nvidia-persistenced", "nvidia-smi -pm 1")
+        if p.persistence_words.is_match(&line) {
+            note(&mut ce, "persistence mode (words)");
         }
         if p.runtime_handler_missing.is_match(&line) {
             note(&mut ce, "container runtime");
