@@ -44,6 +44,10 @@ fn floors(part: &str) -> (f64, f64) {
         // round 7 (dev-2026-11h, environment pastes of every kind), after its batches' changes:
         // 22/22 first-ranked, facts 14/14 (22 cases; each batch's first measure is in SPLIT.md)
         ADDED_H => (0.90, 0.95),
+        // round 8 (dev-2026-11i, cluster, container and cloud pastes), after its batches'
+        // changes: 38/38 first-ranked, facts 21/22 (38 cases; each batch's first measure is
+        // in SPLIT.md)
+        ADDED_I => (0.90, 0.95),
         // the frozen held-out part: the last measured figures less one case (after round 5,
         // 2026-11-24: 51/75 first-ranked, facts 112/150)
         _ => (0.66, 0.74),
@@ -94,6 +98,8 @@ const ADDED_F: &str = "dev-2026-11f";
 const ADDED_G: &str = "dev-2026-11g";
 /// Round 7 (#14's `diagnose` part, environment pastes of every kind): all dev.
 const ADDED_H: &str = "dev-2026-11h";
+/// Round 8 (#14's `diagnose` part, cluster, container and cloud pastes): all dev.
+const ADDED_I: &str = "dev-2026-11i";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -123,9 +129,11 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
-    [ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H]
-        .iter()
-        .any(|f| c.file.starts_with(&format!("{f}/")))
+    [
+        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I,
+    ]
+    .iter()
+    .any(|f| c.file.starts_with(&format!("{f}/")))
 }
 
 fn cases_in(dir: &Path) -> Option<Vec<Case>> {
@@ -159,6 +167,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_F))
         .chain(added_cases_in(ADDED_G))
         .chain(added_cases_in(ADDED_H))
+        .chain(added_cases_in(ADDED_I))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -233,7 +242,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_f = added_cases_in(ADDED_F);
     let added_g = added_cases_in(ADDED_G);
     let added_h = added_cases_in(ADDED_H);
-    let parts: [(&str, Vec<&Case>); 9] = [
+    let added_i = added_cases_in(ADDED_I);
+    let parts: [(&str, Vec<&Case>); 10] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -243,6 +253,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_F, added_f.iter().collect()),
         (ADDED_G, added_g.iter().collect()),
         (ADDED_H, added_h.iter().collect()),
+        (ADDED_I, added_i.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

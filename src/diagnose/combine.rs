@@ -200,8 +200,11 @@ static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A container image named in the paste (its own CUDA then needs the driver).
-static CONTAINER_IMAGE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| re(r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b"));
+static CONTAINER_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b|\bdocker[- ]compose\b|\bdockerfile\b|\bpodman\b|\bnvidia-container-cli\b|\bcuda containers?\b",
+    )
+});
 
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
@@ -229,7 +232,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
 /// with DKMS the nvidia module fixes the problem".
 static MODULE_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
+        r"(?i)\bnvidia\b[^.\n]{0,30}\b(?:kernel )?(?:modules?|\.ko|drivers?)\b[^.\n]{0,30}\b(?:(?:is |are |was |were )?(?:missing|not (?:being )?(?:loaded|loading|built|found|signed))|failed to (?:load|build)|(?:was |were )?(?:refused|rejected))\b|\bsignature check\b[^.\n]{0,30}\bnvidia\b[^.\n]{0,20}\bfailed\b|\bnot loading nvidia\b|\bkernel (?:update|upgrade)\b[^.\n]{0,40}\b(?:breaks?|broke)\b[^.\n]{0,10}\bnvidia\b|\brebuild(?:ing)?\b[^.\n]{0,20}\bdkms\b[^.\n]{0,20}\bnvidia module\b|\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?)\b[^.\n]{0,12}\bno (?:nvidia )?drivers?\b|\bnvidia-smi\b[^.\n]{0,40}\b(?:message|saying|says|said|complain\w*|tells?)\b[^.\n]{0,20}\b(?:cannot|can't|couldn't|could not|unable to) communicate (?:with|to) (?:the )?(?:nvidia )?driver\b|\b(?:nvidia )?driver (?:is |was |got )?lost after (?:a |the )?(?:reboot|restart|upgrade|update)|\b(?:can't|cannot|can not|couldn't|could not|unable to|won't|doesn't|does not|fail(?:s|ed)? to)\b[^.\n]{0,30}\bload (?:the |any )?nvidia (?:kernel )?(?:modules?|drivers?)\b|\b(?:nvidia[- ])?driver (?:is |was )?not (?:in use|being used|active)\b|\b(?:nvidia |the )?(?:kernel )?(?:driver|module)s? (?:is |are |was |were )?no longer (?:being )?loaded\b|\b(?:after|since) (?:updating|upgrading|an? (?:kernel )?(?:update|upgrade) of) (?:the |my )?kernel\b[^.\n]{0,40}\b(?:no longer|stopped|can't|cannot|can not|doesn't|does not|won't)\b[^.\n]{0,30}\b(?:nvidia|the driver|the gpu)\b",
     )
 });
 
@@ -272,9 +275,161 @@ static UVM_RELOAD_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// the `/dev/nvidia*` device nodes is delayed", "/dev/nvidiactl does not exist".
 static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b",
+        r"(?i)/dev/nvidia(?:\*|\d|ctl|-uvm)?`?[^.\n]{0,30}\b(?:is |are )?(?:missing|absent|delayed|not (?:yet )?(?:created|present)|do(?:es)?(?:n't| not) exist)\b|\b(?:creation|creating) of (?:the )?`?/dev/nvidia[^.\n]{0,40}\b(?:delayed|fails?|failed|late)\b|\bdevice (?:nodes|files)\b[^.\n]{0,30}\b(?:are |is )?(?:missing|not (?:yet )?(?:created|present)|delayed|do(?:es)?(?:n't| not) exist)\b|\bcgroup[_ ]device\b|\bdevice (?:cgroup|filter)s?\b|\bdevices\.(?:allow|deny)\b|\bother users\b[^.\n]{0,30}\b(?:were |are )?(?:able to|can) run nvidia-smi\b",
     )
 });
+
+/// Words saying the container was not given the GPUs by the runtime: the pod's runtime
+/// class or the engine's default runtime is not NVIDIA's ("the default runtime class is not
+/// set to the `nvidia`", "Setting the `runtimeClassName` ... will fix the issue"), or the
+/// `nvidia.com/gpu` resource was not requested.
+static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b",
+    )
+});
+
+/// Words saying the machine shows fewer GPUs than it has: "it will only report 3 GPUs",
+/// "Another GPU seems down", "one of the GPUs disappeared".
+static GPU_MISSING_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bonly (?:reports?|shows?|lists?|sees?|detects?|finds?|recogni[sz]es?) (?:\d+|one|two|three|four|five|six|seven) (?:of (?:the |my )?\d+ )?GPUs?\b|\b(?:another|one|a) (?:of (?:the |my )?)?GPUs? (?:seems |is |has |was )?(?:down|gone|disappeared|missing|dropped)\b|\bGPUs? (?:maybe |seems |is |are )?missing unexpectedly\b",
+    )
+});
+
+/// Words saying GPU peer-to-peer over PCIe was broken by the IOMMU / ACS and turning them off
+/// fixed it: "Booting the kernel with `intel_iommu=off` resolved all our problems",
+/// "disabling ACS", "pci=noacs".
+static P2P_IOMMU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:intel_iommu|amd_iommu|iommu)=(?:off|pt)\b|\bpci=noacs\b|\b(?:disabl\w*|turn\w* off)\b[^.\n]{0,20}\b(?:ACS|VT-d|IOMMU)\b|\b(?:ACS|VT-d|IOMMU)\b[^.\n]{0,12}\b(?:disabled|off)\b",
+    )
+});
+
+/// Words saying GPU peer-to-peer cannot be enabled or is not supported between the GPUs:
+/// "GPU-P2P can't be enabled in the VM", "the p2p topo as the chipset not supported", CUDA's
+/// "peer access is not supported between these two devices".
+static P2P_UNSUPPORTED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:gpu[- ]?)?p2p\b[^.\n]{0,30}\b(?:can't|cannot|can not|could not|couldn't|isn't|is not|not)\b[^.\n]{0,12}\b(?:be )?(?:enabled|supported|available|work(?:ing)?)\b|\bpeer access is not supported\b|\bchipset not supported\b",
+    )
+});
+
+/// Words saying the NVSwitches (and so the fabric manager's NVLink fabric) are not there for
+/// the GPUs: "the nvswitches can only be passthroughed into a single vm", "the fabric manager
+/// is not running".
+static FABRIC_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnvswitch(?:es)?\b[^.\n]{0,40}\b(?:only be pass\w*|not pass\w*|cannot be pass\w*|can't be pass\w*|got none|not (?:visible|present|available))\b|\bvms? without nvswitch\b|\bfabric ?manager\b[^.\n]{0,30}\b(?:is not|isn't|was not|wasn't|not)\b[^.\n]{0,12}\b(?:running|installed|started|active)\b|\bfabric ?manager\b[^.\n]{0,30}\bnever reported\b",
+    )
+});
+
+/// MIG named on the machine: "MIG GPU instances", "MIG enabled", "nvidia-smi -mig 0", a MIG
+/// profile ("3g.40gb") or a MIG device UUID.
+static MIG_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bMIG (?:GPU )?(?:instances?|devices?|mode|slices?|partitions?)\b|\bMIG (?:is |was |are |were )?(?:enabled|on)\b|\b(?:turn(?:ed|ing)? off|disabl(?:e|ed|ing)) MIG\b|\bnvidia-smi -mig\b|\bMIG-[0-9a-f]{8}-|\b[1-7]g\.\d+gb\b",
+    )
+});
+
+/// What a process sees when MIG hides the GPU or gives it one MIG device: no device, a
+/// device count of one, an ordinal past it.
+static MIG_SYMPTOM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)invalid device ordinal|no cuda[- ]capable device|no cuda devices? found|device_count\(\)|device >= 0 && device < num_gpus|only (?:one|1|a single) (?:gpu|device|mig)|\b(?:turn(?:ed|ing)? off|disabl(?:e|ed|ing)) MIG\b[^.\n]{0,60}\b(?:work\w*|fix\w*|solv\w*)\b|\bnvidia-smi -mig 0\b",
+    )
+});
+
+/// Words saying the GPU's first use is slow ("nvidia-smi takes forever", "the first call to
+/// .cuda() takes more than one minute").
+static SLOW_START_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:nvidia-smi|cuda init\w*|gpu init\w*|initiali[sz]ation|first (?:call to |time |run of )?(?:\.cuda\(\)|cuda\b|tensor|call|run|execution))[^\n]{0,40}?\b(?:takes?|took|taking|is|was)\b[^.\n]{0,20}\b(?:forever|ages|a long time|(?:very |extremely |so |really )?slow|(?:more than |over |about |around |several |a few )?(?:\d+|one|two|three|few|several) (?:seconds|minutes?))\b",
+    )
+});
+
+/// Minutes on the first CUDA call: the driver compiling the program's PTX for a GPU its
+/// build has no code for (seconds are the driver's own start-up).
+static SLOW_START_MINUTES: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bfirst (?:call to |time |run of )?(?:\.cuda\(\)|cuda\b|tensor|call|run|execution)[^\n]{0,40}?\b(?:takes?|took|taking)\b[^.\n]{0,20}\b(?:more than |over |about |around |several |a few )?(?:\d+|one|two|three|few|several) minutes?\b",
+    )
+});
+
+/// The driver's persistence named: the daemon, `nvidia-smi -pm 1`, persistence mode.
+static PERSISTENCE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bnvidia-persistenced\b|\bnvidia-smi -pm 1\b|\bpersistence(?:[- ]mode| daemon)\b")
+});
+
+/// The start-up cause a sentence of the paste states: the first CUDA call taking minutes
+/// (`torch.ptx_jit_only`: PTX compiled by the driver for a GPU the build lacks), or a slow
+/// start with the driver's persistence named (`driver.persistence_off`).
+pub fn stated_start_cause(paste: &str) -> Option<&'static str> {
+    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    if said(&SLOW_START_MINUTES) {
+        return Some("torch.ptx_jit_only");
+    }
+    (said(&SLOW_START_SAID) && said(&PERSISTENCE_SAID)).then_some("driver.persistence_off")
+}
+
+/// The host-side cause a sentence of the paste states: the container runtime not giving the
+/// GPUs (`host.container_no_gpu`), a GPU gone from the machine (`gpu.missing`), MIG giving
+/// the process no GPU or one MIG device (`gpu.mig_enabled`), the NVSwitch fabric missing
+/// (`driver.fabric_manager`), PCIe P2P broken by the IOMMU or ACS or not supported
+/// (`probe.p2p`).
+pub fn stated_host_cause(paste: &str) -> Option<&'static str> {
+    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    if said(&CONTAINER_RUNTIME_SAID) {
+        return Some("host.container_no_gpu");
+    }
+    if said(&GPU_MISSING_SAID) {
+        return Some("gpu.missing");
+    }
+    if said(&MIG_SAID) && said(&MIG_SYMPTOM) {
+        return Some("gpu.mig_enabled");
+    }
+    if said(&FABRIC_SAID) {
+        return Some("driver.fabric_manager");
+    }
+    (said(&P2P_IOMMU_SAID) || said(&P2P_UNSUPPORTED_SAID)).then_some("probe.p2p")
+}
+
+/// In a container or pod, CUDA's "driver version is insufficient" where the host's driver
+/// the paste shows is as new as every CUDA the paste names: libcudart says that when no
+/// libcuda was injected at all, so the container was not given the driver.
+pub fn insufficient_driver_in_container_without_gpus(paste: &str, ce: &CollectEnv) -> bool {
+    static INSUFFICIENT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(
+            r"(?i)CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver",
+        )
+    });
+    static POD: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(
+            r"(?i)\bk8s\b|\bkubernetes\b|\bkubectl\b|\bk3s\b|\bpods?\b|\bcontainers?\b|\bdocker\b|\bpodman\b",
+        )
+    });
+    static REQUIREMENT: LazyLock<Option<Regex>> =
+        LazyLock::new(|| re(r"(?i)unsatisfied condition: cuda|requirement error"));
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let mm = |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
+    let Some(host) = ce.driver_cuda.as_deref().and_then(mm) else {
+        return false;
+    };
+    let newer_named = [
+        &ce.image_cuda,
+        &ce.torch_cuda,
+        &ce.cuda_runtime,
+        &ce.cuda_mentioned,
+    ]
+    .iter()
+    .filter_map(|v| v.as_deref().and_then(mm))
+    .any(|v| v > host);
+    m(&INSUFFICIENT)
+        && m(&POD)
+        && !m(&REQUIREMENT)
+        && !newer_named
+        && !container_started_with_gpus(paste)
+}
 
 /// Words saying that taking nouveau out of the way fixed it: "Installation has been
 /// successfully completed after disabling nouveau", "blacklisting nouveau solved it".
@@ -526,7 +681,20 @@ pub fn container_started_with_gpus(paste: &str) -> bool {
     CONTAINER_WITH_GPUS
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
+        && !RUNTIME_COULD_NOT_INJECT
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
 }
+
+/// The engine could not give the container the GPUs it asked for: the CDI spec does not
+/// resolve the device (missing, unreadable to a rootless user, stale), or no runtime
+/// answers the GPU request. The `--gpus` / `--device nvidia.com/gpu` it was started with is
+/// then what failed, not evidence that it has them.
+static RUNTIME_COULD_NOT_INJECT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b",
+    )
+});
 
 /// Signs that PyTorch is the program: its package, its modules in a traceback, its name.
 static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -785,6 +953,141 @@ mod tests {
         assert!(!container_started_with_gpus(
             "docker run --rm nvidia/cuda nvidia-smi"
         ));
+        // the engine could not resolve the GPU it was asked for: the request is what failed
+        // (https://github.com/podman-container-tools/podman/issues/17539)
+        assert!(!container_started_with_gpus(
+            "$ podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L\nError: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0"
+        ));
+    }
+
+    /// Sentences stating a host-side cause, from NVIDIA/gpu-operator#1017, microsoft/pai#4344,
+    /// NVIDIA/nccl#257 and pytorch/pytorch#190132; look-alikes that state none.
+    #[test]
+    fn host_causes_said_in_words() {
+        assert_eq!(
+            stated_host_cause("This is not related to the CUDA driver version or runtime on the node but the default runtime class is not set to the `nvidia`."),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("Setting the `runtimeClassName` statically will fix the issue"),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("there is a node will 4 GPUs. But when running `nvidia-smi`, it will only report 3 GPUs.\nAnother GPU seems down."),
+            Some("gpu.missing")
+        );
+        assert_eq!(
+            stated_host_cause(
+                "Booting the kernel with `intel_iommu=off` resolved all our problems."
+            ),
+            Some("probe.p2p")
+        );
+        assert_eq!(
+            stated_module_cause("The following eBPF device filter is attached:\n20       cgroup_device   multi           sd_devices"),
+            Some("driver.device_nodes")
+        );
+        // Docker Desktop's engine gives containers no NVIDIA driver (NVIDIA/nvidia-docker#1711)
+        assert_eq!(
+            stated_host_cause("Looks like this just doesn't work with docker desktop."),
+            Some("host.container_no_gpu")
+        );
+        // the poster's words for nvidia-smi failing, the driver lost after an upgrade's
+        // reboot (NVIDIA/nvidia-docker#804); nvidia-smi's own message is no sentence of theirs
+        assert_eq!(
+            stated_module_cause(
+                "**run nvidia-smi and got message saying that it cannot communicate to the driver"
+            ),
+            Some("driver.module_not_loaded")
+        );
+        assert_eq!(
+            stated_module_cause(
+                "NVIDIA driver is lost after rebooting the machine (as required by os upgrade)."
+            ),
+            Some("driver.module_not_loaded")
+        );
+        assert_eq!(
+            stated_module_cause("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."),
+            None
+        );
+        // MIG with what a process sees of it (wilicc/gpu-burn#36, mlcommons/training#442); MIG
+        // named alone, or nvidia-smi's "MIG M." column, states nothing
+        assert_eq!(
+            stated_host_cause("For some reason, our repaired server has GPU0 MIG disabled and GPU1-3 enabled.\nAfter I turned off MIG, nvidia-smi -mig 0, gpuburn started working again."),
+            Some("gpu.mig_enabled")
+        );
+        assert_eq!(
+            stated_host_cause("I tried to run the `ssd` benchmark on NVIDIA A100 with MIG GPU instances\nRuntimeError: cuda runtime error (101) : invalid device ordinal"),
+            Some("gpu.mig_enabled")
+        );
+        assert_eq!(stated_host_cause("I use MIG devices on our A100s."), None);
+        assert_eq!(
+            stated_host_cause("| GPU  Name  Persistence-M | Bus-Id  Disp.A | Volatile Uncorr. ECC |\n|  MIG M. |\ninvalid device ordinal"),
+            None
+        );
+        // the NVSwitches not in the VM (NVIDIA/nccl-tests#260); P2P not supported in a VM
+        // (NVIDIA/nccl#175)
+        assert_eq!(
+            stated_host_cause("We found that the nvswitches can only be passthroughed into a single vm, and the rest vms got none."),
+            Some("driver.fabric_manager")
+        );
+        assert_eq!(
+            stated_host_cause(
+                "NCCL performance is very bad since GPU-P2P can't be enabled in the VM"
+            ),
+            Some("probe.p2p")
+        );
+        // a slow start: minutes on the first CUDA call (pytorch/pytorch#537), a slow
+        // nvidia-smi with persistence named (GoogleCloudPlatform/ai-infra-cluster-provisioning#227)
+        assert_eq!(
+            stated_start_cause("The first call to .cuda() takes more than one minute when run on a system with a titan X"),
+            Some("torch.ptx_jit_only")
+        );
+        assert_eq!(
+            stated_start_cause(
+                "nvidia-smi takes forever without it. use:\n- nvidia-persistenced or"
+            ),
+            Some("driver.persistence_off")
+        );
+        assert_eq!(stated_start_cause("nvidia-smi takes forever"), None);
+        assert_eq!(stated_start_cause("persistence mode is on"), None);
+        // a runtime class named without a failure, an IOMMU named without being turned off
+        assert_eq!(stated_host_cause("runtimeClassName: nvidia"), None);
+        assert_eq!(stated_host_cause("IOMMU groups are listed below"), None);
+        assert_eq!(stated_host_cause("nvidia-smi shows 4 GPUs"), None);
+    }
+
+    /// CUDA's "insufficient driver" in a pod whose host driver is as new as every CUDA the
+    /// paste names is the container without a driver (SYSTRAN/faster-whisper#1259); with a
+    /// newer CUDA named, or outside a container, or with the GPUs requested, it is not.
+    #[test]
+    fn insufficient_driver_in_a_pod_with_a_new_host_driver() {
+        let pod = "I'm running the linuxserver/faster-whisper:gpu container within my k8s cluster.\nRuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4 \n";
+        let ce = super::super::paste::parse(pod);
+        assert!(insufficient_driver_in_container_without_gpus(pod, &ce));
+        let newer = format!("{pod}FROM nvidia/cuda:12.8.0-runtime-ubuntu22.04\n");
+        let ce = super::super::paste::parse(&newer);
+        assert!(
+            !insufficient_driver_in_container_without_gpus(&newer, &ce),
+            "{ce:?}"
+        );
+        let bare = "CUDA driver version is insufficient for CUDA runtime version\n NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4 \n";
+        let ce = super::super::paste::parse(bare);
+        assert!(!insufficient_driver_in_container_without_gpus(bare, &ce));
+        let gpus = format!("{pod}docker run --gpus all img\n");
+        let ce = super::super::paste::parse(&gpus);
+        assert!(!insufficient_driver_in_container_without_gpus(&gpus, &ce));
+    }
+
+    #[test]
+    fn a_container_runtime_refusing_an_image_is_the_image_cuda() {
+        // nvidia-container-cli's requirement check against the host driver
+        // (https://github.com/theroyallab/tabbyAPI/issues/324)
+        let paste = "docker compose up\nnvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown";
+        let ce = super::super::paste::parse(paste);
+        assert_eq!(
+            stated_driver_cause(paste, &ce),
+            Some("driver.too_old_for_toolkit")
+        );
     }
 
     #[test]

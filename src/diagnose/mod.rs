@@ -665,6 +665,14 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
             ),
+            "host.container_no_gpu" => (
+                "the container runtime has no NVIDIA runtime handler (containerd / CRI-O not configured by the toolkit, or the pod's runtime class names one that does not exist), so no GPU pod or container can start with the GPUs",
+                "Configure the engine for NVIDIA's runtime (`sudo nvidia-ctk runtime configure --runtime=containerd` or `--runtime=crio`, then restart it); with the GPU operator check the toolkit daemonset's logs and its containerd config path for the distribution.",
+            ),
+            "gpu.nvlink_down" => (
+                "the paste lists NVLink links down (`dcgmi nvlink --link-status` 'D', `nvidia-smi nvlink -s` '<inactive>'): GPU-to-GPU traffic falls back to PCIe or fails (NCCL hangs, P2P errors)",
+                "Drain the node; reset the GPUs (`nvidia-smi -r`) or power-cycle it, and if the links stay down reseat the NVLink bridges / have the baseboard serviced.",
+            ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
                 "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
@@ -1122,6 +1130,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // CUDA's "driver version is insufficient" in a container or pod whose host driver is as
+    // new as every CUDA the paste names: the container got no driver (libcudart says
+    // "insufficient" when no libcuda is there at all), not an old one.
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "driver.too_old_for_toolkit" | "driver.too_old_for_torch"
+    ) && (from == "log" || from == "paste warnings")
+        && combine::insufficient_driver_in_container_without_gpus(paste, &ce)
+    {
+        (
+            "host.container_no_gpu".to_string(),
+            "paste".to_string(),
+            format!("in a container or pod, CUDA says the driver is insufficient while the host's driver the paste shows (CUDA {}) is as new as every CUDA it names: libcudart says that when the container was given no driver at all (not started through NVIDIA's runtime, no GPU requested); the error read alone: {cause}", ce.driver_cuda.as_deref().unwrap_or("?")),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // TensorFlow named beside a cuDNN or CUDA its tested build was not made with: the
     // libraries it opens by name are missing, where nothing more specific was observed.
     let (cause, from, summary) = match combine::tensorflow_libs_mismatch(&ce) {
@@ -1150,6 +1175,8 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let (cause, from, summary) = match combine::stated_module_cause(paste)
         .or_else(|| combine::stated_arch_cause(paste))
         .or_else(|| combine::stated_toolkit_cause(paste))
+        .or_else(|| combine::stated_host_cause(paste))
+        .or_else(|| combine::stated_start_cause(paste))
     {
         Some(stated)
             if stated != cause
@@ -1182,10 +1209,17 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                         "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
                         "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
                         "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
-                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing or created too late",
+                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing, created too late, or hidden from the process (a device cgroup)",
                         "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
                         "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
                         "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
+                        "host.container_no_gpu" => "that the container was not started through NVIDIA's runtime (its runtime class or the engine's default runtime is not `nvidia`, or no `nvidia.com/gpu` was requested)",
+                        "gpu.missing" => "that the machine shows fewer GPUs than it has (one dropped from NVML / nvidia-smi)",
+                        "probe.p2p" => "that GPU peer-to-peer over PCIe is broken or unsupported between the GPUs (the IOMMU or PCIe ACS in the way, a VM or chipset without P2P)",
+                        "torch.ptx_jit_only" => "that the first CUDA call takes minutes (the driver compiling PTX for a GPU the build has no code for)",
+                        "driver.persistence_off" => "that the GPU's first use is slow while the driver's persistence is named as the remedy (the driver tears the GPU down between clients)",
+                        "gpu.mig_enabled" => "that MIG is enabled on the GPUs, while the program sees no device or asks for more than the one MIG device a CUDA process enumerates",
+                        "driver.fabric_manager" => "that the NVSwitch fabric is not set up for these GPUs (NVSwitches not passed to the VM, the fabric manager not running)",
                         _ => "that the nvidia kernel module is missing or was refused",
                     }
                 ),
@@ -1480,6 +1514,51 @@ Nvidia driver version: 550.54.15
         );
         assert!(!d.collect_env.smi_answered);
         assert_eq!(d.cause, "driver.module_not_loaded", "{}", d.summary);
+    }
+
+    /// A container engine that cannot resolve the CDI device it was asked for did not start
+    /// the container with the GPUs, and the host's `nvidia-smi -L` listing the GPU rules out
+    /// a missing driver: the container's GPU setup is the cause. From
+    /// https://github.com/podman-container-tools/podman/issues/17539.
+    #[test]
+    fn an_unresolvable_cdi_device_is_the_container_setup() {
+        let paste =
+            "$ sudo podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L
+GPU 0: Tesla P100-PCIE-16GB (UUID: GPU-e50303da-eb0a-d9d3-d573-36e049ff6dc9)
+$ podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L
+Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0
+";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "host.container_no_gpu", "{}", d.summary);
+    }
+
+    /// containerd without an nvidia runtime handler is observed: no GPU pod can start with
+    /// the GPUs. From https://github.com/NVIDIA/gpu-operator/issues/1679.
+    #[test]
+    fn a_runtime_without_the_nvidia_handler_is_the_container_setup() {
+        let paste = "- nvidia-dcgm-exporter, nvidia-device-plugin-daemonset, nvidia-operator-validator, gpu-feature-discovery all getting \"no runtime for \"nvidia\" is configured\"\n";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "host.container_no_gpu", "{}", d.summary);
+        assert!(d
+            .collect_env
+            .formats
+            .iter()
+            .any(|f| f == "container runtime"));
+    }
+
+    /// NVLink links a paste lists down are the diagnosis where nothing else fails. From
+    /// https://github.com/NVIDIA/DCGM/issues/198.
+    #[test]
+    fn nvlink_links_listed_down_are_the_diagnosis() {
+        let paste = "dcgmi nvlink --link-status
+GPUs:
+    gpuId 0:
+        D D D D D D D D D D D D D D D D D D
+| Driver Version Detected   | 560.35.03                                      |
+";
+        let d = diagnose(paste, None, matrix());
+        assert_eq!(d.cause, "gpu.nvlink_down", "{}", d.summary);
+        assert_eq!(d.collect_env.driver.as_deref(), Some("560.35.03"));
     }
 
     /// torch's own error shows CUDA ran (it allocated on the GPU): the matrix's inference

@@ -104,6 +104,7 @@ struct Patterns {
     logfmt_id: Regex,
     logfmt_driver: Regex,
     llama_device: Regex,
+    sample_device: Regex,
     torch_device: Regex,
     py_pair: Regex,
     modinfo_firmware: Regex,
@@ -135,6 +136,12 @@ struct Patterns {
     apt_driver: Regex,
     pkg_toolkit: Regex,
     dkms_driver: Regex,
+    dcgm_driver: Regex,
+    nvlink_gpu: Regex,
+    nvlink_states: Regex,
+    nvlink_inactive: Regex,
+    runtime_handler_missing: Regex,
+    persistence_words: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -212,6 +219,8 @@ fn patterns() -> Option<&'static Patterns> {
             logfmt_driver: re(r"\blibrary=cuda\b.*\bdriver=(\d{1,2}\.\d)\b")?,
             // llama.cpp / ggml: "  Device 0: NVIDIA GeForce RTX 4070, compute capability 8.9, VMM: yes"
             llama_device: re(r"^Device (\d+): (.+?), compute capability \d+\.\d+")?,
+            // the CUDA samples (p2pBandwidthLatencyTest): "Device: 0, GeForce GTX 1080 Ti, pciBusID: 2, ..."
+            sample_device: re(r"^Device: (\d+), (.+?), pciBusID: [0-9a-f]+")?,
             // InvokeAI: "Using torch device: NVIDIA GeForce RTX 4090"
             torch_device: re(r"\bUsing torch device: (.+)$")?,
             // Python pairs, dict or tuple form: "'cuda_version': '11.2'", "('cudnn_version', '8')"
@@ -222,9 +231,21 @@ fn patterns() -> Option<&'static Patterns> {
             // (also inside a sentence: "failed ... against NVML library version: 590.44")
             // a poster's words for nvidia-smi finding no driver: "run 'nvidia-smi' returns no drivers detected"
             smi_no_driver_words: re(
-                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b",
+                r"(?i)\bnvidia-smi'?\W{0,2}[^.\n]{0,20}\b(?:returns?|says|reports?|shows?|gives?|prints?|complains?)\b[^.\n]{0,20}\b(?:no|(?:are|is)(?:n't| not) any) (?:nvidia )?(?:drivers?|devices?)\b|\bnvidia-smi\b[^.\n]{0,40}\b(?:message|saying|says|said|complain\w*|tells?)\b[^.\n]{0,20}\b(?:cannot|can't|couldn't|could not|unable to) communicate (?:with|to) (?:the )?(?:nvidia )?driver\b",
             )?,
             // the shell finding none of the driver's own tools: they ship with the driver package
+            // DCGM's diagnostic table: "| Driver Version Detected   | 560.35.03   |"
+            dcgm_driver: re(r"^\|?\s*Driver Version Detected\s*\|\s*(\d{3}\.\d+(?:\.\d+)?)\s*\|?")?,
+            // `dcgmi nvlink --link-status`: "gpuId 0:" then its links' states on the next
+            // line ("D D D U ...": Up, Down, Disabled, Not Supported)
+            nvlink_gpu: re(r"^gpuId \d+:$")?,
+            nvlink_states: re(r"^(?:[UDX_]\s+)*[UDX_]$")?,
+            // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
+            // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
+            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia"#)?,
+            persistence_words: re(r"\bnvidia-persistenced\b|\bnvidia-smi -pm [01]\b|\bpersistence[- ]mode\b")?,
+            // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
+            nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
             driver_tool_missing: re(
                 r"(?:^|[\s:])(?:nvidia-smi|prime-select|nvidia-settings|nvidia-xconfig|nvidia-detector|nvidia-modprobe): (?:command )?not found|command not found: (?:nvidia-smi|prime-select|nvidia-settings)\b|No such file or directory: '(?:nvidia-smi|prime-select|nvidia-settings)'|'nvidia-smi' is not recognized as an internal or external command|executable file not found in \$PATH: nvidia-smi|\bnvidia-smi\W{0,3}: executable file not found",
             )?,
@@ -422,12 +443,58 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut csv_columns: Option<Vec<String>> = None;
     // a GitHub issue form's "### Heading" whose value is the next line
     let mut heading: Option<String> = None;
+    // the previous line was `dcgmi nvlink --link-status`'s "gpuId N:"
+    let mut after_nvlink_gpu = false;
     for raw in text.lines() {
         let line = clean(raw);
         if line.is_empty() || line.len() > 4096 {
             continue;
         }
+        // NVLink links down, as DCGM or nvidia-smi list them: observed on the machine
+        let link_states = std::mem::take(&mut after_nvlink_gpu);
+        if p.nvlink_gpu.is_match(&line) {
+            note(&mut ce, "dcgmi nvlink");
+            after_nvlink_gpu = true;
+            continue;
+        }
+        let links_down = (link_states
+            && p.nvlink_states.is_match(&line)
+            && line.split_whitespace().any(|t| t == "D"))
+            || p.nvlink_inactive.is_match(&line);
+        if links_down {
+            let id = "gpu.nvlink_down";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+            continue;
+        }
+        // the driver's persistence named ("nvidia-persistenced", "nvidia-smi -pm 1")
+        if p.persistence_words.is_match(&line) {
+            note(&mut ce, "persistence mode (words)");
+        }
+        if p.runtime_handler_missing.is_match(&line) {
+            note(&mut ce, "container runtime");
+            let id = "host.container_no_gpu";
+            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+                ce.kernel_observed
+                    .push((id.to_string(), line.chars().take(300).collect()));
+            }
+        }
+        if let Some(c) = p.dcgm_driver.captures(&line) {
+            note(&mut ce, "dcgmi diag");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver, v.as_str());
+            }
+            continue;
+        }
         if let Some(h) = heading.take() {
+            // a code fence opening the value ("### OS" / "```" / "Ubuntu 24.04"): the
+            // heading names the fence's first line
+            if line.starts_with("```") && line.len() <= 16 {
+                heading = Some(h);
+                continue;
+            }
             // the value line, unless it has a key of its own ("Description:  Ubuntu 22.04")
             let own_key = line.contains(": ") || line.contains(":\t") || line.ends_with(':');
             if !line.starts_with('#') && !line.starts_with("```") && !own_key {
@@ -440,6 +507,19 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if let Some(h) = line.strip_prefix("### ") {
             heading = Some(h.trim().to_string());
+            continue;
+        }
+        // a quoted label as a form's heading ("> Operating System", "> nvidia-smi" above a
+        // fenced block): only the labels of facts the forms ask for
+        if raw.trim_start().starts_with('>')
+            && !line.contains(':')
+            && line.len() <= 40
+            && matches!(
+                heading_key(&line).as_str(),
+                "os" | "driver version" | "gpu" | "cuda" | "pytorch version" | "python"
+            )
+        {
+            heading = Some(line.clone());
             continue;
         }
         // torch.__config__.show() (also at the end of detectron2's collect_env)
@@ -607,6 +687,13 @@ pub fn parse(text: &str) -> CollectEnv {
                 _ => (String::new(), ""),
             };
             push_log_gpu(&mut log_gpus, &id, name);
+        }
+        if let Some(c) = p.sample_device.captures(&line) {
+            note(&mut ce, "CUDA samples");
+            let id = c.get(1).map_or("", |m| m.as_str());
+            let name = c.get(2).map_or("", |m| m.as_str());
+            push_log_gpu(&mut log_gpus, &format!("sample:{id}"), name);
+            continue;
         }
         if let Some(c) = p.llama_device.captures(&line) {
             note(&mut ce, "llama.cpp log");
@@ -1643,6 +1730,9 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.driver_cuda, first);
             } else if looks_like_version(first) {
                 set(&mut ce.driver, first);
+            } else if let Some(v) = driver_in_package_name(value) {
+                // "nvidia driver: nvidia-driver-latest-dkms-545.23.08-1.el7.x86_64"
+                set(&mut ce.driver, v);
             }
         }
         "cuda" => {
@@ -1687,7 +1777,19 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "os platform and distribution" => {
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
-            set(&mut ce.os, v.trim_matches('"'));
+            let v = v.trim_matches('"').trim();
+            // a bare family ("Linux", an issue form's dropdown) gives way to the
+            // distribution a later line names ("Ubuntu 24.04 LTS")
+            let bare = |o: &str| {
+                matches!(
+                    o.to_ascii_lowercase().as_str(),
+                    "linux" | "windows" | "macos"
+                )
+            };
+            if ce.os.as_deref().is_some_and(bare) && !bare(v) && v.len() > 4 {
+                ce.os = Some(v.to_string());
+            }
+            set(&mut ce.os, v);
         }
         "cuda toolkit" | "cuda toolkit version" | "cuda runtime" => {
             if looks_like_version(first) {
@@ -1792,8 +1894,17 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 })
                 .sum::<usize>()
                 .clamp(1, 1024);
-            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L)
+            // "Tesla T4 (arch=...)", "Quadro K620 (UUID: GPU-...)" (nvidia-smi -L): a GPU
+            // listed with its UUID is nvidia-smi (or NVML) answering, so the driver works
+            if value.contains("(UUID: GPU-") || value.contains("(UUID: MIG-") {
+                ce.smi_answered = true;
+            }
+            // "GPU 6: NVIDIA H100 80GB HBM3 ..." (a program's list, elided): the name
             let name = value.split(" (").next().unwrap_or(value).trim();
+            let name = name
+                .strip_suffix(" ...")
+                .or_else(|| name.strip_suffix(" …"))
+                .map_or(name, str::trim);
             if name.chars().next().is_some_and(char::is_alphabetic) {
                 for _ in 0..n {
                     gpus.push(name.to_string());
@@ -1814,6 +1925,17 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         _ => return false,
     }
     true
+}
+
+/// The driver release inside a driver package's name: "nvidia-driver-latest-dkms-545.23.08-1.el7.x86_64",
+/// "kmod-nvidia-575.64.03-1.el9", "nvidia-driver-535_535.183.01-0ubuntu1".
+fn driver_in_package_name(value: &str) -> Option<&str> {
+    static PACKAGE_DRIVER: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)\bnvidia[\w.-]*?[-_](\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?:[-_.~+]|$)").ok()
+    });
+    let re = PACKAGE_DRIVER.as_ref()?;
+    let v = re.captures(value.trim())?.get(1)?.as_str();
+    Some(v)
 }
 
 fn collect_env_absent(v: &str) -> bool {

@@ -495,6 +495,35 @@ NVRM: was loaded and obtained ownership of the NVIDIA device(s).
     assert_eq!(ce.kernel_observed[0].0, "driver.nouveau_loaded");
 }
 
+/// NVLink links down as DCGM (`dcgmi nvlink --link-status`: "gpuId 0:" then "D D ...") and
+/// nvidia-smi (`nvidia-smi nvlink -s`: "Link 3: <inactive>") list them are observed; links
+/// up, disabled or unsupported are not. From https://github.com/NVIDIA/DCGM/issues/198.
+#[test]
+fn nvlink_links_down_are_observed() {
+    let ce = parse("GPUs:\n    gpuId 0:\n        D D D D D D D D D D D D D D D D D D\n    gpuId 1:\n        U U U U\n");
+    assert_eq!(ce.kernel_observed.len(), 1, "{ce:?}");
+    assert_eq!(ce.kernel_observed[0].0, "gpu.nvlink_down");
+    assert!(ce.formats.iter().any(|f| f == "dcgmi nvlink"));
+    let ce = parse("GPUs:\n    gpuId 0:\n        U U U U X X _ _\n");
+    assert!(ce.kernel_observed.is_empty(), "{ce:?}");
+    let ce = parse("GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-1d1f6b9b-7c2a-4b8e-9b0d-6d4b9f0e2a11)\n\t Link 0: 25 GB/s\n\t Link 1: <inactive>\n");
+    assert_eq!(ce.kernel_observed[0].0, "gpu.nvlink_down");
+    // a "D" in prose is no link state
+    let ce = parse("gpuId 0:\nD is for down\n");
+    assert!(ce.kernel_observed.is_empty(), "{ce:?}");
+}
+
+/// A GPU listed with its UUID (`nvidia-smi -L`) is nvidia-smi answering: the driver works
+/// there. From https://github.com/podman-container-tools/podman/issues/17539.
+#[test]
+fn nvidia_smi_list_is_an_answer() {
+    let ce = parse("$ sudo podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L\nGPU 0: Tesla P100-PCIE-16GB (UUID: GPU-e50303da-eb0a-d9d3-d573-36e049ff6dc9)\n");
+    assert!(ce.smi_answered);
+    assert_eq!(ce.gpus, vec!["Tesla P100-PCIE-16GB"]);
+    // sglang's "GPU 0: Tesla T4" names a GPU but is no nvidia-smi answer
+    assert!(!parse("GPU 0: Tesla T4\n").smi_answered);
+}
+
 /// Free-form environment lines: a markdown list ("- GPU: 2× RTX 5090 (32 GB each)",
 /// "- PyTorch: `2.7.0.dev20250310+cu124`"), from https://github.com/pytorch/pytorch/issues/167244;
 /// "2x Tesla V100-SXM2-32GB ... torch 2.10.0+cu128, driver 570.x", from

@@ -2305,6 +2305,108 @@ But, it cannot be compiled with cuda 12, where it keeps on raising errors
 "#,
         facts: &[("torch", "2.0.1+cu117"), ("torch_cuda", "11.7"), ("cuda_runtime", "12.1")],
     },
+    // round 8: DCGM's diagnostic table names the driver; `dcgmi nvlink --link-status`
+    // lists the links (observed as gpu.nvlink_down, not a fact here)
+    Sample {
+        url: "https://github.com/NVIDIA/DCGM/issues/198",
+        format: "dcgmi diag",
+        text: r#"dcgmi nvlink --link-status
++----------------------+
+|  NvLink Link Status  |
++----------------------+
+GPUs:
+    gpuId 0:
+        D D D D D D D D D D D D D D D D D D
+NvSwitches:
+    No NvSwitches found.
+
+dcgmi diag -r 2
+Successfully ran diagnostic for group.
++---------------------------+------------------------------------------------+
+| Diagnostic                | Result                                         |
++===========================+================================================+
+|-----  Metadata  ----------+------------------------------------------------|
+| DCGM Version              | 3.3.7                                          |
+| Driver Version Detected   | 560.35.03                                      |
+| GPU Device IDs Detected   | 2321,2321                                      |
+"#,
+        facts: &[("driver", "560.35.03"), ("gpus", "")],
+    },
+    // round 8: a driver named by its RPM package in a free-form setup list; a program's
+    // elided GPU list ("GPU 6: NVIDIA H100 80GB HBM3 ...")
+    Sample {
+        url: "https://github.com/wilicc/gpu-burn/issues/92",
+        format: "free-form setup list",
+        text: r#"Setup:
+* Kernel: Linux version 3.10.0-1160.71.1.el7.x86_64
+* OS: CentOS 7
+* nvidia driver: nvidia-driver-latest-dkms-545.23.08-1.el7.x86_64
+* cuda: 12.3
+
+### NVIDIA H100 80GB HBM3 (Fail):
+```bash
+$ gpu_burn -d 60
+GPU 0: NVIDIA H100 80GB HBM3 ...
+"#,
+        facts: &[
+            ("driver", "545.23.08"),
+            ("os", "CentOS 7"),
+            ("gpus", "NVIDIA H100 80GB HBM3"),
+            ("cuda_runtime", "12.3"),
+        ],
+    },
+    // round 8: an issue form's dropdown ("### OS" / "Linux") refined by the distribution a
+    // quoted label names above a fenced block ("> Operating System" / "```" / "Ubuntu 24.04 LTS")
+    Sample {
+        url: "https://github.com/theroyallab/tabbyAPI/issues/324",
+        format: "issue form",
+        text: r#"### OS
+
+Linux
+
+### Python version
+
+3.12
+
+### Env 
+
+> Operating System
+```
+Ubuntu 24.04 LTS
+```
+
+> nvidia-smi
+```
++-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4     |
+|-----------------------------------------+------------------------+----------------------+
+"#,
+        facts: &[
+            ("os", "Ubuntu 24.04 LTS"),
+            ("python", "3.12"),
+            ("driver", "550.144.03"),
+            ("driver_cuda", "12.4"),
+        ],
+    },
+    // round 8: the CUDA samples' device lines (p2pBandwidthLatencyTest)
+    Sample {
+        url: "https://github.com/NVIDIA/nccl/issues/257",
+        format: "CUDA samples",
+        text: r#"Device: 0, GeForce GTX 1080 Ti, pciBusID: 2, pciDeviceID: 0, pciDomainID:0
+Device: 1, GeForce GTX 1080 Ti, pciBusID: 3, pciDeviceID: 0, pciDomainID:0
+Device: 2, GeForce GTX 1080 Ti, pciBusID: 82, pciDeviceID: 0, pciDomainID:0
+Device: 3, GeForce GTX 1080 Ti, pciBusID: 83, pciDeviceID: 0, pciDomainID:0
+Device=0 CAN Access Peer Device=1
+Device=0 CANNOT Access Peer Device=2
+"#,
+        facts: &[
+            (
+                "gpus",
+                "GeForce GTX 1080 Ti; GeForce GTX 1080 Ti; GeForce GTX 1080 Ti; GeForce GTX 1080 Ti",
+            ),
+            ("driver", ""),
+        ],
+    },
 ];
 
 #[test]
