@@ -212,6 +212,11 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
+            // Singularity/Apptainer bind the host's libcuda only with `--nv`; without it the
+            // container's CUDA runtime finds no driver and says "insufficient driver"
+            // (rickstaa/panda-autograsp#150).
+            h(r"\b(?:singularity|apptainer)\b", "host.container_no_gpu", 0.8),
+            h(r"\s--nv\b", "host.container_no_gpu", -0.5),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
@@ -295,6 +300,10 @@ pub const RULES: &[Rule] = &[
             // nvidia-smi run *inside* a container started with the GPUs: the host driver works
             // but the toolkit did not register its libraries there (NVIDIA/nvidia-docker#1163).
             h(r"docker run[^\n]*(?:--gpus|--runtime[= ]nvidia)[^\n]*nvidia-smi", "host.container_no_gpu", 0.4),
+            // Singularity/Apptainer: the host's driver libraries are bound in (under
+            // /.singularity.d/libs, on LD_LIBRARY_PATH) only with `--nv` and only while that
+            // environment is kept (EESSI/software-layer#231, apptainer/singularity#5935).
+            h(r"\b(?:singularity|apptainer)\b|\.singularity\.d", "host.container_no_gpu", 0.5),
             h(r"nouveau", "driver.nouveau_loaded", 0.4),
             h(r"secure boot|dkms|kernel (?:update|upgrade)", "driver.module_not_loaded", 0.2),
         ],
@@ -335,10 +344,12 @@ pub const RULES: &[Rule] = &[
             c("env.visible_devices_empty", 0.15, "CUDA_VISIBLE_DEVICES is empty or -1.", "Unset CUDA_VISIBLE_DEVICES."),
             c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+            c("gpu.mig_enabled", 0.02, "The GPU is in MIG mode: CUDA enumerates only MIG devices, so with no GPU/compute instance created on it (or none assigned to this job or container) it sees no device at all.", "`nvidia-smi -L` lists the MIG devices; create instances (`sudo nvidia-smi mig -cgi <profile> -C`) or request one from the scheduler, and name it in CUDA_VISIBLE_DEVICES (MIG-<uuid>); or disable MIG (`sudo nvidia-smi -mig 0`)."),
         ],
         hints: &[
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
+            h(r"\bMIG\b|MIG-|\bpartitioned\b|\dg\.\d+gb", "gpu.mig_enabled", 0.4),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
     },
@@ -590,7 +601,7 @@ pub const RULES: &[Rule] = &[
             c("gpu.mig_enabled", 0.05, "With MIG one process sees only one MIG instance.", "Name one MIG device per process in CUDA_VISIBLE_DEVICES (`nvidia-smi -L`)."),
         ],
         hints: &[
-            h(r"MIG|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
+            h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
             // The launch asks for more processes than GPUs, or a rank used as a device index:
             // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
@@ -1387,6 +1398,9 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"\bWSL ?1\b|WSL version[: ]+1\b|4\.4\.0-\d+-Microsoft|Version 10\.0\.1(?:[0-8]\d{3}|90[0-3]\d|904[0-3])\b", "host.no_nvidia_gpu", 0.5),
+            // The kernel's own name (4.4.0-NNNNN-Microsoft) is WSL 1, observed: it outweighs a
+            // paste that calls the distro WSL 2 (microsoft/WSL#5554).
+            h(r"\b4\.4\.0-\d+-Microsoft\b", "host.no_nvidia_gpu", 0.6),
             // WSL 2 named: not WSL 1's missing GPU.
             h(r"\bWSL ?2\b|WSL version[: ]+2\b", "host.no_nvidia_gpu", -0.3),
             h(r"docker|podman|container|\bpod\b|kubernetes", "host.container_no_gpu", 0.6),
@@ -1480,6 +1494,59 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 8a (clusters, containers, cloud)
+    // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):
+    // the module loads but finds no GPU it can drive. On a cloud instance that is an instance type
+    // without a GPU (amazon-archives/amazon-dsstne#26: the AMI has the driver, the instance has no
+    // GPU); elsewhere a GPU this driver branch does not support, or nouveau holding the device.
+    Rule {
+        id: "kernel.nvidia_no_device",
+        title: "the NVIDIA kernel module finds no GPU to drive",
+        pattern: r"(?:could not insert 'nvidia': No such device|NVRM: No NVIDIA (?:GPU|graphics adapter)s? found)",
+        priority: 78,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.5, "The module is installed but there is no NVIDIA GPU on the PCI bus: a cloud instance type without a GPU (the image or AMI ships the driver either way), a VM the GPU was not passed through to, or a machine with other graphics only.", "Check `lspci | grep -i nvidia`; on a cloud, start an instance type with a GPU (AWS g/p families, GCP with an attached accelerator, Azure NC/ND/NV); for a VM, pass the GPU through."),
+            c("driver.gpu_unsupported", 0.3, "The GPU is there but this driver branch does not support it (a legacy GPU dropped by the branch, or a GPU newer than the driver), so the module claims no device.", "Install the driver branch that supports the GPU (`gpu-doctor matrix show --gpu \"<name>\"`); `dmesg | grep NVRM` names the reason."),
+            c("driver.nouveau_loaded", 0.2, "nouveau is bound to the GPU, so the NVIDIA module finds no free device.", "Blacklist nouveau (`/etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot."),
+        ],
+        hints: &[
+            h(r"\b(?:AWS|EC2|AMI|instance type|\binstance\b|GCP|Compute Engine|Azure|cloud)\b", "host.no_nvidia_gpu", 0.3),
+            h(r"nouveau", "driver.nouveau_loaded", 0.5),
+            h(r"\bNVRM: [^\n]{0,80}(?:not supported|legacy|unsupported)", "driver.gpu_unsupported", 0.5),
+        ],
+        tells_apart: "`lspci -nn | grep -i nvidia`: nothing listed means no NVIDIA GPU on this machine or instance; listed, `lsmod | grep nouveau` and `dmesg | grep NVRM` tell the driver's reason.",
+    },
+    // nvidia-docker 1.0's check of the image's CUDA against the host driver ("Error: unsupported
+    // CUDA version: driver 8.0 < image 9.0.176"): the image needs a newer CUDA than the host
+    // driver supports (NVIDIA/nvidia-docker#497, floydhub/dl-docker#34).
+    Rule {
+        id: "container.unsupported_cuda_version",
+        title: "the image's CUDA is newer than the host driver supports (nvidia-docker)",
+        pattern: r"unsupported CUDA version: driver [\d.]+ < image [\d.]+",
+        priority: 86,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.9, "The image was built for a newer CUDA than the host driver supports (nvidia-docker compares the two before starting it); the container brings CUDA, not the driver.", "Upgrade the host driver to one that supports the image's CUDA (`nvidia-smi` shows the highest CUDA it supports), or use an image tag of the driver's CUDA (e.g. `nvidia/cuda:8.0-runtime` under a CUDA 8.0 driver)."),
+            c("host.container_no_gpu", 0.1, "The legacy nvidia-docker 1.0 wrapper itself is outdated.", FIX_CONTAINER),
+        ],
+        hints: &[],
+        tells_apart: "The message names both: the driver's CUDA and the image's; `nvidia-smi` on the host shows the same driver.",
+    },
+    // DCGM's profiling (DCP) metrics exist on datacenter GPUs only: dcgm-exporter's default
+    // metric list asks for them and, on GeForce/Quadro GPUs (or where the profiling module cannot
+    // load), older releases stopped, newer ones skip them (NVIDIA/gpu-monitoring-tools#119, #141,
+    // dcgm-exporter#22). The GPU and driver are fine.
+    Rule {
+        id: "dcgm.profiling_unsupported",
+        title: "DCGM's profiling metrics are not supported on this GPU",
+        pattern: r"(?:Profiling is not supported for this group of GPUs or GPU|Not collecting DCP metrics|DCP metrics not enabled|This request is serviced by a module of DCGM that is not currently loaded)",
+        priority: 70,
+        causes: &[
+            c("none", 0.8, "DCGM's profiling (DCP, DCGM_FI_PROF_*) metrics are available on datacenter GPUs only (and not on every MIG setup): the exporter's metric list asks for them on a GPU without them. Nothing is wrong with the GPU or the driver.", "Drop the DCGM_FI_PROF_* lines from the exporter's metrics CSV (Helm: the `arguments` that pass dcp-metrics-included.csv), or upgrade dcgm-exporter (2.1.2+ skips unsupported metrics)."),
+            c("gpu.mig_enabled", 0.2, "With MIG enabled, some DCGM releases collect no profiling metrics for the MIG devices.", "Use a DCGM/dcgm-exporter release with MIG profiling support, or read the metrics per GPU instead."),
+        ],
+        hints: &[h(r"\bMIG\b|mig-?\d+g\.", "gpu.mig_enabled", 0.4)],
+        tells_apart: "`dcgmi profile -l`: no profiling metric groups on this GPU means they are not supported; the GPU's other metrics still work.",
     },
     // ---- round 7a (LLM stacks)
     // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host
@@ -1655,10 +1722,15 @@ pub const RULES: &[Rule] = &[
             c("workload.gpu_not_requested", 0.7, "The notebook's runtime has no GPU: Colab and Kaggle start CPU sessions unless the runtime type / accelerator is set to a GPU (or the GPU quota is used up and the session fell back to CPU).", "Colab: Runtime -> Change runtime type -> a GPU, then reconnect; Kaggle: Settings -> Accelerator -> GPU. Check with `!nvidia-smi`."),
             c("torch.cpu_only", 0.2, "A package installed in the notebook replaced the runtime's CUDA build of the framework with a CPU build.", "Reinstall the CUDA build the runtime ships (`pip install torch --index-url https://download.pytorch.org/whl/cu1xx`), then restart the runtime."),
             c("torch.wheel_deps_mismatch", 0.1, "A framework installed in the notebook was built for another CUDA than the runtime has.", "Use the framework version the runtime preinstalls, or one built for its CUDA."),
+            c("env.visible_devices_invalid", 0.05, "The notebook sets CUDA_VISIBLE_DEVICES to a GPU index the runtime does not have (a runtime has one GPU: index 0), so CUDA sees none.", "Remove the `os.environ[\"CUDA_VISIBLE_DEVICES\"] = ...` line (or set it to \"0\") and restart the runtime."),
         ],
         hints: &[
             h(r"\+cpu\b|CUDA used to build PyTorch: None", "torch.cpu_only", 0.5),
             h(r"(?:changed?|set|selected?|switched?|chose)[^\n]{0,30}\b(?:runtime|accelerator)[^\n]{0,30}\bGPU\b|\bGPU runtime\b[^\n]{0,30}(?:selected|enabled|on)", "workload.gpu_not_requested", -0.6),
+            // The runtime has its GPU and CUDA still sees none: the program hid it, mostly a
+            // CUDA_VISIBLE_DEVICES naming a GPU the one-GPU runtime lacks (lucidrains/DALLE-pytorch#111).
+            h(r"(?:changed?|set|selected?|switched?|chose)[^\n]{0,30}\b(?:runtime|accelerator)[^\n]{0,30}\bGPU\b|\bGPU runtime\b[^\n]{0,30}(?:selected|enabled|on)", "env.visible_devices_invalid", 0.35),
+            h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.4),
         ],
         tells_apart: "`!nvidia-smi` in the notebook: 'command not found' or no GPU means the runtime has none.",
     },
@@ -1792,7 +1864,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cluster.job_without_gpu",
         title: "a batch job sees no GPU",
-        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
+        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}(?:\n[\s#>.]*)?\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
         priority: 80,
         causes: &[
             c("workload.gpu_not_requested", 0.6, "The job asked the scheduler for no GPU (or fewer than it uses): Slurm's cgroup (ConstrainDevices) shows a job only the GPUs it requested, so on a GPU node a job without `--gres=gpu:N` / `--gpus=N` sees none and nvidia-smi / CUDA report no device. The node is fine.", "Request the GPUs in the job: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`) and the GPU partition; check inside the job with `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L`."),

@@ -2300,3 +2300,80 @@ fn round_7b_libcuda_not_found_is_the_drivers_library() {
         "driver.not_installed"
     );
 }
+
+/// Issue #14, round 8a (clusters, containers, cloud): a module finding no GPU on a cloud
+/// instance, nvidia-docker 1.0's CUDA check, DCGM's profiling metrics on a GPU without them, a
+/// WSL 1 kernel beside the word "WSL2", a notebook whose GPU runtime is on: wordings that are not
+/// the corpus's.
+#[test]
+fn round_8a_clusters_containers_cloud() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("ubuntu@ip-10-0-0-5 (EC2 t3.large): modprobe: ERROR: could not insert 'nvidia': No such device"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("modprobe: ERROR: could not insert 'nvidia': No such device\nlsmod shows nouveau loaded"),
+        "driver.nouveau_loaded"
+    );
+    assert_eq!(
+        top("nvidia-docker | 2018/01/02 10:00:00 Error: unsupported CUDA version: driver 9.0 < image 10.0.130"),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("level=info msg=\"Not collecting DCP metrics: Error getting supported metrics: Profiling is not supported for this group of GPUs or GPU\""),
+        "none"
+    );
+    assert_eq!(
+        top("Linux DESKTOP 4.4.0-22000-Microsoft #1-Microsoft (I use wsl2)\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("On Google Colab, I set the runtime type to GPU, still: RuntimeError: No CUDA GPUs are available"),
+        "env.visible_devices_invalid"
+    );
+    // Without the runtime said to be on, Colab's no-GPU stays the runtime's.
+    assert_eq!(
+        top("Google Colab: RuntimeError: No CUDA GPUs are available"),
+        "workload.gpu_not_requested"
+    );
+}
+
+/// Issue #14, round 8a, batch 2: Singularity/Apptainer without the driver bound in, MIG
+/// (the hint's word boundaries were literal backspaces, so a bare "MIG" never counted), and a
+/// batch job's `is_available()` answered on the next line.
+#[test]
+fn round_8a_singularity_mig_and_batch_jobs() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("apptainer exec image.sif python train.py\nCUDA driver version is insufficient for CUDA runtime version"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("inside the singularity image: NVIDIA-SMI couldn't find libnvidia-ml.so library in your system."),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("A100 with MIG enabled; rank 1: RuntimeError: CUDA error: invalid device ordinal"),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("nvidia-smi shows the A100 partitioned (MIG); cuInit: CUDA_ERROR_NO_DEVICE"),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("salloc -p gpu -N1\n$ python -c 'import torch; print(torch.cuda.is_available())'\n# False"),
+        "workload.gpu_not_requested"
+    );
+    // Without a MIG word, "no device" keeps its usual order.
+    assert_ne!(
+        top("cudaGetDeviceCount: no CUDA-capable device is detected"),
+        "gpu.mig_enabled"
+    );
+}
