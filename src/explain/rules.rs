@@ -278,6 +278,10 @@ pub const RULES: &[Rule] = &[
             // runtime did not inject the driver libraries (default runtime not nvidia):
             // NVIDIA/k8s-device-plugin#23.
             h(r"could not load NVML library|libnvidia-ml\.so[.\d]*: cannot open|default runtime|device-plugin|daemonset|kubectl|kubelet", "host.container_no_gpu", 0.45),
+            // The toolkit's `no-cgroups = true` (rootless podman's setting) leaves the device
+            // nodes out of the container's device cgroup: NVML inside cannot open them
+            // (NVIDIA/nvidia-container-toolkit#580, #268).
+            h(r"no-cgroups\s*=\s*true", "driver.device_nodes", 0.6),
         ],
         tells_apart: "The text after 'Failed to initialize NVML:' and whether it runs inside a container (`ls /dev/nvidia*` there).",
     },
@@ -1547,6 +1551,53 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"\bMIG\b|mig-?\d+g\.", "gpu.mig_enabled", 0.4)],
         tells_apart: "`dcgmi profile -l`: no profiling metric groups on this GPU means they are not supported; the GPU's other metrics still work.",
+    },
+    // GKE (and other installers that put the driver under /usr/local/nvidia) mount the driver
+    // into a container only when it requests `nvidia.com/gpu`; a pod without the limit has no
+    // /usr/local/nvidia and no libcuda.so.1 (GoogleCloudPlatform/container-engine-accelerators
+    // #139, #80). Images that no longer put /usr/local/nvidia/{bin,lib64} on PATH /
+    // LD_LIBRARY_PATH do not find the driver they were given (compute-gpu-installation#46).
+    Rule {
+        id: "k8s.driver_dir_missing",
+        title: "the driver directory (/usr/local/nvidia) is missing or off the path in the pod",
+        pattern: r"(?:/usr/local/nvidia(?:/lib64|/bin)?\b[^\n]{0,60}?(?:No such file or directory|is not present|not present|is missing|does not exist|doesn'?t exist)|(?:doesn'?t|does not|don'?t|do not) have (?:a |the )?/usr/local/nvidia\b|(?:include|contain|have|has|add|put|set)s?\s+`?/usr/local/nvidia(?:/lib64|/bin)?`?\s+(?:in|to|on|into)\s+`?(?:LD_LIBRARY_PATH|PATH)\b)",
+        priority: 62,
+        causes: &[
+            c("workload.gpu_not_requested", 0.5, "GKE's device plugin mounts the driver (/usr/local/nvidia: nvidia-smi, libcuda.so.1) only into containers that request a GPU; a pod or container without a `nvidia.com/gpu` limit gets none, even on a GPU node.", "Add `resources: limits: nvidia.com/gpu: 1` to the container that uses the GPU (and the node pool's taint toleration)."),
+            c("host.container_no_gpu", 0.3, "The driver is mounted but the image does not look for it: recent CUDA base images no longer put /usr/local/nvidia/bin on PATH and /usr/local/nvidia/lib64 on LD_LIBRARY_PATH.", "Set `PATH=/usr/local/nvidia/bin:$PATH` and `LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$LD_LIBRARY_PATH` in the image or the pod spec."),
+            c("driver.not_installed", 0.2, "The driver installer daemonset has not (or not successfully) installed the driver on this node, so there is nothing to mount.", "Check the node's `nvidia-driver-installer` pod logs (`kubectl -n kube-system logs ... -c nvidia-driver-installer`) and the node's allocatable `nvidia.com/gpu`."),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|\bPATH\b|base images?|Dockerfile", "host.container_no_gpu", 0.5),
+            // The installer pod's own state, not a title's guess: CrashLoopBackOff, stuck in Init.
+            h(r"nvidia-driver-installer[^\n]{0,80}(?:CrashLoopBackOff|Init:\d|Error\b)", "driver.not_installed", 0.4),
+            h(r"nvidia\.com/gpu:\s*[1-9]", "workload.gpu_not_requested", -0.3),
+        ],
+        tells_apart: "`kubectl get pod <pod> -o yaml | grep -A2 limits`: no `nvidia.com/gpu` means no driver mounted; with it, `ls /usr/local/nvidia/lib64` in the container and its `echo $LD_LIBRARY_PATH`.",
+    },
+    // ONNX Runtime's CUDA provider checks `device_id` against the GPUs CUDA enumerates ("Failed
+    // to parse provider option \"device_id\": Invalid device ID: 0, must be between 0
+    // (inclusive) and 0 (exclusive)"): with none visible, every id fails. In a pod that is a
+    // container without a `nvidia.com/gpu` limit (microsoft/onnxruntime#13753 on GKE).
+    Rule {
+        id: "onnxruntime.device_id_invalid",
+        title: "ONNX Runtime's CUDA provider rejects the device id",
+        pattern: r"(?:Failed to parse provider option \x22?device_id\x22?[^\n]{0,120}|Invalid device ID: \d+, must be between 0 \(inclusive\) and \d+ \(exclusive\))",
+        // Above `cuda.invalid_device_ordinal` ("Invalid device id"): the provider's own wording.
+        priority: 76,
+        causes: &[
+            c("env.visible_devices_invalid", 0.35, "The device id names a GPU CUDA does not enumerate: CUDA_VISIBLE_DEVICES leaves fewer GPUs than the id (or none).", "Use a device id below the number of visible GPUs (`nvidia-smi -L`, and CUDA_VISIBLE_DEVICES's list counts from 0)."),
+            c("host.container_no_gpu", 0.3, "The container has no GPU at all (started without `--gpus` / the NVIDIA runtime), so no id is valid.", FIX_CONTAINER),
+            c("workload.gpu_not_requested", 0.2, "In a pod or batch job: the container did not request a GPU (`nvidia.com/gpu` limit, `--gres=gpu`), so it was given none.", "Request the GPU (`resources: limits: nvidia.com/gpu: 1`; Slurm `--gres=gpu:1`)."),
+            c("host.no_nvidia_gpu", 0.15, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU, or use the CPU execution provider."),
+        ],
+        hints: &[
+            h(r"\b(?:GKE|EKS|AKS|kubernetes|k8s|kubectl|\bpod\b|node ?pool|slurm|sbatch|srun)\b", "workload.gpu_not_requested", 0.45),
+            h(r"docker|container|podman", "host.container_no_gpu", 0.2),
+            h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            h(r"and 0 \(exclusive\)", "env.visible_devices_invalid", -0.2),
+        ],
+        tells_apart: "`nvidia-smi -L` where the program runs: no GPU listed means none was given (container, pod limit, job request); listed, compare the id with CUDA_VISIBLE_DEVICES.",
     },
     // ---- round 7a (LLM stacks)
     // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host

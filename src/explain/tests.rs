@@ -2377,3 +2377,38 @@ fn round_8a_singularity_mig_and_batch_jobs() {
         "gpu.mig_enabled"
     );
 }
+
+/// Issue #14, round 8a, batch 3: the driver directory GKE mounts only into pods that request a
+/// GPU, images that leave it off the path, and the toolkit's `no-cgroups = true`.
+#[test]
+fn round_8a_pod_driver_directory_and_no_cgroups() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("kubectl exec trainer-0 -- ls /usr/local/nvidia/lib64\nls: cannot access '/usr/local/nvidia/lib64': No such file or directory"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("our image does not add /usr/local/nvidia/lib64 to LD_LIBRARY_PATH, so torch finds no libcuda on GKE"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("kube-system nvidia-driver-installer-abcde 0/1 Init:CrashLoopBackOff\nthe pod doesn't have /usr/local/nvidia"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("/etc/nvidia-container-runtime/config.toml: no-cgroups = true\n$ podman run --device nvidia.com/gpu=all ubuntu nvidia-smi\nFailed to initialize NVML: Unknown Error"),
+        "driver.device_nodes"
+    );
+    // ONNX Runtime's CUDA provider finding no GPU for its device id: in a pod, the request.
+    assert_eq!(
+        top("k8s pod: [ONNXRuntimeError] : 1 : FAIL : Failed to parse provider option \"device_id\": Invalid device ID: 0, must be between 0 (inclusive) and 0 (exclusive)"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("docker run myimg: Failed to parse provider option \"device_id\": Invalid device ID: 0, must be between 0 (inclusive) and 0 (exclusive)"),
+        "host.container_no_gpu"
+    );
+}
