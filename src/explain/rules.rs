@@ -138,6 +138,10 @@ pub const RULES: &[Rule] = &[
             h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU|sm_\d+a? (?:is )?not compatible", "torch.arch_unsupported", 0.4),
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
+            // An extension's own compiled module named ("xformers/_C.so", "the T4 _C.so"):
+            // torch's is `_C.cpython-…so`, so a bare `_C.so` / `_C.pyd` is an extension's build
+            // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
+            h(r"(?:^|[\s/\\'\x22`])_C\.(?:so|pyd)\b", "ext.arch_unsupported", 0.5),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
             // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
             // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
@@ -216,6 +220,10 @@ pub const RULES: &[Rule] = &[
             // container's CUDA runtime finds no driver and says "insufficient driver"
             // (rickstaa/panda-autograsp#150).
             h(r"\b(?:singularity|apptainer)\b", "host.container_no_gpu", 0.8),
+            // In a Kubernetes pod, "insufficient driver" is mostly the node's runtime not
+            // injecting the host's libcuda (the GPU operator's containerd config not applied:
+            // k3s/k0s/rke2 keep their own config): NVIDIA/gpu-operator#415.
+            h(r"gpu[- ]operator|\bk3s\b|\bk0s\b|\brke2\b|microk8s|CONTAINERD_CONFIG|default_runtime_name|runtimeClass", "host.container_no_gpu", 0.5),
             h(r"\s--nv\b", "host.container_no_gpu", -0.5),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
@@ -607,6 +615,10 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            // CUDA_VISIBLE_DEVICES lists several GPUs, so the variable itself is usable: an
+            // invalid ordinal then is an index past the renumbered range, the program using a
+            // physical id (THUDM/slime#1326: gpu_id=6 under CUDA_VISIBLE_DEVICES=4,5,6,7).
+            h(r"CUDA_VISIBLE_DEVICES['\x22\]\)]{0,3}\s*[=:]\s*['\x22]?\d+(?:\s*,\s*\d+){2,}", "workload.library_bug", 0.4),
             // The launch asks for more processes than GPUs, or a rank used as a device index:
             // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
             // `--gpus-per-task` giving each task one GPU while the code uses local_rank.

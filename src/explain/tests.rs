@@ -2412,3 +2412,31 @@ fn round_8a_pod_driver_directory_and_no_cgroups() {
         "host.container_no_gpu"
     );
 }
+
+/// Issue #14, round 8a, batch 4: an extension's prebuilt `_C.so` on a notebook GPU, a pod's
+/// "insufficient driver" under a Kubernetes distribution's own containerd config, and an
+/// invalid ordinal under a CUDA_VISIBLE_DEVICES that lists several GPUs.
+#[test]
+fn round_8a_extension_module_pod_runtime_and_physical_ids() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("after updating the notebook's prebuilt _C.so: RuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+    // torch's own extension module is not an extension's build.
+    assert_ne!(
+        top("torch/_C.cpython-310-x86_64-linux-gnu.so\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+    assert_eq!(
+        top("rke2 cluster, gpu-operator installed; in the pod: CUDA driver version is insufficient for CUDA runtime version"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("export CUDA_VISIBLE_DEVICES=2,3,4,5\nworker picks device_id=5\nRuntimeError: CUDA error: invalid device ordinal"),
+        "workload.library_bug"
+    );
+}
