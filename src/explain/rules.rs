@@ -1611,6 +1611,48 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`nvidia-smi -L` where the program runs: no GPU listed means none was given (container, pod limit, job request); listed, compare the id with CUDA_VISIBLE_DEVICES.",
     },
+    // Slurm refusing a job's GPU request at submission ("Invalid generic resource (gres)
+    // specification", a site's submit plugin: "No gpu count given", "Cannot find GPU
+    // specification", "CPU job setup is not valid"): the job asked for no GPU (or in a form the
+    // site refuses) in a GPU partition, or the cluster has no GPU gres configured at all
+    // (glotzerlab/signac-flow#59, awslabs/awsome-distributed-ai#196, NVIDIA/exemplar-performance#5).
+    Rule {
+        id: "slurm.gpu_request_rejected",
+        title: "Slurm refused the job's GPU request at submission",
+        pattern: r"(?:(?:sbatch|srun|salloc): error: [^\n]{0,80}?(?:Invalid generic resource \(gres\) specification|No gpu count given[^\n]{0,40}|Cannot find GPU specification[^\n]{0,80}|not requesting GPUs? in a GPU partition[^\n]{0,40}|Gres format wrong[^\n]{0,40}|CPU job setup is not valid|partition '[^'\n]{1,60}' is not valid for this job)|Invalid generic resource \(gres\) specification)",
+        priority: 64,
+        causes: &[
+            c("host.scheduler_config", 0.5, "The cluster has no GPU generic resource configured (GresTypes=gpu in slurm.conf, the node's Gres= and gres.conf), so any `--gres=gpu` request is invalid there.", "On the cluster: `GresTypes=gpu` in slurm.conf, `Gres=gpu:<n>` on the GPU nodes and a gres.conf (or AutoDetect=nvml), then `scontrol reconfigure`; on a cluster without GPUs, drop the GPU request."),
+            c("workload.gpu_not_requested", 0.45, "The job's script asks the scheduler for no GPU, or in a form the site refuses (a GPU partition that demands `--gres=gpu:<type>:<n>` or `--gpus-per-node`, where `--gpus` per job reads as a CPU job).", "Request the GPUs the way the site documents: `#SBATCH --gres=gpu:<n>` (or `gpu:<type>:<n>`) or `--gpus-per-node=<n>` in the job script."),
+        ],
+        hints: &[
+            h(r"No gpu count given|Cannot find GPU specification|not requesting GPUs?|specify --gres|CPU job setup|Gres format wrong|--gpus\b", "workload.gpu_not_requested", 0.4),
+            h(r"slurm\.conf|gres\.conf|GresTypes|AutoDetect", "host.scheduler_config", 0.3),
+        ],
+        tells_apart: "`scontrol show node <gpu-node> | grep -i gres`: no `Gres=gpu` is the cluster's configuration; with it, the job script's request (`#SBATCH --gres=gpu:N`) and the partition's rules.",
+    },
+    // DCGM's clients (dcgmi, dcgm-exporter in standalone mode, samplers) connect to the
+    // nv-hostengine daemon: "Unable to connect to host engine. Host engine connection
+    // invalid/disconnected" means it is not running or not listening there (ovis-hpc/ldms#1636,
+    // NVIDIA/DCGM#133), or it could not start because there is no NVIDIA GPU / NVML
+    // (NVIDIA/DCGM#43: an AMD g4ad instance).
+    Rule {
+        id: "dcgm.hostengine_unreachable",
+        title: "DCGM's host engine (nv-hostengine) cannot be reached",
+        pattern: r"(?:Unable to connect to host engine[^\n]{0,80}|Host engine connection invalid/disconnected|unable to establish a connection to the specified host: [\w.-]+|Host Engine is disconnected or invalid)",
+        priority: 60,
+        causes: &[
+            c("none", 0.55, "The DCGM client could not reach the nv-hostengine daemon: it is not running (the nvidia-dcgm service is not enabled) or listens elsewhere (by default only on 127.0.0.1). The GPUs themselves are not at fault.", "`sudo systemctl --now enable nvidia-dcgm` (or run `nv-hostengine`); for a remote host start it with `-b <address>`; then `dcgmi discovery -l`."),
+            c("driver.nvml_failed", 0.25, "nv-hostengine exits at start when NVML cannot initialise (driver not loaded, a mismatch), so nothing listens.", "Run `nvidia-smi` on the host: fix the driver first, then start nvidia-dcgm."),
+            c("host.no_nvidia_gpu", 0.2, "There is no NVIDIA GPU on the machine (an instance type with other GPUs or none), so the host engine has nothing to manage and does not start.", "Check `lspci | grep -i nvidia`; use an instance type with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.8),
+            h(r"\bg4ad\b|Radeon|\bAMD\b", "host.no_nvidia_gpu", 0.6),
+            h(r"Failed to initialize NVML|Failed to start DCGM Server|Driver/library version mismatch|driver not loaded", "driver.nvml_failed", 0.5),
+        ],
+        tells_apart: "`systemctl status nvidia-dcgm` (is nv-hostengine running?) and `nvidia-smi` (does NVML work at all?).",
+    },
     // ---- round 7a (LLM stacks)
     // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host
     // driver at start-up: "This container was built for NVIDIA Driver Release 535.86 or later,

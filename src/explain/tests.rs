@@ -2440,3 +2440,29 @@ fn round_8a_extension_module_pod_runtime_and_physical_ids() {
         "workload.library_bug"
     );
 }
+
+/// Issue #14, round 8a, batch 5: Slurm refusing a job's GPU request at submission, and DCGM's
+/// clients finding no host engine (a control: the GPUs are fine).
+#[test]
+fn round_8a_slurm_submission_and_dcgm_host_engine() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("salloc: error: Cannot find GPU specification, you may not submit a job not requesting GPUs in a GPU partition"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification\n(our slurm.conf has no GresTypes line yet)"),
+        "host.scheduler_config"
+    );
+    assert_eq!(
+        top("$ dcgmi dmon -e 203\nError: Unable to connect to host engine. Host engine connection invalid/disconnected."),
+        "none"
+    );
+    assert_eq!(
+        top("nv-hostengine: Error: Failed to initialize NVML\ndcgmi: Error: Unable to connect to host engine. Host engine connection invalid/disconnected."),
+        "driver.nvml_failed"
+    );
+}
