@@ -315,7 +315,9 @@ pub const RULES: &[Rule] = &[
             // Singularity/Apptainer: the host's driver libraries are bound in (under
             // /.singularity.d/libs, on LD_LIBRARY_PATH) only with `--nv` and only while that
             // environment is kept (EESSI/software-layer#231, apptainer/singularity#5935).
-            h(r"\b(?:singularity|apptainer)\b|\.singularity\.d", "host.container_no_gpu", 0.5),
+            // enroot/pyxis inject the driver only through their NVIDIA hook, driven by the
+            // image's NVIDIA_VISIBLE_DEVICES (NVIDIA/pyxis#96: lost in a `docker export`).
+            h(r"\b(?:singularity|apptainer|enroot|pyxis)\b|\.singularity\.d|--container-image", "host.container_no_gpu", 0.5),
             h(r"nouveau", "driver.nouveau_loaded", 0.4),
             h(r"secure boot|dkms|kernel (?:update|upgrade)", "driver.module_not_loaded", 0.2),
         ],
@@ -1652,6 +1654,22 @@ pub const RULES: &[Rule] = &[
             h(r"Failed to initialize NVML|Failed to start DCGM Server|Driver/library version mismatch|driver not loaded", "driver.nvml_failed", 0.5),
         ],
         tells_apart: "`systemctl status nvidia-dcgm` (is nv-hostengine running?) and `nvidia-smi` (does NVML work at all?).",
+    },
+    // incus / LXD read a GPU's NVIDIA details (and give containers `nvidia.runtime`) through
+    // the host's NVIDIA container toolkit (libnvidia-container): without it `incus info
+    // --resources` prints the NVIDIA section with empty CUDA/NVRM versions and the container
+    // gets no NVIDIA devices (lxc/incus#1322).
+    Rule {
+        id: "lxd.nvidia_info_empty",
+        title: "incus/LXD shows the GPU with empty NVIDIA information",
+        pattern: r"NVIDIA information:\s*\n(?:[^\n]*\n){0,4}?[ \t]*CUDA Version:[ \t]*\n[ \t]*NVRM Version:[ \t]*(?:\n|$)",
+        priority: 52,
+        causes: &[
+            c("host.container_no_gpu", 0.7, "incus/LXD use the host's NVIDIA container toolkit (libnvidia-container) to read the NVIDIA details and to pass the driver into containers (`nvidia.runtime=true`); without it the details are empty and the container gets no NVIDIA devices.", "Install the NVIDIA container toolkit on the host (`nvidia-container-toolkit` / `libnvidia-container-tools`), then restart the container with `nvidia.runtime=true` and the `gpu` device."),
+            c("driver.nvml_failed", 0.3, "The host's NVML cannot answer (driver not loaded, a version mismatch), so the NVIDIA details stay empty.", "Run `nvidia-smi` on the host; fix the driver (reboot after an upgrade) first."),
+        ],
+        hints: &[h(r"Failed to initialize NVML|Driver/library version mismatch|couldn't communicate with the NVIDIA driver", "driver.nvml_failed", 0.6)],
+        tells_apart: "`nvidia-smi` and `nvidia-container-cli info` on the host: the first failing is the driver, only the second failing is the missing toolkit.",
     },
     // ---- round 7a (LLM stacks)
     // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host

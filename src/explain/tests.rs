@@ -2466,3 +2466,26 @@ fn round_8a_slurm_submission_and_dcgm_host_engine() {
         "driver.nvml_failed"
     );
 }
+
+/// Issue #14, round 8a, batch 6: enroot/pyxis containers without the driver injected, and
+/// incus/LXD's empty NVIDIA information without the host's container toolkit.
+#[test]
+fn round_8a_enroot_and_incus() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("srun --container-image=nvcr.io#nvidia/pytorch:24.01-py3 nvidia-smi\nNVIDIA-SMI couldn't find libnvidia-ml.so library in your system."),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("$ lxc info --resources\n  NVIDIA information:\n    Architecture:\n    Brand: NVIDIA\n    Model: NVIDIA A10\n    CUDA Version:\n    NVRM Version:\n    UUID:\n"),
+        "host.container_no_gpu"
+    );
+    // A filled-in NVIDIA section is no failure.
+    assert_eq!(
+        top("  NVIDIA information:\n    Architecture: 8.6\n    CUDA Version: 12.4\n    NVRM Version: 550.54.14\n"),
+        "-"
+    );
+}
