@@ -159,6 +159,10 @@ pub const RULES: &[Rule] = &[
             h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU|sm_\d+a? (?:is )?not compatible", "torch.arch_unsupported", 0.4),
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
+            // An extension's own compiled module named ("xformers/_C.so", "the T4 _C.so"):
+            // torch's is `_C.cpython-…so`, so a bare `_C.so` / `_C.pyd` is an extension's build
+            // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
+            h(r"(?:^|[\s/\\'\x22`])_C\.(?:so|pyd)\b", "ext.arch_unsupported", 0.5),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
             // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
             // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
@@ -239,6 +243,15 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|podman|nvidia-container", "host.container_no_gpu", 0.2),
+            // Singularity/Apptainer bind the host's libcuda only with `--nv`; without it the
+            // container's CUDA runtime finds no driver and says "insufficient driver"
+            // (rickstaa/panda-autograsp#150).
+            h(r"\b(?:singularity|apptainer)\b", "host.container_no_gpu", 0.8),
+            // In a Kubernetes pod, "insufficient driver" is mostly the node's runtime not
+            // injecting the host's libcuda (the GPU operator's containerd config not applied:
+            // k3s/k0s/rke2 keep their own config): NVIDIA/gpu-operator#415.
+            h(r"gpu[- ]operator|\bk3s\b|\bk0s\b|\brke2\b|microk8s|CONTAINERD_CONFIG|default_runtime_name|runtimeClass", "host.container_no_gpu", 0.5),
+            h(r"\s--nv\b", "host.container_no_gpu", -0.5),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
@@ -300,6 +313,10 @@ pub const RULES: &[Rule] = &[
             // runtime did not inject the driver libraries (default runtime not nvidia):
             // NVIDIA/k8s-device-plugin#23.
             h(r"could not load NVML library|libnvidia-ml\.so[.\d]*: cannot open|default runtime|device-plugin|daemonset|kubectl|kubelet", "host.container_no_gpu", 0.45),
+            // The toolkit's `no-cgroups = true` (rootless podman's setting) leaves the device
+            // nodes out of the container's device cgroup: NVML inside cannot open them
+            // (NVIDIA/nvidia-container-toolkit#580, #268).
+            h(r"no-cgroups\s*=\s*true", "driver.device_nodes", 0.6),
         ],
         tells_apart: "The text after 'Failed to initialize NVML:' and whether it runs inside a container (`ls /dev/nvidia*` there).",
     },
@@ -322,6 +339,12 @@ pub const RULES: &[Rule] = &[
             // nvidia-smi run *inside* a container started with the GPUs: the host driver works
             // but the toolkit did not register its libraries there (NVIDIA/nvidia-docker#1163).
             h(r"docker run[^\n]*(?:--gpus|--runtime[= ]nvidia)[^\n]*nvidia-smi", "host.container_no_gpu", 0.4),
+            // Singularity/Apptainer: the host's driver libraries are bound in (under
+            // /.singularity.d/libs, on LD_LIBRARY_PATH) only with `--nv` and only while that
+            // environment is kept (EESSI/software-layer#231, apptainer/singularity#5935).
+            // enroot/pyxis inject the driver only through their NVIDIA hook, driven by the
+            // image's NVIDIA_VISIBLE_DEVICES (NVIDIA/pyxis#96: lost in a `docker export`).
+            h(r"\b(?:singularity|apptainer|enroot|pyxis)\b|\.singularity\.d|--container-image", "host.container_no_gpu", 0.5),
             h(r"nouveau", "driver.nouveau_loaded", 0.4),
             h(r"secure boot|dkms|kernel (?:update|upgrade)", "driver.module_not_loaded", 0.2),
         ],
@@ -362,10 +385,12 @@ pub const RULES: &[Rule] = &[
             c("env.visible_devices_empty", 0.15, "CUDA_VISIBLE_DEVICES is empty or -1.", "Unset CUDA_VISIBLE_DEVICES."),
             c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+            c("gpu.mig_enabled", 0.02, "The GPU is in MIG mode: CUDA enumerates only MIG devices, so with no GPU/compute instance created on it (or none assigned to this job or container) it sees no device at all.", "`nvidia-smi -L` lists the MIG devices; create instances (`sudo nvidia-smi mig -cgi <profile> -C`) or request one from the scheduler, and name it in CUDA_VISIBLE_DEVICES (MIG-<uuid>); or disable MIG (`sudo nvidia-smi -mig 0`)."),
         ],
         hints: &[
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
+            h(r"\bMIG\b|MIG-|\bpartitioned\b|\dg\.\d+gb", "gpu.mig_enabled", 0.4),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
     },
@@ -617,8 +642,12 @@ pub const RULES: &[Rule] = &[
             c("gpu.mig_enabled", 0.05, "With MIG one process sees only one MIG instance.", "Name one MIG device per process in CUDA_VISIBLE_DEVICES (`nvidia-smi -L`)."),
         ],
         hints: &[
-            h(r"MIG|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
+            h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            // CUDA_VISIBLE_DEVICES lists several GPUs, so the variable itself is usable: an
+            // invalid ordinal then is an index past the renumbered range, the program using a
+            // physical id (THUDM/slime#1326: gpu_id=6 under CUDA_VISIBLE_DEVICES=4,5,6,7).
+            h(r"CUDA_VISIBLE_DEVICES['\x22\]\)]{0,3}\s*[=:]\s*['\x22]?\d+(?:\s*,\s*\d+){2,}", "workload.library_bug", 0.4),
             // The launch asks for more processes than GPUs, or a rank used as a device index:
             // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
             // `--gpus-per-task` giving each task one GPU while the code uses local_rank.
@@ -1416,6 +1445,9 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"\bWSL ?1\b|WSL version[: ]+1\b|4\.4\.0-\d+-Microsoft|Version 10\.0\.1(?:[0-8]\d{3}|90[0-3]\d|904[0-3])\b", "host.no_nvidia_gpu", 0.5),
+            // The kernel's own name (4.4.0-NNNNN-Microsoft) is WSL 1, observed: it outweighs a
+            // paste that calls the distro WSL 2 (microsoft/WSL#5554).
+            h(r"\b4\.4\.0-\d+-Microsoft\b", "host.no_nvidia_gpu", 0.6),
             // WSL 2 named: not WSL 1's missing GPU.
             h(r"\bWSL ?2\b|WSL version[: ]+2\b", "host.no_nvidia_gpu", -0.3),
             h(r"docker|podman|container|\bpod\b|kubernetes", "host.container_no_gpu", 0.6),
@@ -1509,6 +1541,164 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 8a (clusters, containers, cloud)
+    // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):
+    // the module loads but finds no GPU it can drive. On a cloud instance that is an instance type
+    // without a GPU (amazon-archives/amazon-dsstne#26: the AMI has the driver, the instance has no
+    // GPU); elsewhere a GPU this driver branch does not support, or nouveau holding the device.
+    Rule {
+        id: "kernel.nvidia_no_device",
+        title: "the NVIDIA kernel module finds no GPU to drive",
+        pattern: r"(?:could not insert 'nvidia': No such device|NVRM: No NVIDIA (?:GPU|graphics adapter)s? found)",
+        priority: 78,
+        causes: &[
+            c("host.no_nvidia_gpu", 0.5, "The module is installed but there is no NVIDIA GPU on the PCI bus: a cloud instance type without a GPU (the image or AMI ships the driver either way), a VM the GPU was not passed through to, or a machine with other graphics only.", "Check `lspci | grep -i nvidia`; on a cloud, start an instance type with a GPU (AWS g/p families, GCP with an attached accelerator, Azure NC/ND/NV); for a VM, pass the GPU through."),
+            c("driver.gpu_unsupported", 0.3, "The GPU is there but this driver branch does not support it (a legacy GPU dropped by the branch, or a GPU newer than the driver), so the module claims no device.", "Install the driver branch that supports the GPU (`gpu-doctor matrix show --gpu \"<name>\"`); `dmesg | grep NVRM` names the reason."),
+            c("driver.nouveau_loaded", 0.2, "nouveau is bound to the GPU, so the NVIDIA module finds no free device.", "Blacklist nouveau (`/etc/modprobe.d/blacklist-nouveau.conf`), rebuild the initramfs and reboot."),
+        ],
+        hints: &[
+            h(r"\b(?:AWS|EC2|AMI|instance type|\binstance\b|GCP|Compute Engine|Azure|cloud)\b", "host.no_nvidia_gpu", 0.3),
+            h(r"nouveau", "driver.nouveau_loaded", 0.5),
+            h(r"\bNVRM: [^\n]{0,80}(?:not supported|legacy|unsupported)", "driver.gpu_unsupported", 0.5),
+        ],
+        tells_apart: "`lspci -nn | grep -i nvidia`: nothing listed means no NVIDIA GPU on this machine or instance; listed, `lsmod | grep nouveau` and `dmesg | grep NVRM` tell the driver's reason.",
+    },
+    // nvidia-docker 1.0's check of the image's CUDA against the host driver ("Error: unsupported
+    // CUDA version: driver 8.0 < image 9.0.176"): the image needs a newer CUDA than the host
+    // driver supports (NVIDIA/nvidia-docker#497, floydhub/dl-docker#34).
+    Rule {
+        id: "container.unsupported_cuda_version",
+        title: "the image's CUDA is newer than the host driver supports (nvidia-docker)",
+        pattern: r"unsupported CUDA version: driver [\d.]+ < image [\d.]+",
+        priority: 86,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.9, "The image was built for a newer CUDA than the host driver supports (nvidia-docker compares the two before starting it); the container brings CUDA, not the driver.", "Upgrade the host driver to one that supports the image's CUDA (`nvidia-smi` shows the highest CUDA it supports), or use an image tag of the driver's CUDA (e.g. `nvidia/cuda:8.0-runtime` under a CUDA 8.0 driver)."),
+            c("host.container_no_gpu", 0.1, "The legacy nvidia-docker 1.0 wrapper itself is outdated.", FIX_CONTAINER),
+        ],
+        hints: &[],
+        tells_apart: "The message names both: the driver's CUDA and the image's; `nvidia-smi` on the host shows the same driver.",
+    },
+    // DCGM's profiling (DCP) metrics exist on datacenter GPUs only: dcgm-exporter's default
+    // metric list asks for them and, on GeForce/Quadro GPUs (or where the profiling module cannot
+    // load), older releases stopped, newer ones skip them (NVIDIA/gpu-monitoring-tools#119, #141,
+    // dcgm-exporter#22). The GPU and driver are fine.
+    Rule {
+        id: "dcgm.profiling_unsupported",
+        title: "DCGM's profiling metrics are not supported on this GPU",
+        pattern: r"(?:Profiling is not supported for this group of GPUs or GPU|Not collecting DCP metrics|DCP metrics not enabled|This request is serviced by a module of DCGM that is not currently loaded)",
+        priority: 70,
+        causes: &[
+            c("none", 0.8, "DCGM's profiling (DCP, DCGM_FI_PROF_*) metrics are available on datacenter GPUs only (and not on every MIG setup): the exporter's metric list asks for them on a GPU without them. Nothing is wrong with the GPU or the driver.", "Drop the DCGM_FI_PROF_* lines from the exporter's metrics CSV (Helm: the `arguments` that pass dcp-metrics-included.csv), or upgrade dcgm-exporter (2.1.2+ skips unsupported metrics)."),
+            c("gpu.mig_enabled", 0.2, "With MIG enabled, some DCGM releases collect no profiling metrics for the MIG devices.", "Use a DCGM/dcgm-exporter release with MIG profiling support, or read the metrics per GPU instead."),
+        ],
+        hints: &[h(r"\bMIG\b|mig-?\d+g\.", "gpu.mig_enabled", 0.4)],
+        tells_apart: "`dcgmi profile -l`: no profiling metric groups on this GPU means they are not supported; the GPU's other metrics still work.",
+    },
+    // GKE (and other installers that put the driver under /usr/local/nvidia) mount the driver
+    // into a container only when it requests `nvidia.com/gpu`; a pod without the limit has no
+    // /usr/local/nvidia and no libcuda.so.1 (GoogleCloudPlatform/container-engine-accelerators
+    // #139, #80). Images that no longer put /usr/local/nvidia/{bin,lib64} on PATH /
+    // LD_LIBRARY_PATH do not find the driver they were given (compute-gpu-installation#46).
+    Rule {
+        id: "k8s.driver_dir_missing",
+        title: "the driver directory (/usr/local/nvidia) is missing or off the path in the pod",
+        pattern: r"(?:/usr/local/nvidia(?:/lib64|/bin)?\b[^\n]{0,60}?(?:No such file or directory|is not present|not present|is missing|does not exist|doesn'?t exist)|(?:doesn'?t|does not|don'?t|do not) have (?:a |the )?/usr/local/nvidia\b|(?:include|contain|have|has|add|put|set)s?\s+`?/usr/local/nvidia(?:/lib64|/bin)?`?\s+(?:in|to|on|into)\s+`?(?:LD_LIBRARY_PATH|PATH)\b)",
+        priority: 62,
+        causes: &[
+            c("workload.gpu_not_requested", 0.5, "GKE's device plugin mounts the driver (/usr/local/nvidia: nvidia-smi, libcuda.so.1) only into containers that request a GPU; a pod or container without a `nvidia.com/gpu` limit gets none, even on a GPU node.", "Add `resources: limits: nvidia.com/gpu: 1` to the container that uses the GPU (and the node pool's taint toleration)."),
+            c("host.container_no_gpu", 0.3, "The driver is mounted but the image does not look for it: recent CUDA base images no longer put /usr/local/nvidia/bin on PATH and /usr/local/nvidia/lib64 on LD_LIBRARY_PATH.", "Set `PATH=/usr/local/nvidia/bin:$PATH` and `LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$LD_LIBRARY_PATH` in the image or the pod spec."),
+            c("driver.not_installed", 0.2, "The driver installer daemonset has not (or not successfully) installed the driver on this node, so there is nothing to mount.", "Check the node's `nvidia-driver-installer` pod logs (`kubectl -n kube-system logs ... -c nvidia-driver-installer`) and the node's allocatable `nvidia.com/gpu`."),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|\bPATH\b|base images?|Dockerfile", "host.container_no_gpu", 0.5),
+            // The installer pod's own state, not a title's guess: CrashLoopBackOff, stuck in Init.
+            h(r"nvidia-driver-installer[^\n]{0,80}(?:CrashLoopBackOff|Init:\d|Error\b)", "driver.not_installed", 0.4),
+            h(r"nvidia\.com/gpu:\s*[1-9]", "workload.gpu_not_requested", -0.3),
+        ],
+        tells_apart: "`kubectl get pod <pod> -o yaml | grep -A2 limits`: no `nvidia.com/gpu` means no driver mounted; with it, `ls /usr/local/nvidia/lib64` in the container and its `echo $LD_LIBRARY_PATH`.",
+    },
+    // ONNX Runtime's CUDA provider checks `device_id` against the GPUs CUDA enumerates ("Failed
+    // to parse provider option \"device_id\": Invalid device ID: 0, must be between 0
+    // (inclusive) and 0 (exclusive)"): with none visible, every id fails. In a pod that is a
+    // container without a `nvidia.com/gpu` limit (microsoft/onnxruntime#13753 on GKE).
+    Rule {
+        id: "onnxruntime.device_id_invalid",
+        title: "ONNX Runtime's CUDA provider rejects the device id",
+        pattern: r"(?:Failed to parse provider option \x22?device_id\x22?[^\n]{0,120}|Invalid device ID: \d+, must be between 0 \(inclusive\) and \d+ \(exclusive\))",
+        // Above `cuda.invalid_device_ordinal` ("Invalid device id"): the provider's own wording.
+        priority: 76,
+        causes: &[
+            c("env.visible_devices_invalid", 0.35, "The device id names a GPU CUDA does not enumerate: CUDA_VISIBLE_DEVICES leaves fewer GPUs than the id (or none).", "Use a device id below the number of visible GPUs (`nvidia-smi -L`, and CUDA_VISIBLE_DEVICES's list counts from 0)."),
+            c("host.container_no_gpu", 0.3, "The container has no GPU at all (started without `--gpus` / the NVIDIA runtime), so no id is valid.", FIX_CONTAINER),
+            c("workload.gpu_not_requested", 0.2, "In a pod or batch job: the container did not request a GPU (`nvidia.com/gpu` limit, `--gres=gpu`), so it was given none.", "Request the GPU (`resources: limits: nvidia.com/gpu: 1`; Slurm `--gres=gpu:1`)."),
+            c("host.no_nvidia_gpu", 0.15, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU, or use the CPU execution provider."),
+        ],
+        hints: &[
+            h(r"\b(?:GKE|EKS|AKS|kubernetes|k8s|kubectl|\bpod\b|node ?pool|slurm|sbatch|srun)\b", "workload.gpu_not_requested", 0.45),
+            h(r"docker|container|podman", "host.container_no_gpu", 0.2),
+            h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
+            h(r"and 0 \(exclusive\)", "env.visible_devices_invalid", -0.2),
+        ],
+        tells_apart: "`nvidia-smi -L` where the program runs: no GPU listed means none was given (container, pod limit, job request); listed, compare the id with CUDA_VISIBLE_DEVICES.",
+    },
+    // Slurm refusing a job's GPU request at submission ("Invalid generic resource (gres)
+    // specification", a site's submit plugin: "No gpu count given", "Cannot find GPU
+    // specification", "CPU job setup is not valid"): the job asked for no GPU (or in a form the
+    // site refuses) in a GPU partition, or the cluster has no GPU gres configured at all
+    // (glotzerlab/signac-flow#59, awslabs/awsome-distributed-ai#196, NVIDIA/exemplar-performance#5).
+    Rule {
+        id: "slurm.gpu_request_rejected",
+        title: "Slurm refused the job's GPU request at submission",
+        pattern: r"(?:(?:sbatch|srun|salloc): error: [^\n]{0,80}?(?:Invalid generic resource \(gres\) specification|No gpu count given[^\n]{0,40}|Cannot find GPU specification[^\n]{0,80}|not requesting GPUs? in a GPU partition[^\n]{0,40}|Gres format wrong[^\n]{0,40}|CPU job setup is not valid|partition '[^'\n]{1,60}' is not valid for this job)|Invalid generic resource \(gres\) specification)",
+        priority: 64,
+        causes: &[
+            c("host.scheduler_config", 0.5, "The cluster has no GPU generic resource configured (GresTypes=gpu in slurm.conf, the node's Gres= and gres.conf), so any `--gres=gpu` request is invalid there.", "On the cluster: `GresTypes=gpu` in slurm.conf, `Gres=gpu:<n>` on the GPU nodes and a gres.conf (or AutoDetect=nvml), then `scontrol reconfigure`; on a cluster without GPUs, drop the GPU request."),
+            c("workload.gpu_not_requested", 0.45, "The job's script asks the scheduler for no GPU, or in a form the site refuses (a GPU partition that demands `--gres=gpu:<type>:<n>` or `--gpus-per-node`, where `--gpus` per job reads as a CPU job).", "Request the GPUs the way the site documents: `#SBATCH --gres=gpu:<n>` (or `gpu:<type>:<n>`) or `--gpus-per-node=<n>` in the job script."),
+        ],
+        hints: &[
+            h(r"No gpu count given|Cannot find GPU specification|not requesting GPUs?|specify --gres|CPU job setup|Gres format wrong|--gpus\b", "workload.gpu_not_requested", 0.4),
+            h(r"slurm\.conf|gres\.conf|GresTypes|AutoDetect", "host.scheduler_config", 0.3),
+        ],
+        tells_apart: "`scontrol show node <gpu-node> | grep -i gres`: no `Gres=gpu` is the cluster's configuration; with it, the job script's request (`#SBATCH --gres=gpu:N`) and the partition's rules.",
+    },
+    // DCGM's clients (dcgmi, dcgm-exporter in standalone mode, samplers) connect to the
+    // nv-hostengine daemon: "Unable to connect to host engine. Host engine connection
+    // invalid/disconnected" means it is not running or not listening there (ovis-hpc/ldms#1636,
+    // NVIDIA/DCGM#133), or it could not start because there is no NVIDIA GPU / NVML
+    // (NVIDIA/DCGM#43: an AMD g4ad instance).
+    Rule {
+        id: "dcgm.hostengine_unreachable",
+        title: "DCGM's host engine (nv-hostengine) cannot be reached",
+        pattern: r"(?:Unable to connect to host engine[^\n]{0,80}|Host engine connection invalid/disconnected|unable to establish a connection to the specified host: [\w.-]+|Host Engine is disconnected or invalid)",
+        priority: 60,
+        causes: &[
+            c("none", 0.55, "The DCGM client could not reach the nv-hostengine daemon: it is not running (the nvidia-dcgm service is not enabled) or listens elsewhere (by default only on 127.0.0.1). The GPUs themselves are not at fault.", "`sudo systemctl --now enable nvidia-dcgm` (or run `nv-hostengine`); for a remote host start it with `-b <address>`; then `dcgmi discovery -l`."),
+            c("driver.nvml_failed", 0.25, "nv-hostengine exits at start when NVML cannot initialise (driver not loaded, a mismatch), so nothing listens.", "Run `nvidia-smi` on the host: fix the driver first, then start nvidia-dcgm."),
+            c("host.no_nvidia_gpu", 0.2, "There is no NVIDIA GPU on the machine (an instance type with other GPUs or none), so the host engine has nothing to manage and does not start.", "Check `lspci | grep -i nvidia`; use an instance type with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.8),
+            h(r"\bg4ad\b|Radeon|\bAMD\b", "host.no_nvidia_gpu", 0.6),
+            h(r"Failed to initialize NVML|Failed to start DCGM Server|Driver/library version mismatch|driver not loaded", "driver.nvml_failed", 0.5),
+        ],
+        tells_apart: "`systemctl status nvidia-dcgm` (is nv-hostengine running?) and `nvidia-smi` (does NVML work at all?).",
+    },
+    // incus / LXD read a GPU's NVIDIA details (and give containers `nvidia.runtime`) through
+    // the host's NVIDIA container toolkit (libnvidia-container): without it `incus info
+    // --resources` prints the NVIDIA section with empty CUDA/NVRM versions and the container
+    // gets no NVIDIA devices (lxc/incus#1322).
+    Rule {
+        id: "lxd.nvidia_info_empty",
+        title: "incus/LXD shows the GPU with empty NVIDIA information",
+        pattern: r"NVIDIA information:\s*\n(?:[^\n]*\n){0,4}?[ \t]*CUDA Version:[ \t]*\n[ \t]*NVRM Version:[ \t]*(?:\n|$)",
+        priority: 52,
+        causes: &[
+            c("host.container_no_gpu", 0.7, "incus/LXD use the host's NVIDIA container toolkit (libnvidia-container) to read the NVIDIA details and to pass the driver into containers (`nvidia.runtime=true`); without it the details are empty and the container gets no NVIDIA devices.", "Install the NVIDIA container toolkit on the host (`nvidia-container-toolkit` / `libnvidia-container-tools`), then restart the container with `nvidia.runtime=true` and the `gpu` device."),
+            c("driver.nvml_failed", 0.3, "The host's NVML cannot answer (driver not loaded, a version mismatch), so the NVIDIA details stay empty.", "Run `nvidia-smi` on the host; fix the driver (reboot after an upgrade) first."),
+        ],
+        hints: &[h(r"Failed to initialize NVML|Driver/library version mismatch|couldn't communicate with the NVIDIA driver", "driver.nvml_failed", 0.6)],
+        tells_apart: "`nvidia-smi` and `nvidia-container-cli info` on the host: the first failing is the driver, only the second failing is the missing toolkit.",
     },
     // ---- round 7a (LLM stacks)
     // NVIDIA's NGC images (TensorRT-LLM, Triton server, PyTorch/NeMo containers) check the host
@@ -1684,10 +1874,15 @@ pub const RULES: &[Rule] = &[
             c("workload.gpu_not_requested", 0.7, "The notebook's runtime has no GPU: Colab and Kaggle start CPU sessions unless the runtime type / accelerator is set to a GPU (or the GPU quota is used up and the session fell back to CPU).", "Colab: Runtime -> Change runtime type -> a GPU, then reconnect; Kaggle: Settings -> Accelerator -> GPU. Check with `!nvidia-smi`."),
             c("torch.cpu_only", 0.2, "A package installed in the notebook replaced the runtime's CUDA build of the framework with a CPU build.", "Reinstall the CUDA build the runtime ships (`pip install torch --index-url https://download.pytorch.org/whl/cu1xx`), then restart the runtime."),
             c("torch.wheel_deps_mismatch", 0.1, "A framework installed in the notebook was built for another CUDA than the runtime has.", "Use the framework version the runtime preinstalls, or one built for its CUDA."),
+            c("env.visible_devices_invalid", 0.05, "The notebook sets CUDA_VISIBLE_DEVICES to a GPU index the runtime does not have (a runtime has one GPU: index 0), so CUDA sees none.", "Remove the `os.environ[\"CUDA_VISIBLE_DEVICES\"] = ...` line (or set it to \"0\") and restart the runtime."),
         ],
         hints: &[
             h(r"\+cpu\b|CUDA used to build PyTorch: None", "torch.cpu_only", 0.5),
             h(r"(?:changed?|set|selected?|switched?|chose)[^\n]{0,30}\b(?:runtime|accelerator)[^\n]{0,30}\bGPU\b|\bGPU runtime\b[^\n]{0,30}(?:selected|enabled|on)", "workload.gpu_not_requested", -0.6),
+            // The runtime has its GPU and CUDA still sees none: the program hid it, mostly a
+            // CUDA_VISIBLE_DEVICES naming a GPU the one-GPU runtime lacks (lucidrains/DALLE-pytorch#111).
+            h(r"(?:changed?|set|selected?|switched?|chose)[^\n]{0,30}\b(?:runtime|accelerator)[^\n]{0,30}\bGPU\b|\bGPU runtime\b[^\n]{0,30}(?:selected|enabled|on)", "env.visible_devices_invalid", 0.35),
+            h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.4),
         ],
         tells_apart: "`!nvidia-smi` in the notebook: 'command not found' or no GPU means the runtime has none.",
     },
@@ -1821,7 +2016,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cluster.job_without_gpu",
         title: "a batch job sees no GPU",
-        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
+        pattern: r"(?:(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bgres\b|\bqsub\b|#PBS|\bbsub\b)[\s\S]{0,1500}?(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE|cuda\.is_available\(\)[^\n]{0,20}(?:\n[\s#>.]*)?\bFalse\b|didn'?t (?:actually )?get a gpu)|(?:NVIDIA-SMI has failed|no CUDA-capable device is detected|No CUDA GPUs are available|Found no NVIDIA driver|CUDA_ERROR_NO_DEVICE)[\s\S]{0,1500}?(?:\bslurm\b|\bsbatch\b|\bsrun\b|\bsalloc\b|#SBATCH|\bqsub\b|#PBS|\bbsub\b))",
         priority: 80,
         causes: &[
             c("workload.gpu_not_requested", 0.6, "The job asked the scheduler for no GPU (or fewer than it uses): Slurm's cgroup (ConstrainDevices) shows a job only the GPUs it requested, so on a GPU node a job without `--gres=gpu:N` / `--gpus=N` sees none and nvidia-smi / CUDA report no device. The node is fine.", "Request the GPUs in the job: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`) and the GPU partition; check inside the job with `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L`."),

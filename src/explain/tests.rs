@@ -2460,5 +2460,193 @@ fn round_8b_linker_finds_no_cuda_library() {
     assert_eq!(
         round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n/usr/bin/ld: cannot find -lcurand\ncollect2: error: ld returned 1 exit status"),
         "toolkit.path_inconsistent"
+}
+
+/// Issue #14, round 8a (clusters, containers, cloud): a module finding no GPU on a cloud
+/// instance, nvidia-docker 1.0's CUDA check, DCGM's profiling metrics on a GPU without them, a
+/// WSL 1 kernel beside the word "WSL2", a notebook whose GPU runtime is on: wordings that are not
+/// the corpus's.
+#[test]
+fn round_8a_clusters_containers_cloud() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("ubuntu@ip-10-0-0-5 (EC2 t3.large): modprobe: ERROR: could not insert 'nvidia': No such device"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("modprobe: ERROR: could not insert 'nvidia': No such device\nlsmod shows nouveau loaded"),
+        "driver.nouveau_loaded"
+    );
+    assert_eq!(
+        top("nvidia-docker | 2018/01/02 10:00:00 Error: unsupported CUDA version: driver 9.0 < image 10.0.130"),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("level=info msg=\"Not collecting DCP metrics: Error getting supported metrics: Profiling is not supported for this group of GPUs or GPU\""),
+        "none"
+    );
+    assert_eq!(
+        top("Linux DESKTOP 4.4.0-22000-Microsoft #1-Microsoft (I use wsl2)\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("On Google Colab, I set the runtime type to GPU, still: RuntimeError: No CUDA GPUs are available"),
+        "env.visible_devices_invalid"
+    );
+    // Without the runtime said to be on, Colab's no-GPU stays the runtime's.
+    assert_eq!(
+        top("Google Colab: RuntimeError: No CUDA GPUs are available"),
+        "workload.gpu_not_requested"
+    );
+}
+
+/// Issue #14, round 8a, batch 2: Singularity/Apptainer without the driver bound in, MIG
+/// (the hint's word boundaries were literal backspaces, so a bare "MIG" never counted), and a
+/// batch job's `is_available()` answered on the next line.
+#[test]
+fn round_8a_singularity_mig_and_batch_jobs() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("apptainer exec image.sif python train.py\nCUDA driver version is insufficient for CUDA runtime version"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("inside the singularity image: NVIDIA-SMI couldn't find libnvidia-ml.so library in your system."),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("A100 with MIG enabled; rank 1: RuntimeError: CUDA error: invalid device ordinal"),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("nvidia-smi shows the A100 partitioned (MIG); cuInit: CUDA_ERROR_NO_DEVICE"),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("salloc -p gpu -N1\n$ python -c 'import torch; print(torch.cuda.is_available())'\n# False"),
+        "workload.gpu_not_requested"
+    );
+    // Without a MIG word, "no device" keeps its usual order.
+    assert_ne!(
+        top("cudaGetDeviceCount: no CUDA-capable device is detected"),
+        "gpu.mig_enabled"
+    );
+}
+
+/// Issue #14, round 8a, batch 3: the driver directory GKE mounts only into pods that request a
+/// GPU, images that leave it off the path, and the toolkit's `no-cgroups = true`.
+#[test]
+fn round_8a_pod_driver_directory_and_no_cgroups() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("kubectl exec trainer-0 -- ls /usr/local/nvidia/lib64\nls: cannot access '/usr/local/nvidia/lib64': No such file or directory"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("our image does not add /usr/local/nvidia/lib64 to LD_LIBRARY_PATH, so torch finds no libcuda on GKE"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("kube-system nvidia-driver-installer-abcde 0/1 Init:CrashLoopBackOff\nthe pod doesn't have /usr/local/nvidia"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("/etc/nvidia-container-runtime/config.toml: no-cgroups = true\n$ podman run --device nvidia.com/gpu=all ubuntu nvidia-smi\nFailed to initialize NVML: Unknown Error"),
+        "driver.device_nodes"
+    );
+    // ONNX Runtime's CUDA provider finding no GPU for its device id: in a pod, the request.
+    assert_eq!(
+        top("k8s pod: [ONNXRuntimeError] : 1 : FAIL : Failed to parse provider option \"device_id\": Invalid device ID: 0, must be between 0 (inclusive) and 0 (exclusive)"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("docker run myimg: Failed to parse provider option \"device_id\": Invalid device ID: 0, must be between 0 (inclusive) and 0 (exclusive)"),
+        "host.container_no_gpu"
+    );
+}
+
+/// Issue #14, round 8a, batch 4: an extension's prebuilt `_C.so` on a notebook GPU, a pod's
+/// "insufficient driver" under a Kubernetes distribution's own containerd config, and an
+/// invalid ordinal under a CUDA_VISIBLE_DEVICES that lists several GPUs.
+#[test]
+fn round_8a_extension_module_pod_runtime_and_physical_ids() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("after updating the notebook's prebuilt _C.so: RuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+    // torch's own extension module is not an extension's build.
+    assert_ne!(
+        top("torch/_C.cpython-310-x86_64-linux-gnu.so\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+    assert_eq!(
+        top("rke2 cluster, gpu-operator installed; in the pod: CUDA driver version is insufficient for CUDA runtime version"),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("export CUDA_VISIBLE_DEVICES=2,3,4,5\nworker picks device_id=5\nRuntimeError: CUDA error: invalid device ordinal"),
+        "workload.library_bug"
+    );
+}
+
+/// Issue #14, round 8a, batch 5: Slurm refusing a job's GPU request at submission, and DCGM's
+/// clients finding no host engine (a control: the GPUs are fine).
+#[test]
+fn round_8a_slurm_submission_and_dcgm_host_engine() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("salloc: error: Cannot find GPU specification, you may not submit a job not requesting GPUs in a GPU partition"),
+        "workload.gpu_not_requested"
+    );
+    assert_eq!(
+        top("sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification\n(our slurm.conf has no GresTypes line yet)"),
+        "host.scheduler_config"
+    );
+    assert_eq!(
+        top("$ dcgmi dmon -e 203\nError: Unable to connect to host engine. Host engine connection invalid/disconnected."),
+        "none"
+    );
+    assert_eq!(
+        top("nv-hostengine: Error: Failed to initialize NVML\ndcgmi: Error: Unable to connect to host engine. Host engine connection invalid/disconnected."),
+        "driver.nvml_failed"
+    );
+}
+
+/// Issue #14, round 8a, batch 6: enroot/pyxis containers without the driver injected, and
+/// incus/LXD's empty NVIDIA information without the host's container toolkit.
+#[test]
+fn round_8a_enroot_and_incus() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("srun --container-image=nvcr.io#nvidia/pytorch:24.01-py3 nvidia-smi\nNVIDIA-SMI couldn't find libnvidia-ml.so library in your system."),
+        "host.container_no_gpu"
+    );
+    assert_eq!(
+        top("$ lxc info --resources\n  NVIDIA information:\n    Architecture:\n    Brand: NVIDIA\n    Model: NVIDIA A10\n    CUDA Version:\n    NVRM Version:\n    UUID:\n"),
+        "host.container_no_gpu"
+    );
+    // A filled-in NVIDIA section is no failure.
+    assert_eq!(
+        top("  NVIDIA information:\n    Architecture: 8.6\n    CUDA Version: 12.4\n    NVRM Version: 550.54.14\n"),
+        "-"
     );
 }
