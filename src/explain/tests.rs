@@ -2460,6 +2460,7 @@ fn round_8b_linker_finds_no_cuda_library() {
     assert_eq!(
         round_8b_top("$ nvcc --version\nCuda compilation tools, release 12.1, V12.1.105\n/usr/bin/ld: cannot find -lcurand\ncollect2: error: ld returned 1 exit status"),
         "toolkit.path_inconsistent"
+    );
 }
 
 /// Issue #14, round 8a (clusters, containers, cloud): a module finding no GPU on a cloud
