@@ -152,6 +152,26 @@ fn on_the_real_busy_h100_the_memory_hungry_probe_stood_aside() {
     assert_eq!(oom["outcome"]["status"], "skipped", "{oom:#}");
     assert_eq!(finding(&r, "gpu.busy")["severity"], "info");
     assert_eq!(finding(&r, "probe.oom")["severity"], "info");
+
+    // The same with another process multiplying bf16 matrices: the GPU's software power
+    // cap under load is no slowdown to warn about, and every other probe passed.
+    let (code, r) = replayed("h100-80gb-hbm3-r580-under-load.json");
+    assert_eq!(code, 0);
+    let statuses: Vec<(&str, &str)> = r["facts"]["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["probe"].as_str().unwrap(),
+                p["outcome"]["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(statuses
+        .iter()
+        .all(|(p, s)| *s == if *p == "oom" { "skipped" } else { "passed" }));
+    assert_eq!(finding(&r, "gpu.clocks_throttle")["severity"], "pass");
 }
 
 /// `--probe-timeout 300ms` killed a healthy grid_limit probe (1.3 s on that H100): a
