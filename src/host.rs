@@ -77,7 +77,12 @@ pub const TIMINGS_ENV: &str = "GPU_DOCTOR_TIMINGS";
 
 /// True in a process (the driver worker) whose environment asks for timings.
 pub fn timings_wanted() -> bool {
-    std::env::var(TIMINGS_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+    timings_asked(std::env::var(TIMINGS_ENV).ok().as_deref())
+}
+
+/// The variable's value turns the trace on unless empty or "0".
+fn timings_asked(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// One line of the timing trace on stderr.
@@ -141,12 +146,14 @@ impl Host {
     /// `GPU_DOCTOR_TIMINGS=1`: each gathering step's wall time goes to stderr, so a slow
     /// report on a real machine says which step (driver worker, Python scan…) is slow.
     pub fn trace_timing(&self, what: &str, since: Instant) {
-        if self
-            .var(TIMINGS_ENV)
-            .is_some_and(|v| !v.is_empty() && v != "0")
-        {
+        if self.timings_on() {
             print_timing(what, since);
         }
+    }
+
+    /// Whether this host's environment asks for the timing trace.
+    pub fn timings_on(&self) -> bool {
+        timings_asked(self.var(TIMINGS_ENV))
     }
 
     /// An environment variable; `None` when unset (a non-UTF-8 value has U+FFFD where its

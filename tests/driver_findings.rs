@@ -87,6 +87,51 @@ fn cuinit_answering_stub_library_is_the_stub() {
     assert_eq!(init["caused_by"]["id"], "driver.stub_library", "{init:#}");
 }
 
+/// `GPU_DOCTOR_TIMINGS=1` times each gathering step on stderr, the driver worker's cuInit
+/// and NVML start-up by name (passed on from the worker); unset or "0", nothing is printed.
+#[test]
+fn the_timing_trace_names_each_step_and_the_drivers_calls() {
+    let root = gpu_node();
+    let run = |value: Option<&str>| {
+        let mut cmd = root.command();
+        cmd.env(
+            "GPU_DOCTOR_DRIVER_LIB_DIR",
+            &fake_driver::fake_driver().current,
+        )
+        .env("FAKE_NVML_GPUS", H100)
+        .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
+        .args(["--json", "--no-probes"]);
+        if let Some(v) = value {
+            cmd.env("GPU_DOCTOR_TIMINGS", v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let trace = run(Some("1"));
+    for step in [
+        "ms  OS, kernel and container",
+        "ms  NVML and cuInit (driver worker)",
+        "ms  Python environments and PyTorch builds",
+        "ms    gpu-doctor __driver-worker cuda",
+        "ms      cuInit (with loading libcuda)",
+        "ms      nvmlInit_v2 (with loading the library)",
+    ] {
+        assert!(trace.contains(step), "{step} missing from\n{trace}");
+    }
+    assert!(
+        trace.lines().all(|l| l.starts_with("gpu-doctor timing:")),
+        "{trace}"
+    );
+    assert!(!run(None).contains("gpu-doctor timing:"));
+    assert!(!run(Some("0")).contains("gpu-doctor timing:"));
+}
+
 #[test]
 fn nvml_version_mismatch_is_a_library_mismatch() {
     let (_, r) = report(

@@ -265,7 +265,7 @@ fn gather_part<T: DeserializeOwned>(
     let output = run_with_timeout(&mut cmd, timeout);
     host.trace_timing(&format!("  {shown}"), start);
     if let Ok(out) = &output {
-        if host.var(crate::host::TIMINGS_ENV).is_some() {
+        if host.timings_on() {
             for line in out
                 .stderr
                 .lines()
