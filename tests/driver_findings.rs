@@ -21,7 +21,8 @@ fn gpu_node() -> FixtureRoot {
     root
 }
 
-fn report(root: &FixtureRoot, vars: &[(&str, &str)]) -> (i32, serde_json::Value) {
+/// The binary on `root` with the fake driver (one H100, driver 550.54.15) and `vars`.
+fn command(root: &FixtureRoot, vars: &[(&str, &str)]) -> assert_cmd::Command {
     let mut cmd = root.command();
     cmd.env(
         "GPU_DOCTOR_DRIVER_LIB_DIR",
@@ -32,7 +33,11 @@ fn report(root: &FixtureRoot, vars: &[(&str, &str)]) -> (i32, serde_json::Value)
     for (k, v) in vars {
         cmd.env(k, v);
     }
-    json_report(&mut cmd)
+    cmd
+}
+
+fn report(root: &FixtureRoot, vars: &[(&str, &str)]) -> (i32, serde_json::Value) {
+    json_report(&mut command(root, vars))
 }
 
 fn failures(r: &serde_json::Value) -> Vec<String> {
@@ -93,18 +98,14 @@ fn cuinit_answering_stub_library_is_the_stub() {
 fn the_timing_trace_names_each_step_and_the_drivers_calls() {
     let root = gpu_node();
     let run = |value: Option<&str>| {
-        let mut cmd = root.command();
-        cmd.env(
-            "GPU_DOCTOR_DRIVER_LIB_DIR",
-            &fake_driver::fake_driver().current,
-        )
-        .env("FAKE_NVML_GPUS", H100)
-        .env("FAKE_NVML_DRIVER_VERSION", "550.54.15")
-        .args(["--json", "--no-probes"]);
-        if let Some(v) = value {
-            cmd.env("GPU_DOCTOR_TIMINGS", v);
-        }
-        let out = cmd.output().unwrap();
+        let vars: Vec<(&str, &str)> = value
+            .map(|v| ("GPU_DOCTOR_TIMINGS", v))
+            .into_iter()
+            .collect();
+        let out = command(&root, &vars)
+            .args(["--json", "--no-probes"])
+            .output()
+            .unwrap();
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
             "{:?}: {}",
