@@ -247,12 +247,12 @@ pub fn ext_arch_unsupported(ctx: &Ctx) -> Vec<Finding> {
                     .iter()
                     .filter(|(_, targets)| coverage(targets, g.major, g.minor) == Coverage::None)
                     .collect();
-                out.push(match without.first() {
-                    None => ext_arch_pass(package, libraries.len(), &g.label).scope(scope.clone()),
-                    Some((path, targets)) => {
-                        ext_arch_fail(env, package, &without, path, targets, g).scope(scope.clone())
-                    }
-                });
+                let finding = if without.is_empty() {
+                    ext_arch_pass(package, libraries.len(), &g.label)
+                } else {
+                    ext_arch_fail(env, package, &without, g)
+                };
+                out.push(finding.scope(scope.clone()));
             }
         }
     }
@@ -267,14 +267,15 @@ fn ext_arch_pass(package: &str, libraries: usize, gpu: &str) -> Finding {
     EXT_ARCH_UNSUPPORTED.finding(Severity::Pass, summary)
 }
 
+/// `without`: the package's libraries with no kernels for `g` (at least one); the first is
+/// the one described, the others are named.
 fn ext_arch_fail(
     env: &crate::facts::python::PythonEnv,
     package: &str,
     without: &[&(&str, Vec<String>)],
-    path: &str,
-    targets: &[String],
     g: &view::GpuCc,
 ) -> Finding {
+    let (path, targets) = without[0];
     let mut details = format!("{path} was built for {}; on compute capability {} its kernels fail with 'no kernel image is available for execution on the device'.", list(targets), g.cc());
     if without.len() > 1 {
         let others: Vec<&str> = without[1..].iter().map(|(p, _)| *p).collect();

@@ -24,10 +24,8 @@ pub fn outcome(r: &Report) -> (Option<String>, i32) {
         .iter()
         .filter(|f| f.severity == Severity::Fail)
         .collect();
-    if fails.is_empty() {
-        return (None, exit::OK);
-    }
-    let Some(first) = super::lead_cause(r) else {
+    // Failures lead with the text report's cause (warnings alone keep the node in service).
+    let Some(first) = super::lead_cause(r).filter(|_| !fails.is_empty()) else {
         return (None, exit::OK);
     };
     let more = if fails.len() > 1 {
