@@ -2610,6 +2610,130 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`ls $CUDA_HOME/lib64/libcurand.so*` (and `find / -name 'libcurand.so*'`): none anywhere is a missing toolkit; one elsewhere is a path problem.",
     },
+    // ---- round 9b (installing)
+    // pip/uv/Poetry find no installable wheel of a GPU package (gzxiong/MedRAG#1,
+    // Nerogar/OneTrainer#138: "No matching distribution found for torch==2.1.2+cu118";
+    // jhc13/taggui#34: "torch-2.1.2+cu121-cp311-…whl is not a supported wheel on this platform";
+    // uv's "only has wheels for the following platforms"). `+cuXXX` builds exist only on
+    // PyTorch's own index, and each release ships wheels for a few 64-bit CPython versions, so
+    // a plain `pip install`, a Python too new (or 32-bit) and a Mac all end here with nothing
+    // installed. An exact pin of an nvidia-* library wheel is a frozen environment's pin
+    // (JHLew/MoMo#4): the project's requirements, not the machine.
+    Rule {
+        id: "install.no_matching_wheel",
+        title: "the package manager finds no installable wheel of a GPU package",
+        pattern: r"(?:Could not find a version that satisfies the requirement|No matching distribution found for|Unable to find installation candidates for|there is no version of|was not found in the package registry)\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|pytorch|xformers|jaxlib|jax\[cuda\w*\]|tensorflow(?:-gpu)?|nvidia-[\w-]+|flash[_-]attn|bitsandbytes|vllm|triton|onnxruntime-gpu|cupy-cuda\w+|paddlepaddle-gpu|tensorrt[\w-]*|deepspeed|llama[_-]cpp[_-]python\w*)\b|\b(?:torch|torchvision|torchaudio|xformers|jaxlib|tensorflow|flash_attn|bitsandbytes|vllm|triton|onnxruntime_gpu|cupy_cuda\w+|llama_cpp_python\w*|causal_conv1d|mamba_ssm|torchao)-[\w.+%-]+\.whl is not a supported wheel on this platform|only has wheels (?:for|matching) the following platforms|has no wheels with (?:a )?matching (?:Python|platform|ABI)[\w ]{0,20}tags?|depends on (?:torch|torchvision|torchaudio|jaxlib|xformers) \([^)\n]*\) which doesn.t match any versions",
+        priority: 58,
+        causes: &[
+            c("torch.not_found", 0.7, "Nothing was installed: the wheel asked for exists nowhere the installer looked. CUDA builds (`+cuXXX` versions) are published only on PyTorch's own index (download.pytorch.org/whl/cuXXX), which pip, uv and Poetry do not search unless told; and every release ships wheels for a few 64-bit CPython versions only, so a Python newer than the release, a 32-bit Python or a wheel tagged for another Python (`cp311` on 3.10) finds none (\"from versions: none\", \"not a supported wheel\").", "Install from PyTorch's index with the CUDA variant the driver supports: `pip install torch==<ver> torchvision==<ver> --index-url https://download.pytorch.org/whl/cu121` (requirements.txt: `--extra-index-url` on its first line; uv: a `[[tool.uv.index]]` with `explicit = true` named in `[tool.uv.sources]`; Poetry: a `source` with `priority = \"explicit\"`). With \"from versions: none\" or a cpXY tag that is not yours, use a 64-bit Python the release ships wheels for (`python -VV`)."),
+            c("host.no_nvidia_gpu", 0.1, "CUDA builds exist only for Linux and Windows (x86_64, and Linux aarch64): on a Mac, which has no NVIDIA GPU, no `+cuXXX` wheel can install.", "On the Mac install the plain build (`pip install torch`; Apple silicon uses MPS) and drop the `+cuXXX` pins, or run the project on a Linux/Windows machine with an NVIDIA GPU."),
+            c("none", 0.1, "The requirement pins a version no index serves (a typo, a yanked release, or an exact nvidia-* wheel copied from a frozen environment): the project's requirements, not the machine.", "Correct or relax the pin: pick a version from the list the installer printed, and let torch pull the nvidia-* wheels it needs instead of pinning them."),
+            c("workload.library_bug", 0.1, "The torch build pins an nvidia-* wheel that its own index no longer serves: a packaging fault of the index, not of the machine.", "Install the pinned wheel from PyPI first (`pip install nvidia-cudnn-cu12==<pin>`), or a torch release whose pins resolve; follow the PyTorch issue for the index."),
+        ],
+        hints: &[
+            h(r"\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64", "host.no_nvidia_gpu", 0.8),
+            h(r"(?:requirement|distribution found for)\s+nvidia-[\w-]+==[\d.]+(?:\s|$)(?:\(from versions)?", "none", 0.7),
+            h(r"requirement\s+nvidia-[\w-]+==[\d.]+\s*(?:;[^\n]*)?\(from torch", "workload.library_bug", 1.0),
+        ],
+        tells_apart: "`python -VV` (version, 64-bit) and the wheel's tags (`cp311`, `win_amd64`, `manylinux_2_28_x86_64`), and whether the command named PyTorch's index (`--index-url https://download.pytorch.org/whl/cuXXX`).",
+    },
+    // conda/mamba refusing a CUDA package because the driver's __cuda is older than it needs
+    // (mamba-org/mamba#969: "package cudatoolkit-11.0.3-… has constraint __cuda >=11.0
+    // conflicting with __cuda-10.2-0"): __cuda is read from the machine's driver.
+    Rule {
+        id: "conda.virtual_cuda_too_old",
+        title: "conda's __cuda (the driver's CUDA) is older than a package needs",
+        pattern: r"constraint __cuda\s*>=?\s*[\d.]+[^\n]{0,40}conflicting with __cuda[-=][\d.]+|__cuda\s*>=\s*[\d.]+[^\n]{0,80}conflicts? with[^\n]{0,60}__cuda[-= ]+[\d.]+|incompatible with your system:\s*(?:\n\s*-\s*[^\n]*){0,6}?\n\s*-\s*feature:[\w/:-]*__cuda==[\d.]+",
+        priority: 72,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.8, "conda/mamba take the virtual package __cuda from the machine's NVIDIA driver (the 'CUDA Version' nvidia-smi prints); the package asks for a newer CUDA than this driver supports, so the solver refuses it.", "Install a driver that supports the package's CUDA (CUDA 11.x needs 450.80+, 12.x 525.60+), or ask for the CUDA this driver supports (`pytorch-cuda=<ver>` / `cudatoolkit=<ver>` / `cuda-version=<ver>`); `CONDA_OVERRIDE_CUDA` only for a machine that is not the one it will run on."),
+            c("host.no_nvidia_gpu", 0.1, "The solver runs on a machine without the target's GPU and driver (a login node, a CI runner).", "Solve with `CONDA_OVERRIDE_CUDA=<the target's CUDA>` or on the target machine."),
+            c("none", 0.1, "The request itself pins a CUDA build newer than intended.", "Drop the CUDA pin and let the solver pick the build for this driver."),
+        ],
+        hints: &[h(r"login node|\bCI\b|docker build|without (?:any )?GPUs?", "host.no_nvidia_gpu", 0.5)],
+        tells_apart: "`conda info` (its virtual packages: `__cuda=<ver>`) and `nvidia-smi` against the CUDA the package asks for.",
+    },
+    // conda/mamba cannot solve an environment with CUDA packages (facebookresearch/demucs#21:
+    // "UnsatisfiableError … pytorch=1.3.1 -> cudatoolkit[version='>=10.1,<10.2'] / cudatoolkit=10.0").
+    // Usually the request or the environment file pins packages built against different CUDA
+    // (or Python) versions: the project's pins. An environment that already holds another
+    // CUDA's packages (or pip's torch) conflicts the same way.
+    Rule {
+        id: "conda.unsatisfiable_cuda",
+        title: "conda/mamba cannot solve the CUDA packages asked for",
+        pattern: r"(?:UnsatisfiableError|LibMambaUnsatisfiableError|Found conflicts! Looking for incompatible packages|Could not solve for environment specs|Encountered problems while solving|nothing provides [^\n]{0,40}needed by)[\s\S]{0,2000}?\b(?:cudatoolkit|pytorch-cuda|pytorch-mutex|cuda-version|pytorch|torchvision|torchaudio|cudnn|cuda-toolkit|cuda-nvcc|tensorflow-gpu|jaxlib)\b",
+        priority: 45,
+        causes: &[
+            c("none", 0.55, "The packages asked for were built against different CUDA (or Python) versions (a pytorch built for CUDA 10.1 next to cudatoolkit=10.0, a torchaudio of another release than pytorch, channels mixed): the request or the project's environment file, not the machine.", "Ask for one consistent set: the pytorch, torchvision, torchaudio of one release with one `pytorch-cuda=<ver>` (`-c pytorch -c nvidia`), or conda-forge's builds alone (`cuda-version=<ver>`); correct the environment file's pins and do not mix channels for the CUDA packages."),
+            c("torch.wheel_deps_mismatch", 0.25, "The environment already holds packages of another CUDA (or a pip-installed torch), which the new request conflicts with.", "Create a fresh environment for the CUDA packages (`conda create -n <env> python=<ver> pytorch pytorch-cuda=<ver> -c pytorch -c nvidia`) instead of installing into the old one."),
+            c("driver.too_old_for_toolkit", 0.1, "The CUDA packages need a newer driver than the machine's (__cuda).", FIX_DRIVER_UPGRADE),
+            c("host.no_nvidia_gpu", 0.1, "The platform has no CUDA builds at all (macOS, osx-arm64).", "Install the CPU/MPS build on a Mac; CUDA packages need Linux or Windows with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(r"__cuda(?:==|\s*>=?\s*)\d", "driver.too_old_for_toolkit", 0.5),
+            h(r"\bosx-(?:arm)?64\b|\bmacOS\b|\bMac ?M[1-4]\b|Apple silicon", "host.no_nvidia_gpu", 0.8),
+            h(r"conda install(?: -n \w+)?[^\n]{0,80}(?:pytorch|cudatoolkit)|already installed|existing environment|\(base\)[^\n]{0,40}conda install", "torch.wheel_deps_mismatch", 0.1),
+        ],
+        tells_apart: "Which packages the solver says conflict: two CUDA versions in the request (the pins), or one against what the environment already has (`conda list`).",
+    },
+    // pip's dependency check after an install: "<pkg> <ver> requires <dep>==<v>, but you have
+    // <dep> <w> which is incompatible". torch requiring other nvidia-* wheels is a mixed set of
+    // CUDA libraries; an extension requiring another torch was built for that torch; a CPU torch
+    // pulled in by a later install is the CPU build.
+    Rule {
+        id: "pip.installed_incompatible",
+        title: "pip installed a set of packages that do not go together",
+        pattern: r"\b[\w.-]+ [\w.+-]+ requires [\w.-]+(?:\[[^\]\n]*\])?\s*(?:[=<>!~]=?[^,\n]*)?, but you have [\w.-]+ [\w.+-]+ which is incompatible",
+        priority: 40,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.5, "torch (or a CUDA library wheel) pins exact nvidia-* wheels and another install replaced one of them with another version: the CUDA libraries torch loads are not the ones it was built with.", FIX_WHEEL_DEPS),
+            c("ext.abi_mismatch", 0.3, "An extension (xformers, flash-attn, vllm, torchvision, torchaudio) was built for another torch release than the one now installed.", "Install the torch the extension was built for, or the extension's build for the installed torch (torchvision/torchaudio of the same release; `pip install xformers --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("torch.cpu_only", 0.1, "A later install pulled PyPI's CPU-only torch over the CUDA build.", "Reinstall the CUDA build last: `pip install --force-reinstall torch==<ver> --index-url https://download.pytorch.org/whl/<cuXXX>`."),
+            c("none", 0.1, "pip only warns: the packages named are not GPU libraries, or the program works with them as they are.", "Nothing to do for the GPU; align the versions pip names if the program fails."),
+        ],
+        hints: &[
+            h(r"\btorch [\w.+-]+ requires nvidia-|\bnvidia-[\w-]+ [\w.+-]+ requires nvidia-", "torch.wheel_deps_mismatch", 0.4),
+            h(r"\b(?:xformers|flash[_-]attn|vllm|torchvision|torchaudio|bitsandbytes|deepspeed|sglang|torchao|triton) [\w.+-]+ requires (?:torch|triton)\b", "ext.abi_mismatch", 0.4),
+            h(r"but you have torch [\d.]+\+cpu\b", "torch.cpu_only", 0.9),
+        ],
+        tells_apart: "`pip list | grep -E 'torch|nvidia|xformers'` and `pip check`: which package requires which version, and the `+cuXXX` / `+cpu` suffix of the torch installed.",
+    },
+    // apt/dnf cannot install the driver's packages together (david-xinyuwei/david-share#3,
+    // aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop#18: "nvidia-dkms-530 : Depends:
+    // nvidia-kernel-common-530 (>= 530.41.03) but 530.30.02-0ubuntu1 is to be installed"): two
+    // sources or two releases of the driver's packages. A fresh install ends with no driver; an
+    // upgrade stopped half-way leaves a module that is not built (or not loaded).
+    Rule {
+        id: "apt.nvidia_unmet_dependencies",
+        title: "the package manager cannot install the NVIDIA driver's packages together",
+        pattern: r"\b(?:lib)?(?:nvidia|cuda)[\w.+:-]*\s*:\s*(?:Pre)?Depends:\s*[\w.+:-]+[^\n]{0,80}?\bbut (?:[\w.:~+-]+ is to be installed|it is not (?:going to be installed|installable))|\b(?:package|pkg) (?:kmod-)?(?:nvidia|cuda)[\w.:+-]* (?:requires|conflicts with) [^\n]{0,120}(?:none of the providers can be installed|but none)|(?:nvidia|cuda)[\w.+-]* depends on (?:lib)?(?:nvidia|cuda)[\w.+-]*[^\n]{0,60}; however:",
+        priority: 64,
+        causes: &[
+            c("driver.not_installed", 0.5, "The driver's packages cannot be installed together: they come from two sources (the distribution's archive and NVIDIA's CUDA repository, a PPA, a repository for another distribution release) or from two releases of one branch (the index updated in between), so none of them installs and the machine has no working driver.", "Install the driver from one source: `sudo apt purge '*nvidia*' 'libnvidia-*' && sudo apt autoremove`, keep either the distribution's packages (`sudo ubuntu-drivers install`) or NVIDIA's repository for this release, `sudo apt update && sudo apt --fix-broken install`, then one `nvidia-driver-<branch>`; dnf: `sudo dnf module reset nvidia-driver` and one stream."),
+            c("driver.module_not_loaded", 0.35, "An upgrade stopped half-way (the kernel module's packages at one release, the rest at another): the module for the running kernel is not built, so the driver does not load.", "Finish the upgrade: `sudo apt --fix-broken install` (or `sudo dpkg --configure -a`), check `dkms status`, reboot; hold the driver on machines that must not upgrade it unattended (`sudo apt-mark hold 'nvidia-*' 'libnvidia-*'`)."),
+            c("driver.library_mismatch", 0.15, "The user-space libraries were upgraded while the previous kernel module still runs.", "Reboot (or unload and reload the nvidia modules) after the upgrade completes."),
+        ],
+        hints: &[
+            h(r"fails? to load|after working|(?:on|after) (?:a )?reboot|unattended|automatic(?:ally)? upgrad|apt(?:-get)? (?:full-)?upgrade|not fully installed|--fix-broken", "driver.module_not_loaded", 0.3),
+            h(r"Depends: libc6 \(>=|is not installable|for (?:a |another )?(?:different|newer|older) (?:distribution|release|ubuntu|debian)", "driver.not_installed", 0.3),
+            h(r"version mismatch|Failed to initialize NVML", "driver.library_mismatch", 0.5),
+        ],
+        tells_apart: "`apt policy nvidia-driver-<branch> nvidia-kernel-common-<branch>` (which repository and version each comes from), `dpkg -l | grep -i nvidia` (half-installed states: iU, iF) and `dkms status`.",
+    },
+    // dpkg failing to configure an NVIDIA package (its post-installation script builds the
+    // kernel module through DKMS): "dpkg: error processing package nvidia-dkms-470 (--configure)".
+    Rule {
+        id: "dpkg.nvidia_configure_failed",
+        title: "dpkg could not configure an NVIDIA package",
+        pattern: r"dpkg: error processing package (?:lib)?(?:nvidia|cuda)[\w.+-]*|installed (?:lib)?(?:nvidia|cuda)[\w.+-]* package post-installation script subprocess returned error exit status|Errors were encountered while processing:\s*\n\s*(?:lib)?(?:nvidia|cuda)[\w.+-]*",
+        priority: 62,
+        causes: &[
+            c("driver.module_not_loaded", 0.7, "The package's post-installation step builds the NVIDIA kernel module for the installed kernels (DKMS) and it failed (kernel headers missing, a kernel too new for the driver branch, a compiler the kernel was not built with): the driver's module does not exist for the running kernel.", FIX_MODULE),
+            c("driver.not_installed", 0.3, "The driver's installation stopped part-way (a dependency left unconfigured, another package's script failing), so no working driver is installed.", "Read the first error above the dpkg line; fix it, then `sudo dpkg --configure -a` (or `sudo apt --fix-broken install`) and reinstall the driver package; reboot."),
+        ],
+        hints: &[h(r"ModuleNotFoundError|Traceback \(most recent call last\)|No space left|Could not get lock", "driver.not_installed", 0.5)],
+        tells_apart: "`dkms status` and the make.log it names; `sudo dpkg --configure -a` shows the first failing step again.",
+    },
     // ------------------------------------------------------------ field families
     Rule {
         id: "container.run_without_gpus",

@@ -2651,3 +2651,75 @@ fn round_8a_enroot_and_incus() {
         "-"
     );
 }
+
+/// Issue #14, round 9b (installing), batch 1: what pip, uv, conda/mamba, apt, dpkg and dnf
+/// print when the GPU stack does not install, in wordings other than the corpus cases'.
+#[test]
+fn round_9b_installing_batch_1() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    // No wheel: PyTorch's index not named, or a wheel for another Python.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement torch==2.3.1+cu118 (from versions: 2.3.1, 2.4.0)\nERROR: No matching distribution found for torch==2.3.1+cu118"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("ERROR: torchvision-0.18.0+cu121-cp312-cp312-linux_x86_64.whl is not a supported wheel on this platform."),
+        "torch.not_found"
+    );
+    // A Mac has no CUDA builds at all.
+    assert_eq!(
+        top("hint: You're on macOS (`macosx_14_0_arm64`), but `torch` (v2.5.1+cu124) only has wheels for the following platforms: `manylinux_2_28_x86_64`, `win_amd64`"),
+        "host.no_nvidia_gpu"
+    );
+    // An exact nvidia-* pin of the project's is the project's; one torch itself pins is the index's.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement nvidia-cublas-cu12==12.1.3.1 (from versions: 12.4.5.8, 12.6.4.1)"),
+        "none"
+    );
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\" and platform_machine == \"x86_64\" (from torch) (from versions: 9.0.0.312, 9.1.1.17)"),
+        "workload.library_bug"
+    );
+    // conda: the driver's __cuda too old; pins of two CUDA versions in one request.
+    assert_eq!(
+        top("Encountered problems while solving:\n  - package cuda-version-12.6-3 has constraint __cuda >=12 conflicting with __cuda-11.4-0"),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("UnsatisfiableError: The following specifications were found to be incompatible with each other:\n\nPackage pytorch-cuda conflicts for:\npytorch-cuda=11.8\ntorchaudio=2.0.2 -> pytorch-cuda[version='11.7.*']"),
+        "none"
+    );
+    // pip's dependency check after an install.
+    assert_eq!(
+        top("torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine == \"x86_64\", but you have nvidia-cudnn-cu12 9.1.0.70 which is incompatible."),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("xformers 0.0.27 requires torch==2.3.1, but you have torch 2.4.0 which is incompatible."),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("xformers 0.0.28.post3 requires torch==2.5.1, but you have torch 2.5.1+cpu which is incompatible."),
+        "torch.cpu_only"
+    );
+    // apt/dnf: the driver's packages from two sources or releases; an upgrade stopped half-way.
+    assert_eq!(
+        top(" nvidia-driver-550 : Depends: nvidia-kernel-common-550 (= 550.120-0ubuntu0.22.04.1) but 550.127.05-0ubuntu1 is to be installed\nE: Unable to correct problems, you have held broken packages."),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("After last night's unattended upgrade nvidia-smi fails.\n nvidia-dkms-535 : Depends: nvidia-kernel-common-535 (>= 535.183.01) but 535.161.07-0ubuntu1 is to be installed\nE: Unmet dependencies. Try 'apt --fix-broken install' with no packages (or specify a solution)."),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("Problem: package kmod-nvidia-latest-dkms-3:550.54.15-1.el9.x86_64 requires nvidia-kmod-common = 3:550.54.15, but none of the providers can be installed"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("dpkg: error processing package nvidia-dkms-535 (--configure):\n installed nvidia-dkms-535 package post-installation script subprocess returned error exit status 10"),
+        "driver.module_not_loaded"
+    );
+}
