@@ -91,6 +91,11 @@ const FIX_MODULE: &str = "Load the kernel module: `sudo modprobe nvidia`; if tha
 const FIX_DRIVER_INSTALL: &str = "Install the NVIDIA driver for this GPU (Ubuntu: `sudo ubuntu-drivers install`; others: the distribution's nvidia-driver package or the .run installer) and reboot.";
 const FIX_UVM: &str = "Reload nvidia_uvm (`sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`), typically needed after suspend/resume; if it persists, reboot.";
 
+/// A Mac (which has no NVIDIA GPU and no CUDA builds) named in a paste that asks for a CUDA
+/// build (`+cuXXX`, pytorch-cuda, cudatoolkit, CUDA wheels), in either order: an install of a
+/// plain package that fails on a Mac is no GPU matter.
+const INSTALL_ON_A_MAC_FOR_CUDA: &str = r"(?:\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64|\bosx\b)[\s\S]{0,2000}?(?:\+cu\d{2,3}\b|pytorch-cuda|cudatoolkit|-cu1\d\b|\bCUDA\b)|(?:\+cu\d{2,3}\b|pytorch-cuda|cudatoolkit|-cu1\d\b|\bCUDA\b)[\s\S]{0,2000}?(?:\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64|\bosx\b)";
+
 /// Every rule. Order does not matter; `priority` picks the main match.
 pub const RULES: &[Rule] = &[
     // ---------------------------------------------------------------- raised on a real H100
@@ -1088,7 +1093,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "import.undefined_symbol",
         title: "undefined symbol when importing a compiled module",
-        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: [\x22'\x60]?([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
         priority: 84,
         causes: &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
@@ -1107,6 +1112,12 @@ pub const RULES: &[Rule] = &[
             h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
+            // A CUDA library's own C symbol missing (ncclCommWindowRegister, cudnn…, cublas…) is a
+            // CUDA library of another version loaded, not an extension built for another torch;
+            // a system copy of that library shown beside it is the one loaded
+            // (rsh-err-455: nccl-tests linked to /usr/lib's libnccl 2.23, not the 2.27 built).
+            h(r"undefined\s+symbol:\s*[\x22'\x60]?_{0,2}(?:cudnn|cublas|cusparse|cusolver|cufft|curand|nccl|nvJitLink|nvrtc)[A-Z_]\w*", "ext.abi_mismatch", -0.4),
+            h(r"(?:^|[\s'\x22])/usr/lib(?:64)?/(?:x86_64-linux-gnu/|aarch64-linux-gnu/)?lib(?:nccl|cudnn\w*|cublas\w*|cudart|nvrtc|nvJitLink)\.so", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
             // TensorRT's and cuDNN's libraries the same (jkjung-avt/tensorrt_demos#517:
@@ -2622,7 +2633,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "install.no_matching_wheel",
         title: "the package manager finds no installable wheel of a GPU package",
-        pattern: r"(?:Could not find a version that satisfies the requirement|No matching distribution found for|Unable to find installation candidates for|there is no version of|was not found in the package registry)\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|pytorch|xformers|jaxlib|jax\[cuda\w*\]|tensorflow(?:-gpu)?|nvidia-[\w-]+|flash[_-]attn|bitsandbytes|vllm|triton|onnxruntime-gpu|cupy-cuda\w+|paddlepaddle-gpu|tensorrt[\w-]*|deepspeed|llama[_-]cpp[_-]python\w*)\b|\b(?:torch|torchvision|torchaudio|xformers|jaxlib|tensorflow|flash_attn|bitsandbytes|vllm|triton|onnxruntime_gpu|cupy_cuda\w+|llama_cpp_python\w*|causal_conv1d|mamba_ssm|torchao)-[\w.+%-]+\.whl is not a supported wheel on this platform|only has wheels (?:for|matching) the following platforms|has no wheels with (?:a )?matching (?:Python|platform|ABI)[\w ]{0,20}tags?|depends on (?:torch|torchvision|torchaudio|jaxlib|xformers) \([^)\n]*\) which doesn.t match any versions",
+        pattern: r"(?:Could not find a version that satisfies the requirement|No matching distribution found for|Unable to find installation candidates for|there is no version of|was not found in the package registry)\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|pytorch|xformers|jaxlib|jax\[cuda\w*\]|tensorflow(?:-gpu)?|nvidia-[\w-]+|flash[_-]attn|bitsandbytes|vllm|triton|onnxruntime-gpu|cupy-cuda\w+|paddlepaddle-gpu|tensorrt[\w-]*|deepspeed|llama[_-]cpp[_-]python\w*)\b|\b(?:torch|torchvision|torchaudio|xformers|jaxlib|tensorflow|flash_attn|bitsandbytes|vllm|triton|onnxruntime_gpu|cupy_cuda\w+|llama_cpp_python\w*|causal_conv1d|mamba_ssm|torchao)-[\w.+%-]+\.whl is not a supported wheel on this platform|only\s+has\s+wheels\s+(?:for|matching)\s+the\s+following\s+platforms|has\s+no\s+wheels\s+with\s+(?:a\s+)?matching\s+(?:Python|platform|ABI)[\w\s]{0,30}?\btags?\b|we\s+only\s+found\s+wheels\s+for\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|xformers|jaxlib)[\x60'\x22]?|depends on (?:torch|torchvision|torchaudio|jaxlib|xformers) \([^)\n]*\) which doesn.t match any versions",
         priority: 58,
         causes: &[
             c("torch.not_found", 0.7, "Nothing was installed: the wheel asked for exists nowhere the installer looked. CUDA builds (`+cuXXX` versions) are published only on PyTorch's own index (download.pytorch.org/whl/cuXXX), which pip, uv and Poetry do not search unless told; and every release ships wheels for a few 64-bit CPython versions only, so a Python newer than the release, a 32-bit Python or a wheel tagged for another Python (`cp311` on 3.10) finds none (\"from versions: none\", \"not a supported wheel\").", "Install from PyTorch's index with the CUDA variant the driver supports: `pip install torch==<ver> torchvision==<ver> --index-url https://download.pytorch.org/whl/cu121` (requirements.txt: `--extra-index-url` on its first line; uv: a `[[tool.uv.index]]` with `explicit = true` named in `[tool.uv.sources]`; Poetry: a `source` with `priority = \"explicit\"`). With \"from versions: none\" or a cpXY tag that is not yours, use a 64-bit Python the release ships wheels for (`python -VV`)."),
@@ -2631,7 +2642,7 @@ pub const RULES: &[Rule] = &[
             c("workload.library_bug", 0.1, "The torch build pins an nvidia-* wheel that its own index no longer serves: a packaging fault of the index, not of the machine.", "Install the pinned wheel from PyPI first (`pip install nvidia-cudnn-cu12==<pin>`), or a torch release whose pins resolve; follow the PyTorch issue for the index."),
         ],
         hints: &[
-            h(r"\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64", "host.no_nvidia_gpu", 0.8),
+            h(INSTALL_ON_A_MAC_FOR_CUDA, "host.no_nvidia_gpu", 0.8),
             h(r"(?:requirement|distribution found for)\s+nvidia-[\w-]+==[\d.]+(?:\s|$)(?:\(from versions)?", "none", 0.7),
             h(r"requirement\s+nvidia-[\w-]+==[\d.]+\s*(?:;[^\n]*)?\(from torch", "workload.library_bug", 1.0),
         ],
@@ -2733,6 +2744,73 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"ModuleNotFoundError|Traceback \(most recent call last\)|No space left|Could not get lock", "driver.not_installed", 0.5)],
         tells_apart: "`dkms status` and the make.log it names; `sudo dpkg --configure -a` shows the first failing step again.",
+    },
+    // An install that pairs a CUDA toolkit with an older driver than it needs
+    // (GoogleCloudPlatform/compute-gpu-installation#42: "the CUDA toolkit version installed
+    // (12.5) requires driver version 555.42.02, whereas the script installs driver version
+    // 550.90.07"): what it builds fails with status 222 (PTX of an unsupported toolchain).
+    Rule {
+        id: "install.toolkit_needs_newer_driver",
+        title: "the CUDA toolkit installed needs a newer driver than the one installed",
+        pattern: r"(?:CUDA(?: toolkit)?|toolkit) (?:version )?(?:installed )?\(?v?1\d\.\d+\)? (?:requires|needs) (?:a |the )?(?:NVIDIA )?(?:GPU )?driver (?:version )?(?:>= ?|of at least |at least )?\d{3}(?:\.\d+)*",
+        priority: 42,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.85, "The CUDA toolkit installed is newer than the installed driver supports (each toolkit release names its minimum driver): code it compiles carries PTX the driver cannot JIT (status 222, \"the provided PTX was compiled with an unsupported toolchain\") and its runtime refuses the driver (status 35).", "Install the driver the toolkit's release notes name (or newer), from the same repository as the toolkit; or install the toolkit release that matches the driver (`cuda-toolkit-12-4` for a 550 driver)."),
+            c("toolkit.torch_mismatch", 0.15, "The toolkit does not match what the rest of the stack (PyTorch's CUDA) was built with.", "Install the toolkit of torch's CUDA version (`python -c \"import torch; print(torch.version.cuda)\"`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` (the driver and the highest CUDA it supports) against `nvcc --version`.",
+    },
+    // A shared library of torch itself that an extension or torchaudio/torchvision links to is
+    // missing (TEAMuP-dev/audacitorch#9: "OSError: libtorch_cuda_cpp.so: cannot open shared object
+    // file" after another package reinstalled torch 1.9.1): the extension was built against a
+    // torch whose libraries differ (another release, or a CUDA build where a CPU one is installed).
+    Rule {
+        id: "import.torch_library_missing",
+        title: "a library of torch's that an extension links to is missing",
+        pattern: r"\blibtorch(?:_cuda(?:_cpp|_cu|_linalg)?|_cpu|_python|_hip|_global_deps)?\.so[\d.]*:\s*cannot open shared object file|\b(?:torch_cuda|torch_cpu|torch_python|c10_cuda)\.dll\b[^\n]{0,40}(?:not found|could not be found|cannot be found)",
+        priority: 83,
+        causes: &[
+            c("ext.abi_mismatch", 0.6, "A compiled package (torchaudio, torchvision, an extension) was built against a torch whose libraries are named differently: another release (libtorch_cuda_cpp.so existed only in some), or a CUDA build where a CPU-only one is installed. Another install replaced torch under it.", "Install the package's release built for the installed torch (torchaudio/torchvision of the same PyTorch release, from the same index: `pip install torch==<v> torchaudio==<v'> --index-url https://download.pytorch.org/whl/<cuXXX>`), or install the torch it was built for."),
+            c("torch.cpu_only", 0.2, "The torch installed is a CPU-only build, which ships no libtorch_cuda*.so, while the package was built for a CUDA build.", "Install the CUDA build of torch (`pip install --force-reinstall torch==<v> --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("torch.wheel_deps_mismatch", 0.2, "torch's own install is incomplete (an interrupted or mixed install left some of its libraries out).", "Reinstall torch in a fresh environment (`pip install --force-reinstall --no-cache-dir torch==<v> --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+        ],
+        hints: &[
+            h(r"\+cpu\b|cpuonly|CPU[- ]only", "torch.cpu_only", 0.4),
+            h(r"^\s*import torch\s*$|torch/__init__\.py", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`pip list | grep -E '^torch'`: the releases of torch, torchaudio, torchvision (they must be one PyTorch release) and the `+cuXXX`/`+cpu` suffix of each.",
+    },
+    // pip took the CPU-only wheel: on Windows and macOS PyPI's torch is CPU-only, and `+cpu`
+    // wheels say so in their name (pytorch/pytorch#52662: "Downloading torch-1.7.1-cp38-cp38-
+    // win_amd64.whl" for the CUDA 10.2 selection, then CUDA is not available).
+    Rule {
+        id: "pip.cpu_wheel_installed",
+        title: "pip installed a CPU-only PyTorch wheel",
+        pattern: r"(?:Downloading|Collecting|Using cached|Processing|Saved)\s+(?:https?://\S+/)?torch-\d+\.\d+(?:\.\d+)?(?:\.post\d+)?-cp\d+-(?:cp\d+m?|none|abi3)-win_amd64\.whl|\btorch-\d+\.\d+(?:\.\d+)?(?:%2B|\+)cpu-cp\d+|Successfully installed[^\n]*\btorch-\d+\.\d+(?:\.\d+)?\+cpu\b",
+        priority: 30,
+        causes: &[
+            c("torch.cpu_only", 0.85, "The wheel pip took is a CPU-only build: on Windows (and macOS) the torch on PyPI, and any plain `torch-X-…-win_amd64.whl` without a `+cuXXX` suffix, has no CUDA; `+cpu` wheels say so in their name.", "Install a CUDA build from PyTorch's index, with the CUDA variant the driver supports: `pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu121` (check with `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`)."),
+            c("none", 0.15, "A CPU build is what was wanted (no NVIDIA GPU is meant to be used).", "Nothing to do."),
+        ],
+        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)|then it is not", "torch.cpu_only", 0.1)],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: `+cpu` or `None` is a CPU build.",
+    },
+    // NVIDIA's dnf plugin for precompiled kernel modules holds a kernel back until the module
+    // for it is published (NVIDIA/yum-packaging-precompiled-kmod#28: "NOTE: Skipping kernel
+    // installation since no kernel module package kmod-nvidia-… could be found"): the running
+    // kernel and driver stay as they are.
+    Rule {
+        id: "dnf.kmod_kernel_held",
+        title: "dnf holds back a kernel until NVIDIA's precompiled module for it exists",
+        pattern: r"Skipping kernel installation since no kernel module package kmod-nvidia|no kernel module package kmod-nvidia[\w.-]* for kernel version [\w.-]+ and NVIDIA driver [\d.]+ could be found",
+        priority: 66,
+        causes: &[
+            c("none", 0.8, "NVIDIA's dnf plugin skips a kernel update until the precompiled NVIDIA module for that kernel is published (usually days later); the running kernel keeps its working module, so nothing is broken, the update only waits.", "Wait for the kmod-nvidia package of the new kernel (`dnf nvidia-plugin` lists what is available), or switch to the DKMS stream (`dnf module switch-to nvidia-driver:<branch>-dkms`) to build the module for any kernel."),
+            c("driver.module_not_loaded", 0.2, "The machine already boots a kernel that has no NVIDIA module (installed some other way), so the driver does not load.", FIX_MODULE),
+        ],
+        hints: &[h(r"NVIDIA-SMI has failed|couldn't communicate with the NVIDIA driver|no NVIDIA driver|nvidia[^\n]{0,30}not loaded", "driver.module_not_loaded", 0.7)],
+        tells_apart: "`uname -r` against `rpm -qa 'kmod-nvidia*'`: a module for the running kernel means nothing is wrong yet.",
     },
     // ------------------------------------------------------------ field families
     Rule {

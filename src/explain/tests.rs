@@ -2723,3 +2723,52 @@ fn round_9b_installing_batch_1() {
         "driver.module_not_loaded"
     );
 }
+
+/// Issue #14, round 9b (installing), batch 2: uv's wrapped hints, a toolkit paired with an
+/// older driver, torch's libraries missing under torchaudio/torchvision, pip's CPU wheel on
+/// Windows, dnf holding a kernel back for NVIDIA's precompiled module.
+#[test]
+fn round_9b_installing_batch_2() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("  ╰─▶ Because torch==2.0.1+cu118 has no wheels with a matching\n      platform tag (e.g., `manylinux_2_17_aarch64`) and you require\n      torch==2.0.1+cu118, we can conclude that your requirements are unsatisfiable."),
+        "torch.not_found"
+    );
+    // A Mac asking for a plain torch that has no wheel is no GPU matter; asking for +cuXXX is.
+    assert_eq!(
+        top("macOS 14, Python 3.13\nERROR: Could not find a version that satisfies the requirement torch==2.2.2 (from versions: 2.5.0, 2.5.1)"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("MacBook Pro M3\nERROR: No matching distribution found for torch==2.4.0+cu121"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("The CUDA toolkit installed (12.6) requires driver version 560.28.03 but the image ships 550.54.15."),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("import torchvision\nOSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory"),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("OSError: /venv/lib/python3.10/site-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE"),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("Collecting torch\n  Downloading torch-2.3.1-cp311-cp311-win_amd64.whl (159.8 MB)\nSuccessfully installed torch-2.3.1\n>>> torch.cuda.is_available()\nFalse"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("Last metadata expiration check: 0:01:12 ago.\nNOTE: Skipping kernel installation since no kernel module package kmod-nvidia-550.90.07-5.14.0-427.13.1 for kernel version 5.14.0-427.13.1.el9_4 and NVIDIA driver 550.90.07 could be found"),
+        "none"
+    );
+    // A CUDA library's own symbol missing, with the system's copy shown, is that copy loaded.
+    assert_eq!(
+        top("./build/all_reduce_perf: symbol lookup error: undefined symbol: \"ncclCommWindowRegister\"\n$ ls -l /usr/lib/x86_64-linux-gnu/libnccl.so.2\n/usr/lib/x86_64-linux-gnu/libnccl.so.2 -> libnccl.so.2.21.5"),
+        "torch.libs_shadowed"
+    );
+}
