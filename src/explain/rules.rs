@@ -2645,6 +2645,11 @@ pub const RULES: &[Rule] = &[
             h(INSTALL_ON_A_MAC_FOR_CUDA, "host.no_nvidia_gpu", 0.8),
             h(r"(?:requirement|distribution found for)\s+nvidia-[\w-]+==[\d.]+(?:\s|$)(?:\(from versions)?", "none", 0.7),
             h(r"requirement\s+nvidia-[\w-]+==[\d.]+\s*(?:;[^\n]*)?\(from torch", "workload.library_bug", 1.0),
+            // Triton publishes wheels for Linux only: "from versions: none" (or a Windows shell
+            // around the request) is a platform without Triton, where programs that list it run
+            // without it (torch.compile aside); nothing is wrong with the GPU stack
+            // (XPixelGroup/DiffBIR#61, devilismyfriend/StableTuner#110).
+            h(r"requirement\s+triton\b[^\n]{0,40}\(from versions:\s*none\)|(?:requirement|found for)\s+triton\b[\s\S]{0,2000}?(?:\bwin_amd64\b|\bWindows\b|\bPowerShell\b|(?:^|\s|\()[A-Z]:\\)|(?:\bwin_amd64\b|\bWindows\b|\bPowerShell\b|(?:^|\s|\()[A-Z]:\\)[\s\S]{0,2000}?(?:requirement|found for)\s+triton\b", "none", 0.9),
         ],
         tells_apart: "`python -VV` (version, 64-bit) and the wheel's tags (`cp311`, `win_amd64`, `manylinux_2_28_x86_64`), and whether the command named PyTorch's index (`--index-url https://download.pytorch.org/whl/cuXXX`).",
     },
@@ -2694,7 +2699,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "pip.installed_incompatible",
         title: "pip installed a set of packages that do not go together",
-        pattern: r"\b[\w.-]+ [\w.+-]+ requires [\w.-]+(?:\[[^\]\n]*\])?\s*(?:[=<>!~]=?[^,\n]*)?, but you have [\w.-]+ [\w.+-]+ which is incompatible",
+        pattern: r"\b[\w.-]+ [\w.+-]+ requires [\w.-]+(?:\[[^\]\n]*\])?\s*(?:[=<>!~]=?[^,\n]*)?, but you(?:'ll| will)? have [\w.-]+ [\w.+-]+ which is incompatible",
         priority: 40,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.5, "torch (or a CUDA library wheel) pins exact nvidia-* wheels and another install replaced one of them with another version: the CUDA libraries torch loads are not the ones it was built with.", FIX_WHEEL_DEPS),
@@ -2705,7 +2710,7 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"\btorch [\w.+-]+ requires nvidia-|\bnvidia-[\w-]+ [\w.+-]+ requires nvidia-", "torch.wheel_deps_mismatch", 0.4),
             h(r"\b(?:xformers|flash[_-]attn|vllm|torchvision|torchaudio|bitsandbytes|deepspeed|sglang|torchao|triton) [\w.+-]+ requires (?:torch|triton)\b", "ext.abi_mismatch", 0.4),
-            h(r"but you have torch [\d.]+\+cpu\b", "torch.cpu_only", 0.9),
+            h(r"but you(?:'ll| will)? have torch [\d.]+\+cpu\b", "torch.cpu_only", 0.9),
         ],
         tells_apart: "`pip list | grep -E 'torch|nvidia|xformers'` and `pip check`: which package requires which version, and the `+cuXXX` / `+cpu` suffix of the torch installed.",
     },
@@ -2811,6 +2816,76 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"NVIDIA-SMI has failed|couldn't communicate with the NVIDIA driver|no NVIDIA driver|nvidia[^\n]{0,30}not loaded", "driver.module_not_loaded", 0.7)],
         tells_apart: "`uname -r` against `rpm -qa 'kmod-nvidia*'`: a module for the running kernel means nothing is wrong yet.",
+    },
+    // A CUDA extension's build stops without a message a more specific rule knows
+    // (turboderp/exllama#65: "ninja: build stopped: subcommand failed" with Ubuntu's nvcc 11.5
+    // under a cu118 torch): most often the system's nvcc is of another CUDA than torch's build,
+    // else the host compiler, no toolkit at all, or the extension's own source.
+    Rule {
+        id: "build.extension_failed",
+        title: "a CUDA extension failed to build",
+        pattern: r"ninja: build stopped: subcommand failed|error: command '[^'\n]*nvcc(?:\.exe)?' failed|Error compiling objects for extension|Failed building wheel for (?:flash[_-]attn|xformers|apex|deepspeed|mamba[_-]ssm|causal[_-]conv1d|vllm|bitsandbytes|auto[_-]gptq|exllama\w*|flashinfer\w*|detectron2|pytorch3d|mmcv\w*|torch[_-](?:scatter|sparse|cluster)|gsplat|diff[_-]gaussian[_-]rasterization|simple[_-]knn|tinycudann|nvdiffrast|spconv\w*|sageattention|transformer[_-]engine|\w*cuda\w*)\b",
+        priority: 20,
+        causes: &[
+            c("toolkit.torch_mismatch", 0.4, "The extension is compiled by the system's nvcc against torch's headers; an nvcc of another CUDA than torch's build (Ubuntu's older `nvidia-cuda-toolkit`, a leftover /usr/local/cuda, conda's cuda-nvcc of another version) makes code and headers that do not fit together.", "Build with the toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`): install that toolkit and `export CUDA_HOME=/usr/local/cuda-<ver> PATH=/usr/local/cuda-<ver>/bin:$PATH`, or install the torch build of the toolkit's CUDA; a prebuilt wheel of the extension avoids the build."),
+            c("toolkit.host_compiler_unsupported", 0.25, "The host compiler (gcc/g++, MSVC) is newer or older than this nvcc accepts.", "Build with a gcc the toolkit supports (`export CC=gcc-<n> CXX=g++-<n>`; CUDA 11.x: gcc <= 11, 12.x: gcc <= 12/13), or a newer toolkit."),
+            c("toolkit.not_found", 0.2, "No CUDA toolkit (nvcc) is installed or found: the wheels torch brings have no compiler.", "Install the CUDA toolkit of torch's CUDA version and set CUDA_HOME, or install a prebuilt wheel of the extension."),
+            c("workload.library_bug", 0.15, "The extension's source does not compile with this torch or toolkit release: it needs a release of the extension that supports them.", "Use the extension's release (or prebuilt wheel) made for the installed torch and CUDA; search its issues for the first compiler error of the log."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|nvcc: NVIDIA \(R\)|nvcc (?:--version|-V)\b", "toolkit.torch_mismatch", 0.2),
+            h(r"unsupported GNU version|gcc versions? later than|host_config\.h|-allow-unsupported-compiler|unsupported Microsoft Visual Studio", "toolkit.host_compiler_unsupported", 0.6),
+            h(r"nvcc: (?:command )?not found|CUDA_HOME (?:environment variable is not set|does not exist)|No CUDA runtime is found|(?:cannot|could not) find nvcc", "toolkit.not_found", 0.6),
+        ],
+        tells_apart: "The first `error:` line of the build log, `nvcc --version` against `python -c \"import torch; print(torch.version.cuda)\"`, and `gcc --version`.",
+    },
+    // TensorFlow's configure finding an nvcc of another CUDA than it was told
+    // (NVIDIA/nvidia-docker#740: Ubuntu's `nvidia-cuda-toolkit` 9.1 installed in a CUDA 9.2
+    // image): two toolkits, and the one on PATH is not the one meant.
+    Rule {
+        id: "configure.nvcc_version_differs",
+        title: "the nvcc found is another CUDA version than the one configured",
+        pattern: r"CUDA version detected from nvcc \([\d.]+\) does not match TF_CUDA_VERSION|nvcc version \(?[\d.]+\)? does not match (?:the )?(?:requested|configured|expected) CUDA version",
+        priority: 60,
+        causes: &[
+            c("toolkit.multiple", 0.6, "Two CUDA toolkits are installed (a distribution's `nvidia-cuda-toolkit` beside NVIDIA's, or two versions under /usr/local) and the nvcc found first is not the one the build was configured for.", "Use one toolkit: remove the distribution's package (`sudo apt remove nvidia-cuda-toolkit`) or put the intended one first (`export PATH=/usr/local/cuda-<ver>/bin:$PATH CUDA_HOME=/usr/local/cuda-<ver>`); in containers start from the -devel image of that CUDA."),
+            c("toolkit.path_inconsistent", 0.4, "PATH, CUDA_HOME and the configured version point at different installs.", "Point PATH and CUDA_HOME at the toolkit the build is configured for."),
+        ],
+        hints: &[h(r"install[^\n]{0,40}nvidia-cuda-toolkit", "toolkit.multiple", 0.3)],
+        tells_apart: "`which -a nvcc` and `ls -d /usr/local/cuda*`: several is several toolkits.",
+    },
+    // Placeholder packages that only raise an error on install: PyPI's "tensorflow-gpu" since
+    // December 2022 (dionhaefner/pyhpc-benchmarks#17: "The "tensorflow-gpu" package has been
+    // removed! Please install "tensorflow" instead.") and "pytorch" (the package is "torch"):
+    // the requirements name a package that was renamed, the machine is fine.
+    Rule {
+        id: "install.placeholder_package",
+        title: "the requirements name a renamed GPU package",
+        pattern: r"The \x22?tensorflow-gpu\x22? package has been removed|You tried to install \x22pytorch\x22\. The package named for PyTorch is \x22torch\x22",
+        priority: 70,
+        causes: &[
+            c("none", 0.9, "The package name is a placeholder that only raises this error: tensorflow-gpu was folded into tensorflow (GPU support included since 2.1; `tensorflow[and-cuda]` on Linux brings the CUDA libraries), and PyTorch's package is `torch`. The requirements are out of date; the machine is fine.", "Replace the name in the requirements or environment file: `tensorflow-gpu` -> `tensorflow[and-cuda]` (Linux; a pinned 1.x/2.x tensorflow-gpu release still installs by its exact version), `pytorch` -> `torch` (with PyTorch's index for a CUDA build)."),
+            c("torch.not_found", 0.1, "Until the name is corrected nothing is installed.", "Install the framework under its current name."),
+        ],
+        hints: &[],
+        tells_apart: "The message itself names the package to install instead.",
+    },
+    // A GPU library reporting its own internal error (rsh-err-769: "FlashInfer Internal Error:
+    // Invalid configuration in BatchPrefillWithRaggedKVCacheDispatched"): the library's kernel
+    // dispatch has no configuration for the case, a bug fixed in its later releases; the
+    // machine is fine. (The case was carried by the casebook's votes until round 9b's cases
+    // joined it.)
+    Rule {
+        id: "library.internal_error",
+        title: "a GPU library reports an internal error",
+        pattern: r"\b(?:FlashInfer|CUTLASS|cuDNN Frontend|xFormers|FlashAttention|TensorRT-LLM|Marlin)\s+Internal Error\b",
+        priority: 40,
+        causes: &[
+            c("workload.library_bug", 0.8, "The library's own check failed (a kernel configuration, shape or dtype its dispatch does not cover): a bug of that release, not the machine.", FIX_LIBRARY_BUG),
+            c("torch.arch_unsupported", 0.2, "The library has no kernels for this GPU's architecture and reports it as an internal error.", "Check the library's supported GPUs; use a release that builds kernels for this compute capability."),
+        ],
+        hints: &[h(r"not supported on (?:this|your) (?:GPU|device)|sm_?\d{2,3}[^\n]{0,30}not supported|compute capability", "torch.arch_unsupported", 0.5)],
+        tells_apart: "Whether the library's newer release (its changelog) fixes the message, and whether the same call works on another GPU model.",
     },
     // ------------------------------------------------------------ field families
     Rule {

@@ -2772,3 +2772,64 @@ fn round_9b_installing_batch_2() {
         "torch.libs_shadowed"
     );
 }
+
+/// Issue #14, round 9b (installing), batch 3: pip's resolver in the future tense, a CUDA
+/// extension's build stopping with another CUDA's nvcc, a configure step finding another nvcc.
+#[test]
+fn round_9b_installing_batch_3() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("flash-attn 2.5.8 requires torch>=2.3, but you'll have torch 2.1.2 which is incompatible."),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("$ nvcc --version\nCuda compilation tools, release 12.0, V12.0.140\n$ pip install -e . (torch 2.2.0+cu118)\nninja: build stopped: subcommand failed.\nRuntimeError: Error compiling objects for extension"),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!\nninja: build stopped: subcommand failed."),
+        "toolkit.host_compiler_unsupported"
+    );
+    assert_eq!(
+        top("      error: command '/usr/bin/nvcc' failed with exit code 1\n      ERROR: Failed building wheel for causal-conv1d"),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("apt-get install -y nvidia-cuda-toolkit\n...\nCuda Configuration Error: CUDA version detected from nvcc (11.5.119) does not match TF_CUDA_VERSION (12.2)"),
+        "toolkit.multiple"
+    );
+}
+
+/// Issue #14, round 9b (installing), batch 4: Triton on a platform without its wheels and
+/// renamed placeholder packages are no fault of the machine.
+#[test]
+fn round_9b_installing_batch_4() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement triton>=2.1.0 (from versions: none)\nERROR: No matching distribution found for triton>=2.1.0"),
+        "none"
+    );
+    assert_eq!(
+        top("PS C:\\Users\\me\\app> pip install -r requirements.txt\nERROR: No matching distribution found for triton==3.1.0"),
+        "none"
+    );
+    // torch itself missing on a Linux box is still no installed PyTorch.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement torch==2.0.1+cu117 (from versions: 2.4.0, 2.5.0)"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("      =========================================================\n      The \"tensorflow-gpu\" package has been removed!\n\n      Please install \"tensorflow\" instead."),
+        "none"
+    );
+    assert_eq!(
+        top("You tried to install \"pytorch\". The package named for PyTorch is \"torch\""),
+        "none"
+    );
+}
