@@ -472,8 +472,13 @@ pub const RULES: &[Rule] = &[
         title: "the toolkit's CUDA differs from PyTorch's when building an extension",
         pattern: r"(?:The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s+PyTorch \(([\d.]+)\)|CUDA version mismatch[^\n]{0,80}PyTorch|CUDAMismatchException|Installed CUDA version [\d.]+ does not match the version torch was compiled with)",
         priority: 86,
-        causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit.")],
-        hints: &[],
+        causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit."), c("toolkit.path_inconsistent", 0.05, "The nvcc on PATH is the right one but the build takes another toolkit from CUDA_HOME (or /usr/local/cuda): cpp_extension reads CUDA_HOME first.", "Point CUDA_HOME at the toolkit whose nvcc is on PATH (`export CUDA_HOME=$CONDA_PREFIX` in a conda environment with cuda-nvcc, or `export CUDA_HOME=$(dirname $(dirname $(which nvcc)))`), then rebuild.")],
+        hints: &[
+            // A conda environment that brings torch's own nvcc while the build still takes the
+            // system's toolkit from CUDA_HOME (pytorch/pytorch#136845: "Even if nvcc --version
+            // shows correctly 11.8"; the fix was `export CUDA_HOME=$CONDA_PREFIX`).
+            h(r"nvcc[^\n]{0,40}\b(?:shows|says|reports|prints|gives)\b[^\n]{0,15}\d+\.\d|CUDA_HOME=\$CONDA_PREFIX|nvidia/label/cuda-\d|conda install[^\n]{0,60}\bcuda-(?:nvcc|toolkit)\b", "toolkit.path_inconsistent", 1.0),
+        ],
         tells_apart: "`nvcc --version` and `echo $CUDA_HOME` against `python -c \"import torch; print(torch.version.cuda)\"`.",
     },
     Rule {
@@ -2788,17 +2793,19 @@ pub const RULES: &[Rule] = &[
     },
     // pip took the CPU-only wheel: on Windows and macOS PyPI's torch is CPU-only, and `+cpu`
     // wheels say so in their name (pytorch/pytorch#52662: "Downloading torch-1.7.1-cp38-cp38-
-    // win_amd64.whl" for the CUDA 10.2 selection, then CUDA is not available).
+    // win_amd64.whl" for the CUDA 10.2 selection, then CUDA is not available). pip prints a
+    // bare file name for PyPI and the whole URL for other indexes (PyTorch's cuXXX folders,
+    // whose old Windows wheels had no suffix), so only the bare name is read.
     Rule {
         id: "pip.cpu_wheel_installed",
         title: "pip installed a CPU-only PyTorch wheel",
-        pattern: r"(?:Downloading|Collecting|Using cached|Processing|Saved)\s+(?:https?://\S+/)?torch-\d+\.\d+(?:\.\d+)?(?:\.post\d+)?-cp\d+-(?:cp\d+m?|none|abi3)-win_amd64\.whl|\btorch-\d+\.\d+(?:\.\d+)?(?:%2B|\+)cpu-cp\d+|Successfully installed[^\n]*\btorch-\d+\.\d+(?:\.\d+)?\+cpu\b",
+        pattern: r"(?:Downloading|Using cached)\s+torch-\d+\.\d+(?:\.\d+)?(?:\.post\d+)?-cp\d+-(?:cp\d+m?|none|abi3)-win_amd64\.whl|\btorch-\d+\.\d+(?:\.\d+)?(?:%2B|\+)cpu-cp\d+|Successfully installed[^\n]*\btorch-\d+\.\d+(?:\.\d+)?\+cpu\b",
         priority: 30,
         causes: &[
             c("torch.cpu_only", 0.85, "The wheel pip took is a CPU-only build: on Windows (and macOS) the torch on PyPI, and any plain `torch-X-…-win_amd64.whl` without a `+cuXXX` suffix, has no CUDA; `+cpu` wheels say so in their name.", "Install a CUDA build from PyTorch's index, with the CUDA variant the driver supports: `pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu121` (check with `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`)."),
             c("none", 0.15, "A CPU build is what was wanted (no NVIDIA GPU is meant to be used).", "Nothing to do."),
         ],
-        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)|then it is not", "torch.cpu_only", 0.1)],
+        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)", "torch.cpu_only", 0.1)],
         tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: `+cpu` or `None` is a CPU build.",
     },
     // NVIDIA's dnf plugin for precompiled kernel modules holds a kernel back until the module
@@ -2886,6 +2893,27 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"not supported on (?:this|your) (?:GPU|device)|sm_?\d{2,3}[^\n]{0,30}not supported|compute capability", "torch.arch_unsupported", 0.5)],
         tells_apart: "Whether the library's newer release (its changelog) fixes the message, and whether the same call works on another GPU model.",
+    },
+    // A tool's distribution package pinned to one driver branch's library (Syllo/nvtop#127:
+    // "nvtop : Depends: libnvidia-compute-418 but it is not going to be installed" with a 495
+    // driver that works): apt refuses the tool, the driver is fine; forcing it in replaces
+    // the driver's libraries (Syllo/nvtop#118: NVML "Driver/library version mismatch").
+    // Lower priority than the driver's own packages' rule, which takes their lines.
+    Rule {
+        id: "apt.package_pins_driver_library",
+        title: "a package depends on another driver branch's library",
+        pattern: r"\b[\w.+-]+\s*:\s*Depends:\s*libnvidia-[\w-]+-\d{3}\b[^\n]{0,60}?\bbut (?:[\w.:~+-]+ is to be installed|it is not (?:going to be installed|installable))",
+        priority: 50,
+        causes: &[
+            c("none", 0.6, "The package (a monitoring tool, a library built by the distribution) depends on the library of one driver branch; with another branch installed apt refuses it. The installed driver is fine.", "Install the tool another way (its release, a build from source, pip) or the distribution's build made for the installed branch; do not let apt replace the driver for it."),
+            c("driver.library_mismatch", 0.25, "Installing it anyway replaced the driver's user-space libraries with another branch's while the running kernel module stayed: NVML reports a driver/library version mismatch.", "Reinstall the driver branch that was running (`sudo apt install nvidia-driver-<branch>`), remove the tool's package, and reboot."),
+            c("driver.not_installed", 0.15, "The driver's own packages are incomplete, so nothing provides the library.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            h(r"Driver/library version mismatch|Failed to initialize NVML", "driver.library_mismatch", 0.6),
+            h(r"NVIDIA-SMI \d{3}\.\d+\s+Driver Version", "none", 0.2),
+        ],
+        tells_apart: "`apt-cache depends <package>` (which driver branch it wants) against `nvidia-smi` (the branch that runs).",
     },
     // ------------------------------------------------------------ field families
     Rule {

@@ -2833,3 +2833,30 @@ fn round_9b_installing_batch_4() {
         "none"
     );
 }
+
+/// Issue #14, round 9b (installing), batch 5: a tool's package pinned to another driver
+/// branch, and a conda environment's nvcc passed over for CUDA_HOME's toolkit.
+#[test]
+fn round_9b_installing_batch_5() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("The following packages have unmet dependencies:\n python3-pycuda : Depends: libnvidia-compute-390 but it is not going to be installed\n| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |"),
+        "none"
+    );
+    // The driver's own packages keep their rule.
+    assert_eq!(
+        top(" nvidia-driver-535 : Depends: libnvidia-compute-535 (= 535.104.05-0ubuntu1) but it is not going to be installed"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("conda install -c nvidia cuda-nvcc=12.1\nRuntimeError:\nThe detected CUDA version (11.5) mismatches the version that was used to compile\nPyTorch (12.1). Please make sure to use the same CUDA versions."),
+        "toolkit.path_inconsistent"
+    );
+    assert_eq!(
+        top("RuntimeError:\nThe detected CUDA version (11.5) mismatches the version that was used to compile\nPyTorch (12.1). Please make sure to use the same CUDA versions."),
+        "toolkit.torch_mismatch"
+    );
+}
