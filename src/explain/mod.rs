@@ -1140,7 +1140,7 @@ fn specialise(
                     || small(r"^lib(?:cu\w+|nccl|nvJitLink|nvrtc|nvToolsExt)\.so")
                         .is_some_and(|re| re.is_match(name));
                 let torch_lib =
-                    small(r"^lib(?:torch\w*|c10\w*)\.so").is_some_and(|re| re.is_match(name));
+                    small(r"^lib(?:torch(?:_\w+)?|c10\w*)\.so").is_some_and(|re| re.is_match(name));
                 // The missing symbol is a CUDA library's C API (cudnnSetConvolutionGroupCount,
                 // __nvJitLinkAddData_12_1, cublasLt…): that library was loaded in another
                 // version than the one the caller was built against (pytorch/pytorch#3251).

@@ -91,6 +91,11 @@ const FIX_MODULE: &str = "Load the kernel module: `sudo modprobe nvidia`; if tha
 const FIX_DRIVER_INSTALL: &str = "Install the NVIDIA driver for this GPU (Ubuntu: `sudo ubuntu-drivers install`; others: the distribution's nvidia-driver package or the .run installer) and reboot.";
 const FIX_UVM: &str = "Reload nvidia_uvm (`sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`), typically needed after suspend/resume; if it persists, reboot.";
 
+/// A Mac (which has no NVIDIA GPU and no CUDA builds) named in a paste that asks for a CUDA
+/// build (`+cuXXX`, pytorch-cuda, cudatoolkit, CUDA wheels), in either order: an install of a
+/// plain package that fails on a Mac is no GPU matter.
+const INSTALL_ON_A_MAC_FOR_CUDA: &str = r"(?:\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64|\bosx\b)[\s\S]{0,2000}?(?:\+cu\d{2,3}\b|pytorch-cuda|cudatoolkit|-cu1\d\b|\bCUDA\b)|(?:\+cu\d{2,3}\b|pytorch-cuda|cudatoolkit|-cu1\d\b|\bCUDA\b)[\s\S]{0,2000}?(?:\bmacOS\b|macosx_\d|\bdarwin\b|\bMac ?(?:M[1-4]|book|OS)\b|Apple (?:M[1-4]|silicon)|osx-arm64|\bosx\b)";
+
 /// Every rule. Order does not matter; `priority` picks the main match.
 pub const RULES: &[Rule] = &[
     // ---------------------------------------------------------------- raised on a real H100
@@ -467,8 +472,13 @@ pub const RULES: &[Rule] = &[
         title: "the toolkit's CUDA differs from PyTorch's when building an extension",
         pattern: r"(?:The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s+PyTorch \(([\d.]+)\)|CUDA version mismatch[^\n]{0,80}PyTorch|CUDAMismatchException|Installed CUDA version [\d.]+ does not match the version torch was compiled with)",
         priority: 86,
-        causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit.")],
-        hints: &[],
+        causes: &[c("toolkit.torch_mismatch", 0.95, "The extension build uses the nvcc of a CUDA toolkit (CUDA_HOME or PATH) of another major version than the CUDA the installed torch was built with; torch.utils.cpp_extension refuses to mix them.", "Point CUDA_HOME at a toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the torch variant for the local toolkit."), c("toolkit.path_inconsistent", 0.05, "The nvcc on PATH is the right one but the build takes another toolkit from CUDA_HOME (or /usr/local/cuda): cpp_extension reads CUDA_HOME first.", "Point CUDA_HOME at the toolkit whose nvcc is on PATH (`export CUDA_HOME=$CONDA_PREFIX` in a conda environment with cuda-nvcc, or `export CUDA_HOME=$(dirname $(dirname $(which nvcc)))`), then rebuild.")],
+        hints: &[
+            // A conda environment that brings torch's own nvcc while the build still takes the
+            // system's toolkit from CUDA_HOME (pytorch/pytorch#136845: "Even if nvcc --version
+            // shows correctly 11.8"; the fix was `export CUDA_HOME=$CONDA_PREFIX`).
+            h(r"nvcc[^\n]{0,40}\b(?:shows|says|reports|prints|gives)\b[^\n]{0,15}\d+\.\d|CUDA_HOME=\$CONDA_PREFIX|nvidia/label/cuda-\d|conda install[^\n]{0,60}\bcuda-(?:nvcc|toolkit)\b", "toolkit.path_inconsistent", 1.0),
+        ],
         tells_apart: "`nvcc --version` and `echo $CUDA_HOME` against `python -c \"import torch; print(torch.version.cuda)\"`.",
     },
     Rule {
@@ -1088,7 +1098,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "import.undefined_symbol",
         title: "undefined symbol when importing a compiled module",
-        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: ([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
+        pattern: r"(?:([\w./+-]*\.so[\w.]*):\s*undefined\s+symbol(?::\s*([\w@.]+))?|undefined\s+symbol: [\x22'\x60]?([\w@.]+)|DLL load failed while importing (\w+)|ImportError: [^\n]{0,200}\.so[\w.]*: cannot open shared object file|(lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti)\w*\.so[\d.]*): cannot open shared object file)",
         priority: 84,
         causes: &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
@@ -1107,6 +1117,12 @@ pub const RULES: &[Rule] = &[
             h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
+            // A CUDA library's own C symbol missing (ncclCommWindowRegister, cudnn…, cublas…) is a
+            // CUDA library of another version loaded, not an extension built for another torch;
+            // a system copy of that library shown beside it is the one loaded
+            // (rsh-err-455: nccl-tests linked to /usr/lib's libnccl 2.23, not the 2.27 built).
+            h(r"undefined\s+symbol:\s*[\x22'\x60]?_{0,2}(?:cudnn|cublas|cusparse|cusolver|cufft|curand|nccl|nvJitLink|nvrtc)[A-Z_]\w*", "ext.abi_mismatch", -0.4),
+            h(r"(?:^|[\s'\x22])/usr/lib(?:64)?/(?:x86_64-linux-gnu/|aarch64-linux-gnu/)?lib(?:nccl|cudnn\w*|cublas\w*|cudart|nvrtc|nvJitLink)\.so", "torch.libs_shadowed", 0.4),
             // A CUDA library that is not there at all is no ABI mismatch: the build needs a
             // CUDA major that is not installed (microsoft/onnxruntime#21684).
             // TensorRT's and cuDNN's libraries the same (jkjung-avt/tensorrt_demos#517:
@@ -2609,6 +2625,295 @@ pub const RULES: &[Rule] = &[
             h(r"Cuda compilation tools, release|/usr/local/cuda[\w.-]*/(?:bin|lib64)|CUDA_HOME\s*=\s*/|-lcuda\b", "toolkit.path_inconsistent", 0.3),
         ],
         tells_apart: "`ls $CUDA_HOME/lib64/libcurand.so*` (and `find / -name 'libcurand.so*'`): none anywhere is a missing toolkit; one elsewhere is a path problem.",
+    },
+    // ---- round 9b (installing)
+    // pip/uv/Poetry find no installable wheel of a GPU package (gzxiong/MedRAG#1,
+    // Nerogar/OneTrainer#138: "No matching distribution found for torch==2.1.2+cu118";
+    // jhc13/taggui#34: "torch-2.1.2+cu121-cp311-…whl is not a supported wheel on this platform";
+    // uv's "only has wheels for the following platforms"). `+cuXXX` builds exist only on
+    // PyTorch's own index, and each release ships wheels for a few 64-bit CPython versions, so
+    // a plain `pip install`, a Python too new (or 32-bit) and a Mac all end here with nothing
+    // installed. An exact pin of an nvidia-* library wheel is a frozen environment's pin
+    // (JHLew/MoMo#4): the project's requirements, not the machine.
+    Rule {
+        id: "install.no_matching_wheel",
+        title: "the package manager finds no installable wheel of a GPU package",
+        pattern: r"(?:Could not find a version that satisfies the requirement|No matching distribution found for|Unable to find installation candidates for|there is no version of|was not found in the package registry)\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|pytorch|xformers|jaxlib|jax\[cuda\w*\]|tensorflow(?:-gpu)?|nvidia-[\w-]+|flash[_-]attn|bitsandbytes|vllm|triton|onnxruntime-gpu|cupy-cuda\w+|paddlepaddle-gpu|tensorrt[\w-]*|deepspeed|llama[_-]cpp[_-]python\w*)\b|\b(?:torch|torchvision|torchaudio|xformers|jaxlib|tensorflow|flash_attn|bitsandbytes|vllm|triton|onnxruntime_gpu|cupy_cuda\w+|llama_cpp_python\w*|causal_conv1d|mamba_ssm|torchao)-[\w.+%-]+\.whl is not a supported wheel on this platform|only\s+has\s+wheels\s+(?:for|matching)\s+the\s+following\s+platforms|has\s+no\s+wheels\s+with\s+(?:a\s+)?matching\s+(?:Python|platform|ABI)[\w\s]{0,30}?\btags?\b|we\s+only\s+found\s+wheels\s+for\s+[\x60'\x22]?(?:torch|torchvision|torchaudio|xformers|jaxlib)[\x60'\x22]?|depends on (?:torch|torchvision|torchaudio|jaxlib|xformers) \([^)\n]*\) which doesn.t match any versions",
+        priority: 58,
+        causes: &[
+            c("torch.not_found", 0.7, "Nothing was installed: the wheel asked for exists nowhere the installer looked. CUDA builds (`+cuXXX` versions) are published only on PyTorch's own index (download.pytorch.org/whl/cuXXX), which pip, uv and Poetry do not search unless told; and every release ships wheels for a few 64-bit CPython versions only, so a Python newer than the release, a 32-bit Python or a wheel tagged for another Python (`cp311` on 3.10) finds none (\"from versions: none\", \"not a supported wheel\").", "Install from PyTorch's index with the CUDA variant the driver supports: `pip install torch==<ver> torchvision==<ver> --index-url https://download.pytorch.org/whl/cu121` (requirements.txt: `--extra-index-url` on its first line; uv: a `[[tool.uv.index]]` with `explicit = true` named in `[tool.uv.sources]`; Poetry: a `source` with `priority = \"explicit\"`). With \"from versions: none\" or a cpXY tag that is not yours, use a 64-bit Python the release ships wheels for (`python -VV`)."),
+            c("host.no_nvidia_gpu", 0.1, "CUDA builds exist only for Linux and Windows (x86_64, and Linux aarch64): on a Mac, which has no NVIDIA GPU, no `+cuXXX` wheel can install.", "On the Mac install the plain build (`pip install torch`; Apple silicon uses MPS) and drop the `+cuXXX` pins, or run the project on a Linux/Windows machine with an NVIDIA GPU."),
+            c("none", 0.1, "The requirement pins a version no index serves (a typo, a yanked release, or an exact nvidia-* wheel copied from a frozen environment): the project's requirements, not the machine.", "Correct or relax the pin: pick a version from the list the installer printed, and let torch pull the nvidia-* wheels it needs instead of pinning them."),
+            c("workload.library_bug", 0.1, "The torch build pins an nvidia-* wheel that its own index no longer serves: a packaging fault of the index, not of the machine.", "Install the pinned wheel from PyPI first (`pip install nvidia-cudnn-cu12==<pin>`), or a torch release whose pins resolve; follow the PyTorch issue for the index."),
+        ],
+        hints: &[
+            h(INSTALL_ON_A_MAC_FOR_CUDA, "host.no_nvidia_gpu", 0.8),
+            h(r"(?:requirement|distribution found for)\s+nvidia-[\w-]+==[\d.]+(?:\s|$)(?:\(from versions)?", "none", 0.7),
+            h(r"requirement\s+nvidia-[\w-]+==[\d.]+\s*(?:;[^\n]*)?\(from torch", "workload.library_bug", 1.0),
+            // Triton publishes wheels for Linux only: "from versions: none" (or a Windows shell
+            // around the request) is a platform without Triton, where programs that list it run
+            // without it (torch.compile aside); nothing is wrong with the GPU stack
+            // (XPixelGroup/DiffBIR#61, devilismyfriend/StableTuner#110).
+            h(r"requirement\s+triton\b[^\n]{0,40}\(from versions:\s*none\)|(?:requirement|found for)\s+triton\b[\s\S]{0,2000}?(?:\bwin_amd64\b|\bWindows\b|\bPowerShell\b|(?:^|\s|\()[A-Z]:\\)|(?:\bwin_amd64\b|\bWindows\b|\bPowerShell\b|(?:^|\s|\()[A-Z]:\\)[\s\S]{0,2000}?(?:requirement|found for)\s+triton\b", "none", 0.9),
+        ],
+        tells_apart: "`python -VV` (version, 64-bit) and the wheel's tags (`cp311`, `win_amd64`, `manylinux_2_28_x86_64`), and whether the command named PyTorch's index (`--index-url https://download.pytorch.org/whl/cuXXX`).",
+    },
+    // conda/mamba refusing a CUDA package because the driver's __cuda is older than it needs
+    // (mamba-org/mamba#969: "package cudatoolkit-11.0.3-… has constraint __cuda >=11.0
+    // conflicting with __cuda-10.2-0"): __cuda is read from the machine's driver.
+    Rule {
+        id: "conda.virtual_cuda_too_old",
+        title: "conda's __cuda (the driver's CUDA) is older than a package needs",
+        pattern: r"constraint __cuda\s*>=?\s*[\d.]+[^\n]{0,40}conflicting with __cuda[-=][\d.]+|__cuda\s*>=\s*[\d.]+[^\n]{0,80}conflicts? with[^\n]{0,60}__cuda[-= ]+[\d.]+|incompatible with your system:\s*(?:\n\s*-\s*[^\n]*){0,6}?\n\s*-\s*feature:[\w/:-]*__cuda==[\d.]+",
+        priority: 72,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.8, "conda/mamba take the virtual package __cuda from the machine's NVIDIA driver (the 'CUDA Version' nvidia-smi prints); the package asks for a newer CUDA than this driver supports, so the solver refuses it.", "Install a driver that supports the package's CUDA (CUDA 11.x needs 450.80+, 12.x 525.60+), or ask for the CUDA this driver supports (`pytorch-cuda=<ver>` / `cudatoolkit=<ver>` / `cuda-version=<ver>`); `CONDA_OVERRIDE_CUDA` only for a machine that is not the one it will run on."),
+            c("host.no_nvidia_gpu", 0.1, "The solver runs on a machine without the target's GPU and driver (a login node, a CI runner).", "Solve with `CONDA_OVERRIDE_CUDA=<the target's CUDA>` or on the target machine."),
+            c("none", 0.1, "The request itself pins a CUDA build newer than intended.", "Drop the CUDA pin and let the solver pick the build for this driver."),
+        ],
+        hints: &[h(r"login node|\bCI\b|docker build|without (?:any )?GPUs?", "host.no_nvidia_gpu", 0.5)],
+        tells_apart: "`conda info` (its virtual packages: `__cuda=<ver>`) and `nvidia-smi` against the CUDA the package asks for.",
+    },
+    // conda/mamba cannot solve an environment with CUDA packages (facebookresearch/demucs#21:
+    // "UnsatisfiableError … pytorch=1.3.1 -> cudatoolkit[version='>=10.1,<10.2'] / cudatoolkit=10.0").
+    // Usually the request or the environment file pins packages built against different CUDA
+    // (or Python) versions: the project's pins. An environment that already holds another
+    // CUDA's packages (or pip's torch) conflicts the same way.
+    Rule {
+        id: "conda.unsatisfiable_cuda",
+        title: "conda/mamba cannot solve the CUDA packages asked for",
+        pattern: r"(?:UnsatisfiableError|LibMambaUnsatisfiableError|Found conflicts! Looking for incompatible packages|Could not solve for environment specs|Encountered problems while solving|nothing provides [^\n]{0,40}needed by)[\s\S]{0,2000}?\b(?:cudatoolkit|pytorch-cuda|pytorch-mutex|cuda-version|pytorch|torchvision|torchaudio|cudnn|cuda-toolkit|cuda-nvcc|tensorflow-gpu|jaxlib)\b",
+        priority: 45,
+        causes: &[
+            c("none", 0.55, "The packages asked for were built against different CUDA (or Python) versions (a pytorch built for CUDA 10.1 next to cudatoolkit=10.0, a torchaudio of another release than pytorch, channels mixed): the request or the project's environment file, not the machine.", "Ask for one consistent set: the pytorch, torchvision, torchaudio of one release with one `pytorch-cuda=<ver>` (`-c pytorch -c nvidia`), or conda-forge's builds alone (`cuda-version=<ver>`); correct the environment file's pins and do not mix channels for the CUDA packages."),
+            c("torch.wheel_deps_mismatch", 0.25, "The environment already holds packages of another CUDA (or a pip-installed torch), which the new request conflicts with.", "Create a fresh environment for the CUDA packages (`conda create -n <env> python=<ver> pytorch pytorch-cuda=<ver> -c pytorch -c nvidia`) instead of installing into the old one."),
+            c("driver.too_old_for_toolkit", 0.1, "The CUDA packages need a newer driver than the machine's (__cuda).", FIX_DRIVER_UPGRADE),
+            c("host.no_nvidia_gpu", 0.1, "The platform has no CUDA builds at all (macOS, osx-arm64).", "Install the CPU/MPS build on a Mac; CUDA packages need Linux or Windows with an NVIDIA GPU."),
+        ],
+        hints: &[
+            h(r"__cuda(?:==|\s*>=?\s*)\d", "driver.too_old_for_toolkit", 0.5),
+            h(r"\bosx-(?:arm)?64\b|\bmacOS\b|\bMac ?M[1-4]\b|Apple silicon", "host.no_nvidia_gpu", 0.8),
+            h(r"conda install(?: -n \w+)?[^\n]{0,80}(?:pytorch|cudatoolkit)|already installed|existing environment|\(base\)[^\n]{0,40}conda install", "torch.wheel_deps_mismatch", 0.1),
+        ],
+        tells_apart: "Which packages the solver says conflict: two CUDA versions in the request (the pins), or one against what the environment already has (`conda list`).",
+    },
+    // pip's dependency check after an install: "<pkg> <ver> requires <dep>==<v>, but you have
+    // <dep> <w> which is incompatible". torch requiring other nvidia-* wheels is a mixed set of
+    // CUDA libraries; an extension requiring another torch was built for that torch; a CPU torch
+    // pulled in by a later install is the CPU build.
+    Rule {
+        id: "pip.installed_incompatible",
+        title: "pip installed a set of packages that do not go together",
+        pattern: r"\b[\w.-]+ [\w.+-]+ requires [\w.-]+(?:\[[^\]\n]*\])?\s*(?:[=<>!~]=?[^,\n]*)?, but you(?:'ll| will)? have [\w.-]+ [\w.+-]+ which is incompatible",
+        priority: 40,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.5, "torch (or a CUDA library wheel) pins exact nvidia-* wheels and another install replaced one of them with another version: the CUDA libraries torch loads are not the ones it was built with.", FIX_WHEEL_DEPS),
+            c("ext.abi_mismatch", 0.3, "An extension (xformers, flash-attn, vllm, torchvision, torchaudio) was built for another torch release than the one now installed.", "Install the torch the extension was built for, or the extension's build for the installed torch (torchvision/torchaudio of the same release; `pip install xformers --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("torch.cpu_only", 0.1, "A later install pulled PyPI's CPU-only torch over the CUDA build.", "Reinstall the CUDA build last: `pip install --force-reinstall torch==<ver> --index-url https://download.pytorch.org/whl/<cuXXX>`."),
+            c("none", 0.1, "pip only warns: the packages named are not GPU libraries, or the program works with them as they are.", "Nothing to do for the GPU; align the versions pip names if the program fails."),
+        ],
+        hints: &[
+            h(r"\btorch [\w.+-]+ requires nvidia-|\bnvidia-[\w-]+ [\w.+-]+ requires nvidia-", "torch.wheel_deps_mismatch", 0.4),
+            h(r"\b(?:xformers|flash[_-]attn|vllm|torchvision|torchaudio|bitsandbytes|deepspeed|sglang|torchao|triton) [\w.+-]+ requires (?:torch|triton)\b", "ext.abi_mismatch", 0.4),
+            h(r"but you(?:'ll| will)? have torch [\d.]+\+cpu\b", "torch.cpu_only", 0.9),
+        ],
+        tells_apart: "`pip list | grep -E 'torch|nvidia|xformers'` and `pip check`: which package requires which version, and the `+cuXXX` / `+cpu` suffix of the torch installed.",
+    },
+    // apt/dnf cannot install the driver's packages together (david-xinyuwei/david-share#3,
+    // aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop#18: "nvidia-dkms-530 : Depends:
+    // nvidia-kernel-common-530 (>= 530.41.03) but 530.30.02-0ubuntu1 is to be installed"): two
+    // sources or two releases of the driver's packages. A fresh install ends with no driver; an
+    // upgrade stopped half-way leaves a module that is not built (or not loaded).
+    Rule {
+        id: "apt.nvidia_unmet_dependencies",
+        title: "the package manager cannot install the NVIDIA driver's packages together",
+        pattern: r"\b(?:lib)?(?:nvidia|cuda)[\w.+:-]*\s*:\s*(?:Pre)?Depends:\s*[\w.+:-]+[^\n]{0,80}?\bbut (?:[\w.:~+-]+ is to be installed|it is not (?:going to be installed|installable))|\b(?:package|pkg) (?:kmod-)?(?:nvidia|cuda)[\w.:+-]* (?:requires|conflicts with) [^\n]{0,120}(?:none of the providers can be installed|but none)|(?:nvidia|cuda)[\w.+-]* depends on (?:lib)?(?:nvidia|cuda)[\w.+-]*[^\n]{0,60}; however:",
+        priority: 64,
+        causes: &[
+            c("driver.not_installed", 0.5, "The driver's packages cannot be installed together: they come from two sources (the distribution's archive and NVIDIA's CUDA repository, a PPA, a repository for another distribution release) or from two releases of one branch (the index updated in between), so none of them installs and the machine has no working driver.", "Install the driver from one source: `sudo apt purge '*nvidia*' 'libnvidia-*' && sudo apt autoremove`, keep either the distribution's packages (`sudo ubuntu-drivers install`) or NVIDIA's repository for this release, `sudo apt update && sudo apt --fix-broken install`, then one `nvidia-driver-<branch>`; dnf: `sudo dnf module reset nvidia-driver` and one stream."),
+            c("driver.module_not_loaded", 0.35, "An upgrade stopped half-way (the kernel module's packages at one release, the rest at another): the module for the running kernel is not built, so the driver does not load.", "Finish the upgrade: `sudo apt --fix-broken install` (or `sudo dpkg --configure -a`), check `dkms status`, reboot; hold the driver on machines that must not upgrade it unattended (`sudo apt-mark hold 'nvidia-*' 'libnvidia-*'`)."),
+            c("driver.library_mismatch", 0.15, "The user-space libraries were upgraded while the previous kernel module still runs.", "Reboot (or unload and reload the nvidia modules) after the upgrade completes."),
+        ],
+        hints: &[
+            h(r"fails? to load|after working|(?:on|after) (?:a )?reboot|unattended|automatic(?:ally)? upgrad|apt(?:-get)? (?:full-)?upgrade|not fully installed|--fix-broken", "driver.module_not_loaded", 0.3),
+            h(r"Depends: libc6 \(>=|is not installable|for (?:a |another )?(?:different|newer|older) (?:distribution|release|ubuntu|debian)", "driver.not_installed", 0.3),
+            h(r"version mismatch|Failed to initialize NVML", "driver.library_mismatch", 0.5),
+        ],
+        tells_apart: "`apt policy nvidia-driver-<branch> nvidia-kernel-common-<branch>` (which repository and version each comes from), `dpkg -l | grep -i nvidia` (half-installed states: iU, iF) and `dkms status`.",
+    },
+    // dpkg failing to configure an NVIDIA package (its post-installation script builds the
+    // kernel module through DKMS): "dpkg: error processing package nvidia-dkms-470 (--configure)".
+    Rule {
+        id: "dpkg.nvidia_configure_failed",
+        title: "dpkg could not configure an NVIDIA package",
+        pattern: r"dpkg: error processing package (?:lib)?(?:nvidia|cuda)[\w.+-]*|installed (?:lib)?(?:nvidia|cuda)[\w.+-]* package post-installation script subprocess returned error exit status|Errors were encountered while processing:\s*\n\s*(?:lib)?(?:nvidia|cuda)[\w.+-]*",
+        priority: 62,
+        causes: &[
+            c("driver.module_not_loaded", 0.7, "The package's post-installation step builds the NVIDIA kernel module for the installed kernels (DKMS) and it failed (kernel headers missing, a kernel too new for the driver branch, a compiler the kernel was not built with): the driver's module does not exist for the running kernel.", FIX_MODULE),
+            c("driver.not_installed", 0.3, "The driver's installation stopped part-way (a dependency left unconfigured, another package's script failing), so no working driver is installed.", "Read the first error above the dpkg line; fix it, then `sudo dpkg --configure -a` (or `sudo apt --fix-broken install`) and reinstall the driver package; reboot."),
+        ],
+        hints: &[h(r"ModuleNotFoundError|Traceback \(most recent call last\)|No space left|Could not get lock", "driver.not_installed", 0.5)],
+        tells_apart: "`dkms status` and the make.log it names; `sudo dpkg --configure -a` shows the first failing step again.",
+    },
+    // An install that pairs a CUDA toolkit with an older driver than it needs
+    // (GoogleCloudPlatform/compute-gpu-installation#42: "the CUDA toolkit version installed
+    // (12.5) requires driver version 555.42.02, whereas the script installs driver version
+    // 550.90.07"): what it builds fails with status 222 (PTX of an unsupported toolchain).
+    Rule {
+        id: "install.toolkit_needs_newer_driver",
+        title: "the CUDA toolkit installed needs a newer driver than the one installed",
+        pattern: r"(?:CUDA(?: toolkit)?|toolkit) (?:version )?(?:installed )?\(?v?1\d\.\d+\)? (?:requires|needs) (?:a |the )?(?:NVIDIA )?(?:GPU )?driver (?:version )?(?:>= ?|of at least |at least )?\d{3}(?:\.\d+)*",
+        priority: 42,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.85, "The CUDA toolkit installed is newer than the installed driver supports (each toolkit release names its minimum driver): code it compiles carries PTX the driver cannot JIT (status 222, \"the provided PTX was compiled with an unsupported toolchain\") and its runtime refuses the driver (status 35).", "Install the driver the toolkit's release notes name (or newer), from the same repository as the toolkit; or install the toolkit release that matches the driver (`cuda-toolkit-12-4` for a 550 driver)."),
+            c("toolkit.torch_mismatch", 0.15, "The toolkit does not match what the rest of the stack (PyTorch's CUDA) was built with.", "Install the toolkit of torch's CUDA version (`python -c \"import torch; print(torch.version.cuda)\"`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` (the driver and the highest CUDA it supports) against `nvcc --version`.",
+    },
+    // A shared library of torch itself that an extension or torchaudio/torchvision links to is
+    // missing (TEAMuP-dev/audacitorch#9: "OSError: libtorch_cuda_cpp.so: cannot open shared object
+    // file" after another package reinstalled torch 1.9.1): the extension was built against a
+    // torch whose libraries differ (another release, or a CUDA build where a CPU one is installed).
+    Rule {
+        id: "import.torch_library_missing",
+        title: "a library of torch's that an extension links to is missing",
+        pattern: r"\blibtorch(?:_cuda(?:_cpp|_cu|_linalg)?|_cpu|_python|_hip|_global_deps)?\.so[\d.]*:\s*cannot open shared object file|\b(?:torch_cuda|torch_cpu|torch_python|c10_cuda)\.dll\b[^\n]{0,40}(?:not found|could not be found|cannot be found)",
+        priority: 83,
+        causes: &[
+            c("ext.abi_mismatch", 0.6, "A compiled package (torchaudio, torchvision, an extension) was built against a torch whose libraries are named differently: another release (libtorch_cuda_cpp.so existed only in some), or a CUDA build where a CPU-only one is installed. Another install replaced torch under it.", "Install the package's release built for the installed torch (torchaudio/torchvision of the same PyTorch release, from the same index: `pip install torch==<v> torchaudio==<v'> --index-url https://download.pytorch.org/whl/<cuXXX>`), or install the torch it was built for."),
+            c("torch.cpu_only", 0.2, "The torch installed is a CPU-only build, which ships no libtorch_cuda*.so, while the package was built for a CUDA build.", "Install the CUDA build of torch (`pip install --force-reinstall torch==<v> --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+            c("torch.wheel_deps_mismatch", 0.2, "torch's own install is incomplete (an interrupted or mixed install left some of its libraries out).", "Reinstall torch in a fresh environment (`pip install --force-reinstall --no-cache-dir torch==<v> --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
+        ],
+        hints: &[
+            h(r"\+cpu\b|cpuonly|CPU[- ]only", "torch.cpu_only", 0.4),
+            h(r"^\s*import torch\s*$|torch/__init__\.py", "torch.wheel_deps_mismatch", 0.2),
+        ],
+        tells_apart: "`pip list | grep -E '^torch'`: the releases of torch, torchaudio, torchvision (they must be one PyTorch release) and the `+cuXXX`/`+cpu` suffix of each.",
+    },
+    // pip took the CPU-only wheel: on Windows and macOS PyPI's torch is CPU-only, and `+cpu`
+    // wheels say so in their name (pytorch/pytorch#52662: "Downloading torch-1.7.1-cp38-cp38-
+    // win_amd64.whl" for the CUDA 10.2 selection, then CUDA is not available). pip prints a
+    // bare file name for PyPI and the whole URL for other indexes (PyTorch's cuXXX folders,
+    // whose old Windows wheels had no suffix), so only the bare name is read.
+    Rule {
+        id: "pip.cpu_wheel_installed",
+        title: "pip installed a CPU-only PyTorch wheel",
+        pattern: r"(?:Downloading|Using cached)\s+torch-\d+\.\d+(?:\.\d+)?(?:\.post\d+)?-cp\d+-(?:cp\d+m?|none|abi3)-win_amd64\.whl|\btorch-\d+\.\d+(?:\.\d+)?(?:%2B|\+)cpu-cp\d+|Successfully installed[^\n]*\btorch-\d+\.\d+(?:\.\d+)?\+cpu\b",
+        priority: 30,
+        causes: &[
+            c("torch.cpu_only", 0.85, "The wheel pip took is a CPU-only build: on Windows (and macOS) the torch on PyPI, and any plain `torch-X-…-win_amd64.whl` without a `+cuXXX` suffix, has no CUDA; `+cpu` wheels say so in their name.", "Install a CUDA build from PyTorch's index, with the CUDA variant the driver supports: `pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu121` (check with `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`)."),
+            c("none", 0.15, "A CPU build is what was wanted (no NVIDIA GPU is meant to be used).", "Nothing to do."),
+        ],
+        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)", "torch.cpu_only", 0.1)],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: `+cpu` or `None` is a CPU build.",
+    },
+    // NVIDIA's dnf plugin for precompiled kernel modules holds a kernel back until the module
+    // for it is published (NVIDIA/yum-packaging-precompiled-kmod#28: "NOTE: Skipping kernel
+    // installation since no kernel module package kmod-nvidia-… could be found"): the running
+    // kernel and driver stay as they are.
+    Rule {
+        id: "dnf.kmod_kernel_held",
+        title: "dnf holds back a kernel until NVIDIA's precompiled module for it exists",
+        pattern: r"Skipping kernel installation since no kernel module package kmod-nvidia|no kernel module package kmod-nvidia[\w.-]* for kernel version [\w.-]+ and NVIDIA driver [\d.]+ could be found",
+        priority: 66,
+        causes: &[
+            c("none", 0.8, "NVIDIA's dnf plugin skips a kernel update until the precompiled NVIDIA module for that kernel is published (usually days later); the running kernel keeps its working module, so nothing is broken, the update only waits.", "Wait for the kmod-nvidia package of the new kernel (`dnf nvidia-plugin` lists what is available), or switch to the DKMS stream (`dnf module switch-to nvidia-driver:<branch>-dkms`) to build the module for any kernel."),
+            c("driver.module_not_loaded", 0.2, "The machine already boots a kernel that has no NVIDIA module (installed some other way), so the driver does not load.", FIX_MODULE),
+        ],
+        hints: &[h(r"NVIDIA-SMI has failed|couldn't communicate with the NVIDIA driver|no NVIDIA driver|nvidia[^\n]{0,30}not loaded", "driver.module_not_loaded", 0.7)],
+        tells_apart: "`uname -r` against `rpm -qa 'kmod-nvidia*'`: a module for the running kernel means nothing is wrong yet.",
+    },
+    // A CUDA extension's build stops without a message a more specific rule knows
+    // (turboderp/exllama#65: "ninja: build stopped: subcommand failed" with Ubuntu's nvcc 11.5
+    // under a cu118 torch): most often the system's nvcc is of another CUDA than torch's build,
+    // else the host compiler, no toolkit at all, or the extension's own source.
+    Rule {
+        id: "build.extension_failed",
+        title: "a CUDA extension failed to build",
+        pattern: r"ninja: build stopped: subcommand failed|error: command '[^'\n]*nvcc(?:\.exe)?' failed|Error compiling objects for extension|Failed building wheel for (?:flash[_-]attn|xformers|apex|deepspeed|mamba[_-]ssm|causal[_-]conv1d|vllm|bitsandbytes|auto[_-]gptq|exllama\w*|flashinfer\w*|detectron2|pytorch3d|mmcv\w*|torch[_-](?:scatter|sparse|cluster)|gsplat|diff[_-]gaussian[_-]rasterization|simple[_-]knn|tinycudann|nvdiffrast|spconv\w*|sageattention|transformer[_-]engine|\w*cuda\w*)\b",
+        priority: 20,
+        causes: &[
+            c("toolkit.torch_mismatch", 0.4, "The extension is compiled by the system's nvcc against torch's headers; an nvcc of another CUDA than torch's build (Ubuntu's older `nvidia-cuda-toolkit`, a leftover /usr/local/cuda, conda's cuda-nvcc of another version) makes code and headers that do not fit together.", "Build with the toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`): install that toolkit and `export CUDA_HOME=/usr/local/cuda-<ver> PATH=/usr/local/cuda-<ver>/bin:$PATH`, or install the torch build of the toolkit's CUDA; a prebuilt wheel of the extension avoids the build."),
+            c("toolkit.host_compiler_unsupported", 0.25, "The host compiler (gcc/g++, MSVC) is newer or older than this nvcc accepts.", "Build with a gcc the toolkit supports (`export CC=gcc-<n> CXX=g++-<n>`; CUDA 11.x: gcc <= 11, 12.x: gcc <= 12/13), or a newer toolkit."),
+            c("toolkit.not_found", 0.2, "No CUDA toolkit (nvcc) is installed or found: the wheels torch brings have no compiler.", "Install the CUDA toolkit of torch's CUDA version and set CUDA_HOME, or install a prebuilt wheel of the extension."),
+            c("workload.library_bug", 0.15, "The extension's source does not compile with this torch or toolkit release: it needs a release of the extension that supports them.", "Use the extension's release (or prebuilt wheel) made for the installed torch and CUDA; search its issues for the first compiler error of the log."),
+        ],
+        hints: &[
+            h(r"Cuda compilation tools, release|nvcc: NVIDIA \(R\)|nvcc (?:--version|-V)\b", "toolkit.torch_mismatch", 0.2),
+            h(r"unsupported GNU version|gcc versions? later than|host_config\.h|-allow-unsupported-compiler|unsupported Microsoft Visual Studio", "toolkit.host_compiler_unsupported", 0.6),
+            h(r"nvcc: (?:command )?not found|CUDA_HOME (?:environment variable is not set|does not exist)|No CUDA runtime is found|(?:cannot|could not) find nvcc", "toolkit.not_found", 0.6),
+        ],
+        tells_apart: "The first `error:` line of the build log, `nvcc --version` against `python -c \"import torch; print(torch.version.cuda)\"`, and `gcc --version`.",
+    },
+    // TensorFlow's configure finding an nvcc of another CUDA than it was told
+    // (NVIDIA/nvidia-docker#740: Ubuntu's `nvidia-cuda-toolkit` 9.1 installed in a CUDA 9.2
+    // image): two toolkits, and the one on PATH is not the one meant.
+    Rule {
+        id: "configure.nvcc_version_differs",
+        title: "the nvcc found is another CUDA version than the one configured",
+        pattern: r"CUDA version detected from nvcc \([\d.]+\) does not match TF_CUDA_VERSION|nvcc version \(?[\d.]+\)? does not match (?:the )?(?:requested|configured|expected) CUDA version",
+        priority: 60,
+        causes: &[
+            c("toolkit.multiple", 0.6, "Two CUDA toolkits are installed (a distribution's `nvidia-cuda-toolkit` beside NVIDIA's, or two versions under /usr/local) and the nvcc found first is not the one the build was configured for.", "Use one toolkit: remove the distribution's package (`sudo apt remove nvidia-cuda-toolkit`) or put the intended one first (`export PATH=/usr/local/cuda-<ver>/bin:$PATH CUDA_HOME=/usr/local/cuda-<ver>`); in containers start from the -devel image of that CUDA."),
+            c("toolkit.path_inconsistent", 0.4, "PATH, CUDA_HOME and the configured version point at different installs.", "Point PATH and CUDA_HOME at the toolkit the build is configured for."),
+        ],
+        hints: &[h(r"install[^\n]{0,40}nvidia-cuda-toolkit", "toolkit.multiple", 0.3)],
+        tells_apart: "`which -a nvcc` and `ls -d /usr/local/cuda*`: several is several toolkits.",
+    },
+    // Placeholder packages that only raise an error on install: PyPI's "tensorflow-gpu" since
+    // December 2022 (dionhaefner/pyhpc-benchmarks#17: "The "tensorflow-gpu" package has been
+    // removed! Please install "tensorflow" instead.") and "pytorch" (the package is "torch"):
+    // the requirements name a package that was renamed, the machine is fine.
+    Rule {
+        id: "install.placeholder_package",
+        title: "the requirements name a renamed GPU package",
+        pattern: r"The \x22?tensorflow-gpu\x22? package has been removed|You tried to install \x22pytorch\x22\. The package named for PyTorch is \x22torch\x22",
+        priority: 70,
+        causes: &[
+            c("none", 0.9, "The package name is a placeholder that only raises this error: tensorflow-gpu was folded into tensorflow (GPU support included since 2.1; `tensorflow[and-cuda]` on Linux brings the CUDA libraries), and PyTorch's package is `torch`. The requirements are out of date; the machine is fine.", "Replace the name in the requirements or environment file: `tensorflow-gpu` -> `tensorflow[and-cuda]` (Linux; a pinned 1.x/2.x tensorflow-gpu release still installs by its exact version), `pytorch` -> `torch` (with PyTorch's index for a CUDA build)."),
+            c("torch.not_found", 0.1, "Until the name is corrected nothing is installed.", "Install the framework under its current name."),
+        ],
+        hints: &[],
+        tells_apart: "The message itself names the package to install instead.",
+    },
+    // A GPU library reporting its own internal error (rsh-err-769: "FlashInfer Internal Error:
+    // Invalid configuration in BatchPrefillWithRaggedKVCacheDispatched"): the library's kernel
+    // dispatch has no configuration for the case, a bug fixed in its later releases; the
+    // machine is fine. (The case was carried by the casebook's votes until round 9b's cases
+    // joined it.)
+    Rule {
+        id: "library.internal_error",
+        title: "a GPU library reports an internal error",
+        pattern: r"\b(?:FlashInfer|CUTLASS|cuDNN Frontend|xFormers|FlashAttention|TensorRT-LLM|Marlin)\s+Internal Error\b",
+        priority: 40,
+        causes: &[
+            c("workload.library_bug", 0.8, "The library's own check failed (a kernel configuration, shape or dtype its dispatch does not cover): a bug of that release, not the machine.", FIX_LIBRARY_BUG),
+            c("torch.arch_unsupported", 0.2, "The library has no kernels for this GPU's architecture and reports it as an internal error.", "Check the library's supported GPUs; use a release that builds kernels for this compute capability."),
+        ],
+        hints: &[h(r"not supported on (?:this|your) (?:GPU|device)|sm_?\d{2,3}[^\n]{0,30}not supported|compute capability", "torch.arch_unsupported", 0.5)],
+        tells_apart: "Whether the library's newer release (its changelog) fixes the message, and whether the same call works on another GPU model.",
+    },
+    // A tool's distribution package pinned to one driver branch's library (Syllo/nvtop#127:
+    // "nvtop : Depends: libnvidia-compute-418 but it is not going to be installed" with a 495
+    // driver that works): apt refuses the tool, the driver is fine; forcing it in replaces
+    // the driver's libraries (Syllo/nvtop#118: NVML "Driver/library version mismatch").
+    // Lower priority than the driver's own packages' rule, which takes their lines.
+    Rule {
+        id: "apt.package_pins_driver_library",
+        title: "a package depends on another driver branch's library",
+        pattern: r"\b[\w.+-]+\s*:\s*Depends:\s*libnvidia-[\w-]+-\d{3}\b[^\n]{0,60}?\bbut (?:[\w.:~+-]+ is to be installed|it is not (?:going to be installed|installable))",
+        priority: 50,
+        causes: &[
+            c("none", 0.6, "The package (a monitoring tool, a library built by the distribution) depends on the library of one driver branch; with another branch installed apt refuses it. The installed driver is fine.", "Install the tool another way (its release, a build from source, pip) or the distribution's build made for the installed branch; do not let apt replace the driver for it."),
+            c("driver.library_mismatch", 0.25, "Installing it anyway replaced the driver's user-space libraries with another branch's while the running kernel module stayed: NVML reports a driver/library version mismatch.", "Reinstall the driver branch that was running (`sudo apt install nvidia-driver-<branch>`), remove the tool's package, and reboot."),
+            c("driver.not_installed", 0.15, "The driver's own packages are incomplete, so nothing provides the library.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            h(r"Driver/library version mismatch|Failed to initialize NVML", "driver.library_mismatch", 0.6),
+            h(r"NVIDIA-SMI \d{3}\.\d+\s+Driver Version", "none", 0.2),
+        ],
+        tells_apart: "`apt-cache depends <package>` (which driver branch it wants) against `nvidia-smi` (the branch that runs).",
     },
     // ------------------------------------------------------------ field families
     Rule {

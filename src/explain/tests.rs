@@ -2651,3 +2651,212 @@ fn round_8a_enroot_and_incus() {
         "-"
     );
 }
+
+/// Issue #14, round 9b (installing), batch 1: what pip, uv, conda/mamba, apt, dpkg and dnf
+/// print when the GPU stack does not install, in wordings other than the corpus cases'.
+#[test]
+fn round_9b_installing_batch_1() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    // No wheel: PyTorch's index not named, or a wheel for another Python.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement torch==2.3.1+cu118 (from versions: 2.3.1, 2.4.0)\nERROR: No matching distribution found for torch==2.3.1+cu118"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("ERROR: torchvision-0.18.0+cu121-cp312-cp312-linux_x86_64.whl is not a supported wheel on this platform."),
+        "torch.not_found"
+    );
+    // A Mac has no CUDA builds at all.
+    assert_eq!(
+        top("hint: You're on macOS (`macosx_14_0_arm64`), but `torch` (v2.5.1+cu124) only has wheels for the following platforms: `manylinux_2_28_x86_64`, `win_amd64`"),
+        "host.no_nvidia_gpu"
+    );
+    // An exact nvidia-* pin of the project's is the project's; one torch itself pins is the index's.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement nvidia-cublas-cu12==12.1.3.1 (from versions: 12.4.5.8, 12.6.4.1)"),
+        "none"
+    );
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\" and platform_machine == \"x86_64\" (from torch) (from versions: 9.0.0.312, 9.1.1.17)"),
+        "workload.library_bug"
+    );
+    // conda: the driver's __cuda too old; pins of two CUDA versions in one request.
+    assert_eq!(
+        top("Encountered problems while solving:\n  - package cuda-version-12.6-3 has constraint __cuda >=12 conflicting with __cuda-11.4-0"),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("UnsatisfiableError: The following specifications were found to be incompatible with each other:\n\nPackage pytorch-cuda conflicts for:\npytorch-cuda=11.8\ntorchaudio=2.0.2 -> pytorch-cuda[version='11.7.*']"),
+        "none"
+    );
+    // pip's dependency check after an install.
+    assert_eq!(
+        top("torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine == \"x86_64\", but you have nvidia-cudnn-cu12 9.1.0.70 which is incompatible."),
+        "torch.wheel_deps_mismatch"
+    );
+    assert_eq!(
+        top("xformers 0.0.27 requires torch==2.3.1, but you have torch 2.4.0 which is incompatible."),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("xformers 0.0.28.post3 requires torch==2.5.1, but you have torch 2.5.1+cpu which is incompatible."),
+        "torch.cpu_only"
+    );
+    // apt/dnf: the driver's packages from two sources or releases; an upgrade stopped half-way.
+    assert_eq!(
+        top(" nvidia-driver-550 : Depends: nvidia-kernel-common-550 (= 550.120-0ubuntu0.22.04.1) but 550.127.05-0ubuntu1 is to be installed\nE: Unable to correct problems, you have held broken packages."),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("After last night's unattended upgrade nvidia-smi fails.\n nvidia-dkms-535 : Depends: nvidia-kernel-common-535 (>= 535.183.01) but 535.161.07-0ubuntu1 is to be installed\nE: Unmet dependencies. Try 'apt --fix-broken install' with no packages (or specify a solution)."),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("Problem: package kmod-nvidia-latest-dkms-3:550.54.15-1.el9.x86_64 requires nvidia-kmod-common = 3:550.54.15, but none of the providers can be installed"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("dpkg: error processing package nvidia-dkms-535 (--configure):\n installed nvidia-dkms-535 package post-installation script subprocess returned error exit status 10"),
+        "driver.module_not_loaded"
+    );
+}
+
+/// Issue #14, round 9b (installing), batch 2: uv's wrapped hints, a toolkit paired with an
+/// older driver, torch's libraries missing under torchaudio/torchvision, pip's CPU wheel on
+/// Windows, dnf holding a kernel back for NVIDIA's precompiled module.
+#[test]
+fn round_9b_installing_batch_2() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("  ╰─▶ Because torch==2.0.1+cu118 has no wheels with a matching\n      platform tag (e.g., `manylinux_2_17_aarch64`) and you require\n      torch==2.0.1+cu118, we can conclude that your requirements are unsatisfiable."),
+        "torch.not_found"
+    );
+    // A Mac asking for a plain torch that has no wheel is no GPU matter; asking for +cuXXX is.
+    assert_eq!(
+        top("macOS 14, Python 3.13\nERROR: Could not find a version that satisfies the requirement torch==2.2.2 (from versions: 2.5.0, 2.5.1)"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("MacBook Pro M3\nERROR: No matching distribution found for torch==2.4.0+cu121"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("The CUDA toolkit installed (12.6) requires driver version 560.28.03 but the image ships 550.54.15."),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("import torchvision\nOSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory"),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("OSError: /venv/lib/python3.10/site-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE"),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("Collecting torch\n  Downloading torch-2.3.1-cp311-cp311-win_amd64.whl (159.8 MB)\nSuccessfully installed torch-2.3.1\n>>> torch.cuda.is_available()\nFalse"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("Last metadata expiration check: 0:01:12 ago.\nNOTE: Skipping kernel installation since no kernel module package kmod-nvidia-550.90.07-5.14.0-427.13.1 for kernel version 5.14.0-427.13.1.el9_4 and NVIDIA driver 550.90.07 could be found"),
+        "none"
+    );
+    // A CUDA library's own symbol missing, with the system's copy shown, is that copy loaded.
+    assert_eq!(
+        top("./build/all_reduce_perf: symbol lookup error: undefined symbol: \"ncclCommWindowRegister\"\n$ ls -l /usr/lib/x86_64-linux-gnu/libnccl.so.2\n/usr/lib/x86_64-linux-gnu/libnccl.so.2 -> libnccl.so.2.21.5"),
+        "torch.libs_shadowed"
+    );
+}
+
+/// Issue #14, round 9b (installing), batch 3: pip's resolver in the future tense, a CUDA
+/// extension's build stopping with another CUDA's nvcc, a configure step finding another nvcc.
+#[test]
+fn round_9b_installing_batch_3() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("flash-attn 2.5.8 requires torch>=2.3, but you'll have torch 2.1.2 which is incompatible."),
+        "ext.abi_mismatch"
+    );
+    assert_eq!(
+        top("$ nvcc --version\nCuda compilation tools, release 12.0, V12.0.140\n$ pip install -e . (torch 2.2.0+cu118)\nninja: build stopped: subcommand failed.\nRuntimeError: Error compiling objects for extension"),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!\nninja: build stopped: subcommand failed."),
+        "toolkit.host_compiler_unsupported"
+    );
+    assert_eq!(
+        top("      error: command '/usr/bin/nvcc' failed with exit code 1\n      ERROR: Failed building wheel for causal-conv1d"),
+        "toolkit.torch_mismatch"
+    );
+    assert_eq!(
+        top("apt-get install -y nvidia-cuda-toolkit\n...\nCuda Configuration Error: CUDA version detected from nvcc (11.5.119) does not match TF_CUDA_VERSION (12.2)"),
+        "toolkit.multiple"
+    );
+}
+
+/// Issue #14, round 9b (installing), batch 4: Triton on a platform without its wheels and
+/// renamed placeholder packages are no fault of the machine.
+#[test]
+fn round_9b_installing_batch_4() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement triton>=2.1.0 (from versions: none)\nERROR: No matching distribution found for triton>=2.1.0"),
+        "none"
+    );
+    assert_eq!(
+        top("PS C:\\Users\\me\\app> pip install -r requirements.txt\nERROR: No matching distribution found for triton==3.1.0"),
+        "none"
+    );
+    // torch itself missing on a Linux box is still no installed PyTorch.
+    assert_eq!(
+        top("ERROR: Could not find a version that satisfies the requirement torch==2.0.1+cu117 (from versions: 2.4.0, 2.5.0)"),
+        "torch.not_found"
+    );
+    assert_eq!(
+        top("      =========================================================\n      The \"tensorflow-gpu\" package has been removed!\n\n      Please install \"tensorflow\" instead."),
+        "none"
+    );
+    assert_eq!(
+        top("You tried to install \"pytorch\". The package named for PyTorch is \"torch\""),
+        "none"
+    );
+}
+
+/// Issue #14, round 9b (installing), batch 5: a tool's package pinned to another driver
+/// branch, and a conda environment's nvcc passed over for CUDA_HOME's toolkit.
+#[test]
+fn round_9b_installing_batch_5() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("The following packages have unmet dependencies:\n python3-pycuda : Depends: libnvidia-compute-390 but it is not going to be installed\n| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |"),
+        "none"
+    );
+    // The driver's own packages keep their rule.
+    assert_eq!(
+        top(" nvidia-driver-535 : Depends: libnvidia-compute-535 (= 535.104.05-0ubuntu1) but it is not going to be installed"),
+        "driver.not_installed"
+    );
+    assert_eq!(
+        top("conda install -c nvidia cuda-nvcc=12.1\nRuntimeError:\nThe detected CUDA version (11.5) mismatches the version that was used to compile\nPyTorch (12.1). Please make sure to use the same CUDA versions."),
+        "toolkit.path_inconsistent"
+    );
+    assert_eq!(
+        top("RuntimeError:\nThe detected CUDA version (11.5) mismatches the version that was used to compile\nPyTorch (12.1). Please make sure to use the same CUDA versions."),
+        "toolkit.torch_mismatch"
+    );
+}
