@@ -195,7 +195,7 @@ static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// upgrade the driver".
 static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b",
+        r"(?i)\bdrivers?\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|(?:is|are) outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b|\b(?:needs?|requires?) a newer (?:nvidia )?driver\b|\bdriver\b[^.\n]{0,40}\bbelow the \d{3}\b[^.\n]{0,10}\bminimum\b",
     )
 });
 
@@ -522,6 +522,16 @@ static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// An app's own log or its users saying the GPU's architecture is not among the build's
+/// compiled ones: Ollama's "skipping CUDA device — compute capability not in compiled
+/// architectures", "archs missing 860 in compiled architectures", "RTX 3060 Laptop (sm_86)
+/// skipped", "CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected".
+static BUILD_LACKS_ARCH_SEEN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnot in (?:the )?compiled (?:cuda )?arch(?:itecture)?s\b|\barchs?\b[^.\n]{0,20}\bmissing\b[^.\n]{0,10}\b(?:sm_?)?\d{2,3}\b[^.\n]{0,10}\bcompiled\b|\bmissing (?:sm_?)?\d{2,3}\b[^.\n]{0,10}\bcompiled arch|\bskipp(?:ed|ing)\b[^.\n]{0,60}\bcompiled arch|\(sm_\d{2,3}\)\s+(?:is\s+)?skipped\b|\bcuda gpu is too old\b[^\n]{0,60}\bcompute capability\b",
+    )
+});
+
 /// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
 /// Another program's builds lacking it are that program's kernels (`ext.arch_unsupported`).
 pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
@@ -531,10 +541,13 @@ pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
     {
         return Some("torch.arch_unsupported");
     }
-    PROGRAM_ARCH_DROPPED_SAID
+    (PROGRAM_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
-        .then_some("ext.arch_unsupported")
+        || BUILD_LACKS_ARCH_SEEN
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste)))
+    .then_some("ext.arch_unsupported")
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -708,7 +721,7 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -807,6 +820,21 @@ pub fn program_is_not_pytorch(paste: &str, ce: &CollectEnv) -> bool {
             .as_ref()
             .is_some_and(|r| r.is_match(paste))
         && !PYTORCH_SHOWN.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// CUDA's status 200 in its words or names: "device kernel image is invalid",
+/// `CUDA_ERROR_INVALID_IMAGE`, `cudaErrorInvalidKernelImage`.
+static INVALID_KERNEL_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bdevice kernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|\bcudaErrorInvalidKernelImage\b",
+    )
+});
+
+/// Whether the paste shows CUDA's "device kernel image is invalid".
+pub fn invalid_kernel_image_seen(paste: &str) -> bool {
+    INVALID_KERNEL_IMAGE
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
 }
 
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
@@ -1144,6 +1172,32 @@ mod tests {
             stated_driver_cause("Nvidia driver version: 550.54.15", &ce),
             None
         );
+        // round 9 batch 1: apps bringing their own CUDA build (Ollama, llama.cpp) are not
+        // PyTorch; "drivers are outdated", "needs a newer nvidia driver"
+        // (https://github.com/ollama/ollama/issues/17290,
+        // https://github.com/canonical/inference-snaps/issues/255)
+        for text in [
+            "from 0.30.0 on ollama needs a newer nvidia driver than my installed 535.",
+            "llama-server crash on prompt if host nvidia drivers are outdated",
+        ] {
+            assert_eq!(
+                stated_driver_cause(text, &ce),
+                Some("driver.too_old_for_toolkit"),
+                "{text}"
+            );
+        }
+        assert_eq!(stated_driver_cause("The drivers are installed.", &ce), None);
+    }
+
+    #[test]
+    fn an_invalid_kernel_image_is_seen() {
+        assert!(invalid_kernel_image_seen(
+            "ggml_cuda_compute_forward: SCALE failed\nCUDA error: device kernel image is invalid\n"
+        ));
+        assert!(invalid_kernel_image_seen("CUDA_ERROR_INVALID_IMAGE"));
+        assert!(!invalid_kernel_image_seen(
+            "CUDA error: no kernel image is available for execution on the device"
+        ));
     }
 
     #[test]
@@ -1336,6 +1390,22 @@ mod tests {
             assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
         }
         assert_eq!(stated_arch_cause("SGLang supports sm 75 and above."), None);
+        // round 9 batch 1: an app's log or users saying the GPU's architecture is not among
+        // the build's compiled ones
+        for text in [
+            // https://github.com/ollama/ollama/issues/16620
+            "[0.30.6 Regression] RTX 3060 Laptop (sm_86) skipped — archs missing 860 in compiled architectures",
+            // https://github.com/ollama/ollama/issues/17841
+            "msg=\"skipping CUDA device — compute capability not in compiled architectures\" device=\"NVIDIA RTX A6000\" cc=860",
+            // https://github.com/ollama/ollama/issues/1992
+            "gpu.go:138: CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected: 5.2",
+        ] {
+            assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
+        }
+        assert_eq!(
+            stated_arch_cause("llama.cpp is compiled for all architectures we support."),
+            None
+        );
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
         // the nvidia modules
         for (text, want) in [

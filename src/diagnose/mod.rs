@@ -1259,6 +1259,22 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // CUDA's "device kernel image is invalid" (status 200) from a program that brings its own
+    // CUDA build (llama.cpp, Ollama, ...), with nothing else answering: the build's kernels
+    // were made by a newer CUDA than the driver can load.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(true)
+        && combine::invalid_kernel_image_seen(paste)
+        && combine::program_is_not_pytorch(paste, &ce)
+    {
+        (
+            "driver.too_old_for_toolkit".to_string(),
+            "paste".to_string(),
+            "the paste shows CUDA's 'device kernel image is invalid' from a program with its own CUDA build: its kernels were made by a newer CUDA than this driver can load (update the driver, or use a build for an older CUDA)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // What the paste says of the hardware beats the generic reading of its error too: with no
     // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
     let (cause, from, summary) = if from == "paste error (generic)"

@@ -174,7 +174,7 @@ fn patterns() -> Option<&'static Patterns> {
             md_kv: re(r"^(?:[-*]\s*)?\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
-            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|==?|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
             free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v|-)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
             free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
             // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
@@ -184,7 +184,9 @@ fn patterns() -> Option<&'static Patterns> {
             // lines that only a process with working CUDA prints (torch allocated on the GPU,
             // ComfyUI/Forge named the CUDA device, a kernel was looked up for the device)
             // "CUDA toolkit 12.8": the toolkit, not the driver
-            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
+            // "CUDA toolkit 11.8", and nvcc named beside its build string the way pip pins read
+            // ("nvcc==cuda_11.8.r11.8/compiler.31833905_0")
+            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b|\bnvcc\s*(?:==?|:)\s*cuda_(\d{1,2}\.\d)\.r\d")?,
             // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
             driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
             // lspci: "05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)"
@@ -1417,7 +1419,11 @@ pub fn parse(text: &str) -> CollectEnv {
                 free_driver = Some(v.as_str().to_string());
             }
         }
-        if let Some(v) = p.free_toolkit.captures(&line).and_then(|c| c.get(1)) {
+        if let Some(v) = p
+            .free_toolkit
+            .captures(&line)
+            .and_then(|c| c.get(1).or(c.get(2)))
+        {
             free_toolkit.get_or_insert_with(|| v.as_str().to_string());
         }
         if let Some(v) = p.driver_cuda_free.captures(&line).and_then(|c| c.get(1)) {
