@@ -195,7 +195,7 @@ static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// upgrade the driver".
 static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bdrivers?\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|(?:is|are) outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b|\b(?:needs?|requires?) a newer (?:nvidia )?driver\b|\bdriver\b[^.\n]{0,40}\bbelow the \d{3}\b[^.\n]{0,10}\bminimum\b",
+        r"(?i)\bdrivers?\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|(?:is|are) outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b|\b(?:needs?|requires?) a newer (?:nvidia )?driver\b|\bdriver\b[^.\n]{0,40}\bbelow the \d{3}\b[^.\n]{0,10}\bminimum\b|\bCUDA \d+(?:\.\d+)? support is (?:required|needed)\b|驱动[^。，,\n]{0,20}(?:太低|太旧|过低|过旧|版本低)|需要[^。\n]{0,12}(?:较新|更新|新版)的?[^。\n]{0,6}驱动",
     )
 });
 
@@ -285,7 +285,7 @@ static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `nvidia.com/gpu` resource was not requested.
 static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b",
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b",
     )
 });
 
@@ -721,7 +721,7 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -1187,6 +1187,34 @@ mod tests {
             );
         }
         assert_eq!(stated_driver_cause("The drivers are installed.", &ce), None);
+        // round 9 batch 2: a maintainer's words in Chinese, a CUDA support floor
+        // (https://github.com/MieMieeeee/ComfyUI-Mie-Package-Launcher/issues/100,
+        // https://github.com/LostRuins/koboldcpp/issues/172)
+        assert_eq!(
+            stated_driver_cause(
+                "看日志是驱动版本（572.83）太低呢，CU130 需要比较新的显卡驱动哈。",
+                &ce
+            ),
+            Some("driver.too_old_for_torch")
+        );
+        assert_eq!(
+            stated_driver_cause("When I try to load a model with --gpulayers it crashes.\nCheck your drivers. At minimum, CUDA 11.8 support is required for the CUDA version", &ce),
+            Some("driver.too_old_for_toolkit")
+        );
+        assert_eq!(stated_driver_cause("驱动已经安装好了。", &ce), None);
+    }
+
+    #[test]
+    fn driver_capabilities_added_for_compute() {
+        // https://github.com/ollama/ollama/pull/1306
+        assert_eq!(
+            stated_host_cause("adding `NVIDIA_DRIVER_CAPABILITIES=compute,utility` to `ollama/ollama:v0.1.11` seems to get it to accept and use GPU"),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("NVIDIA_DRIVER_CAPABILITIES=compute,utility"),
+            None
+        );
     }
 
     #[test]

@@ -572,6 +572,54 @@ fn infer_unknown_ccs(facts: &mut Facts, paste: &str, matrix: &Matrix) {
     }
 }
 
+/// A GPU the paste names that no CUDA build of the paste's torch release has kernels for
+/// (no variant's architecture list covers it on any platform, natively or through PTX):
+/// "Pytorch 2.4" beside an "RTX 5070" lacks sm_120 whichever of its CUDA builds is installed.
+/// Only the builds the paste leaves possible are weighed: its local tag ("+cu124") or CUDA
+/// names one. Variants whose architecture list the matrix does not hold answer nothing.
+fn torch_release_lacks_gpu(ce: &CollectEnv, matrix: &Matrix) -> Option<(String, String, String)> {
+    let version = ce.torch.as_deref()?;
+    if ce.torch_cpu_only || version.contains("+cpu") {
+        return None;
+    }
+    let release = matrix.torch_release(version)?;
+    let named = matrix.torch_variant(release, version, ce.torch_cuda.as_deref());
+    // a CUDA the paste names without saying whose ("CUDA 12.4 + Pytorch 2.4") picks the
+    // release's build of that CUDA when it has one
+    let mentioned = ce
+        .cuda_mentioned
+        .as_deref()
+        .and_then(|c| matrix.torch_variant(release, "", Some(c)));
+    let variants: Vec<_> = match named.or(mentioned) {
+        Some(v) => vec![v],
+        None if version.contains('+') || ce.torch_cuda.is_some() => return None,
+        None => release.variant.iter().filter(|v| v.name != "cpu").collect(),
+    };
+    if variants.is_empty() {
+        return None;
+    }
+    let platforms = ["linux_x86_64", "linux_aarch64", "windows"];
+    for name in &ce.gpus {
+        let Some((major, minor)) = gpu_cc(matrix, name) else {
+            continue;
+        };
+        let mut known = false;
+        let covered = variants.iter().any(|v| {
+            platforms.iter().any(|p| {
+                crate::matrix::query::variant_arch_list(v, p).is_some_and(|list| {
+                    known = true;
+                    crate::arch_list::arch_list_covers(&list, major, minor)
+                })
+            })
+        });
+        if known && !covered {
+            let builds: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+            return Some((name.clone(), format!("{major}.{minor}"), builds.join(", ")));
+        }
+    }
+    None
+}
+
 /// A GPU's compute capability from the name a paste gives it: the matrix's entry, else the
 /// one capability every product of that family shares ("V100" -> the Tesla V100 variants,
 /// all 7.0); none where the family's products differ.
@@ -1275,6 +1323,27 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     } else {
         (cause, from, summary)
     };
+    // A torch release none of whose CUDA builds has kernels for a GPU the paste names
+    // ("Pytorch 2.4" on an "RTX 5070") is the cause where CUDA was only seen unusable.
+    let (cause, from, summary) = match torch_release_lacks_gpu(&ce, matrix) {
+        Some((gpu, cc, builds))
+            if matches!(
+                cause.as_str(),
+                "none" | "torch.cuda_unavailable" | "driver.cuda_init_failed" | "workload.library_bug"
+            ) && ce.cuda_available != Some(true)
+                && !combine::program_is_not_pytorch(paste, &ce) =>
+        {
+            (
+                "torch.arch_unsupported".to_string(),
+                "paste".to_string(),
+                format!(
+                    "PyTorch {}'s CUDA builds the paste leaves possible ({builds}) have no kernels for the {gpu} (compute capability {cc}): CUDA cannot run on it with this torch (install a release whose CUDA build covers it)",
+                    ce.torch.as_deref().unwrap_or("?")
+                ),
+            )
+        }
+        _ => (cause, from, summary),
+    };
     // What the paste says of the hardware beats the generic reading of its error too: with no
     // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
     let (cause, from, summary) = if from == "paste error (generic)"
@@ -1687,5 +1756,18 @@ Nvidia driver version: 470.129.06
         assert!(d.collect_env.is_empty());
         assert!(render_json(&d).is_ok());
         let _ = render_text(&d, false, true);
+    }
+
+    /// A torch release none of whose possible CUDA builds covers the GPU named
+    /// (https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/2886), and its
+    /// control: a release that covers it.
+    #[test]
+    fn a_torch_release_without_kernels_for_the_gpu_named() {
+        let m = Matrix::bundled().unwrap();
+        let text = "# RTX 5070 (Blackwell) Your device does not support the current version of Torch/CUDA!\nRuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version\nI got Forge with CUDA 12.4 + Pytorch 2.4\n";
+        let d = diagnose(text, None, &m);
+        assert_eq!(d.cause, "torch.arch_unsupported", "{}", d.summary);
+        let text = "RuntimeError: Your device does not support the current version of Torch/CUDA!\nRTX 5070 with CUDA 12.8 + Pytorch 2.7\n";
+        assert_ne!(diagnose(text, None, &m).cause, "torch.arch_unsupported");
     }
 }

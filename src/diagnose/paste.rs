@@ -131,6 +131,7 @@ struct Patterns {
     yum_driver: Regex,
     angle_gpu: Regex,
     driver_then_version: Regex,
+    driver_zh: Regex,
     free_pkg: Regex,
     paren_version: Regex,
     apt_driver: Regex,
@@ -296,6 +297,8 @@ fn patterns() -> Option<&'static Patterns> {
             angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
             // "the latest NVIDIA standard driver (link), which is version `472.84`"
             driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // the driver named in Chinese: "驱动版本（572.83）", "显卡驱动 560.94", "驱动版本为 535.54.03"
+            driver_zh: re(r"(?:显卡)?驱动(?:程序)?(?:版本)?(?:号)?\s*(?:是|为|:|：|（|\()?\s*(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b")?,
             // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
             free_pkg: re(r"\b(tensorflow(?:-gpu)?|jaxlib|jax|vllm|sglang|xformers|flash[-_]attn|bitsandbytes|deepspeed|triton|onnxruntime-gpu|cupy|llama-cpp-python|paddlepaddle-gpu)(?:\s+version)?\s*(?:==|=|:|is)?\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)(?:\b|$)")?,
             // "python (version 3.8.10)", "pytorch package (version 1.7.1)"
@@ -1400,6 +1403,7 @@ pub fn parse(text: &str) -> CollectEnv {
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
             })
             .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)))
+            .or_else(|| p.driver_zh.captures(&line).and_then(|c| c.get(1)))
             .or_else(|| {
                 let lower = line.to_ascii_lowercase();
                 if !(lower.contains("nvidia") && lower.contains("driver")) {

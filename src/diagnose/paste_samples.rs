@@ -2407,6 +2407,41 @@ Device=0 CANNOT Access Peer Device=2
             ("driver", ""),
         ],
     },
+    // round 9: versions pinned the way pip pins read ("Driver==", "nvcc==cuda_X.rX")
+    Sample {
+        url: "https://github.com/ggml-org/llama.cpp/issues/1648",
+        format: "versions",
+        text: r#"sdk version:
+```
+llama.cpp 7e4ea5beff567f53be92f75f9089e6f11fa5dabd
+python==3.9.11
+nvcc==cuda_11.8.r11.8/compiler.31833905_0
+Driver==515.86.01
+```
+"#,
+        facts: &[
+            ("python", "3.9.11"),
+            ("cuda_runtime", "11.8"),
+            ("driver", "515.86.01"),
+        ],
+    },
+    // round 9: the driver named in Chinese
+    Sample {
+        url: "https://github.com/MieMieeeee/ComfyUI-Mie-Package-Launcher/issues/100",
+        format: "prose (Chinese)",
+        text: "看日志是驱动版本（572.83）太低呢，CU130 需要比较新的显卡驱动哈。\n",
+        facts: &[("driver", "572.83")],
+    },
+    // round 9: llama.cpp's start-up device line with its VRAM
+    Sample {
+        url: "https://github.com/canonical/inference-snaps/issues/255",
+        format: "llama.cpp log",
+        text: r#"ggml_cuda_init: found 1 CUDA devices (Total VRAM: 11172 MiB):
+  Device 0: NVIDIA GeForce GTX 1080 Ti, compute capability 6.1, VMM: yes, VRAM: 11172 MiB
+load_backend: loaded CUDA backend from /home/ubuntu/Downloads/llamacpp-amd64+cuda12/bin/libggml-cuda.so
+"#,
+        facts: &[("gpus", "NVIDIA GeForce GTX 1080 Ti"), ("driver", "")],
+    },
 ];
 
 #[test]
