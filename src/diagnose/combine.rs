@@ -138,6 +138,37 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
 }
 
+/// An app's own line saying it runs on the CPU ("Using device_type cpu", "Using torch
+/// device: CPU", "Device: cpu", "falling back to CPU mode").
+static APP_ON_CPU: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)\busing (?:torch )?device(?:_type)?:?\s+cpu\b|^\s*device:\s+cpu\b|\bfalling back to cpu\b",
+    )
+});
+
+/// The fix the paste reports: torch taken out and put back ("pip uninstall torch", "needed
+/// to be removed and reinstalled", "reinstall torch with CUDA").
+static TORCH_REINSTALL_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bpip3? uninstall (?:-y )?(?:py)?torch\b|\b(?:py)?torch\b[^.\n]{0,40}\b(?:removed and reinstalled|uninstalled and reinstalled|needed to be reinstalled)\b|\breinstall(?:ed|ing)? (?:the )?(?:py)?torch\b[^.\n]{0,30}\bcuda\b",
+    )
+});
+
+/// An NVIDIA GPU in the paste's words ("GPU: cuda", "(Cuda, 1080ti)", "GTX 1060").
+static NVIDIA_GPU_WORDS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\bnvidia\b|\bcuda\b|\bgeforce\b|\b[gr]tx ?\d{3,4}|\b\d{4} ?ti\b"));
+
+/// An app that says it runs on the CPU, on a machine the paste shows with an NVIDIA GPU,
+/// fixed by reinstalling torch: the torch it had was a CPU build.
+pub fn app_on_cpu_fixed_by_torch_reinstall(paste: &str, ce: &CollectEnv) -> bool {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    ce.cuda_available != Some(true)
+        && ce.rocm.is_none()
+        && m(&APP_ON_CPU)
+        && m(&TORCH_REINSTALL_FIX)
+        && (m(&NVIDIA_GPU_WORDS) || ce.driver.is_some())
+}
+
 /// A torch build for CUDA named (`2.1.2+cu121`, "with CUDA 1201"): what an extension was
 /// built for.
 static CUDA_TORCH_NAMED: LazyLock<Option<Regex>> =
@@ -177,7 +208,7 @@ pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> 
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
 static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of (?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
     )
 });
 
@@ -205,6 +236,11 @@ static CONTAINER_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"(?i)\bnvidia/cuda\b|\bnvcr\.io/|\bdocker (?:run|pull)\b|\bimage\b|\bdocker[- ]compose\b|\bdockerfile\b|\bpodman\b|\bnvidia-container-cli\b|\bcuda containers?\b",
     )
 });
+
+/// Whether the paste names a container image (an NGC or CUDA image, docker, podman).
+pub fn container_image_named(paste: &str) -> bool {
+    CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste))
+}
 
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
@@ -532,12 +568,26 @@ static BUILD_LACKS_ARCH_SEEN: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// PyTorch's own warning that a GPU has no kernels in the build: "NVIDIA GeForce RTX 5070
+/// Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation",
+/// and its last line, which it prints only then: "If you want to use the NVIDIA GeForce RTX
+/// 5070 Ti GPU with PyTorch, please check the instructions at
+/// https://pytorch.org/get-started/locally/".
+static TORCH_ARCH_WARNING: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bwith CUDA capability sm_\d+ is not compatible with the current PyTorch installation\b|\bIf you want to use the .{3,80} GPU with PyTorch, please check the instructions at\b",
+    )
+});
+
 /// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
 /// Another program's builds lacking it are that program's kernels (`ext.arch_unsupported`).
 pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
     if TORCH_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
+        || TORCH_ARCH_WARNING
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
     {
         return Some("torch.arch_unsupported");
     }
@@ -835,6 +885,27 @@ pub fn invalid_kernel_image_seen(paste: &str) -> bool {
     INVALID_KERNEL_IMAGE
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
+}
+
+/// A requirement the paste quotes for the software in use: "which requires NVIDIA Driver
+/// release 470 or later" (NGC release notes), "built for NVIDIA Driver Release 450.51 or
+/// later" (NGC banners), "requires driver 550 or newer". The highest branch named.
+static DRIVER_REQUIRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:requires?|built for|needs?)\s+(?:an?\s+)?(?:NVIDIA\s+)?driver\s+(?:release\s+|version\s+|branch\s+)?(\d{3})(?:\.\d{1,3}){0,2}\+?\s+(?:or|and)\s+(?:later|newer|above|higher)\b",
+    )
+});
+
+/// The driver branch the paste quotes as required, where it is above the driver the paste
+/// shows: (required, shown).
+pub fn driver_below_stated_requirement(paste: &str, ce: &CollectEnv) -> Option<(u32, u32)> {
+    let have: u32 = ce.driver.as_deref()?.split('.').next()?.parse().ok()?;
+    let need = DRIVER_REQUIRED
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| c.get(1)?.as_str().parse::<u32>().ok())
+        .max()?;
+    (have < need).then_some((need, have))
 }
 
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
@@ -1215,6 +1286,46 @@ mod tests {
             stated_host_cause("NVIDIA_DRIVER_CAPABILITIES=compute,utility"),
             None
         );
+    }
+
+    #[test]
+    fn round_9_batch_3_evidence() {
+        let ce = |driver: &str| CollectEnv {
+            driver: Some(driver.into()),
+            ..CollectEnv::default()
+        };
+        // https://github.com/triton-inference-server/server/issues/3773
+        let note = "Release 21.10 is based on NVIDIA CUDA 11.4.2 with cuBLAS 11.6.5.2, which requires NVIDIA Driver release 470 or later.";
+        assert_eq!(
+            driver_below_stated_requirement(note, &ce("455.45.01")),
+            Some((470, 455))
+        );
+        assert_eq!(
+            driver_below_stated_requirement(note, &ce("470.82.01")),
+            None
+        );
+        assert_eq!(
+            driver_below_stated_requirement("requires driver 470", &ce("455.45.01")),
+            None
+        );
+        // https://github.com/vllm-project/vllm/issues/16267: torch's own warning
+        assert_eq!(
+            stated_arch_cause("If you want to use the NVIDIA GeForce RTX 5070 Ti GPU with PyTorch, please check the instructions at https://pytorch.org/get-started/locally/"),
+            Some("torch.arch_unsupported")
+        );
+        // https://github.com/invoke-ai/InvokeAI/issues/1202 and its control
+        let none = CollectEnv::default();
+        let fixed = "(Cuda, 1080ti)\n>> Using device_type cpu\npytorch installation went wrong so it needed to be removed and reinstalled.\npip uninstall torch\n";
+        assert!(app_on_cpu_fixed_by_torch_reinstall(fixed, &none));
+        assert!(!app_on_cpu_fixed_by_torch_reinstall(
+            ">> Using device_type cpu\n(Cuda, 1080ti)\n",
+            &none
+        ));
+        // https://github.com/invoke-ai/InvokeAI/issues/2735: the CPU build named in words
+        assert!(cpu_build_on_gpu_machine(
+            "I have a NVIDIA GTX 1060.\nThe installer should uninstall the CPU version of `torch` and install the GPU version.",
+            &none
+        ));
     }
 
     #[test]

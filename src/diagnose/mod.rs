@@ -1129,6 +1129,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // torch that cannot load against the CPU build the paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
     // the error confirms the environment's finding.
     let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
+        || combine::app_on_cpu_fixed_by_torch_reinstall(paste, &ce)
         || (cause == "ext.abi_mismatch"
             && combine::extension_built_for_cuda_on_cpu_torch(paste, &ce));
     let (cause, from, summary) = if matches!(
@@ -1322,6 +1323,39 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         )
     } else {
         (cause, from, summary)
+    };
+    // A driver requirement the paste quotes for the software in use ("requires NVIDIA
+    // Driver release 470 or later") above the driver the paste shows decides a "no usable
+    // device" reading of the error: the driver is too old for that software's CUDA.
+    let (cause, from, summary) = match combine::driver_below_stated_requirement(paste, &ce) {
+        Some((need, have))
+            if from != "log"
+                && ce.cuda_available != Some(true)
+                && matches!(
+                    cause.as_str(),
+                    "none"
+                        | "torch.cuda_unavailable"
+                        | "driver.cuda_init_failed"
+                        | "env.visible_devices_invalid"
+                        | "env.visible_devices_empty"
+                        | "workload.library_bug"
+                ) =>
+        {
+            let id = if combine::program_is_not_pytorch(paste, &ce)
+                || combine::container_image_named(paste)
+                || ce.torch.is_none()
+            {
+                "driver.too_old_for_toolkit"
+            } else {
+                "driver.too_old_for_torch"
+            };
+            (
+                id.to_string(),
+                "paste".to_string(),
+                format!("the paste quotes a requirement of driver {need} or later for the software in use, and shows driver {have}: the driver is too old for its CUDA (the error read alone: {cause})"),
+            )
+        }
+        _ => (cause, from, summary),
     };
     // A torch release none of whose CUDA builds has kernels for a GPU the paste names
     // ("Pytorch 2.4" on an "RTX 5070") is the cause where CUDA was only seen unusable.

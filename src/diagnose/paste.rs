@@ -132,6 +132,8 @@ struct Patterns {
     angle_gpu: Regex,
     driver_then_version: Regex,
     driver_zh: Regex,
+    ngc_detected: Regex,
+    ngc_required: Regex,
     free_pkg: Regex,
     paren_version: Regex,
     apt_driver: Regex,
@@ -297,6 +299,11 @@ fn patterns() -> Option<&'static Patterns> {
             angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
             // "the latest NVIDIA standard driver (link), which is version `472.84`"
             driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // NGC containers' banner: "This container was built for NVIDIA Driver Release
+            // 450.51 or later, but" (a requirement, no driver) / "version 440.64.00 was
+            // detected and compatibility mode is UNAVAILABLE." (the host's driver)
+            ngc_detected: re(r"(?i)\bversion\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\s+was detected\b")?,
+            ngc_required: re(r"(?i)\bbuilt for NVIDIA Driver Release\s+\d{3}")?,
             // the driver named in Chinese: "驱动版本（572.83）", "显卡驱动 560.94", "驱动版本为 535.54.03"
             driver_zh: re(r"(?:显卡)?驱动(?:程序)?(?:版本)?(?:号)?\s*(?:是|为|:|：|（|\()?\s*(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b")?,
             // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
@@ -349,7 +356,25 @@ fn clean(raw: &str) -> String {
         let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
         l.replace_range(start..end, "");
     }
-    l.trim().trim_end_matches('\r').to_string()
+    let l = l.trim().trim_end_matches('\r');
+    // glog's prefix (tritonserver, Caffe, TensorRT-LLM: "I1105 01:26:08.078690 1
+    // metrics.cc:193]   GPU 0: TITAN Xp"): the message after it is the line
+    strip_glog_prefix(l).to_string()
+}
+
+/// The message of a glog line ("I0404 03:45:10.685058 9037 server.cc:278] msg" -> "msg").
+fn strip_glog_prefix(l: &str) -> &str {
+    let b = l.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    if !(b.len() > 20 && matches!(b[0], b'I' | b'W' | b'E' | b'F') && digits(1..5) && b[5] == b' ')
+    {
+        return l;
+    }
+    match l.find("] ") {
+        Some(end) if end < 80 && l[..end].contains(':') => l[end + 2..].trim_start(),
+        _ => l,
+    }
 }
 
 fn torch_cuda_of(version: &str) -> Option<String> {
@@ -406,6 +431,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut block_gpus: Vec<String> = Vec::new();
     let mut free_gpus: Vec<String> = Vec::new();
     let mut free_driver: Option<String> = None;
+    let mut ngc_driver: Option<String> = None;
     let mut free_cuda: Option<String> = None;
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
@@ -1393,6 +1419,10 @@ pub fn parse(text: &str) -> CollectEnv {
                 }
             }
         }
+        let ngc_requirement = p.ngc_required.is_match(&line);
+        if let Some(v) = p.ngc_detected.captures(&line).and_then(|c| c.get(1)) {
+            ngc_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
         let driver_hit = p
             .free_driver
             .captures(&line)
@@ -1412,7 +1442,8 @@ pub fn parse(text: &str) -> CollectEnv {
                 p.driver_in_words
                     .captures(&line)
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
-            });
+            })
+            .filter(|_| !ngc_requirement);
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();
@@ -1529,6 +1560,7 @@ pub fn parse(text: &str) -> CollectEnv {
         }
     }
     let any_free = free_driver.is_some()
+        || ngc_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
         || pin_torch.is_some()
@@ -1539,7 +1571,8 @@ pub fn parse(text: &str) -> CollectEnv {
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;
     }
-    if let Some(d) = free_driver {
+    // the driver an NGC banner says it detected is the host's, before any other mention
+    if let Some(d) = ngc_driver.or(free_driver) {
         set(&mut ce.driver, &d);
     }
     if let Some(t) = free_torch.or(pin_torch) {

@@ -2442,6 +2442,24 @@ load_backend: loaded CUDA backend from /home/ubuntu/Downloads/llamacpp-amd64+cud
 "#,
         facts: &[("gpus", "NVIDIA GeForce GTX 1080 Ti"), ("driver", "")],
     },
+    // round 9: an NGC banner (the required driver is no driver; the detected one is) and
+    // glog lines (tritonserver's metrics list the GPUs)
+    Sample {
+        url: "https://github.com/triton-inference-server/server/issues/2225",
+        format: "ngc banner + tritonserver log",
+        text: r#"NVIDIA Release 20.09 (build 16016295)
+
+ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but
+       version 440.64.00 was detected and compatibility mode is UNAVAILABLE.
+
+       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]
+
+I1105 01:26:08.071329 1 metrics.cc:184] found 1 GPUs supporting NVML metrics
+I1105 01:26:08.078690 1 metrics.cc:193]   GPU 0: TITAN Xp
+I1105 01:26:08.079265 1 server.cc:121]   id: 'triton'
+"#,
+        facts: &[("driver", "440.64.00"), ("gpus", "TITAN Xp")],
+    },
 ];
 
 #[test]
