@@ -246,10 +246,16 @@ pub fn container_image_named(paste: &str) -> bool {
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
 /// whose own CUDA then needs the newer driver.
 pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str> {
-    if !DRIVER_TOO_OLD_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-    {
+    // a hedge is no diagnosis: "The driver may be too old for ..., or the install fell back
+    // to CPU-only wheels" (an installer listing what it cannot tell apart)
+    static HEDGED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(r"(?i)\b(?:may|might|could) (?:be|have been)\b|\b(?:possibly|perhaps|maybe)\b")
+    });
+    let said = DRIVER_TOO_OLD_SAID.as_ref().is_some_and(|r| {
+        r.find_iter(paste)
+            .any(|m| !HEDGED.as_ref().is_some_and(|h| h.is_match(m.as_str())))
+    });
+    if !said {
         return None;
     }
     let image = CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste));
@@ -554,7 +560,7 @@ pub fn stated_toolkit_cause(paste: &str) -> Option<&'static str> {
 /// in the wheels we release", "vLLM does not support compute capability 6.0".
 static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flashinfer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
+        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flash[- ]?infer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:removed|dropped)\b[^.\n]{0,20}(?:\bsm_?\d{2,3}\b|\bcompute capability\b|\bkepler\b|\bmaxwell\b|\bpascal\b|\bvolta\b)|(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
     )
 });
 
@@ -1273,6 +1279,16 @@ mod tests {
             Some("driver.too_old_for_toolkit")
         );
         assert_eq!(stated_driver_cause("驱动已经安装好了。", &ce), None);
+        // round 9 batch 4: a hedge is no diagnosis
+        // (https://github.com/edenaion/EZ-CorridorKey/issues/67)
+        assert_eq!(
+            stated_driver_cause("The driver may be too old for CorridorKey's current torch build, or the install fell back to CPU-only wheels.", &ce),
+            None
+        );
+        assert_eq!(
+            stated_driver_cause("You may need to upgrade the driver", &ce),
+            Some("driver.too_old_for_torch")
+        );
     }
 
     #[test]
@@ -1543,6 +1559,17 @@ mod tests {
         }
         assert_eq!(
             stated_arch_cause("llama.cpp is compiled for all architectures we support."),
+            None
+        );
+        // https://github.com/sgl-project/mini-sglang/issues/128
+        assert_eq!(
+            stated_arch_cause(
+                "i think latest version of flash-infer removed sm_75  what worked for me"
+            ),
+            Some("ext.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("flashinfer removed the old JIT cache."),
             None
         );
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of

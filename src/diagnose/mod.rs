@@ -1140,6 +1140,12 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             | "driver.cuda_init_failed"
             | "ext.abi_mismatch"
     ) && cpu_root
+        // a CPU build of torch the paste shows needs no driver at all: a "driver too old
+        // for torch" reading of the paste's words is that CPU build
+        || (cause == "driver.too_old_for_torch"
+            && from != "log"
+            && ce.torch_cpu_only
+            && combine::cpu_build_on_gpu_machine(paste, &ce))
     {
         (
             "torch.cpu_only".to_string(),

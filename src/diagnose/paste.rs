@@ -1731,6 +1731,10 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "torch build cuda version" => {
             if looks_like_version(first) {
                 set(&mut ce.torch_cuda, first);
+            } else if key == "pytorch built with cuda" && first.eq_ignore_ascii_case("false") {
+                // a script's report of torch.backends.cuda.is_built(): "PyTorch built with
+                // CUDA:  False"
+                ce.torch_cpu_only = true;
             }
         }
         "pytorch has active gpu" | "torch has active gpu" => {
@@ -1789,7 +1793,19 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.driver_cuda, first);
             }
         }
-        "gpu available" | "cuda available" => {
+        "torch built with cuda" | "built with cuda" | "cuda built" => {
+            match first.to_ascii_lowercase().as_str() {
+                "false" | "no" => ce.torch_cpu_only = true,
+                "true" | "yes" => {}
+                _ => return false,
+            }
+        }
+        "gpu available"
+        | "cuda available"
+        | "pytorch detects cuda available"
+        | "torch detects cuda available"
+        | "torch cuda available"
+        | "pytorch cuda available" => {
             ce.cuda_available = match first.to_ascii_lowercase().as_str() {
                 "true" | "yes" => Some(true),
                 "false" | "no" => Some(false),

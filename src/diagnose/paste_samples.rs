@@ -2460,6 +2460,24 @@ I1105 01:26:08.079265 1 server.cc:121]   id: 'triton'
 "#,
         facts: &[("driver", "440.64.00"), ("gpus", "TITAN Xp")],
     },
+    // round 9: a job script's own report of torch (torch.backends.cuda.is_built())
+    Sample {
+        url: "https://github.com/mila-iqia/mila-docs/issues/213",
+        format: "script report + nvidia-smi -q",
+        text: r#"PyTorch built with CUDA:         False
+PyTorch detects CUDA available:  False
+PyTorch-detected #GPUs:          0
+    No GPU detected, not printing devices' names.
+Driver Version                            : 535.86.10
+CUDA Version                              : 12.2
+"#,
+        facts: &[
+            ("cpu_only", "true"),
+            ("cuda_available", "false"),
+            ("driver", "535.86.10"),
+            ("driver_cuda", "12.2"),
+        ],
+    },
 ];
 
 #[test]
