@@ -678,7 +678,7 @@ pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
 /// version", "downgrading to 0.5.7 fixes it".
 static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b",
+        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b|\bwith (?:version |release |build )?[vb]?\d[\w.]*,? it works\b|\b(?:newer|later|latest|next) (?:version|release|build)\b[^.\n]{0,20}\b(?:works|worked|fixe[sd])\b|(?m:^\s*b\d{3,5}\s*(?:works|worked|fixed it|可以了|没问题|正常))",
     )
 });
 
@@ -912,6 +912,39 @@ pub fn driver_below_stated_requirement(paste: &str, ce: &CollectEnv) -> Option<(
         .filter_map(|c| c.get(1)?.as_str().parse::<u32>().ok())
         .max()?;
     (have < need).then_some((need, have))
+}
+
+/// A program that lists the CUDA device itself ("CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU
+/// (16375 MiB, 15046 MiB free)", "ggml_cuda_init: found 1 CUDA devices") and in the same
+/// paste says it found no usable GPU or was built without GPU support: the program
+/// contradicts what it saw (its own bug), not the machine.
+static PROGRAM_LISTS_CUDA_DEVICE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?m)^\s*CUDA\d+: \S[^\n]{2,80}\(\d+ MiB|\bggml_cuda_init: found [1-9]\d* CUDA devices?\b")
+});
+static PROGRAM_SAYS_NO_GPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\bno usable GPU found\b|\bcompiled without GPU support\b"));
+
+/// Whether the paste shows a program listing its CUDA device and also saying it has no
+/// usable GPU.
+pub fn program_contradicts_its_devices(paste: &str) -> bool {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    m(&PROGRAM_LISTS_CUDA_DEVICE) && m(&PROGRAM_SAYS_NO_GPU)
+}
+
+/// Words saying the model needs more GPU memory than the card has: "you need 53GB of VRAM.
+/// Since your GPU only has 24GB", "the model does not fit in VRAM", "not enough VRAM for
+/// the model".
+static MODEL_TOO_BIG_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:you )?needs? (?:about |around |at least )?\d+(?:\.\d+)? ?GB of (?:V?RAM|GPU memory)\b[^\n]{0,60}\b(?:gpu|card)\b[^.\n]{0,10}\bonly has \d+|\b(?:model|it)\b[^.\n]{0,30}\b(?:does(?:n't| not)|won't|will not|can't|cannot) fit (?:in|into) (?:the |your |my )?(?:V?RAM|GPU(?: memory)?)\b|\bnot enough VRAM for (?:the|this|that) model\b",
+    )
+});
+
+/// Whether the paste says the model needs more GPU memory than the card has.
+pub fn model_too_big_said(paste: &str) -> bool {
+    MODEL_TOO_BIG_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
 }
 
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
@@ -1342,6 +1375,28 @@ mod tests {
             "I have a NVIDIA GTX 1060.\nThe installer should uninstall the CPU version of `torch` and install the GPU version.",
             &none
         ));
+    }
+
+    #[test]
+    fn round_9_batch_5_evidence() {
+        // https://github.com/ggml-org/llama.cpp/issues/22778
+        let listed = "./llama-cli  --list-devices\nAvailable devices:\n  CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU (16375 MiB, 15046 MiB free)\n";
+        let refused = "warning: no usable GPU found, --gpu-layers option will be ignored\nwarning: one possible reason is that llama.cpp was compiled without GPU support\n";
+        assert!(program_contradicts_its_devices(&format!(
+            "{listed}{refused}"
+        )));
+        assert!(!program_contradicts_its_devices(refused));
+        assert!(!program_contradicts_its_devices(listed));
+        // https://github.com/ggml-org/llama.cpp/issues/22775 and #22778: a build that works
+        assert!(says_regression("When launching llama server using them, I keep getting the GPU not detected error. However with version b8996, it works fine."));
+        assert!(says_regression("Can you try with b9050 ?\nb9060可以了\n"));
+        assert!(!says_regression("It works fine with my GPU."));
+        // https://github.com/ollama/ollama/issues/9753
+        assert!(model_too_big_said("for LLaMA 3.3 70B-Q4_K_M, you need 53GB of VRAM. Since your GPU only has 24GB, it's also using system RAM"));
+        assert!(model_too_big_said(
+            "The model does not fit in VRAM, so layers are offloaded."
+        ));
+        assert!(!model_too_big_said("The model fits in VRAM."));
     }
 
     #[test]

@@ -1047,6 +1047,37 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
+    // The program lists the CUDA device itself and still says it found no usable GPU: its
+    // own contradiction, not the machine's fault.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && combine::program_contradicts_its_devices(paste)
+    {
+        (
+            "workload.library_bug".to_string(),
+            "paste".to_string(),
+            "the program lists the CUDA device itself, yet says it found no usable GPU (or was built without GPU support): a bug of that build, not of the machine".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // A model said to need more GPU memory than the card has, where nothing fails: the
+    // workload does not fit (the app spills to system RAM and the CPU).
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && !ce.torch_cpu_only
+        && combine::model_too_big_said(paste)
+    {
+        (
+            "workload.out_of_memory".to_string(),
+            "paste".to_string(),
+            "the paste says the model needs more GPU memory than the card has: the part that does not fit runs from system RAM on the CPU (use a smaller or more quantised model, or more GPUs)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // A sentence saying an older version of the program works (a bisected commit, a
     // downgrade that fixes it), with nothing failing in the environment: the program's bug.
     let (cause, from, summary) = if cause == "none"
