@@ -947,6 +947,24 @@ pub fn model_too_big_said(paste: &str) -> bool {
         .is_some_and(|r| r.is_match(paste))
 }
 
+/// A CUDA library a program asks for by its versioned name and cannot find: "Could not
+/// locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!" (CTranslate2),
+/// "Library cublas64_11.dll is not found or cannot be loaded", "Could not load library
+/// libcudnn_ops_infer.so.8": the build wants another major of cuDNN / cuBLAS than the
+/// environment provides.
+static VERSIONED_CUDA_LIB_MISSING: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:could not (?:locate|load library|load)|unable to load|library)\s+(?:lib)?(?:cudnn|cublas|cublaslt|cufft|curand|cusparse|cudart|nvrtc)\w*?(?:64_\d+\.dll|\.so\.\d+)\b[^\n]{0,60}\b(?:not found|cannot be loaded|library path|no such file)",
+    )
+});
+
+/// Whether the paste shows a program missing a CUDA library it wants by a versioned name.
+pub fn versioned_cuda_library_missing(paste: &str) -> bool {
+    VERSIONED_CUDA_LIB_MISSING
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -1397,6 +1415,19 @@ mod tests {
             "The model does not fit in VRAM, so layers are offloaded."
         ));
         assert!(!model_too_big_said("The model fits in VRAM."));
+    }
+
+    #[test]
+    fn a_versioned_cuda_library_is_missing() {
+        // https://github.com/jhj0517/Whisper-WebUI/issues/271
+        assert!(versioned_cuda_library_missing("Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!"));
+        // https://github.com/SYSTRAN/faster-whisper/issues/535
+        assert!(versioned_cuda_library_missing(
+            "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded"
+        ));
+        assert!(!versioned_cuda_library_missing(
+            "Successfully opened dynamic library libcudnn.so.8"
+        ));
     }
 
     #[test]

@@ -1062,6 +1062,21 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     } else {
         (cause, from, summary)
     };
+    // A CUDA library a program wants by a versioned name and cannot find ("Could not locate
+    // cudnn_ops_infer64_8.dll"), where nothing else answers: the environment's cuDNN /
+    // cuBLAS is another major than the build needs.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && combine::versioned_cuda_library_missing(paste)
+    {
+        (
+            "torch.wheel_deps_mismatch".to_string(),
+            "paste".to_string(),
+            "a program cannot find a CUDA library it asks for by a versioned name (cuDNN / cuBLAS of one major): the environment provides another major than the build needs (install the matching libraries, or a build for the installed ones)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // A model said to need more GPU memory than the card has, where nothing fails: the
     // workload does not fit (the app spills to system RAM and the CPU).
     let (cause, from, summary) = if cause == "none"
