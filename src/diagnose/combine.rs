@@ -246,14 +246,24 @@ pub fn container_image_named(paste: &str) -> bool {
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
 /// whose own CUDA then needs the newer driver.
 pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str> {
-    // a hedge is no diagnosis: "The driver may be too old for ..., or the install fell back
-    // to CPU-only wheels" (an installer listing what it cannot tell apart)
+    // a hedge between alternatives is no diagnosis: "The driver may be too old for ..., or
+    // the install fell back to CPU-only wheels" (an installer listing what it cannot tell
+    // apart); "your driver may be too old" alone still is one
     static HEDGED: LazyLock<Option<Regex>> = LazyLock::new(|| {
         re(r"(?i)\b(?:may|might|could) (?:be|have been)\b|\b(?:possibly|perhaps|maybe)\b")
     });
+    static ALTERNATIVE: LazyLock<Option<Regex>> =
+        LazyLock::new(|| re(r"(?i),? or (?:the|it|you|a|an)\b"));
     let said = DRIVER_TOO_OLD_SAID.as_ref().is_some_and(|r| {
-        r.find_iter(paste)
-            .any(|m| !HEDGED.as_ref().is_some_and(|h| h.is_match(m.as_str())))
+        r.find_iter(paste).any(|m| {
+            let rest = &paste[m.end()..];
+            let sentence_end = rest.find(['.', '\n']).map_or(rest.len(), |i| i);
+            let hedged = HEDGED.as_ref().is_some_and(|h| h.is_match(m.as_str()))
+                && ALTERNATIVE
+                    .as_ref()
+                    .is_some_and(|a| a.is_match(&rest[..sentence_end]));
+            !hedged
+        })
     });
     if !said {
         return None;
@@ -1338,6 +1348,10 @@ mod tests {
         );
         assert_eq!(
             stated_driver_cause("You may need to upgrade the driver", &ce),
+            Some("driver.too_old_for_torch")
+        );
+        assert_eq!(
+            stated_driver_cause("Your driver may be too old for this build.", &ce),
             Some("driver.too_old_for_torch")
         );
     }
