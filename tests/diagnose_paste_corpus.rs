@@ -48,6 +48,10 @@ fn floors(part: &str) -> (f64, f64) {
         // changes: 38/38 first-ranked, facts 21/22 (38 cases; each batch's first measure is
         // in SPLIT.md)
         ADDED_I => (0.90, 0.95),
+        // round 9 (dev-2026-11j, the start-up logs and issue templates of the apps people run),
+        // after its batches' changes: 33/34 first-ranked, facts 21/21 (34 cases; each batch's
+        // first measure is in SPLIT.md)
+        ADDED_J => (0.90, 0.95),
         // the frozen held-out part: the last measured figures less one case (after round 8,
         // 2026-11-24: 52/75 first-ranked, facts 113/150)
         _ => (0.68, 0.74),
@@ -100,6 +104,8 @@ const ADDED_G: &str = "dev-2026-11g";
 const ADDED_H: &str = "dev-2026-11h";
 /// Round 8 (#14's `diagnose` part, cluster, container and cloud pastes): all dev.
 const ADDED_I: &str = "dev-2026-11i";
+/// Round 9 (#14's `diagnose` part, the start-up logs of the apps people run): all dev.
+const ADDED_J: &str = "dev-2026-11j";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -130,7 +136,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
     [
-        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I,
+        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I, ADDED_J,
     ]
     .iter()
     .any(|f| c.file.starts_with(&format!("{f}/")))
@@ -168,6 +174,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_G))
         .chain(added_cases_in(ADDED_H))
         .chain(added_cases_in(ADDED_I))
+        .chain(added_cases_in(ADDED_J))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -243,7 +250,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_g = added_cases_in(ADDED_G);
     let added_h = added_cases_in(ADDED_H);
     let added_i = added_cases_in(ADDED_I);
-    let parts: [(&str, Vec<&Case>); 10] = [
+    let added_j = added_cases_in(ADDED_J);
+    let parts: [(&str, Vec<&Case>); 11] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -254,6 +262,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_G, added_g.iter().collect()),
         (ADDED_H, added_h.iter().collect()),
         (ADDED_I, added_i.iter().collect()),
+        (ADDED_J, added_j.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

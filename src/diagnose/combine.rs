@@ -138,6 +138,37 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
 }
 
+/// An app's own line saying it runs on the CPU ("Using device_type cpu", "Using torch
+/// device: CPU", "Device: cpu", "falling back to CPU mode").
+static APP_ON_CPU: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)\busing (?:torch )?device(?:_type)?:?\s+cpu\b|^\s*device:\s+cpu\b|\bfalling back to cpu\b",
+    )
+});
+
+/// The fix the paste reports: torch taken out and put back ("pip uninstall torch", "needed
+/// to be removed and reinstalled", "reinstall torch with CUDA").
+static TORCH_REINSTALL_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bpip3? uninstall (?:-y )?(?:py)?torch\b|\b(?:py)?torch\b[^.\n]{0,40}\b(?:removed and reinstalled|uninstalled and reinstalled|needed to be reinstalled)\b|\breinstall(?:ed|ing)? (?:the )?(?:py)?torch\b[^.\n]{0,30}\bcuda\b",
+    )
+});
+
+/// An NVIDIA GPU in the paste's words ("GPU: cuda", "(Cuda, 1080ti)", "GTX 1060").
+static NVIDIA_GPU_WORDS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\bnvidia\b|\bcuda\b|\bgeforce\b|\b[gr]tx ?\d{3,4}|\b\d{4} ?ti\b"));
+
+/// An app that says it runs on the CPU, on a machine the paste shows with an NVIDIA GPU,
+/// fixed by reinstalling torch: the torch it had was a CPU build.
+pub fn app_on_cpu_fixed_by_torch_reinstall(paste: &str, ce: &CollectEnv) -> bool {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    ce.cuda_available != Some(true)
+        && ce.rocm.is_none()
+        && m(&APP_ON_CPU)
+        && m(&TORCH_REINSTALL_FIX)
+        && (m(&NVIDIA_GPU_WORDS) || ce.driver.is_some())
+}
+
 /// A torch build for CUDA named (`2.1.2+cu121`, "with CUDA 1201"): what an extension was
 /// built for.
 static CUDA_TORCH_NAMED: LazyLock<Option<Regex>> =
@@ -177,7 +208,7 @@ pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> 
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
 static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of (?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
     )
 });
 
@@ -195,7 +226,7 @@ static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// upgrade the driver".
 static DRIVER_TOO_OLD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bdriver\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|is outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b",
+        r"(?i)\bdrivers?\b[^.\n]{0,60}\b(?:is not supported|not supported for|too old|(?:is|are) outdated|not new enough|does(?:n't| not) support)\b|\bnvidia version\b[^.\n]{0,20}\btoo old\b|\binsufficient driver\b|\b(?:upgrade|update) (?:the|your|to an?)\b[^.\n]{0,30}\bdriver\b|\b(?:needs?|requires?) a newer (?:nvidia )?driver\b|\bdriver\b[^.\n]{0,40}\bbelow the \d{3}\b[^.\n]{0,10}\bminimum\b|\bCUDA \d+(?:\.\d+)? support is (?:required|needed)\b|驱动[^。，,\n]{0,20}(?:太低|太旧|过低|过旧|版本低)|需要[^。\n]{0,12}(?:较新|更新|新版)的?[^。\n]{0,6}驱动",
     )
 });
 
@@ -206,14 +237,35 @@ static CONTAINER_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// Whether the paste names a container image (an NGC or CUDA image, docker, podman).
+pub fn container_image_named(paste: &str) -> bool {
+    CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
 /// the frameworks on it) unless the paste shows another CUDA program or a container image,
 /// whose own CUDA then needs the newer driver.
 pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str> {
-    if !DRIVER_TOO_OLD_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-    {
+    // a hedge between alternatives is no diagnosis: "The driver may be too old for ..., or
+    // the install fell back to CPU-only wheels" (an installer listing what it cannot tell
+    // apart); "your driver may be too old" alone still is one
+    static HEDGED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        re(r"(?i)\b(?:may|might|could) (?:be|have been)\b|\b(?:possibly|perhaps|maybe)\b")
+    });
+    static ALTERNATIVE: LazyLock<Option<Regex>> =
+        LazyLock::new(|| re(r"(?i),? or (?:the|it|you|a|an)\b"));
+    let said = DRIVER_TOO_OLD_SAID.as_ref().is_some_and(|r| {
+        r.find_iter(paste).any(|m| {
+            let rest = &paste[m.end()..];
+            let sentence_end = rest.find(['.', '\n']).map_or(rest.len(), |i| i);
+            let hedged = HEDGED.as_ref().is_some_and(|h| h.is_match(m.as_str()))
+                && ALTERNATIVE
+                    .as_ref()
+                    .is_some_and(|a| a.is_match(&rest[..sentence_end]));
+            !hedged
+        })
+    });
+    if !said {
         return None;
     }
     let image = CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste));
@@ -285,7 +337,7 @@ static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `nvidia.com/gpu` resource was not requested.
 static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b",
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b",
     )
 });
 
@@ -518,7 +570,28 @@ pub fn stated_toolkit_cause(paste: &str) -> Option<&'static str> {
 /// in the wheels we release", "vLLM does not support compute capability 6.0".
 static PROGRAM_ARCH_DROPPED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flashinfer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
+        r"(?i)\b(?:jax|jaxlib|tensorflow|vllm|sglang|sgl[-_]kernel|flash[- ]?infer|xformers|flash[- ]?attn|flash[- ]?attention\d?|bitsandbytes|llama\.cpp|ggml|ollama|triton|deepspeed|cupy|onnxruntime|paddle(?:paddle)?|mxnet|tensorrt)\b[^.\n]{0,40}\b(?:(?:removed|dropped)\b[^.\n]{0,20}(?:\bsm_?\d{2,3}\b|\bcompute capability\b|\bkepler\b|\bmaxwell\b|\bpascal\b|\bvolta\b)|(?:no longer supports?|dropped (?:the )?support|stopped supporting|(?:does(?:n't| not)|did not|won't|will not) support)\b[^.\n]{0,40}(?:compute capability|capabilit|\bsm_\d|architecture|\bcc \d|\bgpus?\b|\bcards?\b|kepler|maxwell|pascal|volta)|(?:only supports?|(?:is |are )?(?:compiled|built) only for|(?:is |are )?only (?:compiled|built) for|not support(?:ed)? (?:for|on))\s+(?:the\s+)?(?:gpus? (?:of |with )?)?(?:compute capability\s*|cc\s*)?(?:sm\s?_?\d{2,3}|\d\.\d)\b)",
+    )
+});
+
+/// An app's own log or its users saying the GPU's architecture is not among the build's
+/// compiled ones: Ollama's "skipping CUDA device — compute capability not in compiled
+/// architectures", "archs missing 860 in compiled architectures", "RTX 3060 Laptop (sm_86)
+/// skipped", "CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected".
+static BUILD_LACKS_ARCH_SEEN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bnot in (?:the )?compiled (?:cuda )?arch(?:itecture)?s\b|\barchs?\b[^.\n]{0,20}\bmissing\b[^.\n]{0,10}\b(?:sm_?)?\d{2,3}\b[^.\n]{0,10}\bcompiled\b|\bmissing (?:sm_?)?\d{2,3}\b[^.\n]{0,10}\bcompiled arch|\bskipp(?:ed|ing)\b[^.\n]{0,60}\bcompiled arch|\(sm_\d{2,3}\)\s+(?:is\s+)?skipped\b|\bcuda gpu is too old\b[^\n]{0,60}\bcompute capability\b",
+    )
+});
+
+/// PyTorch's own warning that a GPU has no kernels in the build: "NVIDIA GeForce RTX 5070
+/// Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation",
+/// and its last line, which it prints only then: "If you want to use the NVIDIA GeForce RTX
+/// 5070 Ti GPU with PyTorch, please check the instructions at
+/// https://pytorch.org/get-started/locally/".
+static TORCH_ARCH_WARNING: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bwith CUDA capability sm_\d+ is not compatible with the current PyTorch installation\b|\bIf you want to use the .{3,80} GPU with PyTorch, please check the instructions at\b",
     )
 });
 
@@ -528,13 +601,19 @@ pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
     if TORCH_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
+        || TORCH_ARCH_WARNING
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste))
     {
         return Some("torch.arch_unsupported");
     }
-    PROGRAM_ARCH_DROPPED_SAID
+    (PROGRAM_ARCH_DROPPED_SAID
         .as_ref()
         .is_some_and(|r| r.is_match(paste))
-        .then_some("ext.arch_unsupported")
+        || BUILD_LACKS_ARCH_SEEN
+            .as_ref()
+            .is_some_and(|r| r.is_match(paste)))
+    .then_some("ext.arch_unsupported")
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -609,7 +688,7 @@ pub fn torch_installs(ce: &CollectEnv, paste: &str) -> Vec<String> {
 /// version", "downgrading to 0.5.7 fixes it".
 static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b",
+        r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b|\bwith (?:version |release |build )?[vb]?\d[\w.]*,? it works\b|\b(?:newer|later|latest|next) (?:version|release|build)\b[^.\n]{0,20}\b(?:works|worked|fixe[sd])\b|(?m:^\s*b\d{3,5}\s*(?:works|worked|fixed it|可以了|没问题|正常))",
     )
 });
 
@@ -708,7 +787,7 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bggml\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -807,6 +886,93 @@ pub fn program_is_not_pytorch(paste: &str, ce: &CollectEnv) -> bool {
             .as_ref()
             .is_some_and(|r| r.is_match(paste))
         && !PYTORCH_SHOWN.as_ref().is_some_and(|r| r.is_match(paste))
+}
+
+/// CUDA's status 200 in its words or names: "device kernel image is invalid",
+/// `CUDA_ERROR_INVALID_IMAGE`, `cudaErrorInvalidKernelImage`.
+static INVALID_KERNEL_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bdevice kernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|\bcudaErrorInvalidKernelImage\b",
+    )
+});
+
+/// Whether the paste shows CUDA's "device kernel image is invalid".
+pub fn invalid_kernel_image_seen(paste: &str) -> bool {
+    INVALID_KERNEL_IMAGE
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+}
+
+/// A requirement the paste quotes for the software in use: "which requires NVIDIA Driver
+/// release 470 or later" (NGC release notes), "built for NVIDIA Driver Release 450.51 or
+/// later" (NGC banners), "requires driver 550 or newer". The highest branch named.
+static DRIVER_REQUIRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:requires?|built for|needs?)\s+(?:an?\s+)?(?:NVIDIA\s+)?driver\s+(?:release\s+|version\s+|branch\s+)?(\d{3})(?:\.\d{1,3}){0,2}\+?\s+(?:or|and)\s+(?:later|newer|above|higher)\b",
+    )
+});
+
+/// The driver branch the paste quotes as required, where it is above the driver the paste
+/// shows: (required, shown).
+pub fn driver_below_stated_requirement(paste: &str, ce: &CollectEnv) -> Option<(u32, u32)> {
+    let have: u32 = ce.driver.as_deref()?.split('.').next()?.parse().ok()?;
+    let need = DRIVER_REQUIRED
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| c.get(1)?.as_str().parse::<u32>().ok())
+        .max()?;
+    (have < need).then_some((need, have))
+}
+
+/// A program that lists the CUDA device itself ("CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU
+/// (16375 MiB, 15046 MiB free)", "ggml_cuda_init: found 1 CUDA devices") and in the same
+/// paste says it found no usable GPU or was built without GPU support: the program
+/// contradicts what it saw (its own bug), not the machine.
+static PROGRAM_LISTS_CUDA_DEVICE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?m)^\s*CUDA\d+: \S[^\n]{2,80}\(\d+ MiB|\bggml_cuda_init: found [1-9]\d* CUDA devices?\b")
+});
+static PROGRAM_SAYS_NO_GPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\bno usable GPU found\b|\bcompiled without GPU support\b"));
+
+/// Whether the paste shows a program listing its CUDA device and also saying it has no
+/// usable GPU.
+pub fn program_contradicts_its_devices(paste: &str) -> bool {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    m(&PROGRAM_LISTS_CUDA_DEVICE) && m(&PROGRAM_SAYS_NO_GPU)
+}
+
+/// Words saying the model needs more GPU memory than the card has: "you need 53GB of VRAM.
+/// Since your GPU only has 24GB", "the model does not fit in VRAM", "not enough VRAM for
+/// the model".
+static MODEL_TOO_BIG_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:you )?needs? (?:about |around |at least )?\d+(?:\.\d+)? ?GB of (?:V?RAM|GPU memory)\b[^\n]{0,60}\b(?:gpu|card)\b[^.\n]{0,10}\bonly has \d+|\b(?:model|it)\b[^.\n]{0,30}\b(?:does(?:n't| not)|won't|will not|can't|cannot) fit (?:in|into) (?:the |your |my )?(?:V?RAM|GPU(?: memory)?)\b|\bnot enough VRAM for (?:the|this|that) model\b",
+    )
+});
+
+/// Whether the paste says the model needs more GPU memory than the card has.
+pub fn model_too_big_said(paste: &str) -> bool {
+    MODEL_TOO_BIG_SAID
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
+}
+
+/// A CUDA library a program asks for by its versioned name and cannot find: "Could not
+/// locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!" (CTranslate2),
+/// "Library cublas64_11.dll is not found or cannot be loaded", "Could not load library
+/// libcudnn_ops_infer.so.8": the build wants another major of cuDNN / cuBLAS than the
+/// environment provides.
+static VERSIONED_CUDA_LIB_MISSING: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:could not (?:locate|load library|load)|unable to load|library)\s+(?:lib)?(?:cudnn|cublas|cublaslt|cufft|curand|cusparse|cudart|nvrtc)\w*?(?:64_\d+\.dll|\.so\.\d+)\b[^\n]{0,60}\b(?:not found|cannot be loaded|library path|no such file)",
+    )
+});
+
+/// Whether the paste shows a program missing a CUDA library it wants by a versioned name.
+pub fn versioned_cuda_library_missing(paste: &str) -> bool {
+    VERSIONED_CUDA_LIB_MISSING
+        .as_ref()
+        .is_some_and(|r| r.is_match(paste))
 }
 
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
@@ -1144,6 +1310,149 @@ mod tests {
             stated_driver_cause("Nvidia driver version: 550.54.15", &ce),
             None
         );
+        // round 9 batch 1: apps bringing their own CUDA build (Ollama, llama.cpp) are not
+        // PyTorch; "drivers are outdated", "needs a newer nvidia driver"
+        // (https://github.com/ollama/ollama/issues/17290,
+        // https://github.com/canonical/inference-snaps/issues/255)
+        for text in [
+            "from 0.30.0 on ollama needs a newer nvidia driver than my installed 535.",
+            "llama-server crash on prompt if host nvidia drivers are outdated",
+        ] {
+            assert_eq!(
+                stated_driver_cause(text, &ce),
+                Some("driver.too_old_for_toolkit"),
+                "{text}"
+            );
+        }
+        assert_eq!(stated_driver_cause("The drivers are installed.", &ce), None);
+        // round 9 batch 2: a maintainer's words in Chinese, a CUDA support floor
+        // (https://github.com/MieMieeeee/ComfyUI-Mie-Package-Launcher/issues/100,
+        // https://github.com/LostRuins/koboldcpp/issues/172)
+        assert_eq!(
+            stated_driver_cause(
+                "看日志是驱动版本（572.83）太低呢，CU130 需要比较新的显卡驱动哈。",
+                &ce
+            ),
+            Some("driver.too_old_for_torch")
+        );
+        assert_eq!(
+            stated_driver_cause("When I try to load a model with --gpulayers it crashes.\nCheck your drivers. At minimum, CUDA 11.8 support is required for the CUDA version", &ce),
+            Some("driver.too_old_for_toolkit")
+        );
+        assert_eq!(stated_driver_cause("驱动已经安装好了。", &ce), None);
+        // round 9 batch 4: a hedge is no diagnosis
+        // (https://github.com/edenaion/EZ-CorridorKey/issues/67)
+        assert_eq!(
+            stated_driver_cause("The driver may be too old for CorridorKey's current torch build, or the install fell back to CPU-only wheels.", &ce),
+            None
+        );
+        assert_eq!(
+            stated_driver_cause("You may need to upgrade the driver", &ce),
+            Some("driver.too_old_for_torch")
+        );
+        assert_eq!(
+            stated_driver_cause("Your driver may be too old for this build.", &ce),
+            Some("driver.too_old_for_torch")
+        );
+    }
+
+    #[test]
+    fn driver_capabilities_added_for_compute() {
+        // https://github.com/ollama/ollama/pull/1306
+        assert_eq!(
+            stated_host_cause("adding `NVIDIA_DRIVER_CAPABILITIES=compute,utility` to `ollama/ollama:v0.1.11` seems to get it to accept and use GPU"),
+            Some("host.container_no_gpu")
+        );
+        assert_eq!(
+            stated_host_cause("NVIDIA_DRIVER_CAPABILITIES=compute,utility"),
+            None
+        );
+    }
+
+    #[test]
+    fn round_9_batch_3_evidence() {
+        let ce = |driver: &str| CollectEnv {
+            driver: Some(driver.into()),
+            ..CollectEnv::default()
+        };
+        // https://github.com/triton-inference-server/server/issues/3773
+        let note = "Release 21.10 is based on NVIDIA CUDA 11.4.2 with cuBLAS 11.6.5.2, which requires NVIDIA Driver release 470 or later.";
+        assert_eq!(
+            driver_below_stated_requirement(note, &ce("455.45.01")),
+            Some((470, 455))
+        );
+        assert_eq!(
+            driver_below_stated_requirement(note, &ce("470.82.01")),
+            None
+        );
+        assert_eq!(
+            driver_below_stated_requirement("requires driver 470", &ce("455.45.01")),
+            None
+        );
+        // https://github.com/vllm-project/vllm/issues/16267: torch's own warning
+        assert_eq!(
+            stated_arch_cause("If you want to use the NVIDIA GeForce RTX 5070 Ti GPU with PyTorch, please check the instructions at https://pytorch.org/get-started/locally/"),
+            Some("torch.arch_unsupported")
+        );
+        // https://github.com/invoke-ai/InvokeAI/issues/1202 and its control
+        let none = CollectEnv::default();
+        let fixed = "(Cuda, 1080ti)\n>> Using device_type cpu\npytorch installation went wrong so it needed to be removed and reinstalled.\npip uninstall torch\n";
+        assert!(app_on_cpu_fixed_by_torch_reinstall(fixed, &none));
+        assert!(!app_on_cpu_fixed_by_torch_reinstall(
+            ">> Using device_type cpu\n(Cuda, 1080ti)\n",
+            &none
+        ));
+        // https://github.com/invoke-ai/InvokeAI/issues/2735: the CPU build named in words
+        assert!(cpu_build_on_gpu_machine(
+            "I have a NVIDIA GTX 1060.\nThe installer should uninstall the CPU version of `torch` and install the GPU version.",
+            &none
+        ));
+    }
+
+    #[test]
+    fn round_9_batch_5_evidence() {
+        // https://github.com/ggml-org/llama.cpp/issues/22778
+        let listed = "./llama-cli  --list-devices\nAvailable devices:\n  CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU (16375 MiB, 15046 MiB free)\n";
+        let refused = "warning: no usable GPU found, --gpu-layers option will be ignored\nwarning: one possible reason is that llama.cpp was compiled without GPU support\n";
+        assert!(program_contradicts_its_devices(&format!(
+            "{listed}{refused}"
+        )));
+        assert!(!program_contradicts_its_devices(refused));
+        assert!(!program_contradicts_its_devices(listed));
+        // https://github.com/ggml-org/llama.cpp/issues/22775 and #22778: a build that works
+        assert!(says_regression("When launching llama server using them, I keep getting the GPU not detected error. However with version b8996, it works fine."));
+        assert!(says_regression("Can you try with b9050 ?\nb9060可以了\n"));
+        assert!(!says_regression("It works fine with my GPU."));
+        // https://github.com/ollama/ollama/issues/9753
+        assert!(model_too_big_said("for LLaMA 3.3 70B-Q4_K_M, you need 53GB of VRAM. Since your GPU only has 24GB, it's also using system RAM"));
+        assert!(model_too_big_said(
+            "The model does not fit in VRAM, so layers are offloaded."
+        ));
+        assert!(!model_too_big_said("The model fits in VRAM."));
+    }
+
+    #[test]
+    fn a_versioned_cuda_library_is_missing() {
+        // https://github.com/jhj0517/Whisper-WebUI/issues/271
+        assert!(versioned_cuda_library_missing("Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!"));
+        // https://github.com/SYSTRAN/faster-whisper/issues/535
+        assert!(versioned_cuda_library_missing(
+            "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded"
+        ));
+        assert!(!versioned_cuda_library_missing(
+            "Successfully opened dynamic library libcudnn.so.8"
+        ));
+    }
+
+    #[test]
+    fn an_invalid_kernel_image_is_seen() {
+        assert!(invalid_kernel_image_seen(
+            "ggml_cuda_compute_forward: SCALE failed\nCUDA error: device kernel image is invalid\n"
+        ));
+        assert!(invalid_kernel_image_seen("CUDA_ERROR_INVALID_IMAGE"));
+        assert!(!invalid_kernel_image_seen(
+            "CUDA error: no kernel image is available for execution on the device"
+        ));
     }
 
     #[test]
@@ -1336,6 +1645,33 @@ mod tests {
             assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
         }
         assert_eq!(stated_arch_cause("SGLang supports sm 75 and above."), None);
+        // round 9 batch 1: an app's log or users saying the GPU's architecture is not among
+        // the build's compiled ones
+        for text in [
+            // https://github.com/ollama/ollama/issues/16620
+            "[0.30.6 Regression] RTX 3060 Laptop (sm_86) skipped — archs missing 860 in compiled architectures",
+            // https://github.com/ollama/ollama/issues/17841
+            "msg=\"skipping CUDA device — compute capability not in compiled architectures\" device=\"NVIDIA RTX A6000\" cc=860",
+            // https://github.com/ollama/ollama/issues/1992
+            "gpu.go:138: CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected: 5.2",
+        ] {
+            assert_eq!(stated_arch_cause(text), Some("ext.arch_unsupported"), "{text}");
+        }
+        assert_eq!(
+            stated_arch_cause("llama.cpp is compiled for all architectures we support."),
+            None
+        );
+        // https://github.com/sgl-project/mini-sglang/issues/128
+        assert_eq!(
+            stated_arch_cause(
+                "i think latest version of flash-infer removed sm_75  what worked for me"
+            ),
+            Some("ext.arch_unsupported")
+        );
+        assert_eq!(
+            stated_arch_cause("flashinfer removed the old JIT cache."),
+            None
+        );
         // round 6 (dev-2026-11g): nouveau taken out of the way fixed it; a negated load of
         // the nvidia modules
         for (text, want) in [

@@ -572,6 +572,54 @@ fn infer_unknown_ccs(facts: &mut Facts, paste: &str, matrix: &Matrix) {
     }
 }
 
+/// A GPU the paste names that no CUDA build of the paste's torch release has kernels for
+/// (no variant's architecture list covers it on any platform, natively or through PTX):
+/// "Pytorch 2.4" beside an "RTX 5070" lacks sm_120 whichever of its CUDA builds is installed.
+/// Only the builds the paste leaves possible are weighed: its local tag ("+cu124") or CUDA
+/// names one. Variants whose architecture list the matrix does not hold answer nothing.
+fn torch_release_lacks_gpu(ce: &CollectEnv, matrix: &Matrix) -> Option<(String, String, String)> {
+    let version = ce.torch.as_deref()?;
+    if ce.torch_cpu_only || version.contains("+cpu") {
+        return None;
+    }
+    let release = matrix.torch_release(version)?;
+    let named = matrix.torch_variant(release, version, ce.torch_cuda.as_deref());
+    // a CUDA the paste names without saying whose ("CUDA 12.4 + Pytorch 2.4") picks the
+    // release's build of that CUDA when it has one
+    let mentioned = ce
+        .cuda_mentioned
+        .as_deref()
+        .and_then(|c| matrix.torch_variant(release, "", Some(c)));
+    let variants: Vec<_> = match named.or(mentioned) {
+        Some(v) => vec![v],
+        None if version.contains('+') || ce.torch_cuda.is_some() => return None,
+        None => release.variant.iter().filter(|v| v.name != "cpu").collect(),
+    };
+    if variants.is_empty() {
+        return None;
+    }
+    let platforms = ["linux_x86_64", "linux_aarch64", "windows"];
+    for name in &ce.gpus {
+        let Some((major, minor)) = gpu_cc(matrix, name) else {
+            continue;
+        };
+        let mut known = false;
+        let covered = variants.iter().any(|v| {
+            platforms.iter().any(|p| {
+                crate::matrix::query::variant_arch_list(v, p).is_some_and(|list| {
+                    known = true;
+                    crate::arch_list::arch_list_covers(&list, major, minor)
+                })
+            })
+        });
+        if known && !covered {
+            let builds: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+            return Some((name.clone(), format!("{major}.{minor}"), builds.join(", ")));
+        }
+    }
+    None
+}
+
 /// A GPU's compute capability from the name a paste gives it: the matrix's entry, else the
 /// one capability every product of that family shares ("V100" -> the Tesla V100 variants,
 /// all 7.0); none where the family's products differ.
@@ -999,6 +1047,52 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
+    // The program lists the CUDA device itself and still says it found no usable GPU: its
+    // own contradiction, not the machine's fault.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && combine::program_contradicts_its_devices(paste)
+    {
+        (
+            "workload.library_bug".to_string(),
+            "paste".to_string(),
+            "the program lists the CUDA device itself, yet says it found no usable GPU (or was built without GPU support): a bug of that build, not of the machine".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // A CUDA library a program wants by a versioned name and cannot find ("Could not locate
+    // cudnn_ops_infer64_8.dll"), where nothing else answers: the environment's cuDNN /
+    // cuBLAS is another major than the build needs.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && combine::versioned_cuda_library_missing(paste)
+    {
+        (
+            "torch.wheel_deps_mismatch".to_string(),
+            "paste".to_string(),
+            "a program cannot find a CUDA library it asks for by a versioned name (cuDNN / cuBLAS of one major): the environment provides another major than the build needs (install the matching libraries, or a build for the installed ones)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // A model said to need more GPU memory than the card has, where nothing fails: the
+    // workload does not fit (the app spills to system RAM and the CPU).
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(false)
+        && !ce.smi_failed
+        && !ce.torch_cpu_only
+        && combine::model_too_big_said(paste)
+    {
+        (
+            "workload.out_of_memory".to_string(),
+            "paste".to_string(),
+            "the paste says the model needs more GPU memory than the card has: the part that does not fit runs from system RAM on the CPU (use a smaller or more quantised model, or more GPUs)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // A sentence saying an older version of the program works (a bisected commit, a
     // downgrade that fixes it), with nothing failing in the environment: the program's bug.
     let (cause, from, summary) = if cause == "none"
@@ -1081,6 +1175,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     // torch that cannot load against the CPU build the paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
     // the error confirms the environment's finding.
     let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
+        || combine::app_on_cpu_fixed_by_torch_reinstall(paste, &ce)
         || (cause == "ext.abi_mismatch"
             && combine::extension_built_for_cuda_on_cpu_torch(paste, &ce));
     let (cause, from, summary) = if matches!(
@@ -1091,6 +1186,12 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             | "driver.cuda_init_failed"
             | "ext.abi_mismatch"
     ) && cpu_root
+        // a CPU build of torch the paste shows needs no driver at all: a "driver too old
+        // for torch" reading of the paste's words is that CPU build
+        || (cause == "driver.too_old_for_torch"
+            && from != "log"
+            && ce.torch_cpu_only
+            && combine::cpu_build_on_gpu_machine(paste, &ce))
     {
         (
             "torch.cpu_only".to_string(),
@@ -1256,6 +1357,76 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 Some((id, why)) => (id, "paste error (generic)".to_string(), why),
                 None => (cause, from, summary),
             }
+        }
+        _ => (cause, from, summary),
+    };
+    // CUDA's "device kernel image is invalid" (status 200) from a program that brings its own
+    // CUDA build (llama.cpp, Ollama, ...), with nothing else answering: the build's kernels
+    // were made by a newer CUDA than the driver can load.
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available != Some(true)
+        && combine::invalid_kernel_image_seen(paste)
+        && combine::program_is_not_pytorch(paste, &ce)
+    {
+        (
+            "driver.too_old_for_toolkit".to_string(),
+            "paste".to_string(),
+            "the paste shows CUDA's 'device kernel image is invalid' from a program with its own CUDA build: its kernels were made by a newer CUDA than this driver can load (update the driver, or use a build for an older CUDA)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // A driver requirement the paste quotes for the software in use ("requires NVIDIA
+    // Driver release 470 or later") above the driver the paste shows decides a "no usable
+    // device" reading of the error: the driver is too old for that software's CUDA.
+    let (cause, from, summary) = match combine::driver_below_stated_requirement(paste, &ce) {
+        Some((need, have))
+            if from != "log"
+                && ce.cuda_available != Some(true)
+                && matches!(
+                    cause.as_str(),
+                    "none"
+                        | "torch.cuda_unavailable"
+                        | "driver.cuda_init_failed"
+                        | "env.visible_devices_invalid"
+                        | "env.visible_devices_empty"
+                        | "workload.library_bug"
+                ) =>
+        {
+            let id = if combine::program_is_not_pytorch(paste, &ce)
+                || combine::container_image_named(paste)
+                || ce.torch.is_none()
+            {
+                "driver.too_old_for_toolkit"
+            } else {
+                "driver.too_old_for_torch"
+            };
+            (
+                id.to_string(),
+                "paste".to_string(),
+                format!("the paste quotes a requirement of driver {need} or later for the software in use, and shows driver {have}: the driver is too old for its CUDA (the error read alone: {cause})"),
+            )
+        }
+        _ => (cause, from, summary),
+    };
+    // A torch release none of whose CUDA builds has kernels for a GPU the paste names
+    // ("Pytorch 2.4" on an "RTX 5070") is the cause where CUDA was only seen unusable.
+    let (cause, from, summary) = match torch_release_lacks_gpu(&ce, matrix) {
+        Some((gpu, cc, builds))
+            if matches!(
+                cause.as_str(),
+                "none" | "torch.cuda_unavailable" | "driver.cuda_init_failed" | "workload.library_bug"
+            ) && ce.cuda_available != Some(true)
+                && !combine::program_is_not_pytorch(paste, &ce) =>
+        {
+            (
+                "torch.arch_unsupported".to_string(),
+                "paste".to_string(),
+                format!(
+                    "PyTorch {}'s CUDA builds the paste leaves possible ({builds}) have no kernels for the {gpu} (compute capability {cc}): CUDA cannot run on it with this torch (install a release whose CUDA build covers it)",
+                    ce.torch.as_deref().unwrap_or("?")
+                ),
+            )
         }
         _ => (cause, from, summary),
     };
@@ -1671,5 +1842,18 @@ Nvidia driver version: 470.129.06
         assert!(d.collect_env.is_empty());
         assert!(render_json(&d).is_ok());
         let _ = render_text(&d, false, true);
+    }
+
+    /// A torch release none of whose possible CUDA builds covers the GPU named
+    /// (https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/2886), and its
+    /// control: a release that covers it.
+    #[test]
+    fn a_torch_release_without_kernels_for_the_gpu_named() {
+        let m = Matrix::bundled().unwrap();
+        let text = "# RTX 5070 (Blackwell) Your device does not support the current version of Torch/CUDA!\nRuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version\nI got Forge with CUDA 12.4 + Pytorch 2.4\n";
+        let d = diagnose(text, None, &m);
+        assert_eq!(d.cause, "torch.arch_unsupported", "{}", d.summary);
+        let text = "RuntimeError: Your device does not support the current version of Torch/CUDA!\nRTX 5070 with CUDA 12.8 + Pytorch 2.7\n";
+        assert_ne!(diagnose(text, None, &m).cause, "torch.arch_unsupported");
     }
 }

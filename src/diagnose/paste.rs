@@ -131,6 +131,9 @@ struct Patterns {
     yum_driver: Regex,
     angle_gpu: Regex,
     driver_then_version: Regex,
+    driver_zh: Regex,
+    ngc_detected: Regex,
+    ngc_required: Regex,
     free_pkg: Regex,
     paren_version: Regex,
     apt_driver: Regex,
@@ -174,7 +177,7 @@ fn patterns() -> Option<&'static Patterns> {
             md_kv: re(r"^(?:[-*]\s*)?\*\*([^*]+?):?\*\*:?\s*(.*)$")?,
             pip_two_col: re(r"^([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)+(?:\+\w+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")?,
             req_pin: re(r"^([A-Za-z][\w.-]*)\s*(?:==|>=|~=)\s*(\d+(?:\.\w+)*(?:\+\w+)?)")?,
-            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|=|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
+            free_driver: re(r"\b(?:nvidia[- ])?driver(?:s)?\s*\(?(?:\s*version)?(?:\s*(?:is|==?|:|of|v))?\s*(\d{3}(?:\.\d{1,3}){0,2})\b")?,
             free_cuda: re(r"\bCUDA(?:[ -]?(?:version|toolkit|runtime))?\s*(?:is|=|:|v|-)?\s*(\d{1,2}\.\d)(?:\.\d+)?\b")?,
             free_torch: re(r"\b(?:py)?torch(?:\s*version)?\s*(?:==|=|:|is|v)?\s*`?(\d\.\d{1,2}(?:\.\d{1,2})?(?:\.dev\d{8}|a0|rc\d)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)")?,
             // "torch: 2.1.2+cpu -> 2.2.1+cpu": the version after the arrow is the one installed
@@ -184,7 +187,9 @@ fn patterns() -> Option<&'static Patterns> {
             // lines that only a process with working CUDA prints (torch allocated on the GPU,
             // ComfyUI/Forge named the CUDA device, a kernel was looked up for the device)
             // "CUDA toolkit 12.8": the toolkit, not the driver
-            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b")?,
+            // "CUDA toolkit 11.8", and nvcc named beside its build string the way pip pins read
+            // ("nvcc==cuda_11.8.r11.8/compiler.31833905_0")
+            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b|\bnvcc\s*(?:==?|:)\s*cuda_(\d{1,2}\.\d)\.r\d")?,
             // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
             driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
             // lspci: "05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)"
@@ -294,6 +299,13 @@ fn patterns() -> Option<&'static Patterns> {
             angle_gpu: re(r"<(\d+): ([^<>]+)>")?,
             // "the latest NVIDIA standard driver (link), which is version `472.84`"
             driver_then_version: re(r"\bdrivers?\b.{0,120}?\bversion\W{0,3}(\d{3}\.\d{2,3}(?:\.\d{2})?)\b")?,
+            // NGC containers' banner: "This container was built for NVIDIA Driver Release
+            // 450.51 or later, but" (a requirement, no driver) / "version 440.64.00 was
+            // detected and compatibility mode is UNAVAILABLE." (the host's driver)
+            ngc_detected: re(r"(?i)\bversion\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\s+was detected\b")?,
+            ngc_required: re(r"(?i)\bbuilt for NVIDIA Driver Release\s+\d{3}")?,
+            // the driver named in Chinese: "驱动版本（572.83）", "显卡驱动 560.94", "驱动版本为 535.54.03"
+            driver_zh: re(r"(?:显卡)?驱动(?:程序)?(?:版本)?(?:号)?\s*(?:是|为|:|：|（|\()?\s*(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b")?,
             // a framework's version in prose: "I'm on tensorflow 2.15.0", "vLLM v0.6.3", "jax 0.4.30"
             free_pkg: re(r"\b(tensorflow(?:-gpu)?|jaxlib|jax|vllm|sglang|xformers|flash[-_]attn|bitsandbytes|deepspeed|triton|onnxruntime-gpu|cupy|llama-cpp-python|paddlepaddle-gpu)(?:\s+version)?\s*(?:==|=|:|is)?\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)(?:\b|$)")?,
             // "python (version 3.8.10)", "pytorch package (version 1.7.1)"
@@ -344,7 +356,25 @@ fn clean(raw: &str) -> String {
         let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
         l.replace_range(start..end, "");
     }
-    l.trim().trim_end_matches('\r').to_string()
+    let l = l.trim().trim_end_matches('\r');
+    // glog's prefix (tritonserver, Caffe, TensorRT-LLM: "I1105 01:26:08.078690 1
+    // metrics.cc:193]   GPU 0: TITAN Xp"): the message after it is the line
+    strip_glog_prefix(l).to_string()
+}
+
+/// The message of a glog line ("I0404 03:45:10.685058 9037 server.cc:278] msg" -> "msg").
+fn strip_glog_prefix(l: &str) -> &str {
+    let b = l.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    if !(b.len() > 20 && matches!(b[0], b'I' | b'W' | b'E' | b'F') && digits(1..5) && b[5] == b' ')
+    {
+        return l;
+    }
+    match l.find("] ") {
+        Some(end) if end < 80 && l[..end].contains(':') => l[end + 2..].trim_start(),
+        _ => l,
+    }
 }
 
 fn torch_cuda_of(version: &str) -> Option<String> {
@@ -401,6 +431,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut block_gpus: Vec<String> = Vec::new();
     let mut free_gpus: Vec<String> = Vec::new();
     let mut free_driver: Option<String> = None;
+    let mut ngc_driver: Option<String> = None;
     let mut free_cuda: Option<String> = None;
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
@@ -1388,6 +1419,10 @@ pub fn parse(text: &str) -> CollectEnv {
                 }
             }
         }
+        let ngc_requirement = p.ngc_required.is_match(&line);
+        if let Some(v) = p.ngc_detected.captures(&line).and_then(|c| c.get(1)) {
+            ngc_driver.get_or_insert_with(|| v.as_str().to_string());
+        }
         let driver_hit = p
             .free_driver
             .captures(&line)
@@ -1398,6 +1433,7 @@ pub fn parse(text: &str) -> CollectEnv {
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
             })
             .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)))
+            .or_else(|| p.driver_zh.captures(&line).and_then(|c| c.get(1)))
             .or_else(|| {
                 let lower = line.to_ascii_lowercase();
                 if !(lower.contains("nvidia") && lower.contains("driver")) {
@@ -1406,7 +1442,8 @@ pub fn parse(text: &str) -> CollectEnv {
                 p.driver_in_words
                     .captures(&line)
                     .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
-            });
+            })
+            .filter(|_| !ngc_requirement);
         if let Some(v) = driver_hit {
             // the most precise mention wins ("535.247.01" over "535")
             let dots = |s: &str| s.matches('.').count();
@@ -1417,7 +1454,11 @@ pub fn parse(text: &str) -> CollectEnv {
                 free_driver = Some(v.as_str().to_string());
             }
         }
-        if let Some(v) = p.free_toolkit.captures(&line).and_then(|c| c.get(1)) {
+        if let Some(v) = p
+            .free_toolkit
+            .captures(&line)
+            .and_then(|c| c.get(1).or(c.get(2)))
+        {
             free_toolkit.get_or_insert_with(|| v.as_str().to_string());
         }
         if let Some(v) = p.driver_cuda_free.captures(&line).and_then(|c| c.get(1)) {
@@ -1519,6 +1560,7 @@ pub fn parse(text: &str) -> CollectEnv {
         }
     }
     let any_free = free_driver.is_some()
+        || ngc_driver.is_some()
         || free_cuda.is_some()
         || free_torch.is_some()
         || pin_torch.is_some()
@@ -1529,7 +1571,8 @@ pub fn parse(text: &str) -> CollectEnv {
     if ce.gpus.is_empty() && !free_gpus.is_empty() {
         ce.gpus = free_gpus;
     }
-    if let Some(d) = free_driver {
+    // the driver an NGC banner says it detected is the host's, before any other mention
+    if let Some(d) = ngc_driver.or(free_driver) {
         set(&mut ce.driver, &d);
     }
     if let Some(t) = free_torch.or(pin_torch) {
@@ -1688,6 +1731,10 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "torch build cuda version" => {
             if looks_like_version(first) {
                 set(&mut ce.torch_cuda, first);
+            } else if key == "pytorch built with cuda" && first.eq_ignore_ascii_case("false") {
+                // a script's report of torch.backends.cuda.is_built(): "PyTorch built with
+                // CUDA:  False"
+                ce.torch_cpu_only = true;
             }
         }
         "pytorch has active gpu" | "torch has active gpu" => {
@@ -1746,7 +1793,19 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.driver_cuda, first);
             }
         }
-        "gpu available" | "cuda available" => {
+        "torch built with cuda" | "built with cuda" | "cuda built" => {
+            match first.to_ascii_lowercase().as_str() {
+                "false" | "no" => ce.torch_cpu_only = true,
+                "true" | "yes" => {}
+                _ => return false,
+            }
+        }
+        "gpu available"
+        | "cuda available"
+        | "pytorch detects cuda available"
+        | "torch detects cuda available"
+        | "torch cuda available"
+        | "pytorch cuda available" => {
             ce.cuda_available = match first.to_ascii_lowercase().as_str() {
                 "true" | "yes" => Some(true),
                 "false" | "no" => Some(false),

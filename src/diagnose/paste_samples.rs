@@ -2407,6 +2407,77 @@ Device=0 CANNOT Access Peer Device=2
             ("driver", ""),
         ],
     },
+    // round 9: versions pinned the way pip pins read ("Driver==", "nvcc==cuda_X.rX")
+    Sample {
+        url: "https://github.com/ggml-org/llama.cpp/issues/1648",
+        format: "versions",
+        text: r#"sdk version:
+```
+llama.cpp 7e4ea5beff567f53be92f75f9089e6f11fa5dabd
+python==3.9.11
+nvcc==cuda_11.8.r11.8/compiler.31833905_0
+Driver==515.86.01
+```
+"#,
+        facts: &[
+            ("python", "3.9.11"),
+            ("cuda_runtime", "11.8"),
+            ("driver", "515.86.01"),
+        ],
+    },
+    // round 9: the driver named in Chinese
+    Sample {
+        url: "https://github.com/MieMieeeee/ComfyUI-Mie-Package-Launcher/issues/100",
+        format: "prose (Chinese)",
+        text: "看日志是驱动版本（572.83）太低呢，CU130 需要比较新的显卡驱动哈。\n",
+        facts: &[("driver", "572.83")],
+    },
+    // round 9: llama.cpp's start-up device line with its VRAM
+    Sample {
+        url: "https://github.com/canonical/inference-snaps/issues/255",
+        format: "llama.cpp log",
+        text: r#"ggml_cuda_init: found 1 CUDA devices (Total VRAM: 11172 MiB):
+  Device 0: NVIDIA GeForce GTX 1080 Ti, compute capability 6.1, VMM: yes, VRAM: 11172 MiB
+load_backend: loaded CUDA backend from /home/ubuntu/Downloads/llamacpp-amd64+cuda12/bin/libggml-cuda.so
+"#,
+        facts: &[("gpus", "NVIDIA GeForce GTX 1080 Ti"), ("driver", "")],
+    },
+    // round 9: an NGC banner (the required driver is no driver; the detected one is) and
+    // glog lines (tritonserver's metrics list the GPUs)
+    Sample {
+        url: "https://github.com/triton-inference-server/server/issues/2225",
+        format: "ngc banner + tritonserver log",
+        text: r#"NVIDIA Release 20.09 (build 16016295)
+
+ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but
+       version 440.64.00 was detected and compatibility mode is UNAVAILABLE.
+
+       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]
+
+I1105 01:26:08.071329 1 metrics.cc:184] found 1 GPUs supporting NVML metrics
+I1105 01:26:08.078690 1 metrics.cc:193]   GPU 0: TITAN Xp
+I1105 01:26:08.079265 1 server.cc:121]   id: 'triton'
+"#,
+        facts: &[("driver", "440.64.00"), ("gpus", "TITAN Xp")],
+    },
+    // round 9: a job script's own report of torch (torch.backends.cuda.is_built())
+    Sample {
+        url: "https://github.com/mila-iqia/mila-docs/issues/213",
+        format: "script report + nvidia-smi -q",
+        text: r#"PyTorch built with CUDA:         False
+PyTorch detects CUDA available:  False
+PyTorch-detected #GPUs:          0
+    No GPU detected, not printing devices' names.
+Driver Version                            : 535.86.10
+CUDA Version                              : 12.2
+"#,
+        facts: &[
+            ("cpu_only", "true"),
+            ("cuda_available", "false"),
+            ("driver", "535.86.10"),
+            ("driver_cuda", "12.2"),
+        ],
+    },
 ];
 
 #[test]
