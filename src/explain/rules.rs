@@ -75,6 +75,15 @@ pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does 
 /// TH*): not a CUDA library of another version but two torch versions mixed.
 const TORCH_OWN_SYMBOL_MISSING: &str = r"torch/lib/lib(?:torch|c10|shm|caffe2)\w*\.so[.\d]*:\s*undefined\s+symbol:\s*_Z\w*?(?:\d+at\d|\d+c10|\d+torch|\d+caffe2|TH)";
 
+/// GPUs every CUDA 9-12 framework build carries kernels for (Pascal sm_60/61, Volta sm_70,
+/// Turing sm_75): named in a paste, the build's arch list is an unlikely cause of a failure.
+const GPU_EVERY_BUILD_RUNS: &str = r"\b(?:GTX ?10[5-8]0(?: ?Ti)?|GTX ?16[56]0(?: ?(?:Ti|SUPER))?|RTX ?20[6-8]0(?: ?(?:Ti|SUPER))?|Titan (?:Xp|V|RTX)|Tesla (?:P4|P40|P100|V100|T4)|Quadro (?:P\d{3,4}|GV100|RTX ?[4-8]000))\b";
+
+/// The same operation works at one size and fails at another ("does work on batch size = 24
+/// but not on batch size = 25", "works with 512 tokens, fails with 1024"): a kernel's bug for
+/// some shapes, not the machine and not the program's indexing.
+const SIZE_THRESHOLD: &str = r"\b(?:does |do )?works?\b[^\n]{0,60}\b(?:batch[ _-]?size|size|length|len|tokens|resolution)\b[^\n]{0,40}\bbut not\b|\b(?:batch[ _-]?size|size|length)\s*[=:]?\s*\d+[^\n]{0,60}\bbut not\b[^\n]{0,30}\b(?:batch[ _-]?size|size|length)\b";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -930,6 +939,15 @@ pub const RULES: &[Rule] = &[
             h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
             h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
+            // Round 9a: a GPU every CUDA 9-12 build still carries kernels for (Pascal, Volta,
+            // Turing) makes the build's arch list an unlikely cause (pytorch/pytorch#6306: a GTX
+            // 1080 with a CUDA 9.1 build, the program's CPU tensor into the cuDNN RNN).
+            h(GPU_EVERY_BUILD_RUNS, "torch.arch_unsupported", -0.3),
+            // The failure tied to a cuDNN algorithm choice (deterministic, benchmark, a named
+            // algo) or to the RNN path is cuDNN's or the framework's bug for that path, not the
+            // build's arch list (Theano/Theano#6067: cuDNN v6's deterministic bwd-filter algo).
+            h(r"\balgo_\w+|\bdeterministic\b|cudnn\.benchmark|CUDNN_CONVOLUTION_\w+_ALGO|_ALGO_\d", "workload.library_bug", 0.4),
+            h(r"nn/modules/rnn\.py|_functions/rnn\.py|cudnn/rnn\.py|\bcudnnRNN\w*", "workload.library_bug", 0.3),
         ],
         tells_apart: "The status name: NOT_INITIALIZED/ALLOC_FAILED/INTERNAL_ERROR → memory (check `nvidia-smi`); ARCH_MISMATCH/EXECUTION_FAILED on a new GPU → the build; VERSION_MISMATCH → another libcudnn is loaded; NOT_SUPPORTED/BAD_PARAM → the layer's shape. `torch.backends.cudnn.enabled=False` isolates cuDNN.",
     },
@@ -996,6 +1014,9 @@ pub const RULES: &[Rule] = &[
             // The fault reported with a kernel source under a library's include tree
             // (".../include/flashinfer/trtllm/fmha/fmhaKernels.cuh 257").
             h(r"include/[\w-]+/[\w/.-]*\.cuh?\b", "workload.library_bug", 0.3),
+            // Round 9a: the same op works at one size and faults at the next one up: the
+            // library's kernel (pytorch/pytorch#17930: cuDNN's Conv3d at batch 25, fixed in 7.6).
+            h(SIZE_THRESHOLD, "workload.library_bug", 0.45),
             // The failing frame is inside an installed third-party package (not torch's own
             // Python, not numpy, not the program's files): that package's kernel. (The regex
             // crate has no look-ahead: the package names starting "torch" or "nump" are left out
@@ -1541,6 +1562,31 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 9a (runtime errors)
+    // "illegal memory access" in the reporter's own words, without the runtime's full sentence
+    // ("works on batch size = 24, but not on batch size = 25 (illegal memory access, not filled
+    // tensor)": pytorch/pytorch#17930, a cuDNN Conv3d bug fixed in cuDNN 7.6). Below
+    // cuda.illegal_address, which takes the runtime's own wording.
+    Rule {
+        id: "kernel.illegal_access_said",
+        title: "an illegal memory access, as the reporter words it",
+        pattern: r"\billegal (?:memory |address )?access(?:es)?\b|\bout[- ]of[- ]bounds (?:memory )?access\b[^\n]{0,40}\b(?:GPU|CUDA|kernel)",
+        priority: 40,
+        causes: &[
+            c("workload.illegal_address", 0.5, "A kernel read or wrote outside its memory: a bad index or shape in the program's own code, or a tensor used after it was freed.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.35, "A library kernel (cuDNN, cuBLAS, an extension) faults for this shape or size: the same call works at another size.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.1, "A hardware or driver fault (Xid 13/31/43 in the kernel log at the same time).", FIX_XID_HW),
+            c("gpu.ecc_errors", 0.05, "Uncorrectable memory errors on the GPU.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(SIZE_THRESHOLD, "workload.library_bug", 0.45),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            h(EXTENSIONS, "workload.library_bug", 0.2),
+            h(r"\bXid\b", "gpu.xid", 0.4),
+            h(r"\bECC\b|uncorrectable", "gpu.ecc_errors", 0.4),
+        ],
+        tells_apart: "`CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer` name the faulting kernel: yours, or a library's; a size at which it starts failing points at the library; Xid lines in `dmesg` point at the GPU.",
     },
     // ---- round 8a (clusters, containers, cloud)
     // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):

@@ -2651,3 +2651,49 @@ fn round_8a_enroot_and_incus() {
         "-"
     );
 }
+
+// ---- round 9a (runtime errors while training or serving)
+
+/// Issue #14, round 9a, batch 1: cuDNN status errors that are the library's or the program's
+/// (an algorithm choice, the RNN path, a GPU every build runs), and an illegal access in the
+/// reporter's own words that starts at a size threshold.
+#[test]
+fn round_9a_cudnn_status_and_size_threshold() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    // A named cuDNN algorithm: the library's bug, not the build's arch list.
+    assert_eq!(
+        top("CUDNN_STATUS_EXECUTION_FAILED when using dnn.conv.algo_bwd_filter=deterministic"),
+        "workload.library_bug"
+    );
+    // The RNN path on a GTX 1080 (which every CUDA 9-12 build runs): not the machine.
+    let rnn = top("run a model with RNN on my GTX 1080:\n  File \"/usr/lib/python2.7/dist-packages/torch/nn/_functions/rnn.py\", line 285, in forward\nRuntimeError: CUDNN_STATUS_EXECUTION_FAILED");
+    assert!(rnn.starts_with("workload."), "{rnn}");
+    // Without those signs EXECUTION_FAILED still points at the build first (an old build on a
+    // new GPU).
+    assert_eq!(
+        top("RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\ncuda 11.7\npytorch=1.4.0"),
+        "torch.arch_unsupported"
+    );
+    // "illegal memory access" in prose, failing from one batch size up: the library's kernel.
+    assert_eq!(
+        top("The same conv3D does work on batch size = 24 (outputs filled tensor), but not on batch size = 25 (illegal memory access, not filled tensor)."),
+        "workload.library_bug"
+    );
+    // The same words without a threshold: the program's access first.
+    assert_eq!(
+        top("my custom kernel does an illegal memory access somewhere in the loop"),
+        "workload.illegal_address"
+    );
+    // With Xid lines beside it the GPU is in the list.
+    let ex = explain_by_rules(
+        "training died with an illegal memory access\nNVRM: Xid (PCI:0000:3b:00): 13, Graphics SM Warp Exception",
+        "",
+    );
+    assert!(ex
+        .matches
+        .iter()
+        .any(|m| m.causes.iter().any(|k| k.id == "gpu.xid")));
+}
