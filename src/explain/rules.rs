@@ -84,6 +84,14 @@ const GPU_EVERY_BUILD_RUNS: &str = r"\b(?:GTX ?10[5-8]0(?: ?Ti)?|GTX ?16[56]0(?:
 /// some shapes, not the machine and not the program's indexing.
 const SIZE_THRESHOLD: &str = r"\b(?:does |do )?works?\b[^\n]{0,60}\b(?:batch[ _-]?size|size|length|len|tokens|resolution)\b[^\n]{0,40}\bbut not\b|\b(?:batch[ _-]?size|size|length)\s*[=:]?\s*\d+[^\n]{0,60}\bbut not\b[^\n]{0,30}\b(?:batch[ _-]?size|size|length)\b";
 
+/// A release range in prose ("with CUDA 13.1+", "CUDA Toolkit 13.1 through 13.4", "torch
+/// 2.1 to 2.3"): behaviour bound to some releases of a toolkit or library.
+const VERSION_RANGE: &str = r"\b(?:CUDA|toolkit|driver|torch|pytorch|triton|NCCL|cuDNN|cuBLAS)(?: Toolkit)? ?v?\d+\.\d+(?:\.\d+)?\+|\b(?:CUDA|toolkit|torch|pytorch|triton|NCCL|cuDNN|cuBLAS)(?: Toolkit)? v?\d+\.\d+(?:\.\d+)? (?:through|to|-) v?\d+\.\d+\b";
+
+/// The paste rules out running out of memory ("I don't think bs=1 should lead to OOM", "it
+/// is not an OOM", "plenty of free memory").
+const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not|isn'?t|is not|wasn'?t|was not|not)\b[^\n]{0,50}\b(?:OOM|out of memory)\b|\bplenty of (?:free )?(?:GPU |VRAM |video )?memory\b)";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -682,8 +690,14 @@ pub const RULES: &[Rule] = &[
             c("gpu.xid", 0.1, "The GPU is in an error state after an Xid.", FIX_XID_HW),
             c("driver.library_mismatch", 0.05, "The driver stack was half-upgraded.", "Reboot."),
             c("driver.cuda_init_failed", 0.05, "On Windows (where compute modes are rarely changed) a broken or half-installed graphics driver makes cuInit answer this.", "Reinstall the NVIDIA graphics driver (clean install) and reboot."),
+            // Round 9a: after a kernel the display's watchdog killed ("unspecified launch
+            // failure" at random iterations, then busy or unavailable until a restart:
+            // karpathy/neuraltalk2#127, a GPU driving the display too).
+            c("gpu.display_watchdog", 0.05, "An earlier kernel was killed (the display's watchdog stops kernels that run too long on a GPU that also drives a screen) and the GPU stays unusable for new contexts until the driver recovers or the machine restarts.", "Run compute on a GPU that drives no display (or stop the display manager, `sudo systemctl stop display-manager`); on Windows raise TdrDelay or use a TCC-mode GPU; split long kernels."),
         ],
         hints: &[
+            h(r"unspecified launch failure|launch timed out|LaunchTimeout|LAUNCH_TIMEOUT|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED", "gpu.display_watchdog", 0.45),
+            h(r"\b(?:display|monitor|X server|Xorg|desktop|GUI|TDR)\b", "gpu.display_watchdog", 0.3),
             h(r"[A-Z]:\\|\\Users\\|\bWindows\b|webui|stable-diffusion|\.bat\b", "driver.cuda_init_failed", 0.55),
             h(r"exclusive|Exclusive_Process|compute mode", "gpu.compute_mode_restricted", 0.3),
             // nvidia-smi shows the GPU idle (no process holds it) or a vGPU licence: nothing
@@ -770,6 +784,11 @@ pub const RULES: &[Rule] = &[
             h(r"Process \d+ has [\d.]+ [GM]iB memory in use", "gpu.busy", 0.1),
             h(r"memory leak|leak", "workload.library_bug", 0.15),
             h(r"CUDA error: out of memory|CUDA driver error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", "gpu.busy", 0.25),
+            // Round 9a: the reporter rules memory out ("I don't think bs=1 should lead to OOM")
+            // beside another failure: the bare word matched, the job is not out of memory
+            // (fla-org/flash-linear-attention#186: an illegal access in a library kernel).
+            h(OOM_RULED_OUT, "workload.out_of_memory", -0.7),
+            h(OOM_RULED_OUT, "workload.library_bug", 0.5),
         ],
         tells_apart: "The message's own figures: 'this process has X in use' against 'total capacity of Y of which Z is free' (a gap means other processes hold memory; `nvidia-smi` names them). 'reserved but unallocated' large means fragmentation.",
     },
@@ -1017,6 +1036,9 @@ pub const RULES: &[Rule] = &[
             // Round 9a: the same op works at one size and faults at the next one up: the
             // library's kernel (pytorch/pytorch#17930: cuDNN's Conv3d at batch 25, fixed in 7.6).
             h(SIZE_THRESHOLD, "workload.library_bug", 0.45),
+            // A fault bound to a range of toolkit/library releases ("with CUDA 13.1+", "CUDA
+            // Toolkit 13.1 through 13.4"): that release's bug (NVIDIA/warp#1944).
+            h(VERSION_RANGE, "workload.library_bug", 0.4),
             // The failing frame is inside an installed third-party package (not torch's own
             // Python, not numpy, not the program's files): that package's kernel. (The regex
             // crate has no look-ahead: the package names starting "torch" or "nump" are left out
@@ -1587,6 +1609,68 @@ pub const RULES: &[Rule] = &[
             h(r"\bECC\b|uncorrectable", "gpu.ecc_errors", 0.4),
         ],
         tells_apart: "`CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer` name the faulting kernel: yours, or a library's; a size at which it starts failing points at the library; Xid lines in `dmesg` point at the GPU.",
+    },
+    // Triton of another release than the one torch (or a library) was written for: a name
+    // torch's inductor or a library imports from triton is missing ("cannot import name
+    // 'triton_key' from 'triton.compiler.compiler'": coreweave/ml-containers#64, pip's triton
+    // bumped to 2.3 under a torch pinned to 2.2).
+    Rule {
+        id: "triton.version_mismatch",
+        title: "Triton lacks a name torch or a library imports from it",
+        pattern: r"cannot import name '\w+' from '(?:triton|pytorch_triton)(?:\.[\w.]+)?'|module '(?:triton|pytorch_triton)(?:\.[\w.]+)?' has no attribute '\w+'|No module named '(?:triton|pytorch_triton)\.[\w.]+'",
+        priority: 60,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.75, "The Triton installed is another release than the one this torch pins (pip upgraded it on its own, or another package pulled a newer one), and torch's inductor imports a name that release no longer (or not yet) has.", "Install the Triton torch pins (`pip show torch` lists it, e.g. `pip install triton==<pinned>`), or reinstall torch so pip brings its own pin; do not upgrade triton on its own."),
+            c("workload.library_bug", 0.25, "A library (a model kernel package written against one Triton API) imports a name another Triton release renamed or removed.", "Upgrade (or pin back) the library whose frame does the import to a release made for the installed Triton."),
+        ],
+        hints: &[
+            h(r"torch/_inductor|torch\._inductor|torch/utils/_triton|backend='inductor'", "torch.wheel_deps_mismatch", 0.1),
+            h(r"(?:site-packages|dist-packages)[/\\](?:fla|unsloth|liger_kernel|vllm|sglang|xformers|bitsandbytes|flash_attn|mamba_ssm|transformer_engine|deepspeed|lightning_attn|triton_kernels)[/\\]", "workload.library_bug", 0.6),
+        ],
+        tells_apart: "`pip show torch` (the triton it requires) against `python -c \"import triton; print(triton.__version__)\"`.",
+    },
+    // Losses that turn NaN (fp16 overflow or underflow in a model or library op, a too-high
+    // learning rate, bad data): the program's numerics, almost never the machine
+    // (facebookresearch/xformers#96: Favor's normalisation underflowed in fp16).
+    Rule {
+        id: "training.nan_loss",
+        title: "the loss becomes NaN",
+        pattern: r"\bloss(?:es)?\b[^\n]{0,30}\b(?:is|are|becomes?|became|goes|went|turns?|turned|gets?|got)\s+(?:to\s+)?(?:a\s+)?nan\b|\bloss(?:es)? nans?\b|\bnan (?:loss|losses|gradients?|grads?)\b|returned nan values in its \d+\w* output|\bloss\s*[:=]\s*nan\b",
+        priority: 25,
+        causes: &[
+            c("workload.library_bug", 0.55, "The model's numerics fail in this precision: an op of the model or of a library (attention, normalisation, a loss) overflows fp16 (max 65504) or underflows, or a kernel has a numerical bug; the GPU computes what it is asked.", "Run the step in float32 (or bf16 on sm_80+) to confirm; find the first non-finite tensor (`torch.autograd.set_detect_anomaly(True)`), keep that op in float32, and upgrade the library whose op it is."),
+            c("none", 0.4, "The training itself diverges: a learning rate too high for this batch, no gradient scaling or clipping under fp16, or bad samples in the data. Nothing is wrong with the machine.", "Lower the learning rate, use a GradScaler under fp16 and clip gradients, and check the data for NaN/inf values."),
+            c("gpu.ecc_errors", 0.05, "Rarely, memory errors on a GPU without ECC (or with uncorrectable ECC errors) corrupt values silently.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bfp16\b|float16|\bhalf\b|precision (?:is |was )?(?:set )?(?:to )?16|\bamp\b|autocast|mixed precision|bf16|bfloat16", "workload.library_bug", 0.15),
+            h(r"learning rate|\blr\b|exploding|clip_grad|gradient clipping|\bdiverg\w+", "none", 0.3),
+            h(r"\bECC\b|\bXid\b|only on (?:this|one) (?:GPU|machine|node)", "gpu.ecc_errors", 0.4),
+        ],
+        tells_apart: "The same step in float32 and on another GPU: NaN in fp16 only → precision; NaN everywhere → the training's settings or data; NaN on one GPU only → check its ECC counters (`nvidia-smi -q -d ECC`).",
+    },
+    // A distributed job that hangs, in the reporter's words ("NCCL hang in DDP", "training is
+    // stuck at the all_reduce"): ranks whose collectives do not match (parameters without
+    // gradients, code that runs on rank 0 only) far more often than a transport fault
+    // (pytorch/pytorch#20125: find_unused_parameters=True fixed it).
+    Rule {
+        id: "nccl.hang_said",
+        title: "a distributed job hangs (the reporter's words)",
+        pattern: r"\b(?:NCCL|DDP|DistributedDataParallel|all_?reduce|all_?gather|collective|torch\.distributed|torchrun)\b[^\n]{0,60}\b(?:hang|hangs|hanging|hung|stuck|freez\w*|froze|deadlock\w*)\b|\b(?:hang|hangs|hanging|hung|stuck|freez\w*|froze|deadlock\w*)\b[^\n]{0,60}\b(?:NCCL|DDP|DistributedDataParallel|all_?reduce|all_?gather|torch\.distributed)\b",
+        priority: 30,
+        causes: &[
+            c("workload.nccl", 0.6, "The ranks do not issue the same collectives: DDP waiting for gradients of parameters that got none (`find_unused_parameters`), work that runs on rank 0 only while the others wait in a collective, uneven batches at the end of an epoch.", "Run with `TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO` and compare each rank's last collective; pass `find_unused_parameters=True` where parts of the model are skipped; run evaluation on every rank (or barrier around rank-0 work)."),
+            c("probe.p2p", 0.25, "Peer-to-peer copies between the GPUs stall (IOMMU or PCIe ACS), so NCCL's first collective never completes; NCCL_P2P_DISABLE=1 makes it work.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough (`iommu=pt`)."),
+            c("host.shm_small", 0.1, "Inside a container /dev/shm is too small for NCCL's shared-memory transport.", "Run the container with `--shm-size=16g` or `--ipc=host`."),
+            c("gpu.xid", 0.05, "A GPU fault (Xid in the kernel log) stopped one rank's kernels.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"find_unused_parameters|unused param\w*|rank ?0 only|only (?:on|in) rank|if (?:args\.|self\.)?(?:local_)?rank ?== ?0|uneven|end of (?:the )?(?:first )?epoch|evaluat\w+|validation", "workload.nccl", 0.2),
+            h(r"NCCL_P2P_DISABLE|\bP2P\b|\biommu\b|\bACS\b|RTX ?[3-5]0[6-9]0|4090|5090", "probe.p2p", 0.45),
+            h(r"docker|container|\bpod\b|kubernetes|/dev/shm|--shm-size", "host.shm_small", 0.25),
+            h(r"\bXid\b", "gpu.xid", 0.4),
+        ],
+        tells_apart: "`TORCH_DISTRIBUTED_DEBUG=DETAIL`: ranks stuck in different collectives → the job; every rank in the same first collective with P2P on, working with `NCCL_P2P_DISABLE=1` → ACS/IOMMU.",
     },
     // ---- round 8a (clusters, containers, cloud)
     // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):

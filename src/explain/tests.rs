@@ -2697,3 +2697,48 @@ fn round_9a_cudnn_status_and_size_threshold() {
         .iter()
         .any(|m| m.causes.iter().any(|k| k.id == "gpu.xid")));
 }
+
+/// Issue #14, round 9a, batch 2: a Triton of another release than torch's pin, NaN losses,
+/// distributed hangs in prose, a fault bound to a release range, OOM ruled out by the reporter,
+/// and a GPU left unusable after a killed kernel.
+#[test]
+fn round_9a_triton_nan_hang_and_killed_kernels() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nImportError: cannot import name 'triton_key' from 'triton.compiler.compiler'"),
+        "torch.wheel_deps_mismatch"
+    );
+    // The same import from a library's own kernels: that library, first.
+    assert_eq!(
+        top("  File \"/opt/venv/lib/python3.11/site-packages/fla/ops/utils.py\", line 9\nImportError: cannot import name 'libdevice' from 'triton.language.math'"),
+        "workload.library_bug"
+    );
+    // NaN losses are the program's numerics, never the machine first.
+    let nan = top("The loss nans immediately when precision is set to 16");
+    assert!(nan == "workload.library_bug" || nan == "none", "{nan}");
+    assert_eq!(top("epoch 3: loss is nan after I raised the learning rate"), "none");
+    // A hang in prose: the job's collectives first; with P2P signs the transport.
+    assert_eq!(
+        top("NCCL hang in PyTorch Distributed Data Parallel for Mixed Precision Training"),
+        "workload.nccl"
+    );
+    assert_eq!(top("DDP training hangs on two RTX 4090 with P2P enabled"), "probe.p2p");
+    // A fault bound to a toolkit release range.
+    assert_eq!(
+        top("with CUDA Toolkit 13.1 through 13.4 a later kernel fails: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"),
+        "workload.library_bug"
+    );
+    // "I don't think ... should lead to OOM" beside an illegal access: not memory.
+    assert_eq!(
+        top("CUDA error: an illegal memory access was encountered\nI don't think bs=1, seq_len=64 should lead to OOM on an RTX3060"),
+        "workload.library_bug"
+    );
+    // Busy or unavailable after a kernel was killed at random iterations.
+    assert_eq!(
+        top("error=4 : unspecified launch failure, randomly after 8000 iterations; rerunning: all CUDA-capable devices are busy or unavailable"),
+        "gpu.display_watchdog"
+    );
+}
