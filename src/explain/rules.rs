@@ -92,6 +92,10 @@ const VERSION_RANGE: &str = r"\b(?:CUDA|toolkit|driver|torch|pytorch|triton|NCCL
 /// is not an OOM", "plenty of free memory").
 const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not|isn'?t|is not|wasn'?t|was not|not)\b[^\n]{0,50}\b(?:OOM|out of memory)\b|\bplenty of (?:free )?(?:GPU |VRAM |video )?memory\b)";
 
+/// Several GPUs of one machine listed one per line (a hand-written list of local cards,
+/// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
+const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -1065,6 +1069,9 @@ pub const RULES: &[Rule] = &[
             // The GPU stays unusable after the error until a reboot, or swapping the card fixed
             // it: the hardware, not a kernel (the device's state outlives the process).
             h(r"(?:until|till|unless|before) (?:I |we |you )?(?:reboot|restart|power[- ]cycle)|(?:must|have to|need to|had to) (?:reboot|restart)[^\n]{0,30}(?:server|machine|system|computer|node)|(?:swapp|replac|chang)\w* (?:the |another |a new )?(?:card|GPU)|\b(?:faulty|defective|broken|bad) (?:card|GPU)\b", "gpu.lost", 0.7),
+            // Round 9a: the board carrying the GPU replaced, in either order ("I had the system
+            // board (which also contains the RTX 2080 GPU) replaced": LeelaChessZero/lc0#1461).
+            h(r"\b(?:system ?board|mother ?board|main ?board|graphics card|card|GPU)\b[^\n]{0,80}\breplaced\b|\bRMA\b", "gpu.lost", 0.7),
             h(EXTENSIONS, "workload.library_bug", 0.1),
         ],
         tells_apart: "`dmesg | grep -i xid` at the time of the failure; `CUDA_LAUNCH_BLOCKING=1` for the kernel.",
@@ -1124,6 +1131,13 @@ pub const RULES: &[Rule] = &[
             h(r"unhandled cuda error|illegal memory access", "workload.illegal_address", 0.2),
             h(r"\bXid\b|NVLink", "gpu.xid", 0.3),
             h(r"timeout|timed out|Watchdog|hang", "workload.nccl", 0.2),
+            // Round 9a: several GPUs of one machine listed (nccl-tests' per-rank device lines,
+            // a list of local cards): a single node, where NCCL's shared-memory transport is
+            // what a system call fails in (HRNet/DEKR#18: fixed by docker's --ipc=host); the
+            // network's own words (a failed connect, an interface to pick) point at the job's
+            // network configuration instead.
+            h(LOCAL_GPU_LIST, "host.shm_small", 0.3),
+            h(r"socket\w*Connect|No route to host|Connection refused|NCCL_SOCKET_IFNAME|firewall|\bnode ?\d\b|other node|(?:two|multiple|several) (?:nodes|machines|hosts)", "workload.nccl", 0.3),
         ],
         tells_apart: "`NCCL_DEBUG=INFO` output: 'Error while creating shared memory segment' → /dev/shm; socket/IB errors → network config; a timeout with one rank missing → the job.",
     },
@@ -1671,6 +1685,27 @@ pub const RULES: &[Rule] = &[
             h(r"\bXid\b", "gpu.xid", 0.4),
         ],
         tells_apart: "`TORCH_DISTRIBUTED_DEBUG=DETAIL`: ranks stuck in different collectives → the job; every rank in the same first collective with P2P on, working with `NCCL_P2P_DISABLE=1` → ACS/IOMMU.",
+    },
+    // cudaErrorNotReady raised as an error ("CUDA driver error: device not ready") and then
+    // stale allocator handles: the GPU was reset under a running kernel, on Windows and WSL 2 by
+    // the display driver's timeout detection (TDR) when one kernel runs longer than ~2 s
+    // (noonghunna/club-3090#50: a 157k-token prefill under WSL 2).
+    Rule {
+        id: "cuda.not_ready_as_error",
+        title: "CUDA 'device not ready' raised as an error",
+        pattern: r"CUDA (?:driver )?error: device not ready|cudaErrorNotReady|CUDA_ERROR_NOT_READY",
+        priority: 45,
+        causes: &[
+            c("gpu.display_watchdog", 0.5, "The GPU was reset under a running kernel: on Windows and WSL 2 the display driver's timeout detection (TDR, 2 s by default) resets a GPU whose kernel runs too long, and every CUDA allocation and handle of the process becomes invalid.", "Keep single kernels short (smaller chunks: a lower `--max-num-batched-tokens`, a smaller batch), or raise the TDR delay on Windows (`HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers` TdrDelay, then reboot); use a GPU that drives no display."),
+            c("workload.library_bug", 0.3, "A library treats cudaErrorNotReady (the normal answer of a query on unfinished work) as a failure.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.2, "A GPU fault reset the device (an Xid in the kernel log at the same time).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bWindows\b|\bWSL ?2?\b|\bTDR\b|[A-Z]:\\|\\Users\\|INTERNAL ASSERT FAILED[^\n]{0,40}CUDACachingAllocator", "gpu.display_watchdog", 0.3),
+            h(r"\bXid\b", "gpu.xid", 0.5),
+            h(r"cudaEventQuery|cudaStreamQuery|\.query\(\)", "workload.library_bug", 0.35),
+        ],
+        tells_apart: "Windows or WSL 2 with a long kernel (a long prompt, a large batch) and a display on the GPU → TDR; an Xid in `dmesg` → the GPU; a library frame calling a query → that library.",
     },
     // ---- round 8a (clusters, containers, cloud)
     // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):

@@ -2742,3 +2742,35 @@ fn round_9a_triton_nan_hang_and_killed_kernels() {
         "gpu.display_watchdog"
     );
 }
+
+/// Issue #14, round 9a, batch 3: NCCL system errors on one machine (shared memory) against the
+/// network's own words, a launch failure fixed by replacing the board, and 'device not ready'
+/// raised as an error after a TDR reset.
+#[test]
+fn round_9a_nccl_system_error_board_replaced_and_not_ready() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8\n- NVIDIA GTX 1080 Ti PCIE-11GB\n- NVIDIA GTX 1080 Ti PCIE-11GB"),
+        "host.shm_small"
+    );
+    assert_eq!(
+        top("NCCL error in: ProcessGroupNCCL.cpp:1333, unhandled system error\nsocketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("Unspecified Launch Failure CUDA 11.1\nI had the system board (which also contains the RTX 2080 GPU) replaced and that has fixed the issue"),
+        "gpu.lost"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA driver error: device not ready\nRuntimeError: !handles_.at(i) INTERNAL ASSERT FAILED at \"CUDACachingAllocator.cpp\":427"),
+        "gpu.display_watchdog"
+    );
+    // With an Xid beside it, the GPU's fault leads.
+    assert_eq!(
+        top("CUDA error: device not ready\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus."),
+        "gpu.lost"
+    );
+}
