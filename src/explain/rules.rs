@@ -1707,6 +1707,63 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Windows or WSL 2 with a long kernel (a long prompt, a large batch) and a display on the GPU → TDR; an Xid in `dmesg` → the GPU; a library frame calling a query → that library.",
     },
+    // cudaErrorInvalidDeviceFunction ("invalid device function", error 8 in old CUDA, 98 now):
+    // the binary has no kernel (SASS or PTX it can JIT) for this GPU; the same family as "no
+    // kernel image" under the older wording (peterjc123/pytorch-scripts#18: a GTX 860M, cc 5.0,
+    // dropped by the build; pytorch/pytorch#1557: a source build made on a node with other GPUs).
+    Rule {
+        id: "cuda.invalid_device_function",
+        title: "invalid device function (no kernel for this GPU in the binary)",
+        pattern: r"\binvalid device function\b|cudaErrorInvalidDeviceFunction|CUDA_ERROR_INVALID_DEVICE_FUNCTION",
+        priority: 60,
+        causes: &[
+            c("torch.arch_unsupported", 0.5, "The PyTorch build carries no kernels for this GPU's compute capability: a build that dropped an old GPU (official wheels left compute capability below 6.0 behind early), a build older than the GPU, or a source build made for the GPUs of another machine.", FIX_TORCH_ARCH),
+            c("ext.arch_unsupported", 0.3, "A CUDA extension (a custom op, mmcv, a renderer) was compiled for other architectures than this GPU's.", FIX_EXT_ARCH),
+            c("toolkit.arch_unsupported", 0.1, "Code built locally with a toolkit or TORCH_CUDA_ARCH_LIST that leaves this GPU's architecture out.", FIX_TOOLKIT_ARCH),
+            c("workload.library_bug", 0.1, "A library release shipped without this architecture by mistake.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"PyTorch no longer supports this GPU|is not compatible with the current PyTorch installation|aten[/\\]src|[/\\]THC(?:UNN)?[/\\]|THCTensor|THCStorage|built PyTorch|PyTorch (?:built|compiled) from source", "torch.arch_unsupported", 0.3),
+            h(EXTENSIONS, "ext.arch_unsupported", 0.35),
+            h(r"\.cu:\d+|setup\.py (?:build|install|develop)|TORCH_CUDA_ARCH_LIST|neural_renderer|_ext\b", "ext.arch_unsupported", 0.25),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"`: the device's sm missing from torch's list means the build; an extension's kernel failing means rebuild that extension for this GPU.",
+    },
+    // torch.compile's Triton code generation failing in the reporter's paste without
+    // BackendCompilerFailed's class name ("backend='inductor' raised: CompilationError: at
+    // 10:11 ..."): the generated kernel does not compile, a bug of the library whose graph it is
+    // or of this torch/Triton (kijai/ComfyUI-WanVideoWrapper#408: fixed by the previous release).
+    Rule {
+        id: "inductor.codegen_failed",
+        title: "torch.compile's generated Triton kernel does not compile",
+        pattern: r"backend='inductor' raised|triton\.compiler\.errors\.CompilationError|\bCompilationError: at \d+:\d+",
+        priority: 34,
+        causes: &[
+            c("workload.library_bug", 0.8, "torch.compile generated a Triton kernel that does not compile (an unsupported dtype combination, an op lowering bug): a bug of the library that builds the graph or of this torch/Triton, not the machine.", "Run without compilation to confirm (`torch._dynamo.config.suppress_errors = True`, or drop torch.compile); go back to the library's previous release or upgrade torch/Triton; report the minimal graph upstream."),
+            c("torch.wheel_deps_mismatch", 0.2, "The Triton installed is not the release this torch pins, so its compiler rejects code inductor generates.", "Install the Triton torch pins (`pip show torch` lists it)."),
+        ],
+        hints: &[
+            h(VERSION_CONTRAST, "workload.library_bug", 0.2),
+            h(r"triton(?:-windows)?[ =]=?\d+\.\d+[^\n]{0,40}(?:torch|pytorch)[ =]=?\d|pip install[^\n]{0,30}triton", "torch.wheel_deps_mismatch", 0.3),
+        ],
+        tells_apart: "The same model without torch.compile: it runs → the compiler path; then the library's previous release or another torch/Triton pair tells whose bug it is.",
+    },
+    // Triton's own floor: "Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by
+    // the triton GPU compiler ... Triton only supports devices of CUDA Capability >= 7.0"
+    // (MIC-DKFZ/nnUNet-style threads: torch.compile on a Pascal GPU). The program's choice of
+    // torch.compile (or of a library's Triton kernels) on a GPU below Triton's floor.
+    Rule {
+        id: "triton.gpu_too_old",
+        title: "the GPU is below Triton's compute-capability floor",
+        pattern: r"too old to be supported by the triton GPU compiler|Triton only supports devices of CUDA Capability >= \d+\.\d+",
+        priority: 70,
+        causes: &[
+            c("ext.arch_unsupported", 0.8, "Triton, the compiler behind torch.compile's GPU backend and many libraries' kernels, needs compute capability 7.0 or newer; this GPU is older, so the program's compiled path (or the library's Triton kernels) cannot run on it. PyTorch itself still runs on the GPU.", "Run without compilation (drop `torch.compile`, or the program's compile option, e.g. `nnUNet_compile=f`; `torch._dynamo.config.suppress_errors = True` falls back to eager), or use a library release with a non-Triton path, or a GPU of compute capability 7.0+."),
+            c("torch.arch_unsupported", 0.2, "The torch build's GPU support and its Triton differ for this GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.get_device_capability())\"`: below (7, 0), Triton-compiled paths cannot run; eager PyTorch can.",
+    },
     // ---- round 8a (clusters, containers, cloud)
     // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):
     // the module loads but finds no GPU it can drive. On a cloud instance that is an instance type

@@ -2719,13 +2719,19 @@ fn round_9a_triton_nan_hang_and_killed_kernels() {
     // NaN losses are the program's numerics, never the machine first.
     let nan = top("The loss nans immediately when precision is set to 16");
     assert!(nan == "workload.library_bug" || nan == "none", "{nan}");
-    assert_eq!(top("epoch 3: loss is nan after I raised the learning rate"), "none");
+    assert_eq!(
+        top("epoch 3: loss is nan after I raised the learning rate"),
+        "none"
+    );
     // A hang in prose: the job's collectives first; with P2P signs the transport.
     assert_eq!(
         top("NCCL hang in PyTorch Distributed Data Parallel for Mixed Precision Training"),
         "workload.nccl"
     );
-    assert_eq!(top("DDP training hangs on two RTX 4090 with P2P enabled"), "probe.p2p");
+    assert_eq!(
+        top("DDP training hangs on two RTX 4090 with P2P enabled"),
+        "probe.p2p"
+    );
     // A fault bound to a toolkit release range.
     assert_eq!(
         top("with CUDA Toolkit 13.1 through 13.4 a later kernel fails: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"),
@@ -2772,5 +2778,46 @@ fn round_9a_nccl_system_error_board_replaced_and_not_ready() {
     assert_eq!(
         top("CUDA error: device not ready\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus."),
         "gpu.lost"
+    );
+}
+
+/// Issue #14, round 9a, batch 4: "invalid device function" (no kernel for this GPU, torch's
+/// build or an extension's) and torch.compile's generated kernel failing to compile.
+#[test]
+fn round_9a_invalid_device_function_and_inductor_codegen() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("RuntimeError: cuda runtime error (8) : invalid device function at c:\\anaconda2\\conda-bld\\pytorch_1519496000060\\work\\torch\\lib\\thc\\generic/THCTensorMathPointwise.cu:301\nNvidia GTX 860 M"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("  File \"/opt/venv/lib/python3.10/site-packages/mmcv/ops/roi_align.py\", line 82\nRuntimeError: CUDA error: invalid device function"),
+        "ext.arch_unsupported"
+    );
+    // AMD's HIP wording stays with the non-NVIDIA stack.
+    assert_eq!(
+        top("RuntimeError: HIP error: invalid device function\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("backend='inductor' raised:\nCompilationError: at 10:11:\n    tmp3 = tmp0 + tmp2\nTypeError('unexpected type fp8e5 and fp8e5')"),
+        "workload.library_bug"
+    );
+}
+
+/// Issue #14, round 9a: Triton's compute-capability floor is the compiled path's, not the
+/// torch build's.
+#[test]
+fn round_9a_triton_floor() {
+    let ex = explain_by_rules(
+        "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1",
+        "",
+    );
+    assert_eq!(
+        top_cause(&ex).map(|k| k.id.as_str()),
+        Some("ext.arch_unsupported")
     );
 }
