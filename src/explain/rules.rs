@@ -1043,6 +1043,15 @@ pub const RULES: &[Rule] = &[
             // A fault bound to a range of toolkit/library releases ("with CUDA 13.1+", "CUDA
             // Toolkit 13.1 through 13.4"): that release's bug (NVIDIA/warp#1944).
             h(VERSION_RANGE, "workload.library_bug", 0.4),
+            // A misaligned address is a kernel's alignment assumption (vectorised loads on a
+            // buffer whose size or offset breaks them), which a library's or a compiler's
+            // generated kernel makes, not the program's Python-level indexing
+            // (NVIDIA/Fuser#4970, openucx-style NVLS fixes); a fault bisected to one commit of
+            // a library is that commit's (ggml-org/llama.cpp#4075); ggml's CUDA backend is a
+            // library's kernel.
+            h(r"misaligned address|MISALIGNED_ADDRESS|cudaErrorMisalignedAddress", "workload.library_bug", 0.3),
+            h(r"is the first bad commit|\bgit bisect\b|\bbisect(?:ed|ing)\b", "workload.library_bug", 0.5),
+            h(r"ggml-cuda|ggml_cuda|\bllama\.cpp\b", "workload.library_bug", 0.3),
             // The failing frame is inside an installed third-party package (not torch's own
             // Python, not numpy, not the program's files): that package's kernel. (The regex
             // crate has no look-ahead: the package names starting "torch" or "nump" are left out

@@ -2821,3 +2821,26 @@ fn round_9a_triton_floor() {
         Some("ext.arch_unsupported")
     );
 }
+
+/// Issue #14, round 9a, batch 5: a misaligned address, a fault bisected to one commit, and
+/// ggml's CUDA backend are a library's kernel before the program's indexing.
+#[test]
+fn round_9a_misaligned_and_bisected() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("CUDA_ERROR_MISALIGNED_ADDRESS failed with error misaligned address\nDevice: H100"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered\n4760e7cc0b68570d58f55e8dda469805d1759d0d is the first bad commit"),
+        "workload.library_bug"
+    );
+    // The bare runtime message still points at the program's access first.
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.illegal_address"
+    );
+}
