@@ -75,6 +75,27 @@ pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does 
 /// TH*): not a CUDA library of another version but two torch versions mixed.
 const TORCH_OWN_SYMBOL_MISSING: &str = r"torch/lib/lib(?:torch|c10|shm|caffe2)\w*\.so[.\d]*:\s*undefined\s+symbol:\s*_Z\w*?(?:\d+at\d|\d+c10|\d+torch|\d+caffe2|TH)";
 
+/// GPUs every CUDA 9-12 framework build carries kernels for (Pascal sm_60/61, Volta sm_70,
+/// Turing sm_75): named in a paste, the build's arch list is an unlikely cause of a failure.
+const GPU_EVERY_BUILD_RUNS: &str = r"\b(?:GTX ?10[5-8]0(?: ?Ti)?|GTX ?16[56]0(?: ?(?:Ti|SUPER))?|RTX ?20[6-8]0(?: ?(?:Ti|SUPER))?|Titan (?:Xp|V|RTX)|Tesla (?:P4|P40|P100|V100|T4)|Quadro (?:P\d{3,4}|GV100|RTX ?[4-8]000))\b";
+
+/// The same operation works at one size and fails at another ("does work on batch size = 24
+/// but not on batch size = 25", "works with 512 tokens, fails with 1024"): a kernel's bug for
+/// some shapes, not the machine and not the program's indexing.
+const SIZE_THRESHOLD: &str = r"\b(?:does |do )?works?\b[^\n]{0,60}\b(?:batch[ _-]?size|size|length|len|tokens|resolution)\b[^\n]{0,40}\bbut not\b|\b(?:batch[ _-]?size|size|length)\s*[=:]?\s*\d+[^\n]{0,60}\bbut not\b[^\n]{0,30}\b(?:batch[ _-]?size|size|length)\b";
+
+/// A release range in prose ("with CUDA 13.1+", "CUDA Toolkit 13.1 through 13.4", "torch
+/// 2.1 to 2.3"): behaviour bound to some releases of a toolkit or library.
+const VERSION_RANGE: &str = r"\b(?:CUDA|toolkit|driver|torch|pytorch|triton|NCCL|cuDNN|cuBLAS)(?: Toolkit)? ?v?\d+\.\d+(?:\.\d+)?\+|\b(?:CUDA|toolkit|torch|pytorch|triton|NCCL|cuDNN|cuBLAS)(?: Toolkit)? v?\d+\.\d+(?:\.\d+)? (?:through|to|-) v?\d+\.\d+\b";
+
+/// The paste rules out running out of memory ("I don't think bs=1 should lead to OOM", "it
+/// is not an OOM", "plenty of free memory").
+const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not|isn'?t|is not|wasn'?t|was not|not)\b[^\n]{0,50}\b(?:OOM|out of memory)\b|\bplenty of (?:free )?(?:GPU |VRAM |video )?memory\b)";
+
+/// Several GPUs of one machine listed one per line (a hand-written list of local cards,
+/// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
+const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -683,8 +704,14 @@ pub const RULES: &[Rule] = &[
             c("gpu.xid", 0.1, "The GPU is in an error state after an Xid.", FIX_XID_HW),
             c("driver.library_mismatch", 0.05, "The driver stack was half-upgraded.", "Reboot."),
             c("driver.cuda_init_failed", 0.05, "On Windows (where compute modes are rarely changed) a broken or half-installed graphics driver makes cuInit answer this.", "Reinstall the NVIDIA graphics driver (clean install) and reboot."),
+            // Round 9a: after a kernel the display's watchdog killed ("unspecified launch
+            // failure" at random iterations, then busy or unavailable until a restart:
+            // karpathy/neuraltalk2#127, a GPU driving the display too).
+            c("gpu.display_watchdog", 0.05, "An earlier kernel was killed (the display's watchdog stops kernels that run too long on a GPU that also drives a screen) and the GPU stays unusable for new contexts until the driver recovers or the machine restarts.", "Run compute on a GPU that drives no display (or stop the display manager, `sudo systemctl stop display-manager`); on Windows raise TdrDelay or use a TCC-mode GPU; split long kernels."),
         ],
         hints: &[
+            h(r"unspecified launch failure|launch timed out|LaunchTimeout|LAUNCH_TIMEOUT|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED", "gpu.display_watchdog", 0.45),
+            h(r"\b(?:display|monitor|X server|Xorg|desktop|GUI|TDR)\b", "gpu.display_watchdog", 0.3),
             h(r"[A-Z]:\\|\\Users\\|\bWindows\b|webui|stable-diffusion|\.bat\b", "driver.cuda_init_failed", 0.55),
             h(r"exclusive|Exclusive_Process|compute mode", "gpu.compute_mode_restricted", 0.3),
             // nvidia-smi shows the GPU idle (no process holds it) or a vGPU licence: nothing
@@ -771,6 +798,11 @@ pub const RULES: &[Rule] = &[
             h(r"Process \d+ has [\d.]+ [GM]iB memory in use", "gpu.busy", 0.1),
             h(r"memory leak|leak", "workload.library_bug", 0.15),
             h(r"CUDA error: out of memory|CUDA driver error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", "gpu.busy", 0.25),
+            // Round 9a: the reporter rules memory out ("I don't think bs=1 should lead to OOM")
+            // beside another failure: the bare word matched, the job is not out of memory
+            // (fla-org/flash-linear-attention#186: an illegal access in a library kernel).
+            h(OOM_RULED_OUT, "workload.out_of_memory", -0.7),
+            h(OOM_RULED_OUT, "workload.library_bug", 0.5),
         ],
         tells_apart: "The message's own figures: 'this process has X in use' against 'total capacity of Y of which Z is free' (a gap means other processes hold memory; `nvidia-smi` names them). 'reserved but unallocated' large means fragmentation.",
     },
@@ -940,6 +972,15 @@ pub const RULES: &[Rule] = &[
             h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
             h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
+            // Round 9a: a GPU every CUDA 9-12 build still carries kernels for (Pascal, Volta,
+            // Turing) makes the build's arch list an unlikely cause (pytorch/pytorch#6306: a GTX
+            // 1080 with a CUDA 9.1 build, the program's CPU tensor into the cuDNN RNN).
+            h(GPU_EVERY_BUILD_RUNS, "torch.arch_unsupported", -0.3),
+            // The failure tied to a cuDNN algorithm choice (deterministic, benchmark, a named
+            // algo) or to the RNN path is cuDNN's or the framework's bug for that path, not the
+            // build's arch list (Theano/Theano#6067: cuDNN v6's deterministic bwd-filter algo).
+            h(r"\balgo_\w+|\bdeterministic\b|cudnn\.benchmark|CUDNN_CONVOLUTION_\w+_ALGO|_ALGO_\d", "workload.library_bug", 0.4),
+            h(r"nn/modules/rnn\.py|_functions/rnn\.py|cudnn/rnn\.py|\bcudnnRNN\w*", "workload.library_bug", 0.3),
         ],
         tells_apart: "The status name: NOT_INITIALIZED/ALLOC_FAILED/INTERNAL_ERROR → memory (check `nvidia-smi`); ARCH_MISMATCH/EXECUTION_FAILED on a new GPU → the build; VERSION_MISMATCH → another libcudnn is loaded; NOT_SUPPORTED/BAD_PARAM → the layer's shape. `torch.backends.cudnn.enabled=False` isolates cuDNN.",
     },
@@ -1006,6 +1047,21 @@ pub const RULES: &[Rule] = &[
             // The fault reported with a kernel source under a library's include tree
             // (".../include/flashinfer/trtllm/fmha/fmhaKernels.cuh 257").
             h(r"include/[\w-]+/[\w/.-]*\.cuh?\b", "workload.library_bug", 0.3),
+            // Round 9a: the same op works at one size and faults at the next one up: the
+            // library's kernel (pytorch/pytorch#17930: cuDNN's Conv3d at batch 25, fixed in 7.6).
+            h(SIZE_THRESHOLD, "workload.library_bug", 0.45),
+            // A fault bound to a range of toolkit/library releases ("with CUDA 13.1+", "CUDA
+            // Toolkit 13.1 through 13.4"): that release's bug (NVIDIA/warp#1944).
+            h(VERSION_RANGE, "workload.library_bug", 0.4),
+            // A misaligned address is a kernel's alignment assumption (vectorised loads on a
+            // buffer whose size or offset breaks them), which a library's or a compiler's
+            // generated kernel makes, not the program's Python-level indexing
+            // (NVIDIA/Fuser#4970, openucx-style NVLS fixes); a fault bisected to one commit of
+            // a library is that commit's (ggml-org/llama.cpp#4075); ggml's CUDA backend is a
+            // library's kernel.
+            h(r"misaligned address|MISALIGNED_ADDRESS|cudaErrorMisalignedAddress", "workload.library_bug", 0.3),
+            h(r"is the first bad commit|\bgit bisect\b|\bbisect(?:ed|ing)\b", "workload.library_bug", 0.5),
+            h(r"ggml-cuda|ggml_cuda|\bllama\.cpp\b", "workload.library_bug", 0.3),
             // The failing frame is inside an installed third-party package (not torch's own
             // Python, not numpy, not the program's files): that package's kernel. (The regex
             // crate has no look-ahead: the package names starting "torch" or "nump" are left out
@@ -1032,6 +1088,9 @@ pub const RULES: &[Rule] = &[
             // The GPU stays unusable after the error until a reboot, or swapping the card fixed
             // it: the hardware, not a kernel (the device's state outlives the process).
             h(r"(?:until|till|unless|before) (?:I |we |you )?(?:reboot|restart|power[- ]cycle)|(?:must|have to|need to|had to) (?:reboot|restart)[^\n]{0,30}(?:server|machine|system|computer|node)|(?:swapp|replac|chang)\w* (?:the |another |a new )?(?:card|GPU)|\b(?:faulty|defective|broken|bad) (?:card|GPU)\b", "gpu.lost", 0.7),
+            // Round 9a: the board carrying the GPU replaced, in either order ("I had the system
+            // board (which also contains the RTX 2080 GPU) replaced": LeelaChessZero/lc0#1461).
+            h(r"\b(?:system ?board|mother ?board|main ?board|graphics card|card|GPU)\b[^\n]{0,80}\breplaced\b|\bRMA\b", "gpu.lost", 0.7),
             h(EXTENSIONS, "workload.library_bug", 0.1),
         ],
         tells_apart: "`dmesg | grep -i xid` at the time of the failure; `CUDA_LAUNCH_BLOCKING=1` for the kernel.",
@@ -1091,6 +1150,13 @@ pub const RULES: &[Rule] = &[
             h(r"unhandled cuda error|illegal memory access", "workload.illegal_address", 0.2),
             h(r"\bXid\b|NVLink", "gpu.xid", 0.3),
             h(r"timeout|timed out|Watchdog|hang", "workload.nccl", 0.2),
+            // Round 9a: several GPUs of one machine listed (nccl-tests' per-rank device lines,
+            // a list of local cards): a single node, where NCCL's shared-memory transport is
+            // what a system call fails in (HRNet/DEKR#18: fixed by docker's --ipc=host); the
+            // network's own words (a failed connect, an interface to pick) point at the job's
+            // network configuration instead.
+            h(LOCAL_GPU_LIST, "host.shm_small", 0.3),
+            h(r"socket\w*Connect|No route to host|Connection refused|NCCL_SOCKET_IFNAME|firewall|\bnode ?\d\b|other node|(?:two|multiple|several) (?:nodes|machines|hosts)", "workload.nccl", 0.3),
         ],
         tells_apart: "`NCCL_DEBUG=INFO` output: 'Error while creating shared memory segment' → /dev/shm; socket/IB errors → network config; a timeout with one rank missing → the job.",
     },
@@ -1557,6 +1623,171 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 9a (runtime errors)
+    // "illegal memory access" in the reporter's own words, without the runtime's full sentence
+    // ("works on batch size = 24, but not on batch size = 25 (illegal memory access, not filled
+    // tensor)": pytorch/pytorch#17930, a cuDNN Conv3d bug fixed in cuDNN 7.6). Below
+    // cuda.illegal_address, which takes the runtime's own wording.
+    Rule {
+        id: "kernel.illegal_access_said",
+        title: "an illegal memory access, as the reporter words it",
+        pattern: r"\billegal (?:memory |address )?access(?:es)?\b|\bout[- ]of[- ]bounds (?:memory )?access\b[^\n]{0,40}\b(?:GPU|CUDA|kernel)",
+        priority: 40,
+        causes: &[
+            c("workload.illegal_address", 0.5, "A kernel read or wrote outside its memory: a bad index or shape in the program's own code, or a tensor used after it was freed.", FIX_ILLEGAL),
+            c("workload.library_bug", 0.35, "A library kernel (cuDNN, cuBLAS, an extension) faults for this shape or size: the same call works at another size.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.1, "A hardware or driver fault (Xid 13/31/43 in the kernel log at the same time).", FIX_XID_HW),
+            c("gpu.ecc_errors", 0.05, "Uncorrectable memory errors on the GPU.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(SIZE_THRESHOLD, "workload.library_bug", 0.45),
+            h(VERSION_CONTRAST, "workload.library_bug", 0.45),
+            h(EXTENSIONS, "workload.library_bug", 0.2),
+            h(r"\bXid\b", "gpu.xid", 0.4),
+            h(r"\bECC\b|uncorrectable", "gpu.ecc_errors", 0.4),
+        ],
+        tells_apart: "`CUDA_LAUNCH_BLOCKING=1` and `compute-sanitizer` name the faulting kernel: yours, or a library's; a size at which it starts failing points at the library; Xid lines in `dmesg` point at the GPU.",
+    },
+    // Triton of another release than the one torch (or a library) was written for: a name
+    // torch's inductor or a library imports from triton is missing ("cannot import name
+    // 'triton_key' from 'triton.compiler.compiler'": coreweave/ml-containers#64, pip's triton
+    // bumped to 2.3 under a torch pinned to 2.2).
+    Rule {
+        id: "triton.version_mismatch",
+        title: "Triton lacks a name torch or a library imports from it",
+        pattern: r"cannot import name '\w+' from '(?:triton|pytorch_triton)(?:\.[\w.]+)?'|module '(?:triton|pytorch_triton)(?:\.[\w.]+)?' has no attribute '\w+'|No module named '(?:triton|pytorch_triton)\.[\w.]+'",
+        priority: 60,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.75, "The Triton installed is another release than the one this torch pins (pip upgraded it on its own, or another package pulled a newer one), and torch's inductor imports a name that release no longer (or not yet) has.", "Install the Triton torch pins (`pip show torch` lists it, e.g. `pip install triton==<pinned>`), or reinstall torch so pip brings its own pin; do not upgrade triton on its own."),
+            c("workload.library_bug", 0.25, "A library (a model kernel package written against one Triton API) imports a name another Triton release renamed or removed.", "Upgrade (or pin back) the library whose frame does the import to a release made for the installed Triton."),
+        ],
+        hints: &[
+            h(r"torch/_inductor|torch\._inductor|torch/utils/_triton|backend='inductor'", "torch.wheel_deps_mismatch", 0.1),
+            h(r"(?:site-packages|dist-packages)[/\\](?:fla|unsloth|liger_kernel|vllm|sglang|xformers|bitsandbytes|flash_attn|mamba_ssm|transformer_engine|deepspeed|lightning_attn|triton_kernels)[/\\]", "workload.library_bug", 0.6),
+        ],
+        tells_apart: "`pip show torch` (the triton it requires) against `python -c \"import triton; print(triton.__version__)\"`.",
+    },
+    // Losses that turn NaN (fp16 overflow or underflow in a model or library op, a too-high
+    // learning rate, bad data): the program's numerics, almost never the machine
+    // (facebookresearch/xformers#96: Favor's normalisation underflowed in fp16).
+    Rule {
+        id: "training.nan_loss",
+        title: "the loss becomes NaN",
+        pattern: r"\bloss(?:es)?\b[^\n]{0,30}\b(?:is|are|becomes?|became|goes|went|turns?|turned|gets?|got)\s+(?:to\s+)?(?:a\s+)?nan\b|\bloss(?:es)? nans?\b|\bnan (?:loss|losses|gradients?|grads?)\b|returned nan values in its \d+\w* output|\bloss\s*[:=]\s*nan\b",
+        priority: 25,
+        causes: &[
+            c("workload.library_bug", 0.55, "The model's numerics fail in this precision: an op of the model or of a library (attention, normalisation, a loss) overflows fp16 (max 65504) or underflows, or a kernel has a numerical bug; the GPU computes what it is asked.", "Run the step in float32 (or bf16 on sm_80+) to confirm; find the first non-finite tensor (`torch.autograd.set_detect_anomaly(True)`), keep that op in float32, and upgrade the library whose op it is."),
+            c("none", 0.4, "The training itself diverges: a learning rate too high for this batch, no gradient scaling or clipping under fp16, or bad samples in the data. Nothing is wrong with the machine.", "Lower the learning rate, use a GradScaler under fp16 and clip gradients, and check the data for NaN/inf values."),
+            c("gpu.ecc_errors", 0.05, "Rarely, memory errors on a GPU without ECC (or with uncorrectable ECC errors) corrupt values silently.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bfp16\b|float16|\bhalf\b|precision (?:is |was )?(?:set )?(?:to )?16|\bamp\b|autocast|mixed precision|bf16|bfloat16", "workload.library_bug", 0.15),
+            h(r"learning rate|\blr\b|exploding|clip_grad|gradient clipping|\bdiverg\w+", "none", 0.3),
+            h(r"\bECC\b|\bXid\b|only on (?:this|one) (?:GPU|machine|node)", "gpu.ecc_errors", 0.4),
+        ],
+        tells_apart: "The same step in float32 and on another GPU: NaN in fp16 only → precision; NaN everywhere → the training's settings or data; NaN on one GPU only → check its ECC counters (`nvidia-smi -q -d ECC`).",
+    },
+    // A distributed job that hangs, in the reporter's words ("NCCL hang in DDP", "training is
+    // stuck at the all_reduce"): ranks whose collectives do not match (parameters without
+    // gradients, code that runs on rank 0 only) far more often than a transport fault
+    // (pytorch/pytorch#20125: find_unused_parameters=True fixed it).
+    Rule {
+        id: "nccl.hang_said",
+        title: "a distributed job hangs (the reporter's words)",
+        pattern: r"\b(?:NCCL|DDP|DistributedDataParallel|all_?reduce|all_?gather|collective|torch\.distributed|torchrun)\b[^\n]{0,60}\b(?:hang|hangs|hanging|hung|stuck|freez\w*|froze|deadlock\w*)\b|\b(?:hang|hangs|hanging|hung|stuck|freez\w*|froze|deadlock\w*)\b[^\n]{0,60}\b(?:NCCL|DDP|DistributedDataParallel|all_?reduce|all_?gather|torch\.distributed)\b",
+        priority: 30,
+        causes: &[
+            c("workload.nccl", 0.6, "The ranks do not issue the same collectives: DDP waiting for gradients of parameters that got none (`find_unused_parameters`), work that runs on rank 0 only while the others wait in a collective, uneven batches at the end of an epoch.", "Run with `TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO` and compare each rank's last collective; pass `find_unused_parameters=True` where parts of the model are skipped; run evaluation on every rank (or barrier around rank-0 work)."),
+            c("probe.p2p", 0.25, "Peer-to-peer copies between the GPUs stall (IOMMU or PCIe ACS), so NCCL's first collective never completes; NCCL_P2P_DISABLE=1 makes it work.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough (`iommu=pt`)."),
+            c("host.shm_small", 0.1, "Inside a container /dev/shm is too small for NCCL's shared-memory transport.", "Run the container with `--shm-size=16g` or `--ipc=host`."),
+            c("gpu.xid", 0.05, "A GPU fault (Xid in the kernel log) stopped one rank's kernels.", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"find_unused_parameters|unused param\w*|rank ?0 only|only (?:on|in) rank|if (?:args\.|self\.)?(?:local_)?rank ?== ?0|uneven|end of (?:the )?(?:first )?epoch|evaluat\w+|validation", "workload.nccl", 0.2),
+            h(r"NCCL_P2P_DISABLE|\bP2P\b|\biommu\b|\bACS\b|RTX ?[3-5]0[6-9]0|4090|5090", "probe.p2p", 0.45),
+            h(r"docker|container|\bpod\b|kubernetes|/dev/shm|--shm-size", "host.shm_small", 0.25),
+            h(r"\bXid\b", "gpu.xid", 0.4),
+        ],
+        tells_apart: "`TORCH_DISTRIBUTED_DEBUG=DETAIL`: ranks stuck in different collectives → the job; every rank in the same first collective with P2P on, working with `NCCL_P2P_DISABLE=1` → ACS/IOMMU.",
+    },
+    // cudaErrorNotReady raised as an error ("CUDA driver error: device not ready") and then
+    // stale allocator handles: the GPU was reset under a running kernel, on Windows and WSL 2 by
+    // the display driver's timeout detection (TDR) when one kernel runs longer than ~2 s
+    // (noonghunna/club-3090#50: a 157k-token prefill under WSL 2).
+    Rule {
+        id: "cuda.not_ready_as_error",
+        title: "CUDA 'device not ready' raised as an error",
+        pattern: r"CUDA (?:driver )?error: device not ready|cudaErrorNotReady|CUDA_ERROR_NOT_READY",
+        priority: 45,
+        causes: &[
+            c("gpu.display_watchdog", 0.5, "The GPU was reset under a running kernel: on Windows and WSL 2 the display driver's timeout detection (TDR, 2 s by default) resets a GPU whose kernel runs too long, and every CUDA allocation and handle of the process becomes invalid.", "Keep single kernels short (smaller chunks: a lower `--max-num-batched-tokens`, a smaller batch), or raise the TDR delay on Windows (`HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers` TdrDelay, then reboot); use a GPU that drives no display."),
+            c("workload.library_bug", 0.3, "A library treats cudaErrorNotReady (the normal answer of a query on unfinished work) as a failure.", FIX_LIBRARY_BUG),
+            c("gpu.xid", 0.2, "A GPU fault reset the device (an Xid in the kernel log at the same time).", FIX_XID_HW),
+        ],
+        hints: &[
+            h(r"\bWindows\b|\bWSL ?2?\b|\bTDR\b|[A-Z]:\\|\\Users\\|INTERNAL ASSERT FAILED[^\n]{0,40}CUDACachingAllocator", "gpu.display_watchdog", 0.3),
+            h(r"\bXid\b", "gpu.xid", 0.5),
+            h(r"cudaEventQuery|cudaStreamQuery|\.query\(\)", "workload.library_bug", 0.35),
+        ],
+        tells_apart: "Windows or WSL 2 with a long kernel (a long prompt, a large batch) and a display on the GPU → TDR; an Xid in `dmesg` → the GPU; a library frame calling a query → that library.",
+    },
+    // cudaErrorInvalidDeviceFunction ("invalid device function", error 8 in old CUDA, 98 now):
+    // the binary has no kernel (SASS or PTX it can JIT) for this GPU; the same family as "no
+    // kernel image" under the older wording (peterjc123/pytorch-scripts#18: a GTX 860M, cc 5.0,
+    // dropped by the build; pytorch/pytorch#1557: a source build made on a node with other GPUs).
+    Rule {
+        id: "cuda.invalid_device_function",
+        title: "invalid device function (no kernel for this GPU in the binary)",
+        pattern: r"\binvalid device function\b|cudaErrorInvalidDeviceFunction|CUDA_ERROR_INVALID_DEVICE_FUNCTION",
+        priority: 60,
+        causes: &[
+            c("torch.arch_unsupported", 0.5, "The PyTorch build carries no kernels for this GPU's compute capability: a build that dropped an old GPU (official wheels left compute capability below 6.0 behind early), a build older than the GPU, or a source build made for the GPUs of another machine.", FIX_TORCH_ARCH),
+            c("ext.arch_unsupported", 0.3, "A CUDA extension (a custom op, mmcv, a renderer) was compiled for other architectures than this GPU's.", FIX_EXT_ARCH),
+            c("toolkit.arch_unsupported", 0.1, "Code built locally with a toolkit or TORCH_CUDA_ARCH_LIST that leaves this GPU's architecture out.", FIX_TOOLKIT_ARCH),
+            c("workload.library_bug", 0.1, "A library release shipped without this architecture by mistake.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"PyTorch no longer supports this GPU|is not compatible with the current PyTorch installation|aten[/\\]src|[/\\]THC(?:UNN)?[/\\]|THCTensor|THCStorage|built PyTorch|PyTorch (?:built|compiled) from source", "torch.arch_unsupported", 0.3),
+            h(EXTENSIONS, "ext.arch_unsupported", 0.35),
+            h(r"\.cu:\d+|setup\.py (?:build|install|develop)|TORCH_CUDA_ARCH_LIST|neural_renderer|_ext\b", "ext.arch_unsupported", 0.25),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"`: the device's sm missing from torch's list means the build; an extension's kernel failing means rebuild that extension for this GPU.",
+    },
+    // torch.compile's Triton code generation failing in the reporter's paste without
+    // BackendCompilerFailed's class name ("backend='inductor' raised: CompilationError: at
+    // 10:11 ..."): the generated kernel does not compile, a bug of the library whose graph it is
+    // or of this torch/Triton (kijai/ComfyUI-WanVideoWrapper#408: fixed by the previous release).
+    Rule {
+        id: "inductor.codegen_failed",
+        title: "torch.compile's generated Triton kernel does not compile",
+        pattern: r"backend='inductor' raised|triton\.compiler\.errors\.CompilationError|\bCompilationError: at \d+:\d+",
+        priority: 34,
+        causes: &[
+            c("workload.library_bug", 0.8, "torch.compile generated a Triton kernel that does not compile (an unsupported dtype combination, an op lowering bug): a bug of the library that builds the graph or of this torch/Triton, not the machine.", "Run without compilation to confirm (`torch._dynamo.config.suppress_errors = True`, or drop torch.compile); go back to the library's previous release or upgrade torch/Triton; report the minimal graph upstream."),
+            c("torch.wheel_deps_mismatch", 0.2, "The Triton installed is not the release this torch pins, so its compiler rejects code inductor generates.", "Install the Triton torch pins (`pip show torch` lists it)."),
+        ],
+        hints: &[
+            h(VERSION_CONTRAST, "workload.library_bug", 0.2),
+            h(r"triton(?:-windows)?[ =]=?\d+\.\d+[^\n]{0,40}(?:torch|pytorch)[ =]=?\d|pip install[^\n]{0,30}triton", "torch.wheel_deps_mismatch", 0.3),
+        ],
+        tells_apart: "The same model without torch.compile: it runs → the compiler path; then the library's previous release or another torch/Triton pair tells whose bug it is.",
+    },
+    // Triton's own floor: "Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by
+    // the triton GPU compiler ... Triton only supports devices of CUDA Capability >= 7.0"
+    // (MIC-DKFZ/nnUNet-style threads: torch.compile on a Pascal GPU). The program's choice of
+    // torch.compile (or of a library's Triton kernels) on a GPU below Triton's floor.
+    Rule {
+        id: "triton.gpu_too_old",
+        title: "the GPU is below Triton's compute-capability floor",
+        pattern: r"too old to be supported by the triton GPU compiler|Triton only supports devices of CUDA Capability >= \d+\.\d+",
+        priority: 70,
+        causes: &[
+            c("ext.arch_unsupported", 0.8, "Triton, the compiler behind torch.compile's GPU backend and many libraries' kernels, needs compute capability 7.0 or newer; this GPU is older, so the program's compiled path (or the library's Triton kernels) cannot run on it. PyTorch itself still runs on the GPU.", "Run without compilation (drop `torch.compile`, or the program's compile option, e.g. `nnUNet_compile=f`; `torch._dynamo.config.suppress_errors = True` falls back to eager), or use a library release with a non-Triton path, or a GPU of compute capability 7.0+."),
+            c("torch.arch_unsupported", 0.2, "The torch build's GPU support and its Triton differ for this GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.get_device_capability())\"`: below (7, 0), Triton-compiled paths cannot run; eager PyTorch can.",
     },
     // ---- round 8a (clusters, containers, cloud)
     // modprobe's "could not insert 'nvidia': No such device" (and NVRM's "No NVIDIA GPU found"):

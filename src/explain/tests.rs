@@ -2860,3 +2860,196 @@ fn round_9b_installing_batch_5() {
         "toolkit.torch_mismatch"
     );
 }
+
+// ---- round 9a (runtime errors while training or serving)
+
+/// Issue #14, round 9a, batch 1: cuDNN status errors that are the library's or the program's
+/// (an algorithm choice, the RNN path, a GPU every build runs), and an illegal access in the
+/// reporter's own words that starts at a size threshold.
+#[test]
+fn round_9a_cudnn_status_and_size_threshold() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    // A named cuDNN algorithm: the library's bug, not the build's arch list.
+    assert_eq!(
+        top("CUDNN_STATUS_EXECUTION_FAILED when using dnn.conv.algo_bwd_filter=deterministic"),
+        "workload.library_bug"
+    );
+    // The RNN path on a GTX 1080 (which every CUDA 9-12 build runs): not the machine.
+    let rnn = top("run a model with RNN on my GTX 1080:\n  File \"/usr/lib/python2.7/dist-packages/torch/nn/_functions/rnn.py\", line 285, in forward\nRuntimeError: CUDNN_STATUS_EXECUTION_FAILED");
+    assert!(rnn.starts_with("workload."), "{rnn}");
+    // Without those signs EXECUTION_FAILED still points at the build first (an old build on a
+    // new GPU).
+    assert_eq!(
+        top("RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\ncuda 11.7\npytorch=1.4.0"),
+        "torch.arch_unsupported"
+    );
+    // "illegal memory access" in prose, failing from one batch size up: the library's kernel.
+    assert_eq!(
+        top("The same conv3D does work on batch size = 24 (outputs filled tensor), but not on batch size = 25 (illegal memory access, not filled tensor)."),
+        "workload.library_bug"
+    );
+    // The same words without a threshold: the program's access first.
+    assert_eq!(
+        top("my custom kernel does an illegal memory access somewhere in the loop"),
+        "workload.illegal_address"
+    );
+    // With Xid lines beside it the GPU is in the list.
+    let ex = explain_by_rules(
+        "training died with an illegal memory access\nNVRM: Xid (PCI:0000:3b:00): 13, Graphics SM Warp Exception",
+        "",
+    );
+    assert!(ex
+        .matches
+        .iter()
+        .any(|m| m.causes.iter().any(|k| k.id == "gpu.xid")));
+}
+
+/// Issue #14, round 9a, batch 2: a Triton of another release than torch's pin, NaN losses,
+/// distributed hangs in prose, a fault bound to a release range, OOM ruled out by the reporter,
+/// and a GPU left unusable after a killed kernel.
+#[test]
+fn round_9a_triton_nan_hang_and_killed_kernels() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nImportError: cannot import name 'triton_key' from 'triton.compiler.compiler'"),
+        "torch.wheel_deps_mismatch"
+    );
+    // The same import from a library's own kernels: that library, first.
+    assert_eq!(
+        top("  File \"/opt/venv/lib/python3.11/site-packages/fla/ops/utils.py\", line 9\nImportError: cannot import name 'libdevice' from 'triton.language.math'"),
+        "workload.library_bug"
+    );
+    // NaN losses are the program's numerics, never the machine first.
+    let nan = top("The loss nans immediately when precision is set to 16");
+    assert!(nan == "workload.library_bug" || nan == "none", "{nan}");
+    assert_eq!(
+        top("epoch 3: loss is nan after I raised the learning rate"),
+        "none"
+    );
+    // A hang in prose: the job's collectives first; with P2P signs the transport.
+    assert_eq!(
+        top("NCCL hang in PyTorch Distributed Data Parallel for Mixed Precision Training"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("DDP training hangs on two RTX 4090 with P2P enabled"),
+        "probe.p2p"
+    );
+    // A fault bound to a toolkit release range.
+    assert_eq!(
+        top("with CUDA Toolkit 13.1 through 13.4 a later kernel fails: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"),
+        "workload.library_bug"
+    );
+    // "I don't think ... should lead to OOM" beside an illegal access: not memory.
+    assert_eq!(
+        top("CUDA error: an illegal memory access was encountered\nI don't think bs=1, seq_len=64 should lead to OOM on an RTX3060"),
+        "workload.library_bug"
+    );
+    // Busy or unavailable after a kernel was killed at random iterations.
+    assert_eq!(
+        top("error=4 : unspecified launch failure, randomly after 8000 iterations; rerunning: all CUDA-capable devices are busy or unavailable"),
+        "gpu.display_watchdog"
+    );
+}
+
+/// Issue #14, round 9a, batch 3: NCCL system errors on one machine (shared memory) against the
+/// network's own words, a launch failure fixed by replacing the board, and 'device not ready'
+/// raised as an error after a TDR reset.
+#[test]
+fn round_9a_nccl_system_error_board_replaced_and_not_ready() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8\n- NVIDIA GTX 1080 Ti PCIE-11GB\n- NVIDIA GTX 1080 Ti PCIE-11GB"),
+        "host.shm_small"
+    );
+    assert_eq!(
+        top("NCCL error in: ProcessGroupNCCL.cpp:1333, unhandled system error\nsocketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("Unspecified Launch Failure CUDA 11.1\nI had the system board (which also contains the RTX 2080 GPU) replaced and that has fixed the issue"),
+        "gpu.lost"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA driver error: device not ready\nRuntimeError: !handles_.at(i) INTERNAL ASSERT FAILED at \"CUDACachingAllocator.cpp\":427"),
+        "gpu.display_watchdog"
+    );
+    // With an Xid beside it, the GPU's fault leads.
+    assert_eq!(
+        top("CUDA error: device not ready\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus."),
+        "gpu.lost"
+    );
+}
+
+/// Issue #14, round 9a, batch 4: "invalid device function" (no kernel for this GPU, torch's
+/// build or an extension's) and torch.compile's generated kernel failing to compile.
+#[test]
+fn round_9a_invalid_device_function_and_inductor_codegen() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("RuntimeError: cuda runtime error (8) : invalid device function at c:\\anaconda2\\conda-bld\\pytorch_1519496000060\\work\\torch\\lib\\thc\\generic/THCTensorMathPointwise.cu:301\nNvidia GTX 860 M"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("  File \"/opt/venv/lib/python3.10/site-packages/mmcv/ops/roi_align.py\", line 82\nRuntimeError: CUDA error: invalid device function"),
+        "ext.arch_unsupported"
+    );
+    // AMD's HIP wording stays with the non-NVIDIA stack.
+    assert_eq!(
+        top("RuntimeError: HIP error: invalid device function\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("backend='inductor' raised:\nCompilationError: at 10:11:\n    tmp3 = tmp0 + tmp2\nTypeError('unexpected type fp8e5 and fp8e5')"),
+        "workload.library_bug"
+    );
+}
+
+/// Issue #14, round 9a: Triton's compute-capability floor is the compiled path's, not the
+/// torch build's.
+#[test]
+fn round_9a_triton_floor() {
+    let ex = explain_by_rules(
+        "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1",
+        "",
+    );
+    assert_eq!(
+        top_cause(&ex).map(|k| k.id.as_str()),
+        Some("ext.arch_unsupported")
+    );
+}
+
+/// Issue #14, round 9a, batch 5: a misaligned address, a fault bisected to one commit, and
+/// ggml's CUDA backend are a library's kernel before the program's indexing.
+#[test]
+fn round_9a_misaligned_and_bisected() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    assert_eq!(
+        top("CUDA_ERROR_MISALIGNED_ADDRESS failed with error misaligned address\nDevice: H100"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered\n4760e7cc0b68570d58f55e8dda469805d1759d0d is the first bad commit"),
+        "workload.library_bug"
+    );
+    // The bare runtime message still points at the program's access first.
+    assert_eq!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered"),
+        "workload.illegal_address"
+    );
+}
