@@ -323,7 +323,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvml.init_failed",
         title: "Failed to initialize NVML",
-        pattern: r"(?:Failed to (?:initialize|start) NVML:? (?:with error:?\s*)?(?:Unknown Error|Insufficient Permissions|GPU access blocked by the operating system|[A-Za-z ]+)|NVML_ERROR_(?:UNKNOWN|NO_PERMISSION|DRIVER_NOT_LOADED|LIBRARY_NOT_FOUND)|could not load NVML library)",
+        pattern: r"(?:Failed to (?:initialize|start) NVML:? (?:with error:?\s*)?(?:Unknown Error|Insufficient Permissions|GPU access blocked by the operating system|[A-Za-z ]+)|NVML_ERROR_(?:UNKNOWN|NO_PERMISSION|DRIVER_NOT_LOADED|LIBRARY_NOT_FOUND)|could not load NVML library|(?:py)?nvml\b[^\n]{0,60}?(?:could not be initiali[sz]ed|init(?:iali[sz]ation)? failed)[^\n]{0,20}?Insufficient Permissions)",
         priority: 60,
         causes: &[
             c("driver.device_nodes", 0.4, "The process cannot open /dev/nvidia*: in a container NVML says 'Unknown Error' when the container lost its device access (systemd daemon-reload with no /dev/char links for the injected nodes), 'Insufficient Permissions' when SELinux or the nodes' mode deny it.", "Recreate the container; for good, create the /dev/char links (`sudo nvidia-ctk system create-dev-char-symlinks --create-all`) or use CDI; with SELinux `sudo setsebool -P container_use_devices 1`; outside containers fix the nodes' group/mode."),
@@ -1009,7 +1009,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.invalid_configuration",
         title: "invalid configuration argument (kernel launch configuration)",
-        pattern: r"(?:invalid configuration argument|cudaErrorInvalidConfiguration|CUDA_ERROR_INVALID_CONFIGURATION|too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+        pattern: r"(?:invalid configuration (?:argument|error)|cudaErrorInvalidConfiguration|CUDA_ERROR_INVALID_CONFIGURATION|too many resources requested for launch|cudaErrorLaunchOutOfResources)",
         priority: 70,
         causes: &[
             c("workload.grid_limit", 0.7, "A kernel was launched with more blocks than the grid allows on an axis (y and z stop at 65535): with attention (scaled_dot_product_attention, xformers, flash-attn), upsampling or pooling on a large batch, batch × heads (× h × w for temporal attention) lands on a limited axis. This is the input's size, not memory.", "Split the batch into chunks whose blocks stay within the limit and concatenate the results (`gpu-doctor grid --batch B --heads H --spatial HxW` gives the largest chunk); or reshape so the large product lands on the x axis."),
@@ -2196,7 +2196,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.peer_access_unsupported",
         title: "peer access is not supported between these two devices",
-        pattern: r"(?:peer access is not supported between these two devices?|cudaErrorPeerAccessUnsupported|CUDA_ERROR_PEER_ACCESS_UNSUPPORTED|Peer access not supported between device ordinals)",
+        pattern: r"(?:peer access is not supported between (?:these )?two devices?|cudaErrorPeerAccessUnsupported|CUDA_ERROR_PEER_ACCESS_UNSUPPORTED|Peer access not supported between device ordinals)",
         priority: 62,
         causes: &[
             c("workload.library_bug", 0.6, "The program enables peer access (custom all-reduce, direct GPU-to-GPU copies) between GPUs that do not offer it: GeForce cards without an NVLink bridge, GPUs under different CPU sockets or PCIe root complexes. The GPUs are as designed; the program must not require P2P there.", "Turn the program's peer-to-peer path off (vLLM: `--disable-custom-all-reduce`; TensorRT-LLM: `--use_custom_all_reduce disable`; NCCL falls back by itself), or run on GPUs joined by NVLink / under one PCIe switch."),
@@ -2450,7 +2450,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "kernel.module_missing",
         title: "the NVIDIA kernel module is missing or not loaded",
-        pattern: r"(?:nvidia (?:kernel )?(?:module|driver module|kmod)s? (?:is |are )?(?:missing|not (?:found|loaded|loading|present)|(?:could not|couldn't|cannot|can't|won't|failed to|fails to) (?:be )?load(?:ed)?)|(?:kernel )?module nvidia(?:\.ko)? (?:is )?(?:missing|not (?:found|loaded))|(?:could not|couldn't|failed to|unable to) load (?:the )?nvidia (?:kernel )?module)",
+        pattern: r"(?:nvidia (?:kernel )?(?:module|driver module|kmod)s? (?:is |are )?(?:missing|not (?:found|loaded|loading|present)|(?:could not|couldn't|cannot|can't|won't|failed to|fails to) (?:be )?load(?:ed)?)|(?:kernel )?module nvidia(?:\.ko)? (?:is )?(?:missing|not (?:found|loaded))|(?:could not|couldn't|failed to|unable to) load (?:the )?nvidia (?:kernel )?module|no (?:nvidia )?kernel modules? (?:was |were |is )?(?:found|built|present)|modprobe nvidia\b[^\n]{0,80}?(?:module (?:does not|doesn't) exist|not found))",
         priority: 68,
         causes: &[
             c("driver.module_not_loaded", 0.8, "The driver's user space is installed but the kernel module does not load: Secure Boot refuses an unsigned (or not enrolled) module, or it was not built for the running kernel.", FIX_MODULE),
@@ -3631,6 +3631,42 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`python -m bitsandbytes` prints what it found.",
+    },
+    // ---- blind sample (research-2026-11q)
+    // A job or server that stops answering after running for hours or days, with no error of
+    // its own (vllm-project/vllm, an 8x A800 server silent after two days: one card had an
+    // uncorrectable ECC error). The program's deadlock is as likely; the GPU's own log tells.
+    Rule {
+        id: "run.stalls_after_long_run",
+        title: "a job or server stops responding after running for a long time",
+        pattern: r"(?:(?:after|for) (?:about |several |a few |\d+ ?)(?:days?|hours?|hrs?|h)\b[^\n]{0,80}?(?:stops? (?:responding|answering|working)|stopped (?:responding|answering|working)|hangs?|hung|freez\w*|stuck|no (?:response|output))|(?:stops?|stopped) (?:responding|answering|working)[^\n]{0,40}?after (?:about |several |a few |\d+ ?)(?:days?|hours?)\b)",
+        priority: 15,
+        causes: &[
+            c("workload.library_bug", 0.4, "The program deadlocks or leaks after a long run (a scheduler or NCCL collective waiting forever, memory growing until the server stalls).", FIX_LIBRARY_BUG),
+            c("gpu.ecc_errors", 0.35, "A GPU hit an uncorrectable ECC error (or a row-remapping failure) mid-run: the process using it waits forever or dies, and the service goes silent without an error of its own.", "Check `nvidia-smi -q -d ECC,ROW_REMAPPER` and `dmesg | grep -i xid` (Xid 48/63/64/94/95); reset the GPU or drain the node, and replace the card if uncorrectable errors come back."),
+            c("gpu.lost", 0.25, "A GPU fell off the bus or stopped answering (Xid 79, power or thermal trouble under long load).", "Look for Xid 79 / 'fallen off the bus' in `dmesg`; check power and cooling, reseat or replace the card."),
+        ],
+        hints: &[
+            h(r"\bECC\b|Xid|uncorrect|row remap|ERR!", "gpu.ecc_errors", 0.6),
+            h(r"fallen off the bus|Xid:? 79|power|overheat|thermal", "gpu.lost", 0.5),
+        ],
+        tells_apart: "`dmesg -T | grep -i xid` and `nvidia-smi -q -d ECC` on the machine right after it stalls: an Xid or a volatile uncorrectable ECC count names the GPU; none, and a stack dump of the process (`py-spy dump`) shows where the program waits.",
+    },
+    // cuda-gdb (and compute-sanitizer's API checks) print every CUDA API call that returned
+    // an error, handled or not: "warning: Cuda API error detected: cudaDeviceEnablePeerAccess
+    // returned (0x2c0)" is peer access already enabled, which NCCL expects and ignores
+    // (NVIDIA/nccl#1226: the test ran). The lines alone are no fault.
+    Rule {
+        id: "cuda_gdb.api_error_warning",
+        title: "the debugger reports a CUDA API call's error return",
+        pattern: r"warning: Cuda API error detected: \w+ returned \((?:0x[0-9a-f]+|\d+)\)",
+        priority: 20,
+        causes: &[
+            c("none", 0.7, "Under cuda-gdb every CUDA API call that returns an error is reported, also the ones the program expects and handles: peer access already enabled (0x2c0), a query not ready yet (0x258), an optional feature probed. The warning alone says nothing is wrong.", "Nothing to fix when the program goes on and succeeds; to silence it, `set cuda api_failures ignore` in cuda-gdb. Look for an error the program itself raised."),
+            c("workload.library_bug", 0.3, "The call's error is the one the program fails on: the program or a library uses the API wrongly.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"\b(?:fail(?:ed|s|ure)?|abort(?:ed)?|segmentation fault|core dumped|terminate called)\b", "workload.library_bug", 0.5)],
+        tells_apart: "Does the program finish (nccl-tests print their results table, training goes on)? Then the warnings are handled returns; the first error the program itself raises is the one to explain.",
     },
 ];
 

@@ -3053,3 +3053,55 @@ fn round_9a_misaligned_and_bisected() {
         "workload.illegal_address"
     );
 }
+
+/// Issue #14, the blind sample (research-2026-11q): common texts that matched no rule, in other
+/// wordings than the sample's.
+#[test]
+fn blind_sample_module_nvml_permissions_peer_access_and_debugger_warnings() {
+    let top = |text: &str| {
+        let ex = explain_by_rules(text, "");
+        top_cause(&ex).map_or_else(|| "-".to_string(), |k| k.id.clone())
+    };
+    // The kernel module said not to exist, in a user's words.
+    assert_eq!(
+        top("after the kernel update no kernel module was built for 550, nvidia-smi fails"),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("$ sudo modprobe nvidia\nmodprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-49-generic"),
+        "driver.module_not_loaded"
+    );
+    // NVML's permission error from a monitoring agent's Python binding.
+    assert_eq!(
+        top("collector ERROR: nvml initialization failed: Insufficient Permissions"),
+        "driver.device_nodes"
+    );
+    // Peer access between two GPUs in a program's own words.
+    assert_eq!(
+        top("RuntimeError: peer access is not supported between two devices"),
+        "workload.library_bug"
+    );
+    // A launch configuration error paraphrased by the reporter is still the grid.
+    assert_eq!(
+        top("interpolate raises an Invalid Configuration Error on a large batch"),
+        "workload.grid_limit"
+    );
+    // cuda-gdb's API warnings alone are no fault; with the program failing they are its bug.
+    assert_eq!(
+        top("warning: Cuda API error detected: cudaStreamQuery returned (0x258)\n[Inferior 1 (process 4242) exited normally]"),
+        "none"
+    );
+    assert_eq!(
+        top("warning: Cuda API error detected: cudaMemcpy returned (0x1)\nterminate called after throwing an instance of 'std::runtime_error'\nAborted (core dumped)"),
+        "workload.library_bug"
+    );
+    // A server silent after days of running: a lead to the GPU's log, the program first.
+    assert_eq!(
+        top("the API server stopped responding after 3 days, no error in the log"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("after several hours training hangs; nvidia-smi shows ERR! and Volatile Uncorr. ECC 2"),
+        "gpu.ecc_errors"
+    );
+}
