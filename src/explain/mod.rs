@@ -319,6 +319,7 @@ fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explan
         }
     }
     drop_overlaps(&mut matches);
+    container_started_without_gpus(&mut matches);
     let near = match casebook {
         Casebook::Use => similar::nearest(text, similar::VOTERS, None),
         Casebook::LeaveOut(id) => similar::nearest(text, similar::VOTERS, Some(id)),
@@ -350,6 +351,32 @@ fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explan
             .filter(|c| c.similarity >= similar::SHOWN_SIMILARITY)
             .take(similar::SHOWN)
             .collect(),
+    }
+}
+
+/// A `docker run` / `podman run` line in the text that passes no GPU (no `--gpus`, no nvidia
+/// runtime: the `container.run_without_gpus` rule matched) is what the text shows of the
+/// container the failure happened in: every other match that lists the container without
+/// GPUs as a cause ranks it higher ("NVIDIA-SMI has failed" or "driver version is
+/// insufficient" inside a container started with plain `docker run`, or with `--device
+/// /dev/nvidia0` alone, which gives the nodes but not the driver's libraries).
+fn container_started_without_gpus(matches: &mut [Match]) {
+    if !matches.iter().any(|m| m.id == "container.run_without_gpus") {
+        return;
+    }
+    for m in matches
+        .iter_mut()
+        .filter(|m| m.id != "container.run_without_gpus")
+    {
+        if m.causes.iter().any(|k| k.id == "host.container_no_gpu") {
+            raise(
+                &mut m.causes,
+                "host.container_no_gpu",
+                0.5,
+                "the text starts the container without --gpus or the nvidia runtime",
+            );
+            rank(m);
+        }
     }
 }
 

@@ -173,7 +173,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.no_kernel_image",
         title: "no kernel image is available for execution on the device",
-        pattern: r"(?:no kernel image (?:is )?available(?: for execution on the device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        pattern: r"(?:no kernel image (?:is )?available(?: for execution on the device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|NoBinaryForGpu|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
         priority: 80,
         causes: &[
             c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
@@ -185,6 +185,10 @@ pub const RULES: &[Rule] = &[
             h(r"is not compatible with the current PyTorch installation|PyTorch no longer supports this GPU|sm_\d+a? (?:is )?not compatible", "torch.arch_unsupported", 0.4),
             h(EXTENSIONS, "ext.arch_unsupported", 0.35),
             h(r"ggml|llama\.cpp|llama_cpp|koboldcpp|ctranslate2|onnxruntime|tensorrt|\.cu:\d+", "ext.arch_unsupported", 0.35),
+            // A program that is no Python at all (Rust's `cargo run` and its panics, Go, Julia)
+            // carries its own compiled kernels: no torch wheel is involved
+            // (filecoin-project/rust-gpu-tools: `Cuda(NoBinaryForGpu)` on a K80).
+            h(r"cargo run|\.rs:\d+|panicked at|CUDA\.jl|\.go:\d+", "ext.arch_unsupported", 0.4),
             // An extension's own compiled module named ("xformers/_C.so", "the T4 _C.so"):
             // torch's is `_C.cpython-…so`, so a bare `_C.so` / `_C.pyd` is an extension's build
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).

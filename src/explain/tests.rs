@@ -3104,4 +3104,15 @@ fn blind_sample_module_nvml_permissions_peer_access_and_debugger_warnings() {
         top("after several hours training hangs; nvidia-smi shows ERR! and Volatile Uncorr. ECC 2"),
         "gpu.ecc_errors"
     );
+    // A Rust program's CUDA binding names the missing binary its own way; the program's own
+    // kernels, not a torch wheel.
+    assert_eq!(
+        top("thread 'main' panicked at src/main.rs:12:40: called `Result::unwrap()` on an `Err` value: NoBinaryForGpu"),
+        "ext.arch_unsupported"
+    );
+    // A `docker run` without --gpus beside nvidia-smi failing: the container, not the module.
+    assert_eq!(
+        top("$ docker run -it -v /usr/bin:/usr/local/nvidia/bin myimage bash\n# nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."),
+        "host.container_no_gpu"
+    );
 }
