@@ -1047,67 +1047,13 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             _ => (cause, from, summary),
         }
     };
-    // The program lists the CUDA device itself and still says it found no usable GPU: its
-    // own contradiction, not the machine's fault.
-    let (cause, from, summary) = if cause == "none"
-        && ce.cuda_available != Some(false)
-        && !ce.smi_failed
-        && combine::program_contradicts_its_devices(paste)
-    {
-        (
-            "workload.library_bug".to_string(),
-            "paste".to_string(),
-            "the program lists the CUDA device itself, yet says it found no usable GPU (or was built without GPU support): a bug of that build, not of the machine".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A CUDA library a program wants by a versioned name and cannot find ("Could not locate
-    // cudnn_ops_infer64_8.dll"), where nothing else answers: the environment's cuDNN /
-    // cuBLAS is another major than the build needs.
-    let (cause, from, summary) = if cause == "none"
-        && ce.cuda_available != Some(false)
-        && combine::versioned_cuda_library_missing(paste)
-    {
-        (
-            "torch.wheel_deps_mismatch".to_string(),
-            "paste".to_string(),
-            "a program cannot find a CUDA library it asks for by a versioned name (cuDNN / cuBLAS of one major): the environment provides another major than the build needs (install the matching libraries, or a build for the installed ones)".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A model said to need more GPU memory than the card has, where nothing fails: the
-    // workload does not fit (the app spills to system RAM and the CPU).
-    let (cause, from, summary) = if cause == "none"
-        && ce.cuda_available != Some(false)
-        && !ce.smi_failed
-        && !ce.torch_cpu_only
-        && combine::model_too_big_said(paste)
-    {
-        (
-            "workload.out_of_memory".to_string(),
-            "paste".to_string(),
-            "the paste says the model needs more GPU memory than the card has: the part that does not fit runs from system RAM on the CPU (use a smaller or more quantised model, or more GPUs)".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A sentence saying an older version of the program works (a bisected commit, a
-    // downgrade that fixes it), with nothing failing in the environment: the program's bug.
-    let (cause, from, summary) = if cause == "none"
-        && combine::says_regression(paste)
-        && ce.cuda_available != Some(false)
-        && !ce.smi_failed
-        && !ce.torch_cpu_only
-    {
-        (
-            "workload.library_bug".to_string(),
-            "paste".to_string(),
-            "nothing in the paste's environment fails, and the paste says an older version of the program works (a bisected commit, a downgrade that fixes it): a regression of the program".to_string(),
-        )
-    } else {
-        (cause, from, summary)
+    // A cause the paste states in words, where nothing else answered.
+    let stated = (cause == "none")
+        .then(|| stated_when_nothing_answers(&ce, paste))
+        .flatten();
+    let (cause, from, summary) = match stated {
+        Some((id, why)) => (id.to_string(), "paste".to_string(), why.to_string()),
+        None => (cause, from, summary),
     };
     // Two torch installs explain the symbol and library errors they cause: the observed
     // error confirms the environment's finding, which is the root.
@@ -1461,6 +1407,41 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         collect_env: ce,
         report,
     }
+}
+
+/// Causes a paste states in words, tried in order, for a paste where nothing else answered
+/// (its environment shows no failure): the cause and the summary that says why.
+fn stated_when_nothing_answers(
+    ce: &CollectEnv,
+    paste: &str,
+) -> Option<(&'static str, &'static str)> {
+    if ce.cuda_available == Some(false) {
+        return None;
+    }
+    let runs = !ce.smi_failed;
+    let gpu_build = runs && !ce.torch_cpu_only;
+    // The program lists the CUDA device itself and still says it found no usable GPU: its
+    // own contradiction, not the machine's fault.
+    if runs && combine::program_contradicts_its_devices(paste) {
+        return Some(("workload.library_bug", "the program lists the CUDA device itself, yet says it found no usable GPU (or was built without GPU support): a bug of that build, not of the machine"));
+    }
+    // A CUDA library a program wants by a versioned name and cannot find ("Could not locate
+    // cudnn_ops_infer64_8.dll"): the environment's cuDNN / cuBLAS is another major than the
+    // build needs.
+    if combine::versioned_cuda_library_missing(paste) {
+        return Some(("torch.wheel_deps_mismatch", "a program cannot find a CUDA library it asks for by a versioned name (cuDNN / cuBLAS of one major): the environment provides another major than the build needs (install the matching libraries, or a build for the installed ones)"));
+    }
+    // A model said to need more GPU memory than the card has: the workload does not fit
+    // (the app spills to system RAM and the CPU).
+    if gpu_build && combine::model_too_big_said(paste) {
+        return Some(("workload.out_of_memory", "the paste says the model needs more GPU memory than the card has: the part that does not fit runs from system RAM on the CPU (use a smaller or more quantised model, or more GPUs)"));
+    }
+    // A sentence saying an older version of the program works (a bisected commit, a
+    // downgrade that fixes it): the program's bug.
+    if gpu_build && combine::says_regression(paste) {
+        return Some(("workload.library_bug", "nothing in the paste's environment fails, and the paste says an older version of the program works (a bisected commit, a downgrade that fixes it): a regression of the program"));
+    }
+    None
 }
 
 pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {

@@ -409,6 +409,15 @@ fn note(ce: &mut CollectEnv, format: &str) {
     }
 }
 
+/// Records what a paste's line observed (a finding id), once per id, with the line (its first
+/// 300 characters) as the evidence.
+fn observe(ce: &mut CollectEnv, id: &str, line: &str) {
+    if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
+        ce.kernel_observed
+            .push((id.to_string(), line.chars().take(300).collect()));
+    }
+}
+
 fn set(slot: &mut Option<String>, v: &str) {
     if slot.is_none() && !v.trim().is_empty() {
         *slot = Some(v.trim().to_string());
@@ -493,11 +502,7 @@ pub fn parse(text: &str) -> CollectEnv {
             && line.split_whitespace().any(|t| t == "D"))
             || p.nvlink_inactive.is_match(&line);
         if links_down {
-            let id = "gpu.nvlink_down";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "gpu.nvlink_down", &line);
             continue;
         }
         // the driver's persistence named ("nvidia-persistenced", "nvidia-smi -pm 1")
@@ -506,11 +511,7 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if p.runtime_handler_missing.is_match(&line) {
             note(&mut ce, "container runtime");
-            let id = "host.container_no_gpu";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "host.container_no_gpu", &line);
         }
         if let Some(c) = p.dcgm_driver.captures(&line) {
             note(&mut ce, "dcgmi diag");
@@ -1121,10 +1122,7 @@ pub fn parse(text: &str) -> CollectEnv {
                 None
             };
             if let Some(id) = observed {
-                if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                    ce.kernel_observed
-                        .push((id.to_string(), line.chars().take(300).collect()));
-                }
+                observe(&mut ce, id, &line);
             }
         }
         // The kernel refusing the nvidia module (modprobe / dmesg under Secure Boot: "could not
@@ -1133,11 +1131,7 @@ pub fn parse(text: &str) -> CollectEnv {
         // nvidia-fallback: "NVIDIA kernel module missing. Falling back to nouveau.").
         if p.module_refused.is_match(&line) {
             note(&mut ce, "kernel log");
-            let id = "driver.module_not_loaded";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "driver.module_not_loaded", &line);
         }
         if p.smi_no_driver_words.is_match(&line) {
             note(&mut ce, "nvidia-smi (words)");
@@ -1145,19 +1139,11 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if p.module_build_failed.is_match(&line) {
             note(&mut ce, "kernel module build");
-            let id = "driver.module_not_loaded";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "driver.module_not_loaded", &line);
         }
         if p.apt_driver_unmet.is_match(&line) {
             note(&mut ce, "apt");
-            let id = "driver.not_installed";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "driver.not_installed", &line);
         }
         // the driver's modules handled by hand ("sudo modprobe -r nvidia-uvm"): a shell paste
         if p.modprobe_nvidia.is_match(&line) {
@@ -1165,11 +1151,7 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if p.driver_tool_missing.is_match(&line) {
             note(&mut ce, "shell");
-            let id = "driver.not_installed";
-            if !ce.kernel_observed.iter().any(|(k, _)| k == id) {
-                ce.kernel_observed
-                    .push((id.to_string(), line.chars().take(300).collect()));
-            }
+            observe(&mut ce, "driver.not_installed", &line);
         }
         // a sentence saying the open-source driver drives the GPU is a fact about the machine
         if crate::diagnose::combine::says_open_driver_in_use(&line) {
