@@ -147,3 +147,37 @@ I'm using a integrated Intel GPU(iris xe graphics). os is win 11, torch==2.0.0+c
     ));
     assert_ne!(d["cause"], "host.no_nvidia_gpu", "{d:#}");
 }
+
+/// The text report of a paste says what the paste did not show, never that it is absent
+/// from the machine, and a paste with no problem in it is no proof the machine can run
+/// CUDA work. The paste is `nvidia-smi -L` in a container, from
+/// https://github.com/podman-container-tools/podman/issues/17539.
+#[test]
+fn a_partial_paste_reports_what_it_lacks_as_not_shown() {
+    let paste = "$ sudo podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L\nGPU 0: Tesla P100-PCIE-16GB (UUID: GPU-e50303da-eb0a-d9d3-d573-36e049ff6dc9)\n";
+    let (code, out, err) = run(bin().args(["diagnose", "-"]).write_stdin(paste));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("1 × Tesla P100-PCIE-16GB"), "{out}");
+    for row in ["Driver", "Toolkit", "PyTorch"] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(row) && l.ends_with("not shown in the paste")),
+            "{row}: {out}"
+        );
+    }
+    for claim in [
+        "not installed",
+        "none found",
+        "CUDA and PyTorch work can run here",
+        "✓ healthy",
+        "unknown host",
+    ] {
+        assert!(!out.contains(claim), "{claim}: {out}");
+    }
+    assert!(out.contains("✓ no problem shown"), "{out}");
+    // gpu-doctor's own report of this machine keeps its words
+    let (_, own, _) = run(bin()
+        .args(["--no-probes"])
+        .env("GPU_DOCTOR_DRIVER_LIB_DIR", "/nonexistent"));
+    assert!(!own.contains("not shown in the paste"), "{own}");
+}

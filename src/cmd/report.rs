@@ -131,6 +131,7 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
                 text::TextOptions {
                     color: use_color(settings.color, host),
                     verbose: settings.verbose,
+                    from_paste: false,
                 },
             )
         };

@@ -1478,7 +1478,11 @@ pub fn render_text(d: &Diagnosis, color: bool, verbose: bool) -> String {
     out.push('\n');
     out.push_str(&text::render(
         &d.report.for_terminal(),
-        text::TextOptions { color, verbose },
+        text::TextOptions {
+            color,
+            verbose,
+            from_paste: true,
+        },
     ));
     out
 }

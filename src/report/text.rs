@@ -13,6 +13,10 @@ pub struct TextOptions {
     pub color: bool,
     /// `-v`: details, evidence and fixes for every finding, not only problems.
     pub verbose: bool,
+    /// The facts were read from a paste (`diagnose`), not gathered on this machine: a fact
+    /// the paste does not hold is "not in the paste", never "not installed", and a paste
+    /// that shows no problem is no proof the machine can run CUDA work.
+    pub from_paste: bool,
 }
 
 struct Paint {
@@ -47,9 +51,9 @@ impl Paint {
 pub fn render(report: &Report, opts: TextOptions) -> String {
     let p = Paint { on: opts.color };
     let mut out = String::new();
-    header(&mut out, report, &p);
-    summary(&mut out, report, &p);
-    overview(&mut out, &report.facts, opts.verbose, &p);
+    header(&mut out, report, opts.from_paste, &p);
+    summary(&mut out, report, opts.from_paste, &p);
+    overview(&mut out, &report.facts, opts, &p);
     problems(&mut out, report, opts.verbose, &p);
     for e in &report.check_errors {
         let _ = writeln!(
@@ -464,12 +468,24 @@ fn bus_key(bus: &str) -> String {
     }
 }
 
-fn header(out: &mut String, r: &Report, p: &Paint) {
+fn header(out: &mut String, r: &Report, from_paste: bool, p: &Paint) {
     let s = &r.facts.system;
-    let host = s.hostname.value().map_or("unknown host", String::as_str);
-    let os = s.os.value().map_or("unknown OS", String::as_str);
-    let kernel = s.kernel.value().map_or("unknown kernel", String::as_str);
-    let mut place = format!("{host} · {os} · Linux {kernel} {}", s.arch);
+    let mut place = if from_paste {
+        // A paste may come from Windows or macOS, and names no host: say only what it shows.
+        let mut place = String::from("from a paste");
+        if let Some(os) = s.os.value() {
+            let _ = write!(place, " · {os}");
+        }
+        if let Some(kernel) = s.kernel.value() {
+            let _ = write!(place, " · kernel {kernel}");
+        }
+        place
+    } else {
+        let host = s.hostname.value().map_or("unknown host", String::as_str);
+        let os = s.os.value().map_or("unknown OS", String::as_str);
+        let kernel = s.kernel.value().map_or("unknown kernel", String::as_str);
+        format!("{host} · {os} · Linux {kernel} {}", s.arch)
+    };
     if let Some(c) = view::in_container(&r.facts) {
         let _ = write!(place, " · {c} container");
     }
@@ -489,7 +505,7 @@ fn header(out: &mut String, r: &Report, p: &Paint) {
     let _ = writeln!(out, "{}", p.dim(&place));
 }
 
-fn overview(out: &mut String, f: &Facts, verbose: bool, p: &Paint) {
+fn overview(out: &mut String, f: &Facts, opts: TextOptions, p: &Paint) {
     let rows = [
         ("GPUs", gpus_line(f)),
         ("Driver", driver_line(f)),
@@ -498,10 +514,16 @@ fn overview(out: &mut String, f: &Facts, verbose: bool, p: &Paint) {
     ];
     let _ = writeln!(out);
     for (i, (k, v)) in rows.into_iter().enumerate() {
+        // What a paste lacks was not looked for: it is not "not installed".
+        let v = match v {
+            Line::Seen(v) => v,
+            Line::Absent(v) if !opts.from_paste => v,
+            Line::Absent(_) => "not shown in the paste".to_string(),
+        };
         let _ = writeln!(out, "  {}  {v}", p.bold(&format!("{k:<8}")));
         // One line of health facts per GPU under -v: with eight GPUs they would crowd
         // the default report, whose findings already name any GPU with a problem.
-        if i == 0 && verbose {
+        if i == 0 && opts.verbose {
             for line in gpu_health_lines(f) {
                 let _ = writeln!(out, "            {}", p.dim(&line));
             }
@@ -592,7 +614,14 @@ fn gpu_health_lines(f: &Facts) -> Vec<String> {
         .collect()
 }
 
-fn gpus_line(f: &Facts) -> String {
+/// An overview row: a value that was seen, or what stands when nothing was (which a
+/// paste's report words differently).
+enum Line {
+    Seen(String),
+    Absent(String),
+}
+
+fn gpus_line(f: &Facts) -> Line {
     let devices = view::nvml_devices(f);
     if !devices.is_empty() {
         let mut names: Vec<(String, usize)> = Vec::new();
@@ -611,11 +640,13 @@ fn gpus_line(f: &Facts) -> String {
                 None => names.push((name, 1)),
             }
         }
-        return names
-            .iter()
-            .map(|(n, c)| format!("{c} × {n}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        return Line::Seen(
+            names
+                .iter()
+                .map(|(n, c)| format!("{c} × {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
     }
     match &f.pci_gpus {
         crate::fact::Fact::Known { value } if !value.is_empty() => {
@@ -629,18 +660,18 @@ fn gpus_line(f: &Facts) -> String {
                     )
                 })
                 .collect();
-            format!(
+            Line::Seen(format!(
                 "{} on the PCI bus (driver cannot enumerate them): {}",
                 value.len(),
                 ids.join(", ")
-            )
+            ))
         }
-        crate::fact::Fact::Known { .. } => "none on the PCI bus".into(),
-        other => format!("unknown ({})", other.reason().unwrap_or("?")),
+        crate::fact::Fact::Known { .. } => Line::Absent("none on the PCI bus".into()),
+        other => Line::Absent(format!("unknown ({})", other.reason().unwrap_or("?"))),
     }
 }
 
-fn driver_line(f: &Facts) -> String {
+fn driver_line(f: &Facts) -> Line {
     let mut parts = Vec::new();
     match f.kernel_module.version.value() {
         Some(v) => {
@@ -676,16 +707,17 @@ fn driver_line(f: &Facts) -> String {
         });
     }
     if !view::module_loaded(f) && !view::user_space_present(f) {
-        return "not installed".into();
+        return Line::Absent("not installed".into());
     }
-    parts.join(" · ")
+    Line::Seen(parts.join(" · "))
 }
 
-fn toolkit_line(f: &Facts) -> String {
+fn toolkit_line(f: &Facts) -> Line {
     if f.toolkits.toolkits.is_empty() {
-        return "none".into();
+        return Line::Absent("none".into());
     }
-    f.toolkits
+    let line = f
+        .toolkits
         .toolkits
         .iter()
         .map(|t| {
@@ -696,10 +728,11 @@ fn toolkit_line(f: &Facts) -> String {
             )
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    Line::Seen(line)
 }
 
-fn torch_line(f: &Facts) -> String {
+fn torch_line(f: &Facts) -> Line {
     let builds: Vec<String> = f
         .python
         .iter()
@@ -718,9 +751,9 @@ fn torch_line(f: &Facts) -> String {
         })
         .collect();
     if builds.is_empty() {
-        "none found".into()
+        Line::Absent("none found".into())
     } else {
-        builds.join(", ")
+        Line::Seen(builds.join(", "))
     }
 }
 
@@ -774,9 +807,11 @@ fn finding(out: &mut String, f: &Finding, expand: bool, verbose: bool, p: &Paint
 
 /// The first screen's answer: the verdict with its counts, the cause, and the one next
 /// step with its command.
-fn summary(out: &mut String, r: &Report, p: &Paint) {
+fn summary(out: &mut String, r: &Report, from_paste: bool, p: &Paint) {
     let s = &r.summary;
     let verdict = match s.verdict {
+        // A paste that shows no problem has not shown a healthy machine.
+        Verdict::Healthy if from_paste => p.severity(Severity::Pass, "✓ no problem shown"),
         Verdict::Healthy => p.severity(Severity::Pass, "✓ healthy"),
         Verdict::Warnings => p.severity(Severity::Warn, "! warnings"),
         Verdict::Failures => p.severity(Severity::Fail, "✗ failures"),
@@ -806,11 +841,12 @@ fn summary(out: &mut String, r: &Report, p: &Paint) {
     }
     let groups = problem_groups(r);
     let Some(top) = groups.first() else {
-        let _ = writeln!(
-            out,
-            "{}   nothing to fix: CUDA and PyTorch work can run here",
-            p.bold("Next")
-        );
+        let next = if from_paste {
+            "nothing to fix in what the paste shows; what it lacks was not judged"
+        } else {
+            "nothing to fix: CUDA and PyTorch work can run here"
+        };
+        let _ = writeln!(out, "{}   {next}", p.bold("Next"));
         return;
     };
     let f = top.cause;
@@ -982,6 +1018,7 @@ mod tests {
             TextOptions {
                 color: false,
                 verbose: true,
+                from_paste: false,
             },
         );
         let passes = r
@@ -999,6 +1036,7 @@ mod tests {
             TextOptions {
                 color: true,
                 verbose: true,
+                from_paste: false,
             },
         );
         assert!(text.contains("1 × NVIDIA H100 80GB HBM3 (sm_90)"), "{text}");
