@@ -678,6 +678,46 @@ fn a_failed_save_still_prints_the_report_and_says_why() {
     assert!(good.is_file());
 }
 
+/// `--save` to a FIFO: with a reader, the report goes through the pipe (which stays a
+/// pipe); with none, the doctor says so at once (exit 3) instead of blocking on open.
+#[test]
+fn save_to_a_fifo_writes_through_it_or_says_nothing_reads_it() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let root = FixtureRoot::ubuntu();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("report.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let started = std::time::Instant::now();
+    let out = root
+        .command()
+        .args(["--json", "--no-probes", "--save"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing reads"),
+        "{out:?}"
+    );
+    let path = fifo.clone();
+    let reader = std::thread::spawn(move || std::fs::read_to_string(path).unwrap());
+    // The reader waits in open(); a blocked reader counts as one for the doctor's open.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let out = root
+        .command()
+        .args(["--json", "--no-probes", "--save"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let saved: serde_json::Value = serde_json::from_str(&reader.join().unwrap()).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(saved["summary"]["verdict"], "failures");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
+
 const H100: &str = "NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d-1111-2222-3333-444455556666";
 
 /// One H100 behind the fake NVML and libcuda, and the CPU-only venv of alice.

@@ -237,7 +237,7 @@ fn finish(
     }
     if let Some(path) = &settings.prometheus {
         let text = crate::fleet::prometheus::fleet(results);
-        if let Err(e) = crate::report::prometheus::write_atomic(path, &text) {
+        if let Err(e) = crate::report::out_file::write(path, &text) {
             return fail(&format!(
                 "could not write metrics to {}: {e}",
                 path.display()

@@ -41,24 +41,10 @@ pub fn print(s: &str) -> i32 {
     }
 }
 
-/// Writes `text` next to `path` and renames it into place, so a reader never sees half a
-/// file.
+/// Writes `text` to `path` (atomically for a file; see `report::out_file`).
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), AppError> {
-    let err = |source| AppError::Save {
+    crate::report::out_file::write(path, text).map_err(|source| AppError::Save {
         path: path.display().to_string(),
         source,
-    };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("report".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(e)
     })
 }

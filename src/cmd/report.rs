@@ -86,7 +86,7 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
     }
     if let Some(path) = &settings.prometheus {
         let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
-        if let Err(source) = report::prometheus::write_atomic(path, &text) {
+        if let Err(source) = report::out_file::write(path, &text) {
             unwritten.push(AppError::Save {
                 path: path.display().to_string(),
                 source,
@@ -103,7 +103,7 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
         if path.as_os_str() == "-" {
             print(&text);
             labels_printed = true;
-        } else if let Err(source) = report::prometheus::write_atomic(path, &text) {
+        } else if let Err(source) = report::out_file::write(path, &text) {
             unwritten.push(AppError::Save {
                 path: path.display().to_string(),
                 source,

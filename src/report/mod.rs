@@ -4,6 +4,7 @@
 pub use crate::finding; // moved: src/finding.rs
 pub mod labels;
 pub mod npd;
+pub mod out_file;
 pub mod overview;
 pub mod prometheus;
 pub mod safe_json;

@@ -25,7 +25,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::{Report, Verdict};
 use crate::checks::view;
@@ -345,23 +344,6 @@ pub fn single(r: &Report, duration_s: f64) -> String {
     m.render()
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().map_or("gpu-doctor.prom".into(), |n| {
-        n.to_string_lossy().into_owned()
-    });
-    // node_exporter reads only *.prom: the temporary name does not end in it.
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,15 +432,5 @@ mod tests {
     #[test]
     fn label_values_are_escaped() {
         assert_eq!(escape("a\"b\\c\nd\x1be"), "a\\\"b\\\\c\\nde");
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("gpu.prom");
-        write_atomic(&p, "a 1\n").unwrap();
-        write_atomic(&p, "a 2\n").unwrap();
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a 2\n");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -182,19 +182,13 @@ fn perform(
     Ok(None)
 }
 
-/// Writes beside the destination and renames into place, so no reader sees half a report.
+/// Saves the JSON report (atomically for a file; see `report::out_file`).
 pub fn save(report: &Report, path: &Path) -> std::io::Result<()> {
     let json = crate::report::safe_json::to_string_pretty(report).map_err(std::io::Error::other)?;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("report".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, json + "\n")?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::report::out_file::write(
+        path,
+        &(json
+            + "
+"),
+    )
 }
