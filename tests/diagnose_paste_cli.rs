@@ -181,3 +181,15 @@ fn a_partial_paste_reports_what_it_lacks_as_not_shown() {
         .env("GPU_DOCTOR_DRIVER_LIB_DIR", "/nonexistent"));
     assert!(!own.contains("not shown in the paste"), "{own}");
 }
+
+/// torch asked in one line whether CUDA works, the answer a CPU wheel gives: the CPU build
+/// is the cause (the form public setup guides print, "2.11.0+cpu None False").
+#[test]
+fn a_torch_one_liner_answering_a_cpu_build_names_it() {
+    let paste = "$ python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"\n2.11.0+cpu None False\n";
+    let (_, d) = diagnosis(paste);
+    assert_eq!(d["cause"], "torch.cpu_only", "{d:#}");
+    // the same build with CUDA working (a torch that says True) is no CPU build's fault
+    let (_, d) = diagnosis("$ python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"\n2.5.1+cu124 12.4 True\n");
+    assert_ne!(d["cause"], "torch.cpu_only", "{d:#}");
+}

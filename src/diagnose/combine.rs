@@ -129,7 +129,11 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         let l = g.to_ascii_lowercase();
         !(l.contains("intel") || l.contains("amd") || l.contains("radeon") || l.contains("apple"))
     });
-    if nvidia_gpu || ce.driver.is_some() || ce.smi_answered {
+    // Asking torch itself (`print(torch.cuda.is_available())`) and pasting its "False" is
+    // wanting the GPU, as the sentences of GPU_WANTED are.
+    let asked_torch =
+        ce.cuda_available == Some(false) && ce.formats.iter().any(|f| f == "python output");
+    if nvidia_gpu || ce.driver.is_some() || ce.smi_answered || asked_torch {
         return true;
     }
     CPU_BUILD_BLAMED

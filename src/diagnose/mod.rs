@@ -1142,7 +1142,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         (
             "torch.cpu_only".to_string(),
             "paste".to_string(),
-            "the paste shows a CPU-only build of torch (a '+cpu' version or no CUDA in the build) on a machine it shows or says has an NVIDIA GPU: that build never uses CUDA".to_string(),
+            "the paste shows a CPU-only build of torch (a '+cpu' version or no CUDA in the build) where the paste shows, says or asks torch for an NVIDIA GPU: that build never uses CUDA".to_string(),
         )
     } else {
         (cause, from, summary)

@@ -458,8 +458,9 @@ pub fn parse(text: &str) -> CollectEnv {
     // the last ubuntu-drivers "vendor :" line named NVIDIA
     let mut ubuntu_drivers_nvidia = false;
     let mut in_nvidia_lspci = false;
-    // the torch attribute the previous line printed ("torch.__version__"), read from this line
-    let mut asked: Option<&'static str> = None;
+    // the torch attributes a command printed, in order ("print(torch.__version__,
+    // torch.version.cuda)"), whose answers the next lines hold
+    let mut asked: Vec<&'static str> = Vec::new();
     let mut free_driver_cuda: Option<String> = None;
     // GPUs of `nvidia-smi -q -x`, and of logs that print a device each time they start
     // (identity, name): one list per kind, the longest wins (one GPU is not counted twice
@@ -773,23 +774,34 @@ pub fn parse(text: &str) -> CollectEnv {
             ce.torch_cpu_only = true;
             note(&mut ce, "torch error");
         }
-        // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the next line
-        if let Some(what) = asked.take() {
-            if let Some(v) = p.bare_value.captures(&line).and_then(|c| c.get(1)) {
-                let v = v.as_str();
-                match (what, v) {
+        // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the
+        // next line; several attributes in one print answer on one line ("2.1.0+cu121 12.1
+        // False") or one line each
+        let answers = python_answers(&line, asked.len(), &p.bare_value).or_else(|| {
+            torch_print_line(&line).map(|a| {
+                asked = vec!["version", "cuda", "available"];
+                a
+            })
+        });
+        if let Some(values) = answers {
+            let whats: Vec<&str> = asked.drain(..values.len()).collect();
+            for (what, v) in whats.into_iter().zip(&values) {
+                match (what, v.as_str()) {
                     ("available", "True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
                     ("available", "False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
                     ("version", v) if v.contains('.') => {
                         free_torch.get_or_insert_with(|| v.to_string());
                     }
                     ("cuda", v) if v.contains('.') => set(&mut ce.torch_cuda, v),
+                    // torch.version.cuda is None in a CPU build
+                    ("cuda", "None") => ce.torch_cpu_only = true,
                     _ => {}
                 }
-                note(&mut ce, "python output");
-                continue;
             }
+            note(&mut ce, "python output");
+            continue;
         }
+        asked.clear();
         // Secure Boot's state, as `mokutil --sb-state` prints it ("SecureBoot enabled") or a
         // sentence gives it ("later I enabled the Secure Boot"): it decides whether an unsigned
         // nvidia module may load
@@ -819,20 +831,7 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "python output");
             continue;
         }
-        for (attr, what) in [
-            ("torch.__version__", "version"),
-            ("torch.version.cuda", "cuda"),
-            ("torch.cuda.is_available()", "available"),
-        ] {
-            // "```print(torch.__version__)```": markdown's inline code fence around the call
-            let bare = line.trim_matches('`');
-            if bare.contains(attr)
-                && bare.matches(attr).count() == 1
-                && bare.ends_with([')', '_', 'a', '"', '\''])
-            {
-                asked = Some(what);
-            }
-        }
+        asked = asked_attributes(&line);
         // lshw -C display: "*-display" blocks; "product: G98 [GeForce 9300 GS]", "vendor:
         // NVIDIA Corporation", "configuration: driver=nouveau latency=0" (which driver holds it)
         if line.starts_with("*-") {
@@ -1586,6 +1585,69 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     finish(&mut ce);
     ce
+}
+
+/// The torch attributes a command line prints, in the order it prints them:
+/// `print(torch.__version__)`, `>>> torch.cuda.is_available()`, `python -c "import torch;
+/// print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"`. Empty for a
+/// line that is no such command (one that goes on after the call, or names one twice).
+fn asked_attributes(line: &str) -> Vec<&'static str> {
+    // "```print(torch.__version__)```": markdown's inline code fence around the call
+    let bare = line.trim_matches('`');
+    if !bare.ends_with([')', '_', 'a', '"', '\'']) {
+        return Vec::new();
+    }
+    let mut found: Vec<(usize, &'static str)> = Vec::new();
+    for (attr, what) in [
+        ("torch.__version__", "version"),
+        ("torch.version.cuda", "cuda"),
+        ("torch.cuda.is_available()", "available"),
+    ] {
+        match bare.match_indices(attr).collect::<Vec<_>>().as_slice() {
+            [] => {}
+            [(at, _)] => found.push((*at, what)),
+            _ => return Vec::new(),
+        }
+    }
+    found.sort_unstable();
+    found.into_iter().map(|(_, what)| what).collect()
+}
+
+/// The answers on a line after a command that asked `asked` attributes: one value (the
+/// first attribute's), or as many as were asked, separated by spaces or printed as a
+/// tuple ("('2.1.0+cu121', '12.1', False)"). None for a line of anything else.
+fn python_answers(line: &str, asked: usize, bare_value: &Regex) -> Option<Vec<String>> {
+    if asked == 0 {
+        return None;
+    }
+    let inner = line
+        .trim()
+        .trim_start_matches(">>>")
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')');
+    let values: Vec<String> = inner
+        .split([' ', ','])
+        .filter(|t| !t.is_empty())
+        .map(|t| t.trim_matches('\'').to_string())
+        .collect();
+    let one_value = |v: &String| v == "None" || bare_value.is_match(v);
+    if (values.len() == 1 || values.len() == asked) && values.iter().all(one_value) {
+        Some(values)
+    } else {
+        None
+    }
+}
+
+/// A line that can only be torch's version, CUDA and availability printed together with no
+/// command shown: "2.1.0+cu121 12.1 False", "2.2.0+cpu None False" (the local version tag
+/// says it is torch).
+fn torch_print_line(line: &str) -> Option<Vec<String>> {
+    static RE: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"^(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d)?\+(?:cu\d{2,3}|cpu)) +(\d+\.\d+|None) +(True|False)(?:\s|$)").ok()
+    });
+    let c = RE.as_ref()?.captures(line.trim())?;
+    Some((1..=3).map(|i| c[i].to_string()).collect())
 }
 
 /// The header of `nvidia-smi --query-gpu=... --format=csv` ("uuid, name, driver_version,

@@ -1013,3 +1013,35 @@ fn module_build_failures_are_observed() {
     let ce = parse("make: *** [Makefile:82: modules] Error 2\n");
     assert!(ce.kernel_observed.is_empty());
 }
+
+/// The one-liner setup guides and helpers ask for, `python -c "import torch;
+/// print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"`, answers on one
+/// line ("2.11.0+cpu None False" for a CPU wheel, "2.0.1+cu118 11.8 True NVIDIA GeForce RTX
+/// 3060" with the device name added), as public setup guides show it (found with the index's
+/// search for that command); one attribute per command, from
+/// https://github.com/robosense2025/track5/issues/11.
+#[test]
+fn torch_one_liner_answers() {
+    let ce = parse("$ python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"\n2.11.0+cpu None False\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.11.0+cpu"));
+    assert_eq!(ce.cuda_available, Some(false));
+    assert!(ce.torch_cpu_only);
+    // no command shown: the local version tag says it is torch; a device name may follow
+    let ce = parse("2.0.1+cu118 11.8 True NVIDIA GeForce RTX 3060\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1+cu118"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.8"));
+    assert_eq!(ce.cuda_available, Some(true));
+    // the answers one line each, and a tuple
+    let ce = parse(">>> print(torch.__version__, torch.cuda.is_available())\n2.1.0+cu121\nFalse\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.1.0+cu121"));
+    assert_eq!(ce.cuda_available, Some(false));
+    let ce = parse(">>> torch.__version__, torch.version.cuda\n('2.4.1+cu124', '12.4')\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.4.1+cu124"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.4"));
+    let ce = parse("(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c \"import torch; print(torch.__version__)\"\n2.1.0+cu118\n(track5-env) u2025170778@n1:~/jupyterlab/track5$ python -c \"import torch; print(torch.cuda.is_available())\"\nTrue\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.1.0+cu118"));
+    assert_eq!(ce.cuda_available, Some(true));
+    // a line of numbers with no torch tag and no command before it is nobody's answer
+    let ce = parse("12.1 11.8 True\n");
+    assert_eq!(ce.torch, None);
+}
