@@ -778,10 +778,7 @@ pub fn parse(text: &str) -> CollectEnv {
         // next line; several attributes in one print answer on one line ("2.1.0+cu121 12.1
         // False") or one line each
         let answers = python_answers(&line, asked.len(), &p.bare_value).or_else(|| {
-            torch_print_line(&line).map(|a| {
-                asked = vec!["version", "cuda", "available"];
-                a
-            })
+            torch_print_line(&line).inspect(|_| asked = vec!["version", "cuda", "available"])
         });
         if let Some(values) = answers {
             let whats: Vec<&str> = asked.drain(..values.len()).collect();
