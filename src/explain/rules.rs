@@ -415,12 +415,14 @@ pub const RULES: &[Rule] = &[
             c("env.visible_devices_empty", 0.15, "CUDA_VISIBLE_DEVICES is empty or -1.", "Unset CUDA_VISIBLE_DEVICES."),
             c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+            c("driver.not_installed", 0.02, "In WSL the Windows driver's libcuda lives in /usr/lib/wsl/lib; a program that does not find it there (Numba/RAPIDS looking for libcuda.so, or a Linux driver's libcuda installed inside WSL shadowing it) sees no device.", "In WSL install no Linux driver; point the loader at the Windows driver's libraries: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` (Numba: `NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1`)."),
             c("gpu.mig_enabled", 0.02, "The GPU is in MIG mode: CUDA enumerates only MIG devices, so with no GPU/compute instance created on it (or none assigned to this job or container) it sees no device at all.", "`nvidia-smi -L` lists the MIG devices; create instances (`sudo nvidia-smi mig -cgi <profile> -C`) or request one from the scheduler, and name it in CUDA_VISIBLE_DEVICES (MIG-<uuid>); or disable MIG (`sudo nvidia-smi -mig 0`)."),
         ],
         hints: &[
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
             h(r"\bMIG\b|MIG-|\bpartitioned\b|\dg\.\d+gb", "gpu.mig_enabled", 0.4),
+            h(r"\bWSL2?\b|/usr/lib/wsl|microsoft-standard", "driver.not_installed", 0.5),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
     },
@@ -3336,7 +3338,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "tf.no_gpu_build",
         title: "the framework build has no CUDA",
-        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
+        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA(?: support|[.:]|$)|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
         priority: 45,
         causes: &[c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`).")],
         hints: &[],
@@ -3671,6 +3673,83 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"\b(?:fail(?:ed|s|ure)?|abort(?:ed)?|segmentation fault|core dumped|terminate called)\b", "workload.library_bug", 0.5)],
         tells_apart: "Does the program finish (nccl-tests print their results table, training goes on)? Then the warnings are handled returns; the first error the program itself raises is the one to explain.",
+    },
+    // ---- round 10b (other CUDA programs)
+    // FFmpeg's NVENC encoders (and everything built on them: HandBrake, OBS, Jellyfin, Sunshine)
+    // check the driver's NVENC API version against the Video Codec SDK headers they were built
+    // with: "Driver does not support the required nvenc API version. Required: 12.2 Found: 12.1"
+    // (HandBrake/HandBrake#6506, GyanD/codexffmpeg#181: a newer driver, or an older build).
+    Rule {
+        id: "nvenc.api_version",
+        title: "the encoder needs a newer NVENC API than the driver has",
+        pattern: r"(?:Driver does not support the required nvenc API version[^\n]{0,60}|required nvenc API version|NVENC API\W{0,3}(?:\d+\.\d+)?[^\n]{0,40}Required:? ?(?:NVENC API )?\d+\.\d+[^\n]{0,20}Found:? ?\d+\.\d+|NV_ENC_ERR_INVALID_VERSION)",
+        priority: 72,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.9, "The program's encoder was built against a newer NVENC API (NVIDIA Video Codec SDK) than the installed driver provides; each NVENC API version needs a minimum driver (the message names it when it knows it: 12.2 needs 551.76+, 13.0 needs 570+).", "Install a newer NVIDIA driver (at least the one the message names), or use a build of the program made against an older NVENC API (an older FFmpeg/HandBrake release, or one built with older nv-codec-headers)."),
+            c("host.container_no_gpu", 0.1, "In a container the driver's encode library is the host's: the host's driver is the one too old.", "Upgrade the host's driver; the container brings no driver of its own."),
+        ],
+        hints: &[h(r"docker|container|kubernetes|\bpod\b|unraid|synology", "host.container_no_gpu", 0.2)],
+        tells_apart: "`nvidia-smi` (on the host) shows the driver; the minimum driver for the NVENC API version the message names is in the Video Codec SDK's release notes.",
+    },
+    // Other NVENC failures: the driver's encode library missing (a container without the
+    // `video` capability: styler00dollar/VSGAN-tensorrt-docker#42; a Kubernetes pod with
+    // compute,utility only), a GPU without an encoder for the codec (A100/H100 have none:
+    // "OpenEncodeSessionEx failed: unsupported device (2)", "No capable devices found"),
+    // GeForce session limits, and a mode the encoder lacks (10-bit H.264: LizardByte/Sunshine#95).
+    Rule {
+        id: "nvenc.unavailable",
+        title: "the NVIDIA hardware encoder (NVENC) could not be opened",
+        pattern: r"(?:Cannot load (?:libnvidia-encode\.so(?:\.1)?|nvEncodeAPI(?:64)?\.dll)|Could not open nvEncodeAPI library|OpenEncodeSessionEx failed:?[^\n]{0,60}|nvEncOpenEncodeSessionEx[^\n]{0,80}returned error \d+|No (?:NVENC )?capable devices found|\b(?:h264|hevc|av1)_nvenc\b[^\n]{0,160}(?:fail|error|unavailable|not (?:supported|available|found)|cannot)|(?:fail|error|unavailable|cannot|could not)[^\n]{0,60}\b(?:h264|hevc|av1)_nvenc\b|NVENC[^\n]{0,40}(?:not available|unavailable|init(?:ialization)? failed|failed to (?:init|open|create)))",
+        priority: 40,
+        causes: &[
+            c("host.container_no_gpu", 0.4, "In a container the NVIDIA runtime mounts the driver's video libraries (libnvidia-encode, libnvcuvid) only with the `video` driver capability; NVIDIA_DRIVER_CAPABILITIES=compute,utility (the CUDA images' default) leaves CUDA working and NVENC out.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility` (or `all`; in Kubernetes, in the pod's env) and check `ldconfig -p | grep libnvidia-encode` inside it."),
+            c("driver.not_installed", 0.25, "The driver's encode library (libnvidia-encode.so.1 / nvEncodeAPI64.dll) is not installed: a headless or compute-only driver package, or a distribution that ships it separately (Ubuntu's libnvidia-encode-<branch>).", "Install the driver's encode library of the same branch as the driver (Ubuntu: `sudo apt install libnvidia-encode-<branch>`), or the full driver package."),
+            c("driver.gpu_unsupported", 0.2, "The GPU has no NVENC engine, or none for this codec: A100, A30, H100 and other compute GPUs have no encoder; older or small GeForce cards lack HEVC, AV1 or B-frames ('unsupported device (2)', 'No capable devices found').", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU; encode on a GPU that has NVENC for the codec, or use a software encoder (libx264/libx265)."),
+            c("gpu.busy", 0.15, "GeForce cards allow only a few NVENC sessions at once (3, later 5 and 8, per system); one more fails to open ('incompatible client key (21)', 'out of memory (10)').", "Close other encoding sessions (OBS, Plex, another ffmpeg) or run fewer encodes at once; professional and datacenter GPUs have no such limit."),
+            c("none", 0.05, "The encoder works; only the mode asked for is not supported by this GPU's NVENC (10-bit H.264, a preset or feature it lacks) and the program falls back or tries another mode.", "Nothing is wrong with the machine: pick a mode the GPU's NVENC supports (8-bit H.264, or HEVC for 10-bit)."),
+        ],
+        hints: &[
+            h(r"docker|container|kubernetes|\bpod\b|NVIDIA_DRIVER_CAPABILITIES|compose|unraid|truenas|jellyfin|linuxserver", "host.container_no_gpu", 0.4),
+            h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "driver.gpu_unsupported", 0.35),
+            h(r"incompatible client key|\(21\)|session limit|concurrent (?:encod\w+ )?sessions|out of memory \(10\)", "gpu.busy", 0.7),
+            h(r"10.?bit encode not supported|doesn't support required NVENC features|not supported by the (?:device|GPU)[^\n]{0,30}(?:10.?bit|b.?frames?|lossless)", "none", 0.8),
+        ],
+        tells_apart: "Does `nvidia-smi` work where the encoder runs? Then inside a container `ldconfig -p | grep libnvidia-encode` (missing: the `video` capability); `nvidia-smi -q | grep -i -A3 encoder` and NVIDIA's encode support matrix for the GPU; `nvidia-smi -q -d ENCODER_STATS` for sessions already open.",
+    },
+    // OptiX (Blender Cycles, OptiX renderers, NVISII) lives in the driver (libnvoptix); the SDK a
+    // program was built with needs a minimum driver: optixInit() 7801
+    // OPTIX_ERROR_UNSUPPORTED_ABI_VERSION (owl-project/NVISII#40: driver < 450). 7804 is the
+    // driver's OptiX library not found (a container without the `graphics` capability).
+    Rule {
+        id: "optix.init_failed",
+        title: "OptiX could not be initialised",
+        pattern: r"(?:OPTIX_ERROR_(?:UNSUPPORTED_ABI_VERSION|LIBRARY_NOT_FOUND|FUNCTION_TABLE_SIZE_MISMATCH|ENTRY_SYMBOL_NOT_FOUND|LIBRARY_UNLOAD_FAILURE)|optix\w*\([^\n]{0,40}\)\)?[^\n]{0,40}(?:failed with code|returned|error)[^\n]{0,10}\b780[1-6]\b|OptiX[^\n]{0,80}(?:driver[^\n]{0,40}(?:too old|is outdated|newer)|(?:initiali[sz]ation|init) failed))",
+        priority: 60,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.6, "The program's OptiX SDK needs a newer driver than the installed one (OptiX is part of the driver; 7801 OPTIX_ERROR_UNSUPPORTED_ABI_VERSION / 7802 FUNCTION_TABLE_SIZE_MISMATCH: the ABI the program asks for is newer than the driver's).", FIX_DRIVER_UPGRADE),
+            c("driver.not_installed", 0.25, "The driver's OptiX library (libnvoptix.so.1 / nvoptix.dll) was not found (7804 OPTIX_ERROR_LIBRARY_NOT_FOUND): an incomplete driver install, or a distribution package that ships it separately.", "Install the full driver (its libnvoptix.so.1 must be on the loader path: `ldconfig -p | grep nvoptix`)."),
+            c("host.container_no_gpu", 0.15, "In a container the NVIDIA runtime mounts libnvoptix only with the `graphics` driver capability.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=all` (or add `graphics`)."),
+        ],
+        hints: &[
+            h(r"\b7804\b|LIBRARY_NOT_FOUND|libnvoptix", "driver.not_installed", 0.6),
+            h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.5),
+        ],
+        tells_apart: "`nvidia-smi` shows the driver; the program's OptiX SDK version names the minimum driver in its release notes; `ldconfig -p | grep nvoptix` shows whether the driver's OptiX library is there.",
+    },
+    // TensorFlow warns that its wheel has no SASS for the GPU and JIT-compiles PTX (slow first
+    // start, cached): a warning, no fault (tensorflow/tensorflow#62320 on H100). Only an error
+    // beside it (the PTX JIT failing on a GPU newer than the build) makes it the cause.
+    Rule {
+        id: "tf.ptx_jit_warning",
+        title: "TensorFlow JIT-compiles its kernels from PTX for this GPU",
+        pattern: r"TensorFlow was not built with CUDA kernel binaries compatible with compute capability \d+\.\d+",
+        priority: 12,
+        causes: &[
+            c("none", 0.65, "A warning: the TensorFlow build carries no kernels compiled for this GPU's compute capability, so the driver JIT-compiles them from PTX on first use (minutes, cached in ~/.nv/ComputeCache afterwards). Training runs, only the start is slow.", "Nothing to fix; raise the JIT cache (`export CUDA_CACHE_MAXSIZE=4294967296`) so the compiled kernels stay cached, or use a TensorFlow build (or NGC container) with kernels for this GPU."),
+            c("torch.arch_unsupported", 0.35, "The build is older than the GPU and the PTX JIT fails on it (a Blackwell card with a TensorFlow built before it): kernels for this GPU cannot be made at all.", "Use a TensorFlow release (or NGC container) built for this GPU's compute capability."),
+        ],
+        hints: &[h(r"CUDA_ERROR_(?:INVALID|NO_BINARY|UNSUPPORTED|LAUNCH|ILLEGAL)\w*|no kernel image|ptxas[^\n]*(?:fatal|error)|(?:Internal|Runtime)Error|Segmentation fault|core dumped|INVALID_PTX|INVALID_HANDLE", "torch.arch_unsupported", 0.5)],
+        tells_apart: "Does the job go on after the warning (GPU utilisation in nvidia-smi after the first minutes)? Then it is only slow to start; an error after it means the build cannot run on this GPU.",
     },
 ];
 
