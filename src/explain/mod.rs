@@ -933,7 +933,21 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
                     .min()
             })
             .filter(|b| *b < needs);
-        if said || old_branch.is_some() {
+        // An old driver named beside a runtime other than PyTorch (MXNet, Paddle, ONNX
+        // Runtime, CuPy, TensorRT, ...) and no torch: that runtime's own CUDA needs the newer
+        // driver (apache/mxnet#2508), not a torch build.
+        let other_runtime = !said
+            && small(OTHER_CUDA_RUNTIME).is_some_and(|re| re.is_match(text))
+            && !small(r"\btorch\b|pytorch").is_some_and(|re| re.is_match(text));
+        if let (true, Some(b)) = (other_runtime, old_branch) {
+            raise(
+                causes,
+                "driver.too_old_for_toolkit",
+                0.6,
+                format!("the text names driver {b} and a CUDA program other than PyTorch, which brings its own CUDA runtime"),
+            );
+            changed = true;
+        } else if said || old_branch.is_some() {
             raise(causes, "driver.too_old_for_torch", 0.6, match old_branch {
                 Some(b) => format!("the text names driver {b}, older than the {needs} branch this torch's CUDA needs"),
                 None => "the text says the driver is too old".to_string(),
@@ -943,6 +957,9 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
     }
     changed
 }
+
+/// A CUDA runtime other than PyTorch named in a text (it brings its own CUDA runtime).
+const OTHER_CUDA_RUNTIME: &str = r"\bmxnet\b|\bpaddle\w*|onnxruntime|\bcupy\b|\bnumba\b|\bjaxlib\b|tensorrt|trtexec|\bcaffe\b|\bgromacs\b|\blammps\b|\bopenmm\b|\bhashcat\b|\bblender\b";
 
 /// Adds `by` to the weight of cause `id`, where the match lists it, with `note` as the evidence.
 fn raise(causes: &mut [RankedCause], id: &str, by: f64, note: impl Into<String>) {

@@ -96,6 +96,9 @@ const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t
 /// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
 const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
 
+/// A CUDA library of major N that cannot be opened, beside the text saying CUDA N.x is
+/// installed (later in the text: "CUDA version: 11.2"): the CUDA is there but not on the loader path.
+const SAME_MAJOR_LIB_MISSING: &str = r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|npp\w*|nvjpeg)\.so\.(?:10(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*10\.\d|11(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*11\.\d|12(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*12\.\d|13(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*13\.\d)";
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -286,6 +289,10 @@ pub const RULES: &[Rule] = &[
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
             h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
+            // A runtime other than PyTorch named (MXNet, Paddle, ONNX Runtime, CuPy, Numba, JAX,
+            // TensorRT, Caffe, a program's own .cu file): its own CUDA runtime, not torch's
+            // (apache/mxnet#2508: a Docker Hub image's CUDA newer than the 367 driver).
+            h(r"\bmxnet\b|\bpaddle\w*|onnxruntime|\bcupy\b|\bnumba\b|\bjaxlib\b|tensorrt|trtexec|\bcaffe\b|\bgromacs\b|\blammps\b|\bopenmm\b|\.cu:\d+|\.cu\b", "driver.too_old_for_toolkit", 0.6),
         ],
         tells_apart: "`nvidia-smi` prints the CUDA version the driver supports; compare it with `python -c \"import torch; print(torch.version.cuda)\"` (or the image's CUDA). 'found version 11040' means the driver supports CUDA 11.4.",
     },
@@ -1176,6 +1183,7 @@ pub const RULES: &[Rule] = &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
             c("torch.wheel_deps_mismatch", 0.2, "torch's own libraries miss a symbol of an nvidia-* wheel of another version (libtorch_cuda.so / libcusparse: undefined symbol __nvJitLink…, ncclCommRegister, cudnn…).", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
+            c("toolkit.not_found", 0.01, "The CUDA libraries of the major the program needs are installed but not on the loader path (a system CUDA for a program that does not bring its own: ONNX Runtime from Maven/NuGet, a C++ build).", "Add the CUDA (and cuDNN) library directory to the loader path: `echo /usr/local/cuda/lib64 | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig` (or LD_LIBRARY_PATH), and check with `ldconfig -p | grep <library>`."),
             c("torch.multiple_installs", 0.02, "Two torch installs are mixed: torch's own libraries miss torch's own C++ symbols because one of them is left over from another version.", "Uninstall torch until none is left (`pip uninstall -y torch` repeated, `conda remove pytorch`), then install one build in a fresh environment."),
         ],
         hints: &[
@@ -1201,6 +1209,10 @@ pub const RULES: &[Rule] = &[
             // "libnvinfer.so.8: cannot open shared object file").
             h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti|cudnn|nvinfer|nvonnxparser|nvparsers|myelin|cutensor|nvjpeg|npp)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
             h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
+            // The missing CUDA library is of the very major the text says is installed (CUDA 11.2
+            // and libcublas.so.11): that CUDA is there but not on the loader path, no mismatch
+            // (microsoft/onnxruntime#12540: Java in Kubernetes, fixed by adding it to ldconfig).
+            h(SAME_MAJOR_LIB_MISSING, "toolkit.not_found", 0.9),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
     },
@@ -3750,6 +3762,41 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"CUDA_ERROR_(?:INVALID|NO_BINARY|UNSUPPORTED|LAUNCH|ILLEGAL)\w*|no kernel image|ptxas[^\n]*(?:fatal|error)|(?:Internal|Runtime)Error|Segmentation fault|core dumped|INVALID_PTX|INVALID_HANDLE", "torch.arch_unsupported", 0.5)],
         tells_apart: "Does the job go on after the warning (GPU utilisation in nvidia-smi after the first minutes)? Then it is only slow to start; an error after it means the build cannot run on this GPU.",
+    },
+    // OpenCV's CUDA modules exist only in builds made with WITH_CUDA (and OPENCV_DNN_CUDA); the
+    // pip wheels (opencv-python, opencv-contrib-python) have none, and a second OpenCV on the
+    // path shadows a CUDA build (opencv/opencv#18229: "DNN module was not built with CUDA
+    // backend; switching to CPU").
+    Rule {
+        id: "opencv.no_cuda_build",
+        title: "the OpenCV in use was built without CUDA",
+        pattern: r"(?:DNN module was not built with CUDA backend|\(-216:No CUDA support\)|The library is compiled without CUDA support|getCudaEnabledDeviceCount\(\)[^\n]{0,40}\b0\b)",
+        priority: 45,
+        causes: &[
+            c("torch.cpu_only", 0.75, "The OpenCV the program imports has no CUDA: pip's opencv-python / opencv-contrib-python wheels are built without it, so `setPreferableBackend(DNN_BACKEND_CUDA)` falls back to the CPU.", "Build OpenCV with `-DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON -DCUDA_ARCH_BIN=<the GPU's compute capability>` (or use a distribution's CUDA build), and `pip uninstall opencv-python opencv-contrib-python` so the build is the one imported (`cv2.getBuildInformation()` must list CUDA)."),
+            c("torch.multiple_installs", 0.25, "A CUDA build of OpenCV is installed, but another OpenCV (a pip wheel pulled in by another package) comes first on the path.", "`python -c 'import cv2; print(cv2.__file__)'`: remove the pip opencv-* wheels so the CUDA build is imported."),
+        ],
+        hints: &[h(r"(?:built|compiled|installed) (?:opencv )?(?:\w+ )?with (?:CUDA|-DWITH_CUDA)|WITH_CUDA=ON|OPENCV_DNN_CUDA=ON|cmake", "torch.multiple_installs", 0.3)],
+        tells_apart: "`python -c 'import cv2; print(cv2.__file__); print(cv2.getBuildInformation())'`: the NVIDIA CUDA section says whether this build has CUDA, and the path which OpenCV is imported.",
+    },
+    // PaddlePaddle (before 2.5, and C++/FastDeploy builds) dlopens the system's cuDNN/cuBLAS:
+    // "Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion" or "The
+    // third-party dynamic library (libcudnn.so) that Paddle depends on is not configured
+    // correctly" (PaddlePaddle/PaddleOCR#300: cuDNN not on LD_LIBRARY_PATH).
+    Rule {
+        id: "paddle.dynload",
+        title: "PaddlePaddle cannot load a CUDA library it depends on",
+        pattern: r"(?:Cannot load (?:cudnn|cublas|cublasLt|cusolver|cusparse|curand|cufft|nccl|cuda|nvrtc|cupti) (?:shared|dynamic) library|The third-party dynamic library \(lib\w+\.so[\w.]*\) that Paddle depends on is not configured correctly|(?:cudnn|cublas|nccl)_dso_handle should not be null)",
+        priority: 55,
+        causes: &[
+            c("toolkit.not_found", 0.55, "Paddle (before 2.5, and C++ inference builds) does not bring the CUDA libraries: it dlopens the system's cuDNN/cuBLAS, which is not installed or not on the loader path (cuDNN installed from a tarball into its own folder, conda's lib not on LD_LIBRARY_PATH).", "Install the cuDNN/CUDA version the Paddle build names (`paddle.version.cuda()`, `paddle.version.cudnn()`) and put its lib directory on the loader path (`export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH`, or /etc/ld.so.conf.d + `sudo ldconfig`)."),
+            c("torch.wheel_deps_mismatch", 0.45, "The installed CUDA/cuDNN is of another version than the Paddle build needs (a post107 wheel on CUDA 10.2, a CUDA 11.x build on 12.x), so the library of the needed major is not there.", "Install the paddlepaddle-gpu build for the installed CUDA/cuDNN (paddlepaddle.org.cn's selector), or the CUDA/cuDNN the build names."),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|ldconfig|locate lib|find / -name", "toolkit.not_found", 0.2),
+            h(r"version\W+(?:mismatch|not match)|does not match|不匹配|对应", "torch.wheel_deps_mismatch", 0.15),
+        ],
+        tells_apart: "`python -c 'import paddle; print(paddle.version.cuda(), paddle.version.cudnn())'` against `ldconfig -p | grep -E 'cudnn|cublas'`: a library of the named version missing from the list means not installed or not on the path.",
     },
 ];
 

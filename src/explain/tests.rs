@@ -3163,6 +3163,29 @@ fn round_10b_other_cuda_programs() {
         top("W gpu_device.cc:2431] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.\nCUDA_ERROR_INVALID_HANDLE"),
         "torch.arch_unsupported"
     );
+    // OpenCV without CUDA; PaddlePaddle's dlopen of the system cuDNN.
+    assert_eq!(
+        top("[ WARN:0] global dnn.cpp (1429) setUpNet DNN module was not built with CUDA backend; switching to CPU"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)"),
+        "toolkit.not_found"
+    );
+    // "Insufficient driver" from MXNet with an old driver named: MXNet's CUDA, not torch's.
+    assert_eq!(
+        top("mxnet.base.MXNetError: src/storage/storage.cc:42: Check failed: e == cudaSuccess CUDA: CUDA driver version is insufficient for CUDA runtime version\nDriver Version: 367.27"),
+        "driver.too_old_for_toolkit"
+    );
+    // A CUDA library of the major the text says is installed: not on the loader path.
+    assert_eq!(
+        top("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n- CUDA  version: 11.2"),
+        "toolkit.not_found"
+    );
+    assert_eq!(
+        top("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n- CUDA  version: 12.4"),
+        "torch.wheel_deps_mismatch"
+    );
     // No device in WSL: the Windows driver's libcuda not found.
     assert_eq!(
         top("Windows 11 WSL2 CUDA 12.2 - Call to cuInit results in CUDA_ERROR_NO_DEVICE:"),
