@@ -916,6 +916,20 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         );
         changed = true;
     }
+    // A floor the message names ("Requires NVIDIA GPU with compute capability 3.0") that the
+    // GPU the text names meets ("my graphics card does have compute capability 7.5"): not the
+    // GPU; the build has no kernels at all (UPBGE/upbge#1738: a source build without CUDA).
+    if rule == "arch.library_floor" && listed(causes, "torch.cpu_only") {
+        if let Some((need, have)) = floor_met(text) {
+            raise(
+                causes,
+                "torch.cpu_only",
+                0.9,
+                format!("the text names compute capability {have}, above the {need} the message requires"),
+            );
+            changed = true;
+        }
+    }
     if listed(causes, "driver.too_old_for_torch") {
         let said = small(DRIVER_SAID_TOO_OLD).is_some_and(|re| re.is_match(text));
         let needs = if small(r"\+cu12\d\b").is_some_and(|re| re.is_match(text)) {
@@ -956,6 +970,30 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         }
     }
     changed
+}
+
+/// The capability floor a message requires and a higher capability the text names for the GPU
+/// (both as "major.minor"), where the text names one above the floor.
+fn floor_met(text: &str) -> Option<(String, String)> {
+    let cc = |m: &regex::Captures| -> Option<(u32, u32)> {
+        Some((
+            m.get(1)?.as_str().parse().ok()?,
+            m.get(2)?.as_str().parse().ok()?,
+        ))
+    };
+    let need = small(r"(?:requires?|minimum required|needs?|at least)[^\n]{0,60}?(?:compute|cuda) capability(?: of| is|:)? (\d{1,2})\.(\d)")?
+        .captures(text)
+        .and_then(|m| cc(&m))?;
+    let have = small(r"(?:compute|cuda) capability(?: of| is|:)? (\d{1,2})\.(\d)")?
+        .captures_iter(text)
+        .filter_map(|m| cc(&m))
+        .max()?;
+    (have > need).then(|| {
+        (
+            format!("{}.{}", need.0, need.1),
+            format!("{}.{}", have.0, have.1),
+        )
+    })
 }
 
 /// A CUDA runtime other than PyTorch named in a text (it brings its own CUDA runtime).

@@ -192,6 +192,9 @@ pub const RULES: &[Rule] = &[
             // carries its own compiled kernels: no torch wheel is involved
             // (filecoin-project/rust-gpu-tools: `Cuda(NoBinaryForGpu)` on a K80).
             h(r"cargo run|\.rs:\d+|panicked at|CUDA\.jl|\.go:\d+", "ext.arch_unsupported", 0.4),
+            // A program the user built with make/cmake and runs from its build tree: its own
+            // kernels (ETH3D/badslam#42: a GT 730 below the application's sm_53 floor).
+            h(r"\bmake\s+-j|\bcmake\b|(?:^|[\s\x22'`])\./build\w*/|/build/bin/", "ext.arch_unsupported", 0.4),
             // An extension's own compiled module named ("xformers/_C.so", "the T4 _C.so"):
             // torch's is `_C.cpython-…so`, so a bare `_C.so` / `_C.pyd` is an extension's build
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
@@ -3612,6 +3615,7 @@ pub const RULES: &[Rule] = &[
             c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
             c("torch.arch_unsupported", 0.15, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or older releases that still support it."),
+            c("torch.cpu_only", 0.01, "The GPU meets the capability the message asks for: the build in use has no CUDA kernels at all (a source build without the CUDA binaries, a CPU package), and says so in the words of a too-old GPU.", "Use a build with CUDA (the official release, or rebuild with the CUDA toolkit found by cmake: CUDA_TOOLKIT_ROOT_DIR, WITH_CYCLES_CUDA_BINARIES=ON for Blender)."),
         ],
         hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.1)],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",

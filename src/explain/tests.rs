@@ -3186,6 +3186,20 @@ fn round_10b_other_cuda_programs() {
         top("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n- CUDA  version: 12.4"),
         "torch.wheel_deps_mismatch"
     );
+    // A library's capability floor that the GPU the text names meets: the build has no CUDA.
+    assert_eq!(
+        top("No compatible GPUs found for Cycles. Requires NVIDIA GPU with compute capability 3.0\nmy graphics card does have compute capability 7.5"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("No compatible GPUs found for Cycles. Requires NVIDIA GPU with compute capability 3.0\nGeForce GT 610, compute capability 2.1"),
+        "ext.arch_unsupported"
+    );
+    // No kernel image in a program built with make and run from its build tree: its kernels.
+    assert_eq!(
+        top("$ make -j badslam_test\n$ ./build_RelWithDebInfo/applications/badslam/badslam_test\nFATL| Cuda Error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
     // No device in WSL: the Windows driver's libcuda not found.
     assert_eq!(
         top("Windows 11 WSL2 CUDA 12.2 - Call to cuInit results in CUDA_ERROR_NO_DEVICE:"),
