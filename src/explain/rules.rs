@@ -96,6 +96,9 @@ const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t
 /// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
 const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
 
+/// The text says the machine has no (NVIDIA) GPU at all: "I'm running without GPU", "I don't
+/// have an NVIDIA GPU", "this laptop has no GPU".
+const NO_GPU_SAID: &str = r"\b(?:running|run|runs|machine|computer|laptop|server|vm|pc)\b[^\n]{0,30}\bwithout\s+(?:an?\s+|any\s+)?(?:nvidia\s+|cuda\s+|dedicated\s+)?(?:gpu|graphics card)|\b(?:don't|do not|doesn't|does not|dont) have (?:an? |any )?(?:nvidia |cuda |dedicated )?(?:gpu|graphics card)|\b(?:i have|there is|there's|(?:machine|computer|laptop|server|pc) has) no (?:nvidia |cuda |dedicated )?(?:gpu|graphics card)";
 /// A CUDA library of major N that cannot be opened, beside the text saying CUDA N.x is
 /// installed (later in the text: "CUDA version: 11.2"): the CUDA is there but not on the loader path.
 const SAME_MAJOR_LIB_MISSING: &str = r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|npp\w*|nvjpeg)\.so\.(?:10(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*10\.\d|11(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*11\.\d|12(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*12\.\d|13(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*13\.\d)";
@@ -2733,8 +2736,11 @@ pub const RULES: &[Rule] = &[
             c("driver.not_installed", 0.6, "libcuda comes with the NVIDIA driver: it is missing (no driver installed), or under WSL 2 it lives in /usr/lib/wsl/lib, which a library's own search does not look in.", "Under WSL 2: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` and keep the Windows driver current; elsewhere install the NVIDIA driver (`nvidia-smi` must work)."),
             c("host.container_no_gpu", 0.25, "Inside a container the toolkit injects libcuda only when the container is started with the GPUs.", FIX_CONTAINER),
             c("driver.stub_library", 0.15, "Only the toolkit's stub libcuda is on the search path.", "Remove `.../cuda/lib64/stubs` from LD_LIBRARY_PATH so the driver's libcuda.so.1 is used."),
+            c("host.no_nvidia_gpu", 0.02, "The machine has no NVIDIA GPU (the text says so), so there is no driver and no libcuda: the program is set to use CUDA (an NVENC encoder, a CUDA backend) where it cannot.", "Run it on a machine with an NVIDIA GPU, or choose the program's CPU path (a software encoder such as libx264/libvpx, its CPU backend)."),
         ],
         hints: &[
+            // round 10b: daniilidis-group/ffmpeg_image_transport#6 ("I'm running without GPU").
+            h(NO_GPU_SAID, "host.no_nvidia_gpu", 0.8),
             h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b", "host.container_no_gpu", 0.4),
             h(r"(?i)/usr/lib/wsl|\bWSL ?2?\b|microsoft-standard", "driver.not_installed", 0.4),
             h(r"lib64/stubs|/stubs/libcuda", "driver.stub_library", 0.8),
@@ -3722,12 +3728,17 @@ pub const RULES: &[Rule] = &[
             c("driver.not_installed", 0.25, "The driver's encode library (libnvidia-encode.so.1 / nvEncodeAPI64.dll) is not installed: a headless or compute-only driver package, or a distribution that ships it separately (Ubuntu's libnvidia-encode-<branch>).", "Install the driver's encode library of the same branch as the driver (Ubuntu: `sudo apt install libnvidia-encode-<branch>`), or the full driver package."),
             c("driver.gpu_unsupported", 0.2, "The GPU has no NVENC engine, or none for this codec: A100, A30, H100 and other compute GPUs have no encoder; older or small GeForce cards lack HEVC, AV1 or B-frames ('unsupported device (2)', 'No capable devices found').", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU; encode on a GPU that has NVENC for the codec, or use a software encoder (libx264/libx265)."),
             c("gpu.busy", 0.15, "GeForce cards allow only a few NVENC sessions at once (3, later 5 and 8, per system); one more fails to open ('incompatible client key (21)', 'out of memory (10)').", "Close other encoding sessions (OBS, Plex, another ffmpeg) or run fewer encodes at once; professional and datacenter GPUs have no such limit."),
+            c("host.no_nvidia_gpu", 0.02, "The CUDA driver itself cannot be loaded (nvcuda.dll / libcuda.so.1): on Windows it comes with every NVIDIA display driver, so it is missing where the machine has no NVIDIA GPU; the program is set to NVIDIA's encoder anyway.", "Use a software encoder (libx264, libvpx) or the encoder of the GPU the machine has (AMF, Quick Sync), or run on a machine with an NVIDIA GPU."),
             c("none", 0.05, "The encoder works; only the mode asked for is not supported by this GPU's NVENC (10-bit H.264, a preset or feature it lacks) and the program falls back or tries another mode.", "Nothing is wrong with the machine: pick a mode the GPU's NVENC supports (8-bit H.264, or HEVC for 10-bit)."),
         ],
         hints: &[
             h(r"docker|container|kubernetes|\bpod\b|NVIDIA_DRIVER_CAPABILITIES|compose|unraid|truenas|jellyfin|linuxserver", "host.container_no_gpu", 0.4),
             h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "driver.gpu_unsupported", 0.35),
             h(r"incompatible client key|\(21\)|session limit|concurrent (?:encod\w+ )?sessions|out of memory \(10\)", "gpu.busy", 0.7),
+            // The CUDA driver itself missing, not only its encode library (Raveler/ffmpeg-cpp#5).
+            h(r"Cannot load nvcuda\.dll|nvcuda\.dll[^\n]{0,40}(?:not found|missing|could not)", "host.no_nvidia_gpu", 0.6),
+            h(r"Cannot load libcuda\.so", "driver.not_installed", 0.3),
+            h(NO_GPU_SAID, "host.no_nvidia_gpu", 0.8),
             h(r"10.?bit encode not supported|doesn't support required NVENC features|not supported by the (?:device|GPU)[^\n]{0,30}(?:10.?bit|b.?frames?|lossless)", "none", 0.8),
         ],
         tells_apart: "Does `nvidia-smi` work where the encoder runs? Then inside a container `ldconfig -p | grep libnvidia-encode` (missing: the `video` capability); `nvidia-smi -q | grep -i -A3 encoder` and NVIDIA's encode support matrix for the GPU; `nvidia-smi -q -d ENCODER_STATS` for sessions already open.",

@@ -3200,6 +3200,20 @@ fn round_10b_other_cuda_programs() {
         top("$ make -j badslam_test\n$ ./build_RelWithDebInfo/applications/badslam/badslam_test\nFATL| Cuda Error: no kernel image is available for execution on the device"),
         "ext.arch_unsupported"
     );
+    // NVIDIA's encoder where the CUDA driver itself is missing: no NVIDIA GPU on Windows (no
+    // nvcuda.dll), or the text says there is none.
+    assert_eq!(
+        top("Encoding video as H264 on Nvidia GPU...\n[h264_nvenc @ 000001f8d00602c0] Cannot load nvcuda.dll\nCould not open codecContext for codec: Operation not permitted"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("I'm running without  GPU\n[hevc_nvenc @ 0x56547a989800] Cannot load libcuda.so.1\n[ERROR] cannot open codec!"),
+        "host.no_nvidia_gpu"
+    );
+    // Other CUDA programs named in a text no rule knows: the framework is recorded.
+    let ex = explain("hashcat: cuModuleLoadDataEx(): CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
+    assert!(ex.matches.iter().any(|m| m.id == GENERIC_MATCH
+        && m.extracted.get("framework").map(String::as_str) == Some("cuda-program")));
     // No device in WSL: the Windows driver's libcuda not found.
     assert_eq!(
         top("Windows 11 WSL2 CUDA 12.2 - Call to cuInit results in CUDA_ERROR_NO_DEVICE:"),
