@@ -483,6 +483,16 @@ const FRAMEWORKS: &[(&str, &str, &str, f64, &str)] = &[
     (r"xformers", "xformers", "ext.abi_mismatch", 0.1, "xformers is compiled for one torch release."),
     (r"\bvllm\b", "vllm", "ext.abi_mismatch", 0.1, "vLLM's compiled ops are built for one torch release."),
     (r"comfyui|stable-diffusion-webui|\bwebui\b|python_embeded", "comfyui", "torch.cpu_only", 0.1, "Web UIs' installers and updaters often put a CPU-only torch in place."),
+    // Other CUDA programs on the same machine: each brings its own CUDA runtime or libraries,
+    // and fails on the machine in its own typical way (round 10b).
+    (r"onnxruntime|CUDAExecutionProvider", "onnxruntime", "torch.wheel_deps_mismatch", 0.15, "onnxruntime-gpu is built for one CUDA and cuDNN major (1.19+: CUDA 12 and cuDNN 9); it loads those libraries from the system or the nvidia-* wheels."),
+    (r"\bcupy\b", "cupy", "torch.wheel_deps_mismatch", 0.15, "Each cupy-cudaXXx wheel is built for one CUDA major and loads that major's libraries."),
+    (r"\bnumba\b|\bcudf\b|\bcuml\b|\brapids\b", "numba", "toolkit.not_found", 0.15, "Numba (and RAPIDS through it) compiles with the NVVM and libdevice of a CUDA toolkit it must find (conda's cuda-nvcc, the nvidia-cuda-nvcc wheel or CUDA_HOME)."),
+    (r"\bpaddle\w*", "paddle", "toolkit.not_found", 0.15, "PaddlePaddle (before 2.5, and C++ inference builds) dlopens the system's CUDA and cuDNN, which must be installed and on the loader path."),
+    (r"\bmxnet\b", "mxnet", "torch.wheel_deps_mismatch", 0.1, "Each mxnet-cuXXX wheel is built for one CUDA version."),
+    (r"tensorrt|trtexec|\bnvinfer\b", "tensorrt", "ext.abi_mismatch", 0.1, "TensorRT engines and plugins are tied to the TensorRT version (and GPU) that built them."),
+    (r"\b(?:h264|hevc|av1)_(?:nvenc|cuvid)\b|\bnvenc\b|\bnvdec\b|\bcuvid\b|ffmpeg|handbrake", "ffmpeg", "driver.too_old_for_toolkit", 0.15, "FFmpeg's NVENC/NVDEC are built against a Video Codec SDK version that needs a minimum driver."),
+    (r"\bblender\b|\boptix\b|\bhashcat\b|\bgromacs\b|\blammps\b|\bamber\b|\bopenmm\b|CUDA\.jl", "cuda-program", "driver.too_old_for_toolkit", 0.15, "The program brings its own CUDA (or OptiX) build, which needs a driver at least as new as the CUDA it was built with."),
     (r"\btorch\b|pytorch", "pytorch", "", 0.0, ""),
 ];
 

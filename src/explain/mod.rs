@@ -916,6 +916,20 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
         );
         changed = true;
     }
+    // A floor the message names ("Requires NVIDIA GPU with compute capability 3.0") that the
+    // GPU the text names meets ("my graphics card does have compute capability 7.5"): not the
+    // GPU; the build has no kernels at all (UPBGE/upbge#1738: a source build without CUDA).
+    if rule == "arch.library_floor" && listed(causes, "torch.cpu_only") {
+        if let Some((need, have)) = floor_met(text) {
+            raise(
+                causes,
+                "torch.cpu_only",
+                0.9,
+                format!("the text names compute capability {have}, above the {need} the message requires"),
+            );
+            changed = true;
+        }
+    }
     if listed(causes, "driver.too_old_for_torch") {
         let said = small(DRIVER_SAID_TOO_OLD).is_some_and(|re| re.is_match(text));
         let needs = if small(r"\+cu12\d\b").is_some_and(|re| re.is_match(text)) {
@@ -933,7 +947,21 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
                     .min()
             })
             .filter(|b| *b < needs);
-        if said || old_branch.is_some() {
+        // An old driver named beside a runtime other than PyTorch (MXNet, Paddle, ONNX
+        // Runtime, CuPy, TensorRT, ...) and no torch: that runtime's own CUDA needs the newer
+        // driver (apache/mxnet#2508), not a torch build.
+        let other_runtime = !said
+            && small(OTHER_CUDA_RUNTIME).is_some_and(|re| re.is_match(text))
+            && !small(r"\btorch\b|pytorch").is_some_and(|re| re.is_match(text));
+        if let (true, Some(b)) = (other_runtime, old_branch) {
+            raise(
+                causes,
+                "driver.too_old_for_toolkit",
+                0.6,
+                format!("the text names driver {b} and a CUDA program other than PyTorch, which brings its own CUDA runtime"),
+            );
+            changed = true;
+        } else if said || old_branch.is_some() {
             raise(causes, "driver.too_old_for_torch", 0.6, match old_branch {
                 Some(b) => format!("the text names driver {b}, older than the {needs} branch this torch's CUDA needs"),
                 None => "the text says the driver is too old".to_string(),
@@ -943,6 +971,33 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
     }
     changed
 }
+
+/// The capability floor a message requires and a higher capability the text names for the GPU
+/// (both as "major.minor"), where the text names one above the floor.
+fn floor_met(text: &str) -> Option<(String, String)> {
+    let cc = |m: &regex::Captures| -> Option<(u32, u32)> {
+        Some((
+            m.get(1)?.as_str().parse().ok()?,
+            m.get(2)?.as_str().parse().ok()?,
+        ))
+    };
+    let need = small(r"(?:requires?|minimum required|needs?|at least)[^\n]{0,60}?(?:compute|cuda) capability(?: of| is|:)? (\d{1,2})\.(\d)")?
+        .captures(text)
+        .and_then(|m| cc(&m))?;
+    let have = small(r"(?:compute|cuda) capability(?: of| is|:)? (\d{1,2})\.(\d)")?
+        .captures_iter(text)
+        .filter_map(|m| cc(&m))
+        .max()?;
+    (have > need).then(|| {
+        (
+            format!("{}.{}", need.0, need.1),
+            format!("{}.{}", have.0, have.1),
+        )
+    })
+}
+
+/// A CUDA runtime other than PyTorch named in a text (it brings its own CUDA runtime).
+const OTHER_CUDA_RUNTIME: &str = r"\bmxnet\b|\bpaddle\w*|onnxruntime|\bcupy\b|\bnumba\b|\bjaxlib\b|tensorrt|trtexec|\bcaffe\b|\bgromacs\b|\blammps\b|\bopenmm\b|\bhashcat\b|\bblender\b";
 
 /// Adds `by` to the weight of cause `id`, where the match lists it, with `note` as the evidence.
 fn raise(causes: &mut [RankedCause], id: &str, by: f64, note: impl Into<String>) {

@@ -96,6 +96,12 @@ const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t
 /// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
 const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
 
+/// The text says the machine has no (NVIDIA) GPU at all: "I'm running without GPU", "I don't
+/// have an NVIDIA GPU", "this laptop has no GPU".
+const NO_GPU_SAID: &str = r"\b(?:running|run|runs|machine|computer|laptop|server|vm|pc)\b[^\n]{0,30}\bwithout\s+(?:an?\s+|any\s+)?(?:nvidia\s+|cuda\s+|dedicated\s+)?(?:gpu|graphics card)|\b(?:don't|do not|doesn't|does not|dont) have (?:an? |any )?(?:nvidia |cuda |dedicated )?(?:gpu|graphics card)|\b(?:i have|there is|there's|(?:machine|computer|laptop|server|pc) has) no (?:nvidia |cuda |dedicated )?(?:gpu|graphics card)";
+/// A CUDA library of major N that cannot be opened, beside the text saying CUDA N.x is
+/// installed (later in the text: "CUDA version: 11.2"): the CUDA is there but not on the loader path.
+const SAME_MAJOR_LIB_MISSING: &str = r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|npp\w*|nvjpeg)\.so\.(?:10(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*10\.\d|11(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*11\.\d|12(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*12\.\d|13(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*13\.\d)";
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -189,6 +195,9 @@ pub const RULES: &[Rule] = &[
             // carries its own compiled kernels: no torch wheel is involved
             // (filecoin-project/rust-gpu-tools: `Cuda(NoBinaryForGpu)` on a K80).
             h(r"cargo run|\.rs:\d+|panicked at|CUDA\.jl|\.go:\d+", "ext.arch_unsupported", 0.4),
+            // A program the user built with make/cmake and runs from its build tree: its own
+            // kernels (ETH3D/badslam#42: a GT 730 below the application's sm_53 floor).
+            h(r"\bmake\s+-j|\bcmake\b|(?:^|[\s\x22'`])\./build\w*/|/build/bin/", "ext.arch_unsupported", 0.4),
             // An extension's own compiled module named ("xformers/_C.so", "the T4 _C.so"):
             // torch's is `_C.cpython-…so`, so a bare `_C.so` / `_C.pyd` is an extension's build
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
@@ -286,6 +295,10 @@ pub const RULES: &[Rule] = &[
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
             h(r"deviceQuery|(?:^|\s)\./\w+|CUDA (?:Device Query|samples)|nvcc|tensorflow|cudart static", "driver.too_old_for_toolkit", 0.3),
+            // A runtime other than PyTorch named (MXNet, Paddle, ONNX Runtime, CuPy, Numba, JAX,
+            // TensorRT, Caffe, a program's own .cu file): its own CUDA runtime, not torch's
+            // (apache/mxnet#2508: a Docker Hub image's CUDA newer than the 367 driver).
+            h(r"\bmxnet\b|\bpaddle\w*|onnxruntime|\bcupy\b|\bnumba\b|\bjaxlib\b|tensorrt|trtexec|\bcaffe\b|\bgromacs\b|\blammps\b|\bopenmm\b|\.cu:\d+|\.cu\b", "driver.too_old_for_toolkit", 0.6),
         ],
         tells_apart: "`nvidia-smi` prints the CUDA version the driver supports; compare it with `python -c \"import torch; print(torch.version.cuda)\"` (or the image's CUDA). 'found version 11040' means the driver supports CUDA 11.4.",
     },
@@ -415,12 +428,14 @@ pub const RULES: &[Rule] = &[
             c("env.visible_devices_empty", 0.15, "CUDA_VISIBLE_DEVICES is empty or -1.", "Unset CUDA_VISIBLE_DEVICES."),
             c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+            c("driver.not_installed", 0.02, "In WSL the Windows driver's libcuda lives in /usr/lib/wsl/lib; a program that does not find it there (Numba/RAPIDS looking for libcuda.so, or a Linux driver's libcuda installed inside WSL shadowing it) sees no device.", "In WSL install no Linux driver; point the loader at the Windows driver's libraries: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` (Numba: `NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1`)."),
             c("gpu.mig_enabled", 0.02, "The GPU is in MIG mode: CUDA enumerates only MIG devices, so with no GPU/compute instance created on it (or none assigned to this job or container) it sees no device at all.", "`nvidia-smi -L` lists the MIG devices; create instances (`sudo nvidia-smi mig -cgi <profile> -C`) or request one from the scheduler, and name it in CUDA_VISIBLE_DEVICES (MIG-<uuid>); or disable MIG (`sudo nvidia-smi -mig 0`)."),
         ],
         hints: &[
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
             h(r"\bMIG\b|MIG-|\bpartitioned\b|\dg\.\d+gb", "gpu.mig_enabled", 0.4),
+            h(r"\bWSL2?\b|/usr/lib/wsl|microsoft-standard", "driver.not_installed", 0.5),
         ],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
     },
@@ -1174,6 +1189,7 @@ pub const RULES: &[Rule] = &[
             c("ext.abi_mismatch", 0.65, "A compiled extension (flash-attn, xformers, vllm, torchvision/torchaudio, a custom op) was built against another torch or CUDA than the one installed: the C++ symbols it links to (c10::, at::, torch::) changed.", "Reinstall the extension built for the installed torch (`pip install --force-reinstall --no-build-isolation --no-cache-dir <package>`), or install the torch version its wheel was built for; torchvision/torchaudio must match torch's release."),
             c("torch.wheel_deps_mismatch", 0.2, "torch's own libraries miss a symbol of an nvidia-* wheel of another version (libtorch_cuda.so / libcusparse: undefined symbol __nvJitLink…, ncclCommRegister, cudnn…).", FIX_WHEEL_DEPS),
             c("torch.libs_shadowed", 0.15, "A system CUDA library on LD_LIBRARY_PATH, older than the wheel's, is loaded first.", FIX_LIBS_SHADOWED),
+            c("toolkit.not_found", 0.01, "The CUDA libraries of the major the program needs are installed but not on the loader path (a system CUDA for a program that does not bring its own: ONNX Runtime from Maven/NuGet, a C++ build).", "Add the CUDA (and cuDNN) library directory to the loader path: `echo /usr/local/cuda/lib64 | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig` (or LD_LIBRARY_PATH), and check with `ldconfig -p | grep <library>`."),
             c("torch.multiple_installs", 0.02, "Two torch installs are mixed: torch's own libraries miss torch's own C++ symbols because one of them is left over from another version.", "Uninstall torch until none is left (`pip uninstall -y torch` repeated, `conda remove pytorch`), then install one build in a fresh environment."),
         ],
         hints: &[
@@ -1199,6 +1215,10 @@ pub const RULES: &[Rule] = &[
             // "libnvinfer.so.8: cannot open shared object file").
             h(r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl|cupti|cudnn|nvinfer|nvonnxparser|nvparsers|myelin|cutensor|nvjpeg|npp)\w*\.so[\d.]*: cannot open shared object file", "torch.wheel_deps_mismatch", 0.6),
             h(r"undefined\s+symbol: _ZN(?:\d+c10|\d+at|\d+torch|K?\d*c10|\w*c10|\w*at\d)|undefined\s+symbol: _ZNK?\d+c10", "ext.abi_mismatch", 0.1),
+            // The missing CUDA library is of the very major the text says is installed (CUDA 11.2
+            // and libcublas.so.11): that CUDA is there but not on the loader path, no mismatch
+            // (microsoft/onnxruntime#12540: Java in Kubernetes, fixed by adding it to ldconfig).
+            h(SAME_MAJOR_LIB_MISSING, "toolkit.not_found", 0.9),
         ],
         tells_apart: "Which .so fails: an extension's module (…/flash_attn_2_cuda…so, xformers/_C.so) means the extension; torch/lib/libtorch_cuda.so or nvidia/*/lib means torch and its nvidia-* wheels; a path under /usr/local/cuda means LD_LIBRARY_PATH.",
     },
@@ -2716,8 +2736,11 @@ pub const RULES: &[Rule] = &[
             c("driver.not_installed", 0.6, "libcuda comes with the NVIDIA driver: it is missing (no driver installed), or under WSL 2 it lives in /usr/lib/wsl/lib, which a library's own search does not look in.", "Under WSL 2: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` and keep the Windows driver current; elsewhere install the NVIDIA driver (`nvidia-smi` must work)."),
             c("host.container_no_gpu", 0.25, "Inside a container the toolkit injects libcuda only when the container is started with the GPUs.", FIX_CONTAINER),
             c("driver.stub_library", 0.15, "Only the toolkit's stub libcuda is on the search path.", "Remove `.../cuda/lib64/stubs` from LD_LIBRARY_PATH so the driver's libcuda.so.1 is used."),
+            c("host.no_nvidia_gpu", 0.02, "The machine has no NVIDIA GPU (the text says so), so there is no driver and no libcuda: the program is set to use CUDA (an NVENC encoder, a CUDA backend) where it cannot.", "Run it on a machine with an NVIDIA GPU, or choose the program's CPU path (a software encoder such as libx264/libvpx, its CPU backend)."),
         ],
         hints: &[
+            // round 10b: daniilidis-group/ffmpeg_image_transport#6 ("I'm running without GPU").
+            h(NO_GPU_SAID, "host.no_nvidia_gpu", 0.8),
             h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b", "host.container_no_gpu", 0.4),
             h(r"(?i)/usr/lib/wsl|\bWSL ?2?\b|microsoft-standard", "driver.not_installed", 0.4),
             h(r"lib64/stubs|/stubs/libcuda", "driver.stub_library", 0.8),
@@ -3336,7 +3359,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "tf.no_gpu_build",
         title: "the framework build has no CUDA",
-        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
+        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA(?: support|[.:]|$)|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
         priority: 45,
         causes: &[c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`).")],
         hints: &[],
@@ -3598,6 +3621,7 @@ pub const RULES: &[Rule] = &[
             c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
             c("torch.arch_unsupported", 0.15, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or older releases that still support it."),
+            c("torch.cpu_only", 0.01, "The GPU meets the capability the message asks for: the build in use has no CUDA kernels at all (a source build without the CUDA binaries, a CPU package), and says so in the words of a too-old GPU.", "Use a build with CUDA (the official release, or rebuild with the CUDA toolkit found by cmake: CUDA_TOOLKIT_ROOT_DIR, WITH_CYCLES_CUDA_BINARIES=ON for Blender)."),
         ],
         hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.1)],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",
@@ -3671,6 +3695,123 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"\b(?:fail(?:ed|s|ure)?|abort(?:ed)?|segmentation fault|core dumped|terminate called)\b", "workload.library_bug", 0.5)],
         tells_apart: "Does the program finish (nccl-tests print their results table, training goes on)? Then the warnings are handled returns; the first error the program itself raises is the one to explain.",
+    },
+    // ---- round 10b (other CUDA programs)
+    // FFmpeg's NVENC encoders (and everything built on them: HandBrake, OBS, Jellyfin, Sunshine)
+    // check the driver's NVENC API version against the Video Codec SDK headers they were built
+    // with: "Driver does not support the required nvenc API version. Required: 12.2 Found: 12.1"
+    // (HandBrake/HandBrake#6506, GyanD/codexffmpeg#181: a newer driver, or an older build).
+    Rule {
+        id: "nvenc.api_version",
+        title: "the encoder needs a newer NVENC API than the driver has",
+        pattern: r"(?:Driver does not support the required nvenc API version[^\n]{0,60}|required nvenc API version|NVENC API\W{0,3}(?:\d+\.\d+)?[^\n]{0,40}Required:? ?(?:NVENC API )?\d+\.\d+[^\n]{0,20}Found:? ?\d+\.\d+|NV_ENC_ERR_INVALID_VERSION)",
+        priority: 72,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.9, "The program's encoder was built against a newer NVENC API (NVIDIA Video Codec SDK) than the installed driver provides; each NVENC API version needs a minimum driver (the message names it when it knows it: 12.2 needs 551.76+, 13.0 needs 570+).", "Install a newer NVIDIA driver (at least the one the message names), or use a build of the program made against an older NVENC API (an older FFmpeg/HandBrake release, or one built with older nv-codec-headers)."),
+            c("host.container_no_gpu", 0.1, "In a container the driver's encode library is the host's: the host's driver is the one too old.", "Upgrade the host's driver; the container brings no driver of its own."),
+        ],
+        hints: &[h(r"docker|container|kubernetes|\bpod\b|unraid|synology", "host.container_no_gpu", 0.2)],
+        tells_apart: "`nvidia-smi` (on the host) shows the driver; the minimum driver for the NVENC API version the message names is in the Video Codec SDK's release notes.",
+    },
+    // Other NVENC failures: the driver's encode library missing (a container without the
+    // `video` capability: styler00dollar/VSGAN-tensorrt-docker#42; a Kubernetes pod with
+    // compute,utility only), a GPU without an encoder for the codec (A100/H100 have none:
+    // "OpenEncodeSessionEx failed: unsupported device (2)", "No capable devices found"),
+    // GeForce session limits, and a mode the encoder lacks (10-bit H.264: LizardByte/Sunshine#95).
+    Rule {
+        id: "nvenc.unavailable",
+        title: "the NVIDIA hardware encoder (NVENC) could not be opened",
+        pattern: r"(?:Cannot load (?:libnvidia-encode\.so(?:\.1)?|nvEncodeAPI(?:64)?\.dll)|Could not open nvEncodeAPI library|OpenEncodeSessionEx failed:?[^\n]{0,60}|nvEncOpenEncodeSessionEx[^\n]{0,80}returned error \d+|No (?:NVENC )?capable devices found|\b(?:h264|hevc|av1)_nvenc\b[^\n]{0,160}(?:fail|error|unavailable|not (?:supported|available|found)|cannot)|(?:fail|error|unavailable|cannot|could not)[^\n]{0,60}\b(?:h264|hevc|av1)_nvenc\b|NVENC[^\n]{0,40}(?:not available|unavailable|init(?:ialization)? failed|failed to (?:init|open|create)))",
+        priority: 40,
+        causes: &[
+            c("host.container_no_gpu", 0.4, "In a container the NVIDIA runtime mounts the driver's video libraries (libnvidia-encode, libnvcuvid) only with the `video` driver capability; NVIDIA_DRIVER_CAPABILITIES=compute,utility (the CUDA images' default) leaves CUDA working and NVENC out.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility` (or `all`; in Kubernetes, in the pod's env) and check `ldconfig -p | grep libnvidia-encode` inside it."),
+            c("driver.not_installed", 0.25, "The driver's encode library (libnvidia-encode.so.1 / nvEncodeAPI64.dll) is not installed: a headless or compute-only driver package, or a distribution that ships it separately (Ubuntu's libnvidia-encode-<branch>).", "Install the driver's encode library of the same branch as the driver (Ubuntu: `sudo apt install libnvidia-encode-<branch>`), or the full driver package."),
+            c("driver.gpu_unsupported", 0.2, "The GPU has no NVENC engine, or none for this codec: A100, A30, H100 and other compute GPUs have no encoder; older or small GeForce cards lack HEVC, AV1 or B-frames ('unsupported device (2)', 'No capable devices found').", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU; encode on a GPU that has NVENC for the codec, or use a software encoder (libx264/libx265)."),
+            c("gpu.busy", 0.15, "GeForce cards allow only a few NVENC sessions at once (3, later 5 and 8, per system); one more fails to open ('incompatible client key (21)', 'out of memory (10)').", "Close other encoding sessions (OBS, Plex, another ffmpeg) or run fewer encodes at once; professional and datacenter GPUs have no such limit."),
+            c("host.no_nvidia_gpu", 0.02, "The CUDA driver itself cannot be loaded (nvcuda.dll / libcuda.so.1): on Windows it comes with every NVIDIA display driver, so it is missing where the machine has no NVIDIA GPU; the program is set to NVIDIA's encoder anyway.", "Use a software encoder (libx264, libvpx) or the encoder of the GPU the machine has (AMF, Quick Sync), or run on a machine with an NVIDIA GPU."),
+            c("none", 0.05, "The encoder works; only the mode asked for is not supported by this GPU's NVENC (10-bit H.264, a preset or feature it lacks) and the program falls back or tries another mode.", "Nothing is wrong with the machine: pick a mode the GPU's NVENC supports (8-bit H.264, or HEVC for 10-bit)."),
+        ],
+        hints: &[
+            h(r"docker|container|kubernetes|\bpod\b|NVIDIA_DRIVER_CAPABILITIES|compose|unraid|truenas|jellyfin|linuxserver", "host.container_no_gpu", 0.4),
+            h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "driver.gpu_unsupported", 0.35),
+            h(r"incompatible client key|\(21\)|session limit|concurrent (?:encod\w+ )?sessions|out of memory \(10\)", "gpu.busy", 0.7),
+            // The CUDA driver itself missing, not only its encode library (Raveler/ffmpeg-cpp#5).
+            h(r"Cannot load nvcuda\.dll|nvcuda\.dll[^\n]{0,40}(?:not found|missing|could not)", "host.no_nvidia_gpu", 0.6),
+            h(r"Cannot load libcuda\.so", "driver.not_installed", 0.3),
+            h(NO_GPU_SAID, "host.no_nvidia_gpu", 0.8),
+            h(r"10.?bit encode not supported|doesn't support required NVENC features|not supported by the (?:device|GPU)[^\n]{0,30}(?:10.?bit|b.?frames?|lossless)", "none", 0.8),
+        ],
+        tells_apart: "Does `nvidia-smi` work where the encoder runs? Then inside a container `ldconfig -p | grep libnvidia-encode` (missing: the `video` capability); `nvidia-smi -q | grep -i -A3 encoder` and NVIDIA's encode support matrix for the GPU; `nvidia-smi -q -d ENCODER_STATS` for sessions already open.",
+    },
+    // OptiX (Blender Cycles, OptiX renderers, NVISII) lives in the driver (libnvoptix); the SDK a
+    // program was built with needs a minimum driver: optixInit() 7801
+    // OPTIX_ERROR_UNSUPPORTED_ABI_VERSION (owl-project/NVISII#40: driver < 450). 7804 is the
+    // driver's OptiX library not found (a container without the `graphics` capability).
+    Rule {
+        id: "optix.init_failed",
+        title: "OptiX could not be initialised",
+        pattern: r"(?:OPTIX_ERROR_(?:UNSUPPORTED_ABI_VERSION|LIBRARY_NOT_FOUND|FUNCTION_TABLE_SIZE_MISMATCH|ENTRY_SYMBOL_NOT_FOUND|LIBRARY_UNLOAD_FAILURE)|optix\w*\([^\n]{0,40}\)\)?[^\n]{0,40}(?:failed with code|returned|error)[^\n]{0,10}\b780[1-6]\b|OptiX[^\n]{0,80}(?:driver[^\n]{0,40}(?:too old|is outdated|newer)|(?:initiali[sz]ation|init) failed))",
+        priority: 60,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.6, "The program's OptiX SDK needs a newer driver than the installed one (OptiX is part of the driver; 7801 OPTIX_ERROR_UNSUPPORTED_ABI_VERSION / 7802 FUNCTION_TABLE_SIZE_MISMATCH: the ABI the program asks for is newer than the driver's).", FIX_DRIVER_UPGRADE),
+            c("driver.not_installed", 0.25, "The driver's OptiX library (libnvoptix.so.1 / nvoptix.dll) was not found (7804 OPTIX_ERROR_LIBRARY_NOT_FOUND): an incomplete driver install, or a distribution package that ships it separately.", "Install the full driver (its libnvoptix.so.1 must be on the loader path: `ldconfig -p | grep nvoptix`)."),
+            c("host.container_no_gpu", 0.15, "In a container the NVIDIA runtime mounts libnvoptix only with the `graphics` driver capability.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=all` (or add `graphics`)."),
+        ],
+        hints: &[
+            h(r"\b7804\b|LIBRARY_NOT_FOUND|libnvoptix", "driver.not_installed", 0.6),
+            h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.5),
+        ],
+        tells_apart: "`nvidia-smi` shows the driver; the program's OptiX SDK version names the minimum driver in its release notes; `ldconfig -p | grep nvoptix` shows whether the driver's OptiX library is there.",
+    },
+    // TensorFlow warns that its wheel has no SASS for the GPU and JIT-compiles PTX (slow first
+    // start, cached): a warning, no fault (tensorflow/tensorflow#62320 on H100). Only an error
+    // beside it (the PTX JIT failing on a GPU newer than the build) makes it the cause.
+    Rule {
+        id: "tf.ptx_jit_warning",
+        title: "TensorFlow JIT-compiles its kernels from PTX for this GPU",
+        pattern: r"TensorFlow was not built with CUDA kernel binaries compatible with compute capability \d+\.\d+",
+        priority: 12,
+        causes: &[
+            c("none", 0.65, "A warning: the TensorFlow build carries no kernels compiled for this GPU's compute capability, so the driver JIT-compiles them from PTX on first use (minutes, cached in ~/.nv/ComputeCache afterwards). Training runs, only the start is slow.", "Nothing to fix; raise the JIT cache (`export CUDA_CACHE_MAXSIZE=4294967296`) so the compiled kernels stay cached, or use a TensorFlow build (or NGC container) with kernels for this GPU."),
+            c("torch.arch_unsupported", 0.35, "The build is older than the GPU and the PTX JIT fails on it (a Blackwell card with a TensorFlow built before it): kernels for this GPU cannot be made at all.", "Use a TensorFlow release (or NGC container) built for this GPU's compute capability."),
+        ],
+        hints: &[h(r"CUDA_ERROR_(?:INVALID|NO_BINARY|UNSUPPORTED|LAUNCH|ILLEGAL)\w*|no kernel image|ptxas[^\n]*(?:fatal|error)|(?:Internal|Runtime)Error|Segmentation fault|core dumped|INVALID_PTX|INVALID_HANDLE", "torch.arch_unsupported", 0.5)],
+        tells_apart: "Does the job go on after the warning (GPU utilisation in nvidia-smi after the first minutes)? Then it is only slow to start; an error after it means the build cannot run on this GPU.",
+    },
+    // OpenCV's CUDA modules exist only in builds made with WITH_CUDA (and OPENCV_DNN_CUDA); the
+    // pip wheels (opencv-python, opencv-contrib-python) have none, and a second OpenCV on the
+    // path shadows a CUDA build (opencv/opencv#18229: "DNN module was not built with CUDA
+    // backend; switching to CPU").
+    Rule {
+        id: "opencv.no_cuda_build",
+        title: "the OpenCV in use was built without CUDA",
+        pattern: r"(?:DNN module was not built with CUDA backend|\(-216:No CUDA support\)|The library is compiled without CUDA support|getCudaEnabledDeviceCount\(\)[^\n]{0,40}\b0\b)",
+        priority: 45,
+        causes: &[
+            c("torch.cpu_only", 0.75, "The OpenCV the program imports has no CUDA: pip's opencv-python / opencv-contrib-python wheels are built without it, so `setPreferableBackend(DNN_BACKEND_CUDA)` falls back to the CPU.", "Build OpenCV with `-DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON -DCUDA_ARCH_BIN=<the GPU's compute capability>` (or use a distribution's CUDA build), and `pip uninstall opencv-python opencv-contrib-python` so the build is the one imported (`cv2.getBuildInformation()` must list CUDA)."),
+            c("torch.multiple_installs", 0.25, "A CUDA build of OpenCV is installed, but another OpenCV (a pip wheel pulled in by another package) comes first on the path.", "`python -c 'import cv2; print(cv2.__file__)'`: remove the pip opencv-* wheels so the CUDA build is imported."),
+        ],
+        hints: &[h(r"(?:built|compiled|installed) (?:opencv )?(?:\w+ )?with (?:CUDA|-DWITH_CUDA)|WITH_CUDA=ON|OPENCV_DNN_CUDA=ON|cmake", "torch.multiple_installs", 0.3)],
+        tells_apart: "`python -c 'import cv2; print(cv2.__file__); print(cv2.getBuildInformation())'`: the NVIDIA CUDA section says whether this build has CUDA, and the path which OpenCV is imported.",
+    },
+    // PaddlePaddle (before 2.5, and C++/FastDeploy builds) dlopens the system's cuDNN/cuBLAS:
+    // "Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion" or "The
+    // third-party dynamic library (libcudnn.so) that Paddle depends on is not configured
+    // correctly" (PaddlePaddle/PaddleOCR#300: cuDNN not on LD_LIBRARY_PATH).
+    Rule {
+        id: "paddle.dynload",
+        title: "PaddlePaddle cannot load a CUDA library it depends on",
+        pattern: r"(?:Cannot load (?:cudnn|cublas|cublasLt|cusolver|cusparse|curand|cufft|nccl|cuda|nvrtc|cupti) (?:shared|dynamic) library|The third-party dynamic library \(lib\w+\.so[\w.]*\) that Paddle depends on is not configured correctly|(?:cudnn|cublas|nccl)_dso_handle should not be null)",
+        priority: 55,
+        causes: &[
+            c("toolkit.not_found", 0.55, "Paddle (before 2.5, and C++ inference builds) does not bring the CUDA libraries: it dlopens the system's cuDNN/cuBLAS, which is not installed or not on the loader path (cuDNN installed from a tarball into its own folder, conda's lib not on LD_LIBRARY_PATH).", "Install the cuDNN/CUDA version the Paddle build names (`paddle.version.cuda()`, `paddle.version.cudnn()`) and put its lib directory on the loader path (`export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH`, or /etc/ld.so.conf.d + `sudo ldconfig`)."),
+            c("torch.wheel_deps_mismatch", 0.45, "The installed CUDA/cuDNN is of another version than the Paddle build needs (a post107 wheel on CUDA 10.2, a CUDA 11.x build on 12.x), so the library of the needed major is not there.", "Install the paddlepaddle-gpu build for the installed CUDA/cuDNN (paddlepaddle.org.cn's selector), or the CUDA/cuDNN the build names."),
+        ],
+        hints: &[
+            h(r"LD_LIBRARY_PATH|ldconfig|locate lib|find / -name", "toolkit.not_found", 0.2),
+            h(r"version\W+(?:mismatch|not match)|does not match|不匹配|对应", "torch.wheel_deps_mismatch", 0.15),
+        ],
+        tells_apart: "`python -c 'import paddle; print(paddle.version.cuda(), paddle.version.cudnn())'` against `ldconfig -p | grep -E 'cudnn|cublas'`: a library of the named version missing from the list means not installed or not on the path.",
     },
 ];
 

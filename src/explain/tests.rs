@@ -3116,3 +3116,107 @@ fn blind_sample_module_nvml_permissions_peer_access_and_debugger_warnings() {
         "host.container_no_gpu"
     );
 }
+
+// round 10b
+#[test]
+fn round_10b_other_cuda_programs() {
+    // NVENC's API version check: the driver is older than the encoder's SDK.
+    assert_eq!(
+        top("[h264_nvenc @ 0x7ff3e9b83c00] Driver does not support the required nvenc API version. Required: 9.1 Found: 9.0\n[h264_nvenc @ 0x7ff3e9b83c00] The minimum required Nvidia driver for nvenc is 418.30 or newer"),
+        "driver.too_old_for_toolkit"
+    );
+    // The encode library missing: in a container first (no `video` capability) ...
+    assert_eq!(
+        top("[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1\n[hevc_nvenc @ 0x55ca461fa380] The minimum required Nvidia driver for nvenc is (unknown) or newer"),
+        "host.container_no_gpu"
+    );
+    // ... a GPU without an encoder ...
+    assert_eq!(
+        top("[h264_nvenc @ 0x55d754c3ce80] OpenEncodeSessionEx failed: unsupported device (2): (no details)\n[h264_nvenc @ 0x55d754c3ce80] No capable devices found\nubuntu machine with an A100 attached"),
+        "driver.gpu_unsupported"
+    );
+    // ... GeForce's session limit ...
+    assert_eq!(
+        top("[h264_nvenc @ 0x1] OpenEncodeSessionEx failed: incompatible client key (21): (no details)\n[h264_nvenc @ 0x1] No capable devices found"),
+        "gpu.busy"
+    );
+    // ... and a mode the encoder lacks is no fault of the machine.
+    assert_eq!(
+        top("[h264_nvenc @ 0x55b4dc6eed40] 10 bit encode not supported\n[h264_nvenc @ 0x55b4dc6eed40] Provided device doesn't support required NVENC features\nError: Could not open codec [h264_nvenc]: Function not implemented"),
+        "none"
+    );
+    // OptiX: the ABI the program asks for is newer than the driver's; 7804, the library missing.
+    assert_eq!(
+        top("Optix call (optixInit()) failed with code 7801 (line 150)\nterminate called without an active exception"),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("OPTIX_ERROR_LIBRARY_NOT_FOUND in optixInit() (device_optix.cpp:71)"),
+        "driver.not_installed"
+    );
+    // TensorFlow's PTX JIT warning alone is no fault; with the JIT failing after it, the build.
+    assert_eq!(
+        top("W gpu_device.cc:2431] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 9.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer."),
+        "none"
+    );
+    assert_eq!(
+        top("W gpu_device.cc:2431] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.\nCUDA_ERROR_INVALID_HANDLE"),
+        "torch.arch_unsupported"
+    );
+    // OpenCV without CUDA; PaddlePaddle's dlopen of the system cuDNN.
+    assert_eq!(
+        top("[ WARN:0] global dnn.cpp (1429) setUpNet DNN module was not built with CUDA backend; switching to CPU"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)"),
+        "toolkit.not_found"
+    );
+    // "Insufficient driver" from MXNet with an old driver named: MXNet's CUDA, not torch's.
+    assert_eq!(
+        top("mxnet.base.MXNetError: src/storage/storage.cc:42: Check failed: e == cudaSuccess CUDA: CUDA driver version is insufficient for CUDA runtime version\nDriver Version: 367.27"),
+        "driver.too_old_for_toolkit"
+    );
+    // A CUDA library of the major the text says is installed: not on the loader path.
+    assert_eq!(
+        top("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n- CUDA  version: 11.2"),
+        "toolkit.not_found"
+    );
+    assert_eq!(
+        top("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n- CUDA  version: 12.4"),
+        "torch.wheel_deps_mismatch"
+    );
+    // A library's capability floor that the GPU the text names meets: the build has no CUDA.
+    assert_eq!(
+        top("No compatible GPUs found for Cycles. Requires NVIDIA GPU with compute capability 3.0\nmy graphics card does have compute capability 7.5"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("No compatible GPUs found for Cycles. Requires NVIDIA GPU with compute capability 3.0\nGeForce GT 610, compute capability 2.1"),
+        "ext.arch_unsupported"
+    );
+    // No kernel image in a program built with make and run from its build tree: its kernels.
+    assert_eq!(
+        top("$ make -j badslam_test\n$ ./build_RelWithDebInfo/applications/badslam/badslam_test\nFATL| Cuda Error: no kernel image is available for execution on the device"),
+        "ext.arch_unsupported"
+    );
+    // NVIDIA's encoder where the CUDA driver itself is missing: no NVIDIA GPU on Windows (no
+    // nvcuda.dll), or the text says there is none.
+    assert_eq!(
+        top("Encoding video as H264 on Nvidia GPU...\n[h264_nvenc @ 000001f8d00602c0] Cannot load nvcuda.dll\nCould not open codecContext for codec: Operation not permitted"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("I'm running without  GPU\n[hevc_nvenc @ 0x56547a989800] Cannot load libcuda.so.1\n[ERROR] cannot open codec!"),
+        "host.no_nvidia_gpu"
+    );
+    // Other CUDA programs named in a text no rule knows: the framework is recorded.
+    let ex = explain("hashcat: cuModuleLoadDataEx(): CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
+    assert!(ex.matches.iter().any(|m| m.id == GENERIC_MATCH
+        && m.extracted.get("framework").map(String::as_str) == Some("cuda-program")));
+    // No device in WSL: the Windows driver's libcuda not found.
+    assert_eq!(
+        top("Windows 11 WSL2 CUDA 12.2 - Call to cuInit results in CUDA_ERROR_NO_DEVICE:"),
+        "driver.not_installed"
+    );
+}
