@@ -975,6 +975,73 @@ pub fn versioned_cuda_library_missing(paste: &str) -> bool {
         .is_some_and(|r| r.is_match(paste))
 }
 
+/// A launcher's configuration the paste shows (Hugging Face Accelerate's `accelerate env`
+/// "default config" block or its YAML): "use_cpu: True" runs every process it starts on the
+/// CPU; "gpu_ids" is copied into the started processes' CUDA_VISIBLE_DEVICES, so a value
+/// CUDA cannot read as device ids ("[3,4,5]", "'[1,2,3,4]'", "All": only "all" is special)
+/// hides every GPU from them.
+static LAUNCHER_USE_CPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?im)^\s*(?:[-*]\s*)?use_cpu:\s*true\s*$"));
+static LAUNCHER_GPU_IDS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?m)^\s*(?:[-*]\s*)?gpu_ids:\s*(\S[^\n]*?)\s*$"));
+/// Accelerate's launcher named: its config block's keys, its commands.
+static ACCELERATE_NAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)\baccelerate (?:launch|config|env)\b|`accelerate` default config|^\s*(?:[-*]\s*)?(?:compute_environment|distributed_type):",
+    )
+});
+/// Accelerate refusing a GPU setting for want of a GPU ("fp16 mixed precision requires a
+/// GPU"), or a sentence about the launcher's GPU-ids question ("the GPU step", "gpu_ids").
+static ACCELERATE_NO_GPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\b(?:fp16|bf16|fp8) mixed precision requires a GPU\b"));
+static GPU_IDS_ANSWER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bgpu_ids\b|\b(?:on )?the GPU step\b|\bID of the GPU\b|[`"']All[`"'][^\n]{0,60}\bcase.?sensitive"#,
+    )
+});
+
+/// What a launcher's configuration in the paste does to the processes it starts, where it
+/// keeps them off the GPU: `workload.gpu_not_requested` (the config asks for the CPU) or
+/// `env.visible_devices_empty` (its GPU ids hide every GPU). A process that printed
+/// torch.cuda.is_available() True outside the launcher does not contradict either.
+pub fn launcher_config_cause(paste: &str) -> Option<(&'static str, String)> {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let ids = LAUNCHER_GPU_IDS
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| Some(c.get(1)?.as_str().to_string()))
+        .next();
+    if m(&ACCELERATE_NAMED) || ids.is_some() {
+        if m(&LAUNCHER_USE_CPU) {
+            return Some((
+                "workload.gpu_not_requested",
+                "the launcher's configuration in the paste says use_cpu: True, so every process `accelerate launch` starts runs on the CPU even though torch sees the GPU (answer 'no' to the CPU-only question of `accelerate config`, or pass --cpu only when wanted)".to_string(),
+            ));
+        }
+        if let Some(v) = ids {
+            let bare = v.trim_matches(|c| c == '\'' || c == '"');
+            let usable = bare == "all"
+                || bare.split(',').all(|e| {
+                    let e = e.trim();
+                    e.parse::<u32>().is_ok() || e.starts_with("GPU-") || e.starts_with("MIG-")
+                });
+            if !usable {
+                return Some((
+                    "env.visible_devices_empty",
+                    format!("the launcher's configuration says gpu_ids: {v}; `accelerate launch` copies it into CUDA_VISIBLE_DEVICES of the processes it starts, and CUDA reads no device id from {bare:?}, so those processes see no GPU (write the ids bare, '0,1', or 'all')"),
+                ));
+            }
+        }
+    }
+    if m(&ACCELERATE_NO_GPU) && m(&GPU_IDS_ANSWER) {
+        return Some((
+            "env.visible_devices_empty",
+            "Accelerate found no GPU where torch alone sees one, and the paste points at the launcher's GPU ids: `accelerate launch` copies them into CUDA_VISIBLE_DEVICES, and a value CUDA cannot read ('All' rather than 'all', brackets) hides every GPU from the processes it starts".to_string(),
+        ));
+    }
+    None
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -992,6 +1059,40 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Accelerate's config blocks (https://github.com/huggingface/accelerate/issues/1048,
+    /// /issues/1260) and a thread about its GPU-ids answer
+    /// (https://github.com/kohya-ss/sd-scripts/issues/39).
+    #[test]
+    fn a_launcher_config_that_keeps_processes_off_the_gpu_is_read() {
+        let block = "- `Accelerate` default config:\n        - compute_environment: LOCAL_MACHINE\n        - distributed_type: NO\n";
+        assert_eq!(
+            launcher_config_cause(&format!("{block}        - use_cpu: True\n")).map(|(id, _)| id),
+            Some("workload.gpu_not_requested")
+        );
+        assert_eq!(
+            launcher_config_cause(&format!(
+                "{block}        - use_cpu: False\n        - gpu_ids: [3,4,5]\n"
+            ))
+            .map(|(id, _)| id),
+            Some("env.visible_devices_empty")
+        );
+        for fine in ["all", "0,1", "'2,3'"] {
+            assert_eq!(
+                launcher_config_cause(&format!("{block}        - gpu_ids: {fine}\n")),
+                None,
+                "{fine}"
+            );
+        }
+        assert_eq!(
+            launcher_config_cause("ValueError: fp16 mixed precision requires a GPU\n`All` will no work because its case sensitive you need to type `all`\n").map(|(id, _)| id),
+            Some("env.visible_devices_empty")
+        );
+        assert_eq!(
+            launcher_config_cause("ValueError: fp16 mixed precision requires a GPU\n"),
+            None
+        );
+    }
 
     /// from https://github.com/vllm-project/vllm/issues/5983 (a vLLM bug on a healthy machine)
     #[test]

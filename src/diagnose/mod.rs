@@ -1376,6 +1376,28 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // A launcher's configuration that keeps the processes it starts off the GPU (Accelerate's
+    // "use_cpu: True", GPU ids CUDA cannot read) answers where nothing was observed to fail:
+    // torch seeing the GPU outside the launcher does not contradict it.
+    let (cause, from, summary) = match combine::launcher_config_cause(paste) {
+        Some((id, why))
+            if from != "log"
+                && !ce.torch_cpu_only
+                && matches!(
+                    cause.as_str(),
+                    "none"
+                        | "workload.library_bug"
+                        | "torch.cuda_unavailable"
+                        | "driver.cuda_init_failed"
+                        | "torch.cpu_only"
+                        | "env.visible_devices_empty"
+                        | "env.visible_devices_invalid"
+                ) =>
+        {
+            (id.to_string(), "paste".to_string(), why)
+        }
+        _ => (cause, from, summary),
+    };
     // What the paste says of the hardware beats the generic reading of its error too: with no
     // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
     let (cause, from, summary) = if from == "paste error (generic)"

@@ -145,6 +145,10 @@ struct Patterns {
     nvlink_inactive: Regex,
     runtime_handler_missing: Regex,
     persistence_words: Regex,
+    hf_framework: Regex,
+    ultra_torch: Regex,
+    ultra_device: Regex,
+    check_row: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -336,6 +340,18 @@ fn patterns() -> Option<&'static Patterns> {
             free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
+            // Hugging Face's env commands (transformers, diffusers, accelerate, peft): "- PyTorch
+            // version (GPU?): 2.5.1+cu124 (True)", from transformers 4.48 on "(accelerator?):
+            // 2.6.0+cu124 (CUDA)", "- Flax version (CPU?/GPU?/TPU?): not installed (NA)"
+            hf_framework: re(r"^(?:[-*]\s*)?(PyTorch|Torch|TensorFlow|Flax|Jax|JaxLib)\s+version\s*\((?:GPU\?|accelerator\?|CPU\?/GPU\?/TPU\?)\)\s*:\s*(.*?)\s*(?:\((True|False|CUDA|NA|MPS|XPU|NPU|CPU|ROCm|HIP)\))?\s*$")?,
+            // Ultralytics' start-up line: "Ultralytics YOLOv8.0.227 🚀 Python-3.11.6
+            // torch-2.1.1+cu121 CUDA:0 (NVIDIA GeForce GTX 1650 SUPER, 4096MiB)", YOLOv5's
+            // "YOLOv5 🚀 v7.0-187 Python-3.10.12 torch-2.0.1+cu118 CUDA:0 (Tesla T4, 15102MiB)",
+            // older "YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"
+            ultra_torch: re(r"\bPython-\d+\.\d+(?:\.\d+)?\s+torch-(\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)|\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)\s+(?:CUDA:\d|CPU\b)")?,
+            ultra_device: re(r"\bCUDA:(\d+)\s+\(([^,()]+?),\s*[\d.]+\s*Mi?B\)")?,
+            // `yolo checks`' package rows: "torch               ✅ 2.1.1+cu121>=1.8.0"
+            check_row: re(r"^([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d[\w.+-]*?)(?:\s*(?:[<>=!~]=?|is required).*)?$")?,
         })
     })
     .as_ref()
@@ -426,6 +442,9 @@ fn set(slot: &mut Option<String>, v: &str) {
 
 /// Everything the paste says, whatever its formats.
 pub fn parse(text: &str) -> CollectEnv {
+    // OpenMMLab's collect_env printed as a Python mapping: read as its "key: value" lines
+    let expanded = expand_env_mapping(text);
+    let text = expanded.as_deref().unwrap_or(text);
     let mut ce = collect_env::parse(text);
     if !ce.is_empty() {
         note(&mut ce, "torch collect_env");
@@ -477,6 +496,9 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_cudnn: Option<String> = None;
     let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
+    // torch.__config__.show() listed CUDA, or reached its build settings without it
+    let mut config_cuda = false;
+    let mut config_cpu = false;
     let mut in_modinfo = false;
     let mut in_nvc_info = false;
     // nvidia-smi --query-gpu ... --format=csv: the header's columns, then one row per GPU
@@ -554,14 +576,88 @@ pub fn parse(text: &str) -> CollectEnv {
             heading = Some(line.clone());
             continue;
         }
-        // torch.__config__.show() (also at the end of detectron2's collect_env)
-        if line.starts_with("PyTorch built with:") {
+        // Hugging Face's env reports: the framework's version and whether it sees a GPU
+        if let Some(c) = p.hf_framework.captures(&line) {
+            note(&mut ce, "huggingface env");
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            let first = value.split_whitespace().next().unwrap_or("");
+            let sees = c.get(3).map(|m| m.as_str().to_ascii_lowercase());
+            if name == "pytorch" || name == "torch" {
+                if looks_like_version(first) {
+                    set(&mut ce.torch, first);
+                    // "(GPU?) ... (True)": torch.cuda.is_available(); "(accelerator?) ...
+                    // (CUDA)": the accelerator torch uses, "NA" for none
+                    ce.cuda_available = match sees.as_deref() {
+                        Some("true" | "cuda") => Some(true),
+                        Some("false" | "na" | "cpu") => ce.cuda_available.or(Some(false)),
+                        _ => ce.cuda_available,
+                    };
+                }
+            } else if name == "tensorflow" && looks_like_version(first) {
+                package(&mut ce, "tensorflow", first, None);
+            }
+            continue;
+        }
+        // Ultralytics' start-up line: torch's version, and each CUDA device torch opened
+        if let Some(v) = p
+            .ultra_torch
+            .captures(&line)
+            .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        {
+            note(&mut ce, "Ultralytics");
+            set(&mut ce.torch, v.as_str());
+            for c in p.ultra_device.captures_iter(&line).take(64) {
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str()).trim();
+                push_log_gpu(&mut log_gpus, &format!("cuda:{id}"), name);
+                cuda_worked = true;
+            }
+            continue;
+        }
+        // its further devices, one a line ("                      CUDA:1 (NVIDIA A100, 81051MiB)")
+        if line.starts_with("CUDA:") {
+            if let Some(c) = p.ultra_device.captures(&line) {
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str()).trim();
+                push_log_gpu(&mut log_gpus, &format!("cuda:{id}"), name);
+                continue;
+            }
+        }
+        // `yolo checks`' package rows
+        if line.contains(['✅', '❌']) {
+            if let Some(c) = p.check_row.captures(&line) {
+                let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+                let version = c.get(2).map_or("", |m| m.as_str());
+                if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                    note(&mut ce, "yolo checks");
+                    package(&mut ce, &name, version, None);
+                }
+                continue;
+            }
+        }
+        // torch.__config__.show() (also at the end of detectron2's collect_env, and after
+        // OpenMMLab's "PyTorch compiling details:")
+        if line.starts_with("PyTorch built with:") || line.ends_with(": PyTorch built with:") {
             in_torch_config = true;
             note(&mut ce, "torch config");
             continue;
         }
         if in_torch_config {
             if line.starts_with('-') {
+                // a CUDA build lists its CUDA Runtime and NVCC flags before its build
+                // settings: build settings reached without them is a CPU build
+                if line.starts_with("- CUDA Runtime") || line.starts_with("- NVCC architecture") {
+                    config_cuda = true;
+                }
+                if line.starts_with("- Build settings:")
+                    && !config_cuda
+                    && !line.contains("CUDA_VERSION=")
+                    && !line.contains("USE_CUDA=ON")
+                    && !line.contains("USE_ROCM=ON")
+                {
+                    config_cpu = true;
+                }
                 if let Some(c) = p.torch_config.captures(&line) {
                     let v = c.get(2).map_or("", |m| m.as_str());
                     match c
@@ -1576,6 +1672,15 @@ pub fn parse(text: &str) -> CollectEnv {
     if cuda_worked && ce.cuda_available.is_none() {
         ce.cuda_available = Some(true);
     }
+    // torch.__config__.show() without CUDA in it, for a torch with no CUDA tag: a CPU build
+    if config_cpu
+        && !config_cuda
+        && ce.torch_cuda.is_none()
+        && ce.rocm.is_none()
+        && !ce.torch.as_deref().is_some_and(|t| t.contains("+cu"))
+    {
+        ce.torch_cpu_only = true;
+    }
     if any_free {
         note(&mut ce, "free-form");
     }
@@ -1590,6 +1695,52 @@ pub fn parse(text: &str) -> CollectEnv {
 
 /// The header of `nvidia-smi --query-gpu=... --format=csv` ("uuid, name, driver_version,
 /// memory.used [MiB], index"): its field names, when it names a GPU or the driver.
+/// OpenMMLab's collect_env (mmcv, mmengine, mmdet) printed as the Python mapping it returns
+/// rather than its lines: "OrderedDict([('sys.platform', 'linux'), ('CUDA available', False),
+/// ('PyTorch compiling details', 'PyTorch built with:\\n  - GCC 11.2 ...')])" or "{'sys.platform':
+/// 'linux', ...}". Each such line becomes its "key: value" lines (the value's escaped line
+/// breaks broken), the rest of the paste kept; `None` when the paste has no such mapping.
+fn expand_env_mapping(text: &str) -> Option<String> {
+    static PAIR: OnceLock<Option<Regex>> = OnceLock::new();
+    let pair = PAIR
+        .get_or_init(|| {
+            Regex::new(
+                r#"[(,{]\s*'([A-Za-z][^'\n]{0,60})'\s*[,:]\s*(?:'((?:[^'\\\n]|\\.)*)(?:'|$)|"((?:[^"\\\n]|\\.)*)(?:"|$)|([\w.+-]{1,64}))"#,
+            )
+            .ok()
+        })
+        .as_ref()?;
+    let is_mapping = |l: &str| {
+        let t = l.trim_start();
+        (t.starts_with("OrderedDict([(") || t.starts_with("{'") || t.starts_with("[("))
+            && t.contains("'sys.platform'")
+    };
+    if !text.lines().any(is_mapping) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        if !is_mapping(line) {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        for c in pair.captures_iter(line).take(256) {
+            let key = c.get(1).map_or("", |m| m.as_str());
+            let value = c
+                .get(2)
+                .or_else(|| c.get(3))
+                .or_else(|| c.get(4))
+                .map_or("", |m| m.as_str());
+            out.push_str(key);
+            out.push_str(": ");
+            out.push_str(&value.replace("\\n", "\n").replace("\\t", "  "));
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
 fn csv_header(line: &str) -> Option<Vec<String>> {
     if !line.contains(", ") {
         return None;
@@ -1837,9 +1988,39 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, first);
             }
         }
+        // trl's env: "- CUDA device(s): NVIDIA H100 80GB HBM3, NVIDIA H100 80GB HBM3", or "not
+        // available"
+        "cuda device(s)" | "cuda devices" => {
+            if value.trim().eq_ignore_ascii_case("not available") {
+                ce.cuda_available = ce.cuda_available.or(Some(false));
+                return true;
+            }
+            let names: Vec<&str> = value
+                .split(", ")
+                .map(str::trim)
+                .filter(|n| n.chars().next().is_some_and(char::is_alphabetic) && !vendor_only(n))
+                .take(64)
+                .collect();
+            if names.is_empty() {
+                return false;
+            }
+            gpus.extend(names.iter().map(|n| (*n).to_string()));
+        }
+        // diffusers' env: "- Accelerator: NVIDIA GeForce RTX 3090, 24576 MiB" (or "NA")
+        "accelerator" => {
+            let name = value.split(',').next().unwrap_or("").trim();
+            let nvidia = ["nvidia", "tesla", "quadro", "geforce"]
+                .iter()
+                .any(|w| name.to_ascii_lowercase().starts_with(w));
+            if !nvidia || vendor_only(name) {
+                return false;
+            }
+            gpus.push(name.to_string());
+        }
         "gpu"
         | "gpus"
         | "gpu(s)"
+        | "gpu type"
         | "gpu model"
         | "gpu models"
         | "graphics card"

@@ -1013,3 +1013,103 @@ fn module_build_failures_are_observed() {
     let ce = parse("make: *** [Makefile:82: modules] Error 2\n");
     assert!(ce.kernel_observed.is_empty());
 }
+
+/// Round 10: Hugging Face's env reports. `accelerate env`
+/// (https://github.com/huggingface/accelerate/issues/3225): "- PyTorch version (GPU?): 2.0.0
+/// (True)", "- GPU type: NVIDIA GeForce GTX 1080 Ti"; `diffusers-cli env`
+/// (https://github.com/ShivamShrirao/diffusers/issues/18): "(False)" is torch not seeing CUDA.
+#[test]
+fn huggingface_env_reports() {
+    let ce = parse(
+        "- `Accelerate` version: 1.0.1
+- Platform: Linux-4.15.0-213-generic-x86_64-with-glibc2.27
+- Python version: 3.10.9
+- Numpy version: 1.26.4
+- PyTorch version (GPU?): 2.0.0 (True)
+- PyTorch XPU available: False
+- System RAM: 125.80 GB
+- GPU type: NVIDIA GeForce GTX 1080 Ti
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.0"));
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce GTX 1080 Ti"]);
+    assert_eq!(ce.python.as_deref(), Some("3.10.9"));
+    let ce = parse(
+        "- `diffusers` version: 0.4.0.dev0
+- Platform: Linux-4.4.0-19041-Microsoft-x86_64-with-glibc2.31
+- Python version: 3.9.13
+- PyTorch version (GPU?): 1.12.1+cu116 (False)
+- Huggingface_hub version: 0.10.0
+- Transformers version: 4.22.2
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.12.1+cu116"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.6"));
+    assert_eq!(ce.cuda_available, Some(false));
+}
+
+/// Round 10: Ultralytics' start-up line and `yolo checks`' package rows, from
+/// https://github.com/SunOner/sunone_aimbot/issues/36 and (a CPU build, the line cut before
+/// the device) https://github.com/mikel-brostrom/boxmot/issues/836
+#[test]
+fn ultralytics_start_up_line_and_checks() {
+    let ce = parse(
+        "Ultralytics YOLOv8.0.221 🚀 Python-3.11.6 torch-2.1.1+cu121 CUDA:0 (NVIDIA GeForce GTX 1650 SUPER, 4096MiB)
+Setup complete ✅ (12 CPUs, 15.9 GB RAM, 101.6/111.2 GB disk)
+torch               ✅ 2.1.1+cu121>=1.8.0
+torchvision         ✅ 0.16.1>=0.9.0
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.1.1+cu121"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce GTX 1650 SUPER"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(
+        ce.pip.get("torchvision").map(String::as_str),
+        Some("0.16.1")
+    );
+    let ce = parse("Ultralytics YOLOv8.0.88  Python-3.9.16 torch-2.0.0+cpu\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.0.0+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert!(ce.gpus.is_empty());
+}
+
+/// Round 10: OpenMMLab's collect_env ("PyTorch compiling details: PyTorch built with:" then
+/// torch.__config__.show()), from https://github.com/open-mmlab/mmdetection/issues/4659, and
+/// mmengine's printed as an OrderedDict whose compiling details list no CUDA (a CPU build),
+/// from https://github.com/open-mmlab/mmcv/issues/2908
+#[test]
+fn openmmlab_collect_env_and_its_mapping() {
+    let ce = parse(
+        "sys.platform: linux
+Python: 3.7.9 (default, Aug 31 2020, 12:42:55) [GCC 7.3.0]
+CUDA available: True
+GPU 0: Tesla V100S-PCIE-32GB
+CUDA_HOME: /cm/shared/apps/cuda10.2/toolkit/10.2.89
+NVCC: Cuda compilation tools, release 10.2, V10.2.89
+GCC: gcc (GCC) 8.4.0
+PyTorch: 1.7.1
+PyTorch compiling details: PyTorch built with:
+  - GCC 7.3
+  - CPU capability usage: AVX2
+  - CUDA Runtime 10.2
+  - CuDNN 7.6.5
+  - Magma 2.5.2
+  - Build settings: BLAS=MKL, BUILD_TYPE=Release,
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.2"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("10.2.89"));
+    assert_eq!(ce.gpus, vec!["Tesla V100S-PCIE-32GB"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert!(!ce.torch_cpu_only);
+    let ce = parse(
+        "OrderedDict([('sys.platform', 'linux'), ('Python', '3.9.17 (main, Jul  5 2023, 20:41:20) [GCC 11.2.0]'), ('CUDA available', False), ('numpy_random_seed', 2147483648), ('GCC', 'gcc (GCC) 13.2.1 20230728 (Red Hat 13.2.1-1)'), ('PyTorch', '2.0.1'), ('PyTorch compiling details', 'PyTorch built with:\\n  - GCC 11.2\\n  - C++ Version: 201703\\n  - CPU capability usage: AVX2\\n  - Build settings: BLAS_INFO=open, BUILD_TYPE=Release, CXX_COMPILER=/croot/pytorch_1686931851744/_build_env/bin/x86_64-conda-linux-gnu-c++\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1"));
+    assert_eq!(ce.cuda_available, Some(false));
+    assert!(ce.torch_cpu_only);
+    assert_eq!(ce.platform.as_deref(), Some("linux"));
+}
