@@ -337,7 +337,7 @@ static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `nvidia.com/gpu` resource was not requested.
 static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b",
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b|\bnvidia-container-(?:toolkit|runtime)\b[^.\n]{0,60}\b(?:does not work|doesn't work|has bugs|is broken|was broken)\b|\b(?:NVIDIA|nvidia's) repo\b[^.\n]{0,20}\bfor the nvidia-container-(?:toolkit|runtime)\b",
     )
 });
 
@@ -766,12 +766,12 @@ pub fn container_started_with_gpus(paste: &str) -> bool {
 }
 
 /// The engine could not give the container the GPUs it asked for: the CDI spec does not
-/// resolve the device (missing, unreadable to a rootless user, stale), or no runtime
-/// answers the GPU request. The `--gpus` / `--device nvidia.com/gpu` it was started with is
+/// resolve the device (missing, unreadable to a rootless user, stale), no runtime answers
+/// the GPU request, or the toolkit cannot use the host's cgroups (v2 before toolkit 1.8). The `--gpus` / `--device nvidia.com/gpu` it was started with is
 /// then what failed, not evidence that it has them.
 static RUNTIME_COULD_NOT_INJECT: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b",
+        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b|\bcgroup subsystem devices not found\b",
     )
 });
 
@@ -994,6 +994,10 @@ static ACCELERATE_NAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// GPU"), or a sentence about the launcher's GPU-ids question ("the GPU step", "gpu_ids").
 static ACCELERATE_NO_GPU: LazyLock<Option<Regex>> =
     LazyLock::new(|| re(r"(?i)\b(?:fp16|bf16|fp8) mixed precision requires a GPU\b"));
+/// PyTorch Lightning's start-up line for a GPU it sees and does not use.
+static GPU_AVAILABLE_NOT_USED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bGPU available: True(?: \(cuda\))?, used: False\b|\bGPU available but not used\b")
+});
 static GPU_IDS_ANSWER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
         r#"(?i)\bgpu_ids\b|\b(?:on )?the GPU step\b|\bID of the GPU\b|[`"']All[`"'][^\n]{0,60}\bcase.?sensitive"#,
@@ -1032,6 +1036,13 @@ pub fn launcher_config_cause(paste: &str) -> Option<(&'static str, String)> {
                 ));
             }
         }
+    }
+    // PyTorch Lightning's own line: it sees the GPU and was not asked to use it
+    if m(&GPU_AVAILABLE_NOT_USED) {
+        return Some((
+            "workload.gpu_not_requested",
+            "the program says the GPU is available but not used (\"GPU available: True, used: False\"): the trainer was not asked for the GPU (set accelerator='gpu' and devices), the machine is fine".to_string(),
+        ));
     }
     if m(&ACCELERATE_NO_GPU) && m(&GPU_IDS_ANSWER) {
         return Some((
@@ -1090,6 +1101,15 @@ mod tests {
         );
         assert_eq!(
             launcher_config_cause("ValueError: fp16 mixed precision requires a GPU\n"),
+            None
+        );
+        // Lightning's own line (https://github.com/open-edge-platform/anomalib/issues/232)
+        assert_eq!(
+            launcher_config_cause("GPU available: True, used: False\n").map(|(id, _)| id),
+            Some("workload.gpu_not_requested")
+        );
+        assert_eq!(
+            launcher_config_cause("GPU available: True (cuda), used: True\n"),
             None
         );
     }

@@ -713,6 +713,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
             ),
+            "host.container_no_gpu" if line.contains("cgroup subsystem devices") => (
+                "nvidia-container-cli cannot find the devices cgroup: the host runs cgroup v2 and the NVIDIA Container Toolkit is older than 1.8 (no cgroup v2 support), so no GPU container can start",
+                "Upgrade nvidia-container-toolkit, libnvidia-container-tools and libnvidia-container1 to 1.9.0 or later from NVIDIA's repository (a distribution's older package may shadow it), then restart the engine.",
+            ),
             "host.container_no_gpu" => (
                 "the container runtime has no NVIDIA runtime handler (containerd / CRI-O not configured by the toolkit, or the pod's runtime class names one that does not exist), so no GPU pod or container can start with the GPUs",
                 "Configure the engine for NVIDIA's runtime (`sudo nvidia-ctk runtime configure --runtime=containerd` or `--runtime=crio`, then restart it); with the GPU operator check the toolkit daemonset's logs and its containerd config path for the distribution.",

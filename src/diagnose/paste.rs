@@ -251,7 +251,9 @@ fn patterns() -> Option<&'static Patterns> {
             nvlink_states: re(r"^(?:[UDX_]\s+)*[UDX_]$")?,
             // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
             // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
-            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia"#)?,
+            // also nvidia-container-cli's "cgroup subsystem devices not found" (a toolkit older than
+            // 1.8 on a cgroup v2 host: no GPU container can start)
+            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia|nvidia-container-cli: container error: cgroup subsystem devices not found"#)?,
             persistence_words: re(r"\bnvidia-persistenced\b|\bnvidia-smi -pm [01]\b|\bpersistence[- ]mode\b")?,
             // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
             nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
@@ -496,6 +498,9 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_cudnn: Option<String> = None;
     let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
+    // inside Lightning's "* CUDA:" section, and its "- GPU:" list
+    let mut lightning_cuda = false;
+    let mut lightning_gpus = false;
     // torch.__config__.show() listed CUDA, or reached its build settings without it
     let mut config_cuda = false;
     let mut config_cpu = false;
@@ -531,9 +536,11 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.persistence_words.is_match(&line) {
             note(&mut ce, "persistence mode (words)");
         }
-        if p.runtime_handler_missing.is_match(&line) {
+        if let Some(m) = p.runtime_handler_missing.find(&line) {
             note(&mut ce, "container runtime");
-            observe(&mut ce, "host.container_no_gpu", &line);
+            // a long engine error: the words observed, not its prologue
+            let from = if m.end() > 300 { m.start() } else { 0 };
+            observe(&mut ce, "host.container_no_gpu", &line[from..]);
         }
         if let Some(c) = p.dcgm_driver.captures(&line) {
             note(&mut ce, "dcgmi diag");
@@ -574,6 +581,61 @@ pub fn parse(text: &str) -> CollectEnv {
             )
         {
             heading = Some(line.clone());
+            continue;
+        }
+        // PyTorch Lightning's collect_env_details: "* CUDA:" then "- GPU:" with one "- <name>"
+        // line per GPU, "- available: True", "- version: 12.1" (torch.version.cuda); other
+        // sections ("* System:" has the kernel's "- version:") are read as key-value lines
+        if line.starts_with("* ") && line.ends_with(':') {
+            lightning_cuda = line.eq_ignore_ascii_case("* CUDA:");
+            lightning_gpus = false;
+            if lightning_cuda {
+                note(&mut ce, "lightning collect_env_details");
+            }
+            continue;
+        }
+        if lightning_cuda {
+            if let Some(item) = line.strip_prefix("- ") {
+                let (key, value) = item
+                    .split_once(':')
+                    .map_or((item.trim(), ""), |(k, v)| (k.trim(), v.trim()));
+                match key.to_ascii_lowercase().as_str() {
+                    "gpu" if value.is_empty() => lightning_gpus = true,
+                    "available" => {
+                        lightning_gpus = false;
+                        ce.cuda_available = match value.to_ascii_lowercase().as_str() {
+                            "true" => Some(true),
+                            "false" => Some(false),
+                            _ => ce.cuda_available,
+                        };
+                    }
+                    "version" => {
+                        lightning_gpus = false;
+                        if looks_like_version(value) {
+                            set(&mut ce.torch_cuda, value);
+                        }
+                    }
+                    _ if lightning_gpus
+                        && !item.contains(':')
+                        && !vendor_only(item)
+                        && block_gpus.len() < 1024 =>
+                    {
+                        block_gpus.push(item.trim().to_string());
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            lightning_cuda = false;
+        }
+        // Lightning's start-up line: "GPU available: True (cuda), used: True"
+        if let Some(rest) = line.strip_prefix("GPU available: ") {
+            match rest.split([',', ' ']).next() {
+                Some("True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
+                Some("False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                _ => {}
+            }
+            note(&mut ce, "lightning start-up");
             continue;
         }
         // Hugging Face's env reports: the framework's version and whether it sees a GPU

@@ -1113,3 +1113,47 @@ PyTorch compiling details: PyTorch built with:
     assert!(ce.torch_cpu_only);
     assert_eq!(ce.platform.as_deref(), Some("linux"));
 }
+
+/// Round 10: PyTorch Lightning's collect_env_details ("* CUDA:" / "- GPU:" / one name a line /
+/// "- available:" / "- version:" is torch.version.cuda; "* System:"'s "- version:" is the
+/// kernel's), from https://github.com/Lightning-AI/pytorch-lightning/issues/19768, and its
+/// start-up line, from https://github.com/open-edge-platform/anomalib/issues/232
+#[test]
+fn lightning_environment_and_start_up_line() {
+    let ce = parse(
+        "* CUDA:
+\t- GPU:
+\t\t- NVIDIA GeForce RTX 3080 Laptop GPU
+\t- available:         True
+\t- version:           12.1
+* Lightning:
+\t- pytorch-lightning: 2.2.2
+\t- torch:             2.2.2
+\t- torchvision:       0.17.2
+* System:
+\t- OS:                Linux
+\t- python:            3.10.12
+\t- version:           #1 SMP PREEMPT_DYNAMIC Thu Mar 28 10:35:44 UTC 2024
+",
+    );
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3080 Laptop GPU"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(ce.torch.as_deref(), Some("2.2.2"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    let ce = parse("GPU available: True, used: False\nTPU available: False, using: 0 TPU cores\n");
+    assert_eq!(ce.cuda_available, Some(true));
+}
+
+/// Round 10: nvidia-container-cli refusing a cgroup v2 host (toolkit before 1.8) observes
+/// `host.container_no_gpu`, with the words that say so kept from a long engine error
+/// (https://github.com/NVIDIA/nvidia-container-toolkit/issues/23).
+#[test]
+fn container_toolkit_without_cgroup_v2_is_observed() {
+    let ce = parse("`docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: container error: cgroup subsystem devices not found: unknown`.\n");
+    let (id, line) = ce.kernel_observed.first().expect("observed");
+    assert_eq!(id, "host.container_no_gpu");
+    assert!(
+        line.contains("cgroup subsystem devices not found"),
+        "{line}"
+    );
+}
