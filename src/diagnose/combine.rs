@@ -62,13 +62,49 @@ static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// A Mac with Apple silicon named as the machine ("Mac M1", "MacBook Pro M2", "Apple
+/// Silicon"): it has no NVIDIA GPU.
+static APPLE_SILICON_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    // ASCII boundaries: the words may sit between CJK characters ("在Mac M1上面")
+    re(
+        r"(?i)(?:^|[^a-z0-9])(?:mac(?:book)?(?: (?:pro|air|mini|studio))?\s?(?:with )?(?:an? )?m[1-4](?: (?:pro|max|ultra))?|apple (?:silicon|m[1-4]))(?:$|[^a-z0-9])",
+    )
+});
+
 /// Whether the paste says the machine has no NVIDIA GPU, and shows none: no GPU named, no
 /// driver, nvidia-smi never answered.
 pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
     ce.gpus.is_empty()
         && ce.driver.is_none()
         && !ce.smi_answered
-        && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+        && (NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+            || APPLE_SILICON_SAID
+                .as_ref()
+                .is_some_and(|r| r.is_match(paste)))
+}
+
+/// The fix a paste reports: a CUDA library's directory put on LD_LIBRARY_PATH ("export
+/// LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib"), with words saying
+/// it worked. The toolkit's `stubs` directory is no fix.
+static LIBRARY_PATH_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bexport LD_LIBRARY_PATH=[^\n]*(?:cudnn|cublas|nvidia|CONDA_PREFIX|cuda[^\n/]*/(?:lib|lib64|targets))[^\n]*",
+    )
+});
+static FIX_WORKED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:found a (?:temporary )?solution|solved|fixed|this works|it works|worked for me|that worked|now works)\b",
+    )
+});
+
+/// Whether the paste reports that putting a CUDA library's directory on LD_LIBRARY_PATH
+/// fixed it.
+pub fn library_path_fix_said(paste: &str) -> bool {
+    let fix = LIBRARY_PATH_FIX
+        .as_ref()
+        .and_then(|r| r.find(paste))
+        .is_some_and(|m| !m.as_str().contains("stubs"));
+    fix && FIX_WORKED_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
 /// A line that reports an error (an exception, a failed call, an abort), as opposed to an
@@ -1070,6 +1106,33 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fix that puts a CUDA library's directory on the loader's path, said to work
+    /// (https://github.com/tensorflow/tensorflow/issues/60790); the stubs directory is none.
+    #[test]
+    fn apple_silicon_is_no_nvidia_gpu() {
+        let ce = CollectEnv::default();
+        assert!(says_no_nvidia_gpu(
+            "我在Mac M1上面运行项目一直报错这个错误\n",
+            &ce
+        ));
+        assert!(says_no_nvidia_gpu("running on a MacBook Pro M2 Max\n", &ce));
+        assert!(!says_no_nvidia_gpu(
+            "the machine's 2080 runs in a Macro M1 slot\n",
+            &ce
+        ));
+    }
+
+    #[test]
+    fn a_library_path_fix_is_read() {
+        assert!(library_path_fix_said("Found a solution to see it on jupyterlab\nexport LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib\n"));
+        assert!(!library_path_fix_said(
+            "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/\n"
+        ));
+        assert!(!library_path_fix_said(
+            "it works: export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs\n"
+        ));
+    }
 
     /// Accelerate's config blocks (https://github.com/huggingface/accelerate/issues/1048,
     /// /issues/1260) and a thread about its GPU-ids answer

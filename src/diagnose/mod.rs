@@ -725,6 +725,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the paste lists NVLink links down (`dcgmi nvlink --link-status` 'D', `nvidia-smi nvlink -s` '<inactive>'): GPU-to-GPU traffic falls back to PCIe or fails (NCCL hangs, P2P errors)",
                 "Drain the node; reset the GPUs (`nvidia-smi -r`) or power-cycle it, and if the links stay down reseat the NVLink bridges / have the baseboard serviced.",
             ),
+            "driver.stub_library" => (
+                "the libcuda the program loaded is the CUDA toolkit's stub (a `stubs/` directory), not the driver's: every CUDA call answers CUDA_ERROR_STUB_LIBRARY (34)",
+                "Take the toolkit's `stubs` directory out of LD_LIBRARY_PATH (and out of /etc/ld.so.conf.d, then `sudo ldconfig`) so the driver's libcuda.so.1 is found first; the stub is only for linking.",
+            ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
                 "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
@@ -1024,7 +1028,9 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     };
     // What the paste says of the hardware beats a "no usable driver" reading of the error:
     // with no NVIDIA GPU, CUDA's "insufficient driver" / "no driver" is that missing GPU.
-    let (cause, from, summary) = if combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+    // An extension's CUDA build that cannot load on such a machine is that missing GPU too.
+    let (cause, from, summary) = if (combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+        || cause == "ext.abi_mismatch")
         && combine::says_no_nvidia_gpu(paste, &ce)
     {
         (
@@ -1218,6 +1224,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             )
         }
         _ => (cause, from, summary),
+    };
+    // The fix the paste reports puts a CUDA library's directory on the loader's path ("export
+    // LD_LIBRARY_PATH=...:$CUDNN_PATH/lib"): the library was installed but not found, where
+    // nothing more specific was observed.
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
+    ) && from != "log"
+        && combine::library_path_fix_said(paste)
+    {
+        (
+            "torch.wheel_deps_mismatch".to_string(),
+            "paste".to_string(),
+            "the paste's fix adds a CUDA library's directory (cuDNN, cuBLAS, the environment's lib) to LD_LIBRARY_PATH: the program could not find a CUDA library it loads where it ran (another shell, a notebook kernel or a service does not get that path)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
     };
     // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
     // evidence the same way: it answers where nothing specific was observed, and rises where

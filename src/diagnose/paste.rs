@@ -149,6 +149,7 @@ struct Patterns {
     ultra_torch: Regex,
     ultra_device: Regex,
     check_row: Regex,
+    stub_loaded: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -353,6 +354,7 @@ fn patterns() -> Option<&'static Patterns> {
             ultra_torch: re(r"\bPython-\d+\.\d+(?:\.\d+)?\s+torch-(\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)|\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)\s+(?:CUDA:\d|CPU\b)")?,
             ultra_device: re(r"\bCUDA:(\d+)\s+\(([^,()]+?),\s*[\d.]+\s*Mi?B\)")?,
             // `yolo checks`' package rows: "torch               ✅ 2.1.1+cu121>=1.8.0"
+            stub_loaded: re(r"^\S*/stubs/libcuda\.so(?:\.1)?$|=>\s*\S*/stubs/libcuda\.so(?:\.1)?$|/stubs/libcuda\.so(?:\.1)?: undefined symbol|\bloaded from\s+\S*/stubs/libcuda\.so")?,
             check_row: re(r"^([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d[\w.+-]*?)(?:\s*(?:[<>=!~]=?|is required).*)?$")?,
         })
     })
@@ -535,6 +537,13 @@ pub fn parse(text: &str) -> CollectEnv {
         // the driver's persistence named ("nvidia-persistenced", "nvidia-smi -pm 1")
         if p.persistence_words.is_match(&line) {
             note(&mut ce, "persistence mode (words)");
+        }
+        // libcuda resolved from the toolkit's stubs directory (numba's "Mapped libcuda.so
+        // paths:", `ldconfig -p`'s "=> /usr/local/cuda/lib64/stubs/libcuda.so", ctypes'
+        // ".../stubs/libcuda.so: undefined symbol"): the stub is what programs load
+        if line.contains("/stubs/libcuda.so") && p.stub_loaded.is_match(&line) {
+            note(&mut ce, "libcuda path");
+            observe(&mut ce, "driver.stub_library", &line);
         }
         if let Some(m) = p.runtime_handler_missing.find(&line) {
             note(&mut ce, "container runtime");
@@ -2008,7 +2017,9 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
             };
         }
         "active gpu name" | "gpu name" | "device name" => {
-            if !vendor_only(value) && !collect_env_absent(value) {
+            // each framework of a detection script names its active GPU: one GPU, said again
+            let again = key == "active gpu name" && gpus.iter().any(|g| g == value.trim());
+            if !again && !vendor_only(value) && !collect_env_absent(value) {
                 gpus.push(value.trim().to_string());
             }
         }

@@ -1157,3 +1157,43 @@ fn container_toolkit_without_cgroup_v2_is_observed() {
         "{line}"
     );
 }
+
+/// Round 10: libcuda resolved from the toolkit's stubs directory, as numba's
+/// `cuda.cudadrv.libs.test()` maps it (https://github.com/numba/numba/issues/9732), observes
+/// `driver.stub_library`; a link line naming the stubs directory does not.
+#[test]
+fn libcuda_loaded_from_the_stubs_directory_is_observed() {
+    let ce = parse(
+        "Using loader <class 'ctypes.CDLL'>
+        Trying to load driver...        ok
+                Loaded from libcuda.so
+        Mapped libcuda.so paths:
+                /usr/local/cuda-11.8/targets/x86_64-linux/lib/stubs/libcuda.so
+",
+    );
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.stub_library")
+    );
+    let ce = parse("g++ -o app main.o -L/usr/local/cuda/lib64/stubs/libcuda.so -lcudart\n");
+    assert!(ce.kernel_observed.is_empty());
+}
+
+/// Round 10: a GPU-detection script's report, where PyTorch and JAX each name the active GPU
+/// (one GPU), from https://github.com/matthewfeickert/nvidia-gpu-ml-library-test/pull/4
+#[test]
+fn detection_script_names_one_active_gpu() {
+    let ce = parse(
+        "PyTorch build CUDA version: 10.2
+PyTorch has active GPU: True
+Active GPU name: GeForce GTX 1650 with Max-Q Design
+
+JAX
+XLA backend type: gpu
+Active GPU name: GeForce GTX 1650 with Max-Q Design
+",
+    );
+    assert_eq!(ce.gpus, vec!["GeForce GTX 1650 with Max-Q Design"]);
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.2"));
+    assert_eq!(ce.cuda_available, Some(true));
+}
