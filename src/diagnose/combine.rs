@@ -133,7 +133,7 @@ static CPU_TORCH_NAMED: LazyLock<Option<Regex>> =
 /// such words.
 static CPU_BUILD_BLAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
+        r"(?i)\bnvidia\b|\bdgx\b|\b(?:saw|sees|see|detects?|detected|found|finds)\W{0,2}cuda:\d|(?:py)?torch\b[^\n]{0,20}安装\s*(?:gpu|cuda)\s*版|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
     )
 });
 
@@ -244,7 +244,7 @@ pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> 
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
 static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b|(?:py)?torch\b[^\n]{0,20}安装\s*(?:gpu|cuda)\s*版",
     )
 });
 
@@ -823,7 +823,7 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bpaddle(?:paddle)?\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 

@@ -150,6 +150,7 @@ struct Patterns {
     ultra_device: Regex,
     check_row: Regex,
     stub_loaded: Regex,
+    paddle_device: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -354,6 +355,7 @@ fn patterns() -> Option<&'static Patterns> {
             ultra_torch: re(r"\bPython-\d+\.\d+(?:\.\d+)?\s+torch-(\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)|\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)\s+(?:CUDA:\d|CPU\b)")?,
             ultra_device: re(r"\bCUDA:(\d+)\s+\(([^,()]+?),\s*[\d.]+\s*Mi?B\)")?,
             // `yolo checks`' package rows: "torch               ✅ 2.1.1+cu121>=1.8.0"
+            paddle_device: re(r"\bDriver API Version: (\d+\.\d+), Runtime API Version: (\d+\.\d+)")?,
             stub_loaded: re(r"^\S*/stubs/libcuda\.so(?:\.1)?$|=>\s*\S*/stubs/libcuda\.so(?:\.1)?$|/stubs/libcuda\.so(?:\.1)?: undefined symbol|\bloaded from\s+\S*/stubs/libcuda\.so")?,
             check_row: re(r"^([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d[\w.+-]*?)(?:\s*(?:[<>=!~]=?|is required).*)?$")?,
         })
@@ -500,6 +502,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_cudnn: Option<String> = None;
     let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
+    // the previous line ended "`torch.__version__` is": its value opens this line
+    let mut wrapped_ask = false;
     // inside Lightning's "* CUDA:" section, and its "- GPU:" list
     let mut lightning_cuda = false;
     let mut lightning_gpus = false;
@@ -646,6 +650,35 @@ pub fn parse(text: &str) -> CollectEnv {
             }
             note(&mut ce, "lightning start-up");
             continue;
+        }
+        // a two-column markdown table of the environment ("| **Driver** | 580.142 |",
+        // "| PyTorch | 2.12.1+cu130 |"): a key and its value
+        if line.starts_with('|') && line.ends_with('|') && line.matches('|').count() == 3 {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            if let [key, value] = cells[..] {
+                let key = key.replace(['*', '`'], "");
+                let value = value.replace(['*', '`'], "");
+                let key = key.trim().to_ascii_lowercase();
+                if !key.is_empty()
+                    && key.len() <= 40
+                    && !key.starts_with('-')
+                    && key
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || " ._-/()".contains(c))
+                    && keyed(&mut ce, &key, value.trim(), &mut block_gpus)
+                {
+                    note(&mut ce, "markdown table");
+                    continue;
+                }
+            }
+        }
+        // PaddlePaddle's device line: "Please NOTE: device: 0, GPU Compute Capability: 8.6,
+        // Driver API Version: 11.4, Runtime API Version: 10.2" (the driver's CUDA, Paddle's)
+        if let Some(c) = p.paddle_device.captures(&line) {
+            note(&mut ce, "paddle device");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver_cuda, v.as_str());
+            }
         }
         // Hugging Face's env reports: the framework's version and whether it sees a GPU
         if let Some(c) = p.hf_framework.captures(&line) {
@@ -956,7 +989,26 @@ pub fn parse(text: &str) -> CollectEnv {
                 note(&mut ce, "python output");
                 continue;
             }
+            // prose wrapped after "`torch.__version__` is": the value opens the next line
+            // ("`2.9.1+cpu` and `torch.version.cuda` is `None`.")
+            if wrapped_ask {
+                let first = line
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches('`');
+                if let Some(v) = p.bare_value.captures(first).and_then(|c| c.get(1)) {
+                    match (what, v.as_str()) {
+                        ("version", v) if v.contains('.') => {
+                            free_torch.get_or_insert_with(|| v.to_string());
+                        }
+                        ("cuda", v) if v.contains('.') => set(&mut ce.torch_cuda, v),
+                        _ => {}
+                    }
+                }
+            }
         }
+        wrapped_ask = false;
         // Secure Boot's state, as `mokutil --sb-state` prints it ("SecureBoot enabled") or a
         // sentence gives it ("later I enabled the Secure Boot"): it decides whether an unsigned
         // nvidia module may load
@@ -998,6 +1050,12 @@ pub fn parse(text: &str) -> CollectEnv {
                 && bare.ends_with([')', '_', 'a', '"', '\''])
             {
                 asked = Some(what);
+            }
+            // a sentence broken after "`torch.__version__` is"
+            let tail = bare.trim_end();
+            if tail.ends_with(&format!("{attr}` is")) || tail.ends_with(&format!("{attr} is")) {
+                asked = Some(what);
+                wrapped_ask = true;
             }
         }
         // lshw -C display: "*-display" blocks; "product: G98 [GeForce 9300 GS]", "vendor:
@@ -1966,6 +2024,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
             }
         }
         "cuda driver version"
+        | "driver"
         | "driver version"
         | "nvidia driver version"
         | "nvidia driver"

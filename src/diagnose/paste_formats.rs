@@ -1197,3 +1197,28 @@ Active GPU name: GeForce GTX 1650 with Max-Q Design
     assert_eq!(ce.torch_cuda.as_deref(), Some("10.2"));
     assert_eq!(ce.cuda_available, Some(true));
 }
+
+/// Round 10: a two-column markdown table of the environment
+/// (https://github.com/sgl-project/sglang-omni/issues/620), PaddlePaddle's device line
+/// (https://github.com/PaddlePaddle/Paddle/issues/39090), and prose wrapped after
+/// "`torch.__version__` is" (https://github.com/pollen-robotics/microduck_rl/pull/2).
+#[test]
+fn markdown_tables_paddle_device_lines_and_wrapped_versions() {
+    let ce = parse(
+        "| | |
+|---|---|
+| **Hardware** | NVIDIA DGX Spark, **GB10** (compute capability **12.1**) |
+| **Driver** | 580.142 |
+| **CUDA toolkit** | 13.0 (`/usr/local/cuda` → `libnvrtc.so.13`, `libcudart.so.13`) |
+| **torch** | 2.9.1 |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("580.142"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("13.0"));
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1"));
+    let ce = parse("W0120 19:29:14.875797 20703 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API Version: 10.2\n");
+    assert_eq!(ce.driver_cuda.as_deref(), Some("11.4"));
+    let ce = parse("On linux-aarch64, PyPI's torch wheel is **CPU-only**: `torch.__version__` is\n`2.9.1+cpu` and `torch.version.cuda` is `None`.\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1+cpu"));
+    assert!(ce.torch_cpu_only);
+}
