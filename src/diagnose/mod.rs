@@ -717,6 +717,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "nvidia-container-cli cannot find the devices cgroup: the host runs cgroup v2 and the NVIDIA Container Toolkit is older than 1.8 (no cgroup v2 support), so no GPU container can start",
                 "Upgrade nvidia-container-toolkit, libnvidia-container-tools and libnvidia-container1 to 1.9.0 or later from NVIDIA's repository (a distribution's older package may shadow it), then restart the engine.",
             ),
+            "host.container_no_gpu" if line.contains("could not select device driver") => (
+                "Docker has no NVIDIA device driver registered for `--gpus` / a compose `driver: nvidia` request: the NVIDIA Container Toolkit is not installed or not configured for this engine (Docker Desktop's own engine, a snap-installed Docker), so no GPU container can start",
+                "Install the NVIDIA Container Toolkit on the host whose engine runs the containers, then `sudo nvidia-ctk runtime configure --runtime=docker` and `sudo systemctl restart docker` (use the system Docker Engine rather than Docker Desktop's or a snap's).",
+            ),
             "host.container_no_gpu" => (
                 "the container runtime has no NVIDIA runtime handler (containerd / CRI-O not configured by the toolkit, or the pod's runtime class names one that does not exist), so no GPU pod or container can start with the GPUs",
                 "Configure the engine for NVIDIA's runtime (`sudo nvidia-ctk runtime configure --runtime=containerd` or `--runtime=crio`, then restart it); with the GPU operator check the toolkit daemonset's logs and its containerd config path for the distribution.",

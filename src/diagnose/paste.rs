@@ -254,8 +254,9 @@ fn patterns() -> Option<&'static Patterns> {
             // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
             // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
             // also nvidia-container-cli's "cgroup subsystem devices not found" (a toolkit older than
-            // 1.8 on a cgroup v2 host: no GPU container can start)
-            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia|nvidia-container-cli: container error: cgroup subsystem devices not found"#)?,
+            // 1.8 on a cgroup v2 host: no GPU container can start), and Docker's "could not select
+            // device driver \"\" with capabilities: [[gpu]]" (no NVIDIA device driver registered)
+            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia|nvidia-container-cli: container error: cgroup subsystem devices not found|could not select device driver "[^"]{0,20}" with capabilities: \[\[gpu\]\]"#)?,
             persistence_words: re(r"\bnvidia-persistenced\b|\bnvidia-smi -pm [01]\b|\bpersistence[- ]mode\b")?,
             // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
             nvlink_inactive: re(r"^Link \d+: <inactive>$")?,

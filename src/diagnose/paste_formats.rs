@@ -1222,3 +1222,22 @@ fn markdown_tables_paddle_device_lines_and_wrapped_versions() {
     assert_eq!(ce.torch.as_deref(), Some("2.9.1+cpu"));
     assert!(ce.torch_cpu_only);
 }
+
+/// Round 10: Docker's "could not select device driver ... with capabilities: [[gpu]]" (no NVIDIA
+/// device driver registered with the engine) observes `host.container_no_gpu`, for the
+/// `--gpus` flag's empty driver name and compose's "nvidia"
+/// (https://github.com/docker/cli/issues/2425, https://github.com/psalias2006/gpu-hot/issues/18).
+#[test]
+fn docker_without_an_nvidia_device_driver_is_observed() {
+    for line in [
+        "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n",
+        "Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]\n",
+    ] {
+        let ce = parse(line);
+        assert_eq!(
+            ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+            Some("host.container_no_gpu"),
+            "{line}"
+        );
+    }
+}
