@@ -2037,6 +2037,10 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "kmd version" => {
             // "CUDA driver version: 12.3" (Ollama) is the CUDA the driver supports
             let major = first.split('.').next().and_then(|m| m.parse::<u32>().ok());
+            // a bare "Driver" key (a markdown table's row) names a release or nothing
+            if key == "driver" && !looks_like_version(first) {
+                return false;
+            }
             if looks_like_version(first) && major.is_some_and(|m| m < 100) {
                 set(&mut ce.driver_cuda, first);
             } else if looks_like_version(first) {

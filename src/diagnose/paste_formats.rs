@@ -1241,3 +1241,16 @@ fn docker_without_an_nvidia_device_driver_is_observed() {
         );
     }
 }
+
+/// Round 10: a bare "Driver" key that names no release leaves the line to the free-form
+/// reading ("Driver: nvidia-driver-535" is the 535 branch).
+#[test]
+fn a_bare_driver_key_without_a_release_is_read_free_form() {
+    let ce = parse("| **Driver** | 580.142 |\n");
+    assert_eq!(ce.driver.as_deref(), Some("580.142"));
+    let ce = parse("Driver: nvidia-driver-535\n");
+    assert!(
+        ce.driver.as_deref().is_some_and(|d| d.starts_with("535")),
+        "{ce:?}"
+    );
+}
