@@ -52,6 +52,10 @@ fn floors(part: &str) -> (f64, f64) {
         // after its batches' changes: 33/34 first-ranked, facts 21/21 (34 cases; each batch's
         // first measure is in SPLIT.md)
         ADDED_J => (0.90, 0.95),
+        // round 10 (dev-2026-11k, the environment reports of issue templates that are not
+        // torch's collect_env), after its batches' changes: 29/29 first-ranked, facts 61/62
+        // (33 cases; each batch's first measure is in SPLIT.md)
+        ADDED_K => (0.90, 0.95),
         // the frozen held-out part: the last measured figures less one case (after round 9,
         // 2026-11-24: 53/75 first-ranked, facts 113/150)
         _ => (0.69, 0.74),
@@ -106,6 +110,8 @@ const ADDED_H: &str = "dev-2026-11h";
 const ADDED_I: &str = "dev-2026-11i";
 /// Round 9 (#14's `diagnose` part, the start-up logs of the apps people run): all dev.
 const ADDED_J: &str = "dev-2026-11j";
+/// Round 10 (#14's `diagnose` part, the environment reports of issue templates): all dev.
+const ADDED_K: &str = "dev-2026-11k";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -136,7 +142,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 /// Whether a case lives in one of the post-freeze folders (`unknown` causes allowed there).
 fn is_added(c: &Case) -> bool {
     [
-        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I, ADDED_J,
+        ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I, ADDED_J, ADDED_K,
     ]
     .iter()
     .any(|f| c.file.starts_with(&format!("{f}/")))
@@ -175,6 +181,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_H))
         .chain(added_cases_in(ADDED_I))
         .chain(added_cases_in(ADDED_J))
+        .chain(added_cases_in(ADDED_K))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -251,7 +258,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_h = added_cases_in(ADDED_H);
     let added_i = added_cases_in(ADDED_I);
     let added_j = added_cases_in(ADDED_J);
-    let parts: [(&str, Vec<&Case>); 11] = [
+    let added_k = added_cases_in(ADDED_K);
+    let parts: [(&str, Vec<&Case>); 12] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -263,6 +271,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_H, added_h.iter().collect()),
         (ADDED_I, added_i.iter().collect()),
         (ADDED_J, added_j.iter().collect()),
+        (ADDED_K, added_k.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

@@ -62,13 +62,49 @@ static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
+/// A Mac with Apple silicon named as the machine ("Mac M1", "MacBook Pro M2", "Apple
+/// Silicon"): it has no NVIDIA GPU.
+static APPLE_SILICON_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    // ASCII boundaries: the words may sit between CJK characters ("在Mac M1上面")
+    re(
+        r"(?i)(?:^|[^a-z0-9])(?:mac(?:book)?(?: (?:pro|air|mini|studio))?\s?(?:with )?(?:an? )?m[1-4](?: (?:pro|max|ultra))?|apple (?:silicon|m[1-4]))(?:$|[^a-z0-9])",
+    )
+});
+
 /// Whether the paste says the machine has no NVIDIA GPU, and shows none: no GPU named, no
 /// driver, nvidia-smi never answered.
 pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
     ce.gpus.is_empty()
         && ce.driver.is_none()
         && !ce.smi_answered
-        && NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+        && (NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+            || APPLE_SILICON_SAID
+                .as_ref()
+                .is_some_and(|r| r.is_match(paste)))
+}
+
+/// The fix a paste reports: a CUDA library's directory put on LD_LIBRARY_PATH ("export
+/// LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib"), with words saying
+/// it worked. The toolkit's `stubs` directory is no fix.
+static LIBRARY_PATH_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\bexport LD_LIBRARY_PATH=[^\n]*(?:cudnn|cublas|nvidia|CONDA_PREFIX|cuda[^\n/]*/(?:lib|lib64|targets))[^\n]*",
+    )
+});
+static FIX_WORKED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:found a (?:temporary )?solution|solved|fixed|this works|it works|worked for me|that worked|now works)\b",
+    )
+});
+
+/// Whether the paste reports that putting a CUDA library's directory on LD_LIBRARY_PATH
+/// fixed it.
+pub fn library_path_fix_said(paste: &str) -> bool {
+    let fix = LIBRARY_PATH_FIX
+        .as_ref()
+        .and_then(|r| r.find(paste))
+        .is_some_and(|m| !m.as_str().contains("stubs"));
+    fix && FIX_WORKED_SAID.as_ref().is_some_and(|r| r.is_match(paste))
 }
 
 /// A line that reports an error (an exception, a failed call, an abort), as opposed to an
@@ -97,7 +133,7 @@ static CPU_TORCH_NAMED: LazyLock<Option<Regex>> =
 /// such words.
 static CPU_BUILD_BLAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bnvidia\b|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
+        r"(?i)\bnvidia\b|\bdgx\b|\b(?:saw|sees|see|detects?|detected|found|finds)\W{0,2}cuda:\d|(?:py)?torch\b[^\n]{0,20}安装\s*(?:gpu|cuda)\s*版|not compiled with cuda|\bcuda (?:version|build|variant) of (?:py)?torch|\+cpu\b[^\n]{0,40}\b(?:is installed|was installed|gets installed|got installed|instead)\b|\b(?:replaced|overwritten|overwrote|downgraded|reinstalled|pulls?|pulled)\b[^\n]{0,40}\+cpu\b|\b(?:py)?torch\b[^\n]{0,12}\bcpu\b[^\n]{0,12}\binstalled\b",
     )
 });
 
@@ -212,7 +248,7 @@ pub fn extension_built_for_other_torch(paste: &str) -> Option<(String, String)> 
 /// `cpuonly` / `pytorch-mutex ... cpu` packages.
 static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b",
+        r"(?i)\bcpu[- ]?only\W{0,2}\s(?:version|build|variant|wheel|package)s?\b|\bcpu[- ](?:version|build|variant|wheel)s? of \W?(?:py)?torch\b|\bpy\d\.\d+_cpu_\d+\b|\bpytorch-mutex\s+\S+\s+cpu\b|\bcpuonly\b|(?:py)?torch\b[^\n]{0,20}安装\s*(?:gpu|cuda)\s*版",
     )
 });
 
@@ -341,7 +377,7 @@ static DEVICE_NODES_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `nvidia.com/gpu` resource was not requested.
 static CONTAINER_RUNTIME_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b",
+        r"(?i)\b(?:default[- ])?runtime[- ]?class(?:name)?\b`?[^.\n]{0,40}\b(?:not (?:set|configured)|missing|fix(?:es|ed)?|solves?|solved)\b|\bdefault[- ]runtime\b[^.\n]{0,40}\b(?:is not|isn't|wasn't|was not|not set to|not)\b[^.\n]{0,20}\bnvidia\b|\bnvidia\.com/gpu\b[^.\n]{0,40}\b(?:limits?|requests?|resources?)\b[^.\n]{0,40}\b(?:fix(?:es|ed)?|solved|resolved|works?|worked)\b|\b(?:gpu|graphics card) was not (?:correctly |properly )?attached\b|\b(?:doesn't|does not|won't|will not|can't|cannot) (?:work|be used)\b[^.\n]{0,12}\bwith docker desktop\b|\bdocker desktop\b[^.\n]{0,40}\b(?:doesn't|does not|won't|cannot|can't) (?:support|pass|expose|give)\b[^.\n]{0,20}\bgpus?\b|\b(?:add(?:ing|ed)?|set(?:ting)?|pass(?:ing|ed)?)\b[^.\n]{0,20}\bNVIDIA_DRIVER_CAPABILITIES\s*=\s*\W?[a-z,]*\bcompute\b|\bnvidia-container-(?:toolkit|runtime)\b[^.\n]{0,60}\b(?:does not work|doesn't work|has bugs|is broken|was broken)\b|\b(?:NVIDIA|nvidia's) repo\b[^.\n]{0,20}\bfor the nvidia-container-(?:toolkit|runtime)\b",
     )
 });
 
@@ -770,12 +806,12 @@ pub fn container_started_with_gpus(paste: &str) -> bool {
 }
 
 /// The engine could not give the container the GPUs it asked for: the CDI spec does not
-/// resolve the device (missing, unreadable to a rootless user, stale), or no runtime
-/// answers the GPU request. The `--gpus` / `--device nvidia.com/gpu` it was started with is
+/// resolve the device (missing, unreadable to a rootless user, stale), no runtime answers
+/// the GPU request, or the toolkit cannot use the host's cgroups (v2 before toolkit 1.8). The `--gpus` / `--device nvidia.com/gpu` it was started with is
 /// then what failed, not evidence that it has them.
 static RUNTIME_COULD_NOT_INJECT: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b",
+        r"(?i)\bunresolvable CDI devices?\b|\bfailed to inject CDI devices\b|\bcould not select device driver\b|\bunknown or invalid runtime name: nvidia\b|\bcgroup subsystem devices not found\b",
     )
 });
 
@@ -791,7 +827,7 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bpaddle(?:paddle)?\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -979,6 +1015,84 @@ pub fn versioned_cuda_library_missing(paste: &str) -> bool {
         .is_some_and(|r| r.is_match(paste))
 }
 
+/// A launcher's configuration the paste shows (Hugging Face Accelerate's `accelerate env`
+/// "default config" block or its YAML): "use_cpu: True" runs every process it starts on the
+/// CPU; "gpu_ids" is copied into the started processes' CUDA_VISIBLE_DEVICES, so a value
+/// CUDA cannot read as device ids ("[3,4,5]", "'[1,2,3,4]'", "All": only "all" is special)
+/// hides every GPU from them.
+static LAUNCHER_USE_CPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?im)^\s*(?:[-*]\s*)?use_cpu:\s*true\s*$"));
+static LAUNCHER_GPU_IDS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?m)^\s*(?:[-*]\s*)?gpu_ids:\s*(\S[^\n]*?)\s*$"));
+/// Accelerate's launcher named: its config block's keys, its commands.
+static ACCELERATE_NAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?im)\baccelerate (?:launch|config|env)\b|`accelerate` default config|^\s*(?:[-*]\s*)?(?:compute_environment|distributed_type):",
+    )
+});
+/// Accelerate refusing a GPU setting for want of a GPU ("fp16 mixed precision requires a
+/// GPU"), or a sentence about the launcher's GPU-ids question ("the GPU step", "gpu_ids").
+static ACCELERATE_NO_GPU: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)\b(?:fp16|bf16|fp8) mixed precision requires a GPU\b"));
+/// PyTorch Lightning's start-up line for a GPU it sees and does not use.
+static GPU_AVAILABLE_NOT_USED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?i)\bGPU available: True(?: \(cuda\))?, used: False\b|\bGPU available but not used\b")
+});
+static GPU_IDS_ANSWER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bgpu_ids\b|\b(?:on )?the GPU step\b|\bID of the GPU\b|[`"']All[`"'][^\n]{0,60}\bcase.?sensitive"#,
+    )
+});
+
+/// What a launcher's configuration in the paste does to the processes it starts, where it
+/// keeps them off the GPU: `workload.gpu_not_requested` (the config asks for the CPU) or
+/// `env.visible_devices_empty` (its GPU ids hide every GPU). A process that printed
+/// torch.cuda.is_available() True outside the launcher does not contradict either.
+pub fn launcher_config_cause(paste: &str) -> Option<(&'static str, String)> {
+    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let ids = LAUNCHER_GPU_IDS
+        .as_ref()?
+        .captures_iter(paste)
+        .filter_map(|c| Some(c.get(1)?.as_str().to_string()))
+        .next();
+    if m(&ACCELERATE_NAMED) || ids.is_some() {
+        if m(&LAUNCHER_USE_CPU) {
+            return Some((
+                "workload.gpu_not_requested",
+                "the launcher's configuration in the paste says use_cpu: True, so every process `accelerate launch` starts runs on the CPU even though torch sees the GPU (answer 'no' to the CPU-only question of `accelerate config`, or pass --cpu only when wanted)".to_string(),
+            ));
+        }
+        if let Some(v) = ids {
+            let bare = v.trim_matches(|c| c == '\'' || c == '"');
+            let usable = bare == "all"
+                || bare.split(',').all(|e| {
+                    let e = e.trim();
+                    e.parse::<u32>().is_ok() || e.starts_with("GPU-") || e.starts_with("MIG-")
+                });
+            if !usable {
+                return Some((
+                    "env.visible_devices_empty",
+                    format!("the launcher's configuration says gpu_ids: {v}; `accelerate launch` copies it into CUDA_VISIBLE_DEVICES of the processes it starts, and CUDA reads no device id from {bare:?}, so those processes see no GPU (write the ids bare, '0,1', or 'all')"),
+                ));
+            }
+        }
+    }
+    // PyTorch Lightning's own line: it sees the GPU and was not asked to use it
+    if m(&GPU_AVAILABLE_NOT_USED) {
+        return Some((
+            "workload.gpu_not_requested",
+            "the program says the GPU is available but not used (\"GPU available: True, used: False\"): the trainer was not asked for the GPU (set accelerator='gpu' and devices), the machine is fine".to_string(),
+        ));
+    }
+    if m(&ACCELERATE_NO_GPU) && m(&GPU_IDS_ANSWER) {
+        return Some((
+            "env.visible_devices_empty",
+            "Accelerate found no GPU where torch alone sees one, and the paste points at the launcher's GPU ids: `accelerate launch` copies them into CUDA_VISIBLE_DEVICES, and a value CUDA cannot read ('All' rather than 'all', brackets) hides every GPU from the processes it starts".to_string(),
+        ));
+    }
+    None
+}
+
 /// Causes that read "CUDA found no usable driver": on a machine without an NVIDIA GPU
 /// they are that missing GPU.
 pub const NO_DRIVER_CAUSES: &[&str] = &[
@@ -996,6 +1110,76 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fix that puts a CUDA library's directory on the loader's path, said to work
+    /// (https://github.com/tensorflow/tensorflow/issues/60790); the stubs directory is none.
+    #[test]
+    fn apple_silicon_is_no_nvidia_gpu() {
+        let ce = CollectEnv::default();
+        assert!(says_no_nvidia_gpu(
+            "我在Mac M1上面运行项目一直报错这个错误\n",
+            &ce
+        ));
+        assert!(says_no_nvidia_gpu("running on a MacBook Pro M2 Max\n", &ce));
+        assert!(!says_no_nvidia_gpu(
+            "the machine's 2080 runs in a Macro M1 slot\n",
+            &ce
+        ));
+    }
+
+    #[test]
+    fn a_library_path_fix_is_read() {
+        assert!(library_path_fix_said("Found a solution to see it on jupyterlab\nexport LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib\n"));
+        assert!(!library_path_fix_said(
+            "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/\n"
+        ));
+        assert!(!library_path_fix_said(
+            "it works: export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs\n"
+        ));
+    }
+
+    /// Accelerate's config blocks (https://github.com/huggingface/accelerate/issues/1048,
+    /// /issues/1260) and a thread about its GPU-ids answer
+    /// (https://github.com/kohya-ss/sd-scripts/issues/39).
+    #[test]
+    fn a_launcher_config_that_keeps_processes_off_the_gpu_is_read() {
+        let block = "- `Accelerate` default config:\n        - compute_environment: LOCAL_MACHINE\n        - distributed_type: NO\n";
+        assert_eq!(
+            launcher_config_cause(&format!("{block}        - use_cpu: True\n")).map(|(id, _)| id),
+            Some("workload.gpu_not_requested")
+        );
+        assert_eq!(
+            launcher_config_cause(&format!(
+                "{block}        - use_cpu: False\n        - gpu_ids: [3,4,5]\n"
+            ))
+            .map(|(id, _)| id),
+            Some("env.visible_devices_empty")
+        );
+        for fine in ["all", "0,1", "'2,3'"] {
+            assert_eq!(
+                launcher_config_cause(&format!("{block}        - gpu_ids: {fine}\n")),
+                None,
+                "{fine}"
+            );
+        }
+        assert_eq!(
+            launcher_config_cause("ValueError: fp16 mixed precision requires a GPU\n`All` will no work because its case sensitive you need to type `all`\n").map(|(id, _)| id),
+            Some("env.visible_devices_empty")
+        );
+        assert_eq!(
+            launcher_config_cause("ValueError: fp16 mixed precision requires a GPU\n"),
+            None
+        );
+        // Lightning's own line (https://github.com/open-edge-platform/anomalib/issues/232)
+        assert_eq!(
+            launcher_config_cause("GPU available: True, used: False\n").map(|(id, _)| id),
+            Some("workload.gpu_not_requested")
+        );
+        assert_eq!(
+            launcher_config_cause("GPU available: True (cuda), used: True\n"),
+            None
+        );
+    }
 
     /// from https://github.com/vllm-project/vllm/issues/5983 (a vLLM bug on a healthy machine)
     #[test]

@@ -713,6 +713,14 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the kernel refused the nvidia module (an unsigned module under Secure Boot) or the system says it is missing, so nothing drives the GPU",
                 "Rebuild the module for the running kernel (`sudo dkms autoinstall`, or `sudo akmods --force` on Fedora) and, under Secure Boot, sign it with an enrolled MOK (`sudo mokutil --import`, then reboot and enrol) or disable Secure Boot.",
             ),
+            "host.container_no_gpu" if line.contains("cgroup subsystem devices") => (
+                "nvidia-container-cli cannot find the devices cgroup: the host runs cgroup v2 and the NVIDIA Container Toolkit is older than 1.8 (no cgroup v2 support), so no GPU container can start",
+                "Upgrade nvidia-container-toolkit, libnvidia-container-tools and libnvidia-container1 to 1.9.0 or later from NVIDIA's repository (a distribution's older package may shadow it), then restart the engine.",
+            ),
+            "host.container_no_gpu" if line.contains("could not select device driver") => (
+                "Docker has no NVIDIA device driver registered for `--gpus` / a compose `driver: nvidia` request: the NVIDIA Container Toolkit is not installed or not configured for this engine (Docker Desktop's own engine, a snap-installed Docker), so no GPU container can start",
+                "Install the NVIDIA Container Toolkit on the host whose engine runs the containers, then `sudo nvidia-ctk runtime configure --runtime=docker` and `sudo systemctl restart docker` (use the system Docker Engine rather than Docker Desktop's or a snap's).",
+            ),
             "host.container_no_gpu" => (
                 "the container runtime has no NVIDIA runtime handler (containerd / CRI-O not configured by the toolkit, or the pod's runtime class names one that does not exist), so no GPU pod or container can start with the GPUs",
                 "Configure the engine for NVIDIA's runtime (`sudo nvidia-ctk runtime configure --runtime=containerd` or `--runtime=crio`, then restart it); with the GPU operator check the toolkit daemonset's logs and its containerd config path for the distribution.",
@@ -720,6 +728,10 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
             "gpu.nvlink_down" => (
                 "the paste lists NVLink links down (`dcgmi nvlink --link-status` 'D', `nvidia-smi nvlink -s` '<inactive>'): GPU-to-GPU traffic falls back to PCIe or fails (NCCL hangs, P2P errors)",
                 "Drain the node; reset the GPUs (`nvidia-smi -r`) or power-cycle it, and if the links stay down reseat the NVLink bridges / have the baseboard serviced.",
+            ),
+            "driver.stub_library" => (
+                "the libcuda the program loaded is the CUDA toolkit's stub (a `stubs/` directory), not the driver's: every CUDA call answers CUDA_ERROR_STUB_LIBRARY (34)",
+                "Take the toolkit's `stubs` directory out of LD_LIBRARY_PATH (and out of /etc/ld.so.conf.d, then `sudo ldconfig`) so the driver's libcuda.so.1 is found first; the stub is only for linking.",
             ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
@@ -1020,7 +1032,9 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     };
     // What the paste says of the hardware beats a "no usable driver" reading of the error:
     // with no NVIDIA GPU, CUDA's "insufficient driver" / "no driver" is that missing GPU.
-    let (cause, from, summary) = if combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+    // An extension's CUDA build that cannot load on such a machine is that missing GPU too.
+    let (cause, from, summary) = if (combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
+        || cause == "ext.abi_mismatch")
         && combine::says_no_nvidia_gpu(paste, &ce)
     {
         (
@@ -1215,6 +1229,23 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
         }
         _ => (cause, from, summary),
     };
+    // The fix the paste reports puts a CUDA library's directory on the loader's path ("export
+    // LD_LIBRARY_PATH=...:$CUDNN_PATH/lib"): the library was installed but not found, where
+    // nothing more specific was observed.
+    let (cause, from, summary) = if matches!(
+        cause.as_str(),
+        "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
+    ) && from != "log"
+        && combine::library_path_fix_said(paste)
+    {
+        (
+            "torch.wheel_deps_mismatch".to_string(),
+            "paste".to_string(),
+            "the paste's fix adds a CUDA library's directory (cuDNN, cuBLAS, the environment's lib) to LD_LIBRARY_PATH: the program could not find a CUDA library it loads where it ran (another shell, a notebook kernel or a service does not get that path)".to_string(),
+        )
+    } else {
+        (cause, from, summary)
+    };
     // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
     // evidence the same way: it answers where nothing specific was observed, and rises where
     // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic
@@ -1373,6 +1404,28 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                     ce.torch.as_deref().unwrap_or("?")
                 ),
             )
+        }
+        _ => (cause, from, summary),
+    };
+    // A launcher's configuration that keeps the processes it starts off the GPU (Accelerate's
+    // "use_cpu: True", GPU ids CUDA cannot read) answers where nothing was observed to fail:
+    // torch seeing the GPU outside the launcher does not contradict it.
+    let (cause, from, summary) = match combine::launcher_config_cause(paste) {
+        Some((id, why))
+            if from != "log"
+                && !ce.torch_cpu_only
+                && matches!(
+                    cause.as_str(),
+                    "none"
+                        | "workload.library_bug"
+                        | "torch.cuda_unavailable"
+                        | "driver.cuda_init_failed"
+                        | "torch.cpu_only"
+                        | "env.visible_devices_empty"
+                        | "env.visible_devices_invalid"
+                ) =>
+        {
+            (id.to_string(), "paste".to_string(), why)
         }
         _ => (cause, from, summary),
     };

@@ -145,6 +145,12 @@ struct Patterns {
     nvlink_inactive: Regex,
     runtime_handler_missing: Regex,
     persistence_words: Regex,
+    hf_framework: Regex,
+    ultra_torch: Regex,
+    ultra_device: Regex,
+    check_row: Regex,
+    stub_loaded: Regex,
+    paddle_device: Regex,
 }
 
 fn re(p: &str) -> Option<Regex> {
@@ -247,7 +253,10 @@ fn patterns() -> Option<&'static Patterns> {
             nvlink_states: re(r"^(?:[UDX_]\s+)*[UDX_]$")?,
             // containerd / CRI-O without an nvidia runtime handler for the pod's runtime
             // class: 'no runtime for "nvidia" is configured', 'RuntimeHandler "nvidia" not supported'
-            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia"#)?,
+            // also nvidia-container-cli's "cgroup subsystem devices not found" (a toolkit older than
+            // 1.8 on a cgroup v2 host: no GPU container can start), and Docker's "could not select
+            // device driver \"\" with capabilities: [[gpu]]" (no NVIDIA device driver registered)
+            runtime_handler_missing: re(r#"no runtime for "?nvidia"? is configured|RuntimeHandler "?nvidia"? not supported|unknown or invalid runtime name: nvidia|nvidia-container-cli: container error: cgroup subsystem devices not found|could not select device driver "[^"]{0,20}" with capabilities: \[\[gpu\]\]"#)?,
             persistence_words: re(r"\bnvidia-persistenced\b|\bnvidia-smi -pm [01]\b|\bpersistence[- ]mode\b")?,
             // `nvidia-smi nvlink -s`: "Link 3: <inactive>"
             nvlink_inactive: re(r"^Link \d+: <inactive>$")?,
@@ -336,6 +345,20 @@ fn patterns() -> Option<&'static Patterns> {
             free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
+            // Hugging Face's env commands (transformers, diffusers, accelerate, peft): "- PyTorch
+            // version (GPU?): 2.5.1+cu124 (True)", from transformers 4.48 on "(accelerator?):
+            // 2.6.0+cu124 (CUDA)", "- Flax version (CPU?/GPU?/TPU?): not installed (NA)"
+            hf_framework: re(r"^(?:[-*]\s*)?(PyTorch|Torch|TensorFlow|Flax|Jax|JaxLib)\s+version\s*\((?:GPU\?|accelerator\?|CPU\?/GPU\?/TPU\?)\)\s*:\s*(.*?)\s*(?:\((True|False|CUDA|NA|MPS|XPU|NPU|CPU|ROCm|HIP)\))?\s*$")?,
+            // Ultralytics' start-up line: "Ultralytics YOLOv8.0.227 🚀 Python-3.11.6
+            // torch-2.1.1+cu121 CUDA:0 (NVIDIA GeForce GTX 1650 SUPER, 4096MiB)", YOLOv5's
+            // "YOLOv5 🚀 v7.0-187 Python-3.10.12 torch-2.0.1+cu118 CUDA:0 (Tesla T4, 15102MiB)",
+            // older "YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"
+            ultra_torch: re(r"\bPython-\d+\.\d+(?:\.\d+)?\s+torch-(\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)|\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+[a-z]+\d*)?)\s+(?:CUDA:\d|CPU\b)")?,
+            ultra_device: re(r"\bCUDA:(\d+)\s+\(([^,()]+?),\s*[\d.]+\s*Mi?B\)")?,
+            // `yolo checks`' package rows: "torch               ✅ 2.1.1+cu121>=1.8.0"
+            paddle_device: re(r"\bDriver API Version: (\d+\.\d+), Runtime API Version: (\d+\.\d+)")?,
+            stub_loaded: re(r"^\S*/stubs/libcuda\.so(?:\.1)?$|=>\s*\S*/stubs/libcuda\.so(?:\.1)?$|/stubs/libcuda\.so(?:\.1)?: undefined symbol|\bloaded from\s+\S*/stubs/libcuda\.so")?,
+            check_row: re(r"^([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d[\w.+-]*?)(?:\s*(?:[<>=!~]=?|is required).*)?$")?,
         })
     })
     .as_ref()
@@ -426,6 +449,9 @@ fn set(slot: &mut Option<String>, v: &str) {
 
 /// Everything the paste says, whatever its formats.
 pub fn parse(text: &str) -> CollectEnv {
+    // OpenMMLab's collect_env printed as a Python mapping: read as its "key: value" lines
+    let expanded = expand_env_mapping(text);
+    let text = expanded.as_deref().unwrap_or(text);
     let mut ce = collect_env::parse(text);
     if !ce.is_empty() {
         note(&mut ce, "torch collect_env");
@@ -478,6 +504,14 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_cudnn: Option<String> = None;
     let mut free_pkgs: Vec<(String, String)> = Vec::new();
     let mut in_torch_config = false;
+    // the previous line ended "`torch.__version__` is": its value opens this line
+    let mut wrapped_ask = false;
+    // inside Lightning's "* CUDA:" section, and its "- GPU:" list
+    let mut lightning_cuda = false;
+    let mut lightning_gpus = false;
+    // torch.__config__.show() listed CUDA, or reached its build settings without it
+    let mut config_cuda = false;
+    let mut config_cpu = false;
     let mut in_modinfo = false;
     let mut in_nvc_info = false;
     // nvidia-smi --query-gpu ... --format=csv: the header's columns, then one row per GPU
@@ -510,9 +544,18 @@ pub fn parse(text: &str) -> CollectEnv {
         if p.persistence_words.is_match(&line) {
             note(&mut ce, "persistence mode (words)");
         }
-        if p.runtime_handler_missing.is_match(&line) {
+        // libcuda resolved from the toolkit's stubs directory (numba's "Mapped libcuda.so
+        // paths:", `ldconfig -p`'s "=> /usr/local/cuda/lib64/stubs/libcuda.so", ctypes'
+        // ".../stubs/libcuda.so: undefined symbol"): the stub is what programs load
+        if line.contains("/stubs/libcuda.so") && p.stub_loaded.is_match(&line) {
+            note(&mut ce, "libcuda path");
+            observe(&mut ce, "driver.stub_library", &line);
+        }
+        if let Some(m) = p.runtime_handler_missing.find(&line) {
             note(&mut ce, "container runtime");
-            observe(&mut ce, "host.container_no_gpu", &line);
+            // a long engine error: the words observed, not its prologue
+            let from = if m.end() > 300 { m.start() } else { 0 };
+            observe(&mut ce, "host.container_no_gpu", &line[from..]);
         }
         if let Some(c) = p.dcgm_driver.captures(&line) {
             note(&mut ce, "dcgmi diag");
@@ -555,14 +598,172 @@ pub fn parse(text: &str) -> CollectEnv {
             heading = Some(line.clone());
             continue;
         }
-        // torch.__config__.show() (also at the end of detectron2's collect_env)
-        if line.starts_with("PyTorch built with:") {
+        // PyTorch Lightning's collect_env_details: "* CUDA:" then "- GPU:" with one "- <name>"
+        // line per GPU, "- available: True", "- version: 12.1" (torch.version.cuda); other
+        // sections ("* System:" has the kernel's "- version:") are read as key-value lines
+        if line.starts_with("* ") && line.ends_with(':') {
+            lightning_cuda = line.eq_ignore_ascii_case("* CUDA:");
+            lightning_gpus = false;
+            if lightning_cuda {
+                note(&mut ce, "lightning collect_env_details");
+            }
+            continue;
+        }
+        if lightning_cuda {
+            if let Some(item) = line.strip_prefix("- ") {
+                let (key, value) = item
+                    .split_once(':')
+                    .map_or((item.trim(), ""), |(k, v)| (k.trim(), v.trim()));
+                match key.to_ascii_lowercase().as_str() {
+                    "gpu" if value.is_empty() => lightning_gpus = true,
+                    "available" => {
+                        lightning_gpus = false;
+                        ce.cuda_available = match value.to_ascii_lowercase().as_str() {
+                            "true" => Some(true),
+                            "false" => Some(false),
+                            _ => ce.cuda_available,
+                        };
+                    }
+                    "version" => {
+                        lightning_gpus = false;
+                        if looks_like_version(value) {
+                            set(&mut ce.torch_cuda, value);
+                        }
+                    }
+                    _ if lightning_gpus
+                        && !item.contains(':')
+                        && !vendor_only(item)
+                        && block_gpus.len() < 1024 =>
+                    {
+                        block_gpus.push(item.trim().to_string());
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            lightning_cuda = false;
+        }
+        // Lightning's start-up line: "GPU available: True (cuda), used: True"
+        if let Some(rest) = line.strip_prefix("GPU available: ") {
+            match rest.split([',', ' ']).next() {
+                Some("True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
+                Some("False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                _ => {}
+            }
+            note(&mut ce, "lightning start-up");
+            continue;
+        }
+        // a two-column markdown table of the environment ("| **Driver** | 580.142 |",
+        // "| PyTorch | 2.12.1+cu130 |"): a key and its value
+        if line.starts_with('|') && line.ends_with('|') && line.matches('|').count() == 3 {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            if let [key, value] = cells[..] {
+                let key = key.replace(['*', '`'], "");
+                let value = value.replace(['*', '`'], "");
+                let key = key.trim().to_ascii_lowercase();
+                if !key.is_empty()
+                    && key.len() <= 40
+                    && !key.starts_with('-')
+                    && key
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || " ._-/()".contains(c))
+                    && keyed(&mut ce, &key, value.trim(), &mut block_gpus)
+                {
+                    note(&mut ce, "markdown table");
+                    continue;
+                }
+            }
+        }
+        // PaddlePaddle's device line: "Please NOTE: device: 0, GPU Compute Capability: 8.6,
+        // Driver API Version: 11.4, Runtime API Version: 10.2" (the driver's CUDA, Paddle's)
+        if let Some(c) = p.paddle_device.captures(&line) {
+            note(&mut ce, "paddle device");
+            if let Some(v) = c.get(1) {
+                set(&mut ce.driver_cuda, v.as_str());
+            }
+        }
+        // Hugging Face's env reports: the framework's version and whether it sees a GPU
+        if let Some(c) = p.hf_framework.captures(&line) {
+            note(&mut ce, "huggingface env");
+            let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            let value = c.get(2).map_or("", |m| m.as_str()).trim();
+            let first = value.split_whitespace().next().unwrap_or("");
+            let sees = c.get(3).map(|m| m.as_str().to_ascii_lowercase());
+            if name == "pytorch" || name == "torch" {
+                if looks_like_version(first) {
+                    set(&mut ce.torch, first);
+                    // "(GPU?) ... (True)": torch.cuda.is_available(); "(accelerator?) ...
+                    // (CUDA)": the accelerator torch uses, "NA" for none
+                    ce.cuda_available = match sees.as_deref() {
+                        Some("true" | "cuda") => Some(true),
+                        Some("false" | "na" | "cpu") => ce.cuda_available.or(Some(false)),
+                        _ => ce.cuda_available,
+                    };
+                }
+            } else if name == "tensorflow" && looks_like_version(first) {
+                package(&mut ce, "tensorflow", first, None);
+            }
+            continue;
+        }
+        // Ultralytics' start-up line: torch's version, and each CUDA device torch opened
+        if let Some(v) = p
+            .ultra_torch
+            .captures(&line)
+            .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        {
+            note(&mut ce, "Ultralytics");
+            set(&mut ce.torch, v.as_str());
+            for c in p.ultra_device.captures_iter(&line).take(64) {
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str()).trim();
+                push_log_gpu(&mut log_gpus, &format!("cuda:{id}"), name);
+                cuda_worked = true;
+            }
+            continue;
+        }
+        // its further devices, one a line ("                      CUDA:1 (NVIDIA A100, 81051MiB)")
+        if line.starts_with("CUDA:") {
+            if let Some(c) = p.ultra_device.captures(&line) {
+                let id = c.get(1).map_or("", |m| m.as_str());
+                let name = c.get(2).map_or("", |m| m.as_str()).trim();
+                push_log_gpu(&mut log_gpus, &format!("cuda:{id}"), name);
+                continue;
+            }
+        }
+        // `yolo checks`' package rows
+        if line.contains(['✅', '❌']) {
+            if let Some(c) = p.check_row.captures(&line) {
+                let name = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+                let version = c.get(2).map_or("", |m| m.as_str());
+                if PACKAGES.contains(&name.as_str()) && looks_like_version(version) {
+                    note(&mut ce, "yolo checks");
+                    package(&mut ce, &name, version, None);
+                }
+                continue;
+            }
+        }
+        // torch.__config__.show() (also at the end of detectron2's collect_env, and after
+        // OpenMMLab's "PyTorch compiling details:")
+        if line.starts_with("PyTorch built with:") || line.ends_with(": PyTorch built with:") {
             in_torch_config = true;
             note(&mut ce, "torch config");
             continue;
         }
         if in_torch_config {
             if line.starts_with('-') {
+                // a CUDA build lists its CUDA Runtime and NVCC flags before its build
+                // settings: build settings reached without them is a CPU build
+                if line.starts_with("- CUDA Runtime") || line.starts_with("- NVCC architecture") {
+                    config_cuda = true;
+                }
+                if line.starts_with("- Build settings:")
+                    && !config_cuda
+                    && !line.contains("CUDA_VERSION=")
+                    && !line.contains("USE_CUDA=ON")
+                    && !line.contains("USE_ROCM=ON")
+                {
+                    config_cpu = true;
+                }
                 if let Some(c) = p.torch_config.captures(&line) {
                     let v = c.get(2).map_or("", |m| m.as_str());
                     match c
@@ -798,6 +999,28 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "python output");
             continue;
         }
+        // prose wrapped after "`torch.__version__` is": the value opens the next line
+        // ("`2.9.1+cpu` and `torch.version.cuda` is `None`.")
+        if wrapped_ask {
+            let first = line
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_matches('`');
+            if let (Some(what), Some(v)) = (
+                asked.first(),
+                p.bare_value.captures(first).and_then(|c| c.get(1)),
+            ) {
+                match (*what, v.as_str()) {
+                    ("version", v) if v.contains('.') => {
+                        free_torch.get_or_insert_with(|| v.to_string());
+                    }
+                    ("cuda", v) if v.contains('.') => set(&mut ce.torch_cuda, v),
+                    _ => {}
+                }
+            }
+        }
+        wrapped_ask = false;
         asked.clear();
         // Secure Boot's state, as `mokutil --sb-state` prints it ("SecureBoot enabled") or a
         // sentence gives it ("later I enabled the Secure Boot"): it decides whether an unsigned
@@ -829,6 +1052,19 @@ pub fn parse(text: &str) -> CollectEnv {
             continue;
         }
         asked = asked_attributes(&line);
+        if asked.is_empty() {
+            // a sentence broken after "`torch.__version__` is"
+            let tail = line.trim_matches('`').trim_end();
+            for (attr, what) in [
+                ("torch.__version__", "version"),
+                ("torch.version.cuda", "cuda"),
+            ] {
+                if tail.ends_with(&format!("{attr}` is")) || tail.ends_with(&format!("{attr} is")) {
+                    asked = vec![what];
+                    wrapped_ask = true;
+                }
+            }
+        }
         // lshw -C display: "*-display" blocks; "product: G98 [GeForce 9300 GS]", "vendor:
         // NVIDIA Corporation", "configuration: driver=nouveau latency=0" (which driver holds it)
         if line.starts_with("*-") {
@@ -1572,6 +1808,15 @@ pub fn parse(text: &str) -> CollectEnv {
     if cuda_worked && ce.cuda_available.is_none() {
         ce.cuda_available = Some(true);
     }
+    // torch.__config__.show() without CUDA in it, for a torch with no CUDA tag: a CPU build
+    if config_cpu
+        && !config_cuda
+        && ce.torch_cuda.is_none()
+        && ce.rocm.is_none()
+        && !ce.torch.as_deref().is_some_and(|t| t.contains("+cu"))
+    {
+        ce.torch_cpu_only = true;
+    }
     if any_free {
         note(&mut ce, "free-form");
     }
@@ -1649,6 +1894,52 @@ fn torch_print_line(line: &str) -> Option<Vec<String>> {
 
 /// The header of `nvidia-smi --query-gpu=... --format=csv` ("uuid, name, driver_version,
 /// memory.used [MiB], index"): its field names, when it names a GPU or the driver.
+/// OpenMMLab's collect_env (mmcv, mmengine, mmdet) printed as the Python mapping it returns
+/// rather than its lines: "OrderedDict([('sys.platform', 'linux'), ('CUDA available', False),
+/// ('PyTorch compiling details', 'PyTorch built with:\\n  - GCC 11.2 ...')])" or "{'sys.platform':
+/// 'linux', ...}". Each such line becomes its "key: value" lines (the value's escaped line
+/// breaks broken), the rest of the paste kept; `None` when the paste has no such mapping.
+fn expand_env_mapping(text: &str) -> Option<String> {
+    static PAIR: OnceLock<Option<Regex>> = OnceLock::new();
+    let pair = PAIR
+        .get_or_init(|| {
+            Regex::new(
+                r#"[(,{]\s*'([A-Za-z][^'\n]{0,60})'\s*[,:]\s*(?:'((?:[^'\\\n]|\\.)*)(?:'|$)|"((?:[^"\\\n]|\\.)*)(?:"|$)|([\w.+-]{1,64}))"#,
+            )
+            .ok()
+        })
+        .as_ref()?;
+    let is_mapping = |l: &str| {
+        let t = l.trim_start();
+        (t.starts_with("OrderedDict([(") || t.starts_with("{'") || t.starts_with("[("))
+            && t.contains("'sys.platform'")
+    };
+    if !text.lines().any(is_mapping) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        if !is_mapping(line) {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        for c in pair.captures_iter(line).take(256) {
+            let key = c.get(1).map_or("", |m| m.as_str());
+            let value = c
+                .get(2)
+                .or_else(|| c.get(3))
+                .or_else(|| c.get(4))
+                .map_or("", |m| m.as_str());
+            out.push_str(key);
+            out.push_str(": ");
+            out.push_str(&value.replace("\\n", "\n").replace("\\t", "  "));
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
 fn csv_header(line: &str) -> Option<Vec<String>> {
     if !line.contains(", ") {
         return None;
@@ -1803,6 +2094,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
             }
         }
         "cuda driver version"
+        | "driver"
         | "driver version"
         | "nvidia driver version"
         | "nvidia driver"
@@ -1814,6 +2106,10 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "kmd version" => {
             // "CUDA driver version: 12.3" (Ollama) is the CUDA the driver supports
             let major = first.split('.').next().and_then(|m| m.parse::<u32>().ok());
+            // a bare "Driver" key (a markdown table's row) names a release or nothing
+            if key == "driver" && !looks_like_version(first) {
+                return false;
+            }
             if looks_like_version(first) && major.is_some_and(|m| m < 100) {
                 set(&mut ce.driver_cuda, first);
             } else if looks_like_version(first) {
@@ -1854,7 +2150,9 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
             };
         }
         "active gpu name" | "gpu name" | "device name" => {
-            if !vendor_only(value) && !collect_env_absent(value) {
+            // each framework of a detection script names its active GPU: one GPU, said again
+            let again = key == "active gpu name" && gpus.iter().any(|g| g == value.trim());
+            if !again && !vendor_only(value) && !collect_env_absent(value) {
                 gpus.push(value.trim().to_string());
             }
         }
@@ -1896,9 +2194,39 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, first);
             }
         }
+        // trl's env: "- CUDA device(s): NVIDIA H100 80GB HBM3, NVIDIA H100 80GB HBM3", or "not
+        // available"
+        "cuda device(s)" | "cuda devices" => {
+            if value.trim().eq_ignore_ascii_case("not available") {
+                ce.cuda_available = ce.cuda_available.or(Some(false));
+                return true;
+            }
+            let names: Vec<&str> = value
+                .split(", ")
+                .map(str::trim)
+                .filter(|n| n.chars().next().is_some_and(char::is_alphabetic) && !vendor_only(n))
+                .take(64)
+                .collect();
+            if names.is_empty() {
+                return false;
+            }
+            gpus.extend(names.iter().map(|n| (*n).to_string()));
+        }
+        // diffusers' env: "- Accelerator: NVIDIA GeForce RTX 3090, 24576 MiB" (or "NA")
+        "accelerator" => {
+            let name = value.split(',').next().unwrap_or("").trim();
+            let nvidia = ["nvidia", "tesla", "quadro", "geforce"]
+                .iter()
+                .any(|w| name.to_ascii_lowercase().starts_with(w));
+            if !nvidia || vendor_only(name) {
+                return false;
+            }
+            gpus.push(name.to_string());
+        }
         "gpu"
         | "gpus"
         | "gpu(s)"
+        | "gpu type"
         | "gpu model"
         | "gpu models"
         | "graphics card"

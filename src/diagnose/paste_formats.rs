@@ -1045,3 +1045,244 @@ fn torch_one_liner_answers() {
     let ce = parse("12.1 11.8 True\n");
     assert_eq!(ce.torch, None);
 }
+
+/// Round 10: Hugging Face's env reports. `accelerate env`
+/// (https://github.com/huggingface/accelerate/issues/3225): "- PyTorch version (GPU?): 2.0.0
+/// (True)", "- GPU type: NVIDIA GeForce GTX 1080 Ti"; `diffusers-cli env`
+/// (https://github.com/ShivamShrirao/diffusers/issues/18): "(False)" is torch not seeing CUDA.
+#[test]
+fn huggingface_env_reports() {
+    let ce = parse(
+        "- `Accelerate` version: 1.0.1
+- Platform: Linux-4.15.0-213-generic-x86_64-with-glibc2.27
+- Python version: 3.10.9
+- Numpy version: 1.26.4
+- PyTorch version (GPU?): 2.0.0 (True)
+- PyTorch XPU available: False
+- System RAM: 125.80 GB
+- GPU type: NVIDIA GeForce GTX 1080 Ti
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.0"));
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce GTX 1080 Ti"]);
+    assert_eq!(ce.python.as_deref(), Some("3.10.9"));
+    let ce = parse(
+        "- `diffusers` version: 0.4.0.dev0
+- Platform: Linux-4.4.0-19041-Microsoft-x86_64-with-glibc2.31
+- Python version: 3.9.13
+- PyTorch version (GPU?): 1.12.1+cu116 (False)
+- Huggingface_hub version: 0.10.0
+- Transformers version: 4.22.2
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.12.1+cu116"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("11.6"));
+    assert_eq!(ce.cuda_available, Some(false));
+}
+
+/// Round 10: Ultralytics' start-up line and `yolo checks`' package rows, from
+/// https://github.com/SunOner/sunone_aimbot/issues/36 and (a CPU build, the line cut before
+/// the device) https://github.com/mikel-brostrom/boxmot/issues/836
+#[test]
+fn ultralytics_start_up_line_and_checks() {
+    let ce = parse(
+        "Ultralytics YOLOv8.0.221 🚀 Python-3.11.6 torch-2.1.1+cu121 CUDA:0 (NVIDIA GeForce GTX 1650 SUPER, 4096MiB)
+Setup complete ✅ (12 CPUs, 15.9 GB RAM, 101.6/111.2 GB disk)
+torch               ✅ 2.1.1+cu121>=1.8.0
+torchvision         ✅ 0.16.1>=0.9.0
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.1.1+cu121"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce GTX 1650 SUPER"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(
+        ce.pip.get("torchvision").map(String::as_str),
+        Some("0.16.1")
+    );
+    let ce = parse("Ultralytics YOLOv8.0.88  Python-3.9.16 torch-2.0.0+cpu\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.0.0+cpu"));
+    assert!(ce.torch_cpu_only);
+    assert!(ce.gpus.is_empty());
+}
+
+/// Round 10: OpenMMLab's collect_env ("PyTorch compiling details: PyTorch built with:" then
+/// torch.__config__.show()), from https://github.com/open-mmlab/mmdetection/issues/4659, and
+/// mmengine's printed as an OrderedDict whose compiling details list no CUDA (a CPU build),
+/// from https://github.com/open-mmlab/mmcv/issues/2908
+#[test]
+fn openmmlab_collect_env_and_its_mapping() {
+    let ce = parse(
+        "sys.platform: linux
+Python: 3.7.9 (default, Aug 31 2020, 12:42:55) [GCC 7.3.0]
+CUDA available: True
+GPU 0: Tesla V100S-PCIE-32GB
+CUDA_HOME: /cm/shared/apps/cuda10.2/toolkit/10.2.89
+NVCC: Cuda compilation tools, release 10.2, V10.2.89
+GCC: gcc (GCC) 8.4.0
+PyTorch: 1.7.1
+PyTorch compiling details: PyTorch built with:
+  - GCC 7.3
+  - CPU capability usage: AVX2
+  - CUDA Runtime 10.2
+  - CuDNN 7.6.5
+  - Magma 2.5.2
+  - Build settings: BLAS=MKL, BUILD_TYPE=Release,
+",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("1.7.1"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.2"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("10.2.89"));
+    assert_eq!(ce.gpus, vec!["Tesla V100S-PCIE-32GB"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert!(!ce.torch_cpu_only);
+    let ce = parse(
+        "OrderedDict([('sys.platform', 'linux'), ('Python', '3.9.17 (main, Jul  5 2023, 20:41:20) [GCC 11.2.0]'), ('CUDA available', False), ('numpy_random_seed', 2147483648), ('GCC', 'gcc (GCC) 13.2.1 20230728 (Red Hat 13.2.1-1)'), ('PyTorch', '2.0.1'), ('PyTorch compiling details', 'PyTorch built with:\\n  - GCC 11.2\\n  - C++ Version: 201703\\n  - CPU capability usage: AVX2\\n  - Build settings: BLAS_INFO=open, BUILD_TYPE=Release, CXX_COMPILER=/croot/pytorch_1686931851744/_build_env/bin/x86_64-conda-linux-gnu-c++\n",
+    );
+    assert_eq!(ce.torch.as_deref(), Some("2.0.1"));
+    assert_eq!(ce.cuda_available, Some(false));
+    assert!(ce.torch_cpu_only);
+    assert_eq!(ce.platform.as_deref(), Some("linux"));
+}
+
+/// Round 10: PyTorch Lightning's collect_env_details ("* CUDA:" / "- GPU:" / one name a line /
+/// "- available:" / "- version:" is torch.version.cuda; "* System:"'s "- version:" is the
+/// kernel's), from https://github.com/Lightning-AI/pytorch-lightning/issues/19768, and its
+/// start-up line, from https://github.com/open-edge-platform/anomalib/issues/232
+#[test]
+fn lightning_environment_and_start_up_line() {
+    let ce = parse(
+        "* CUDA:
+\t- GPU:
+\t\t- NVIDIA GeForce RTX 3080 Laptop GPU
+\t- available:         True
+\t- version:           12.1
+* Lightning:
+\t- pytorch-lightning: 2.2.2
+\t- torch:             2.2.2
+\t- torchvision:       0.17.2
+* System:
+\t- OS:                Linux
+\t- python:            3.10.12
+\t- version:           #1 SMP PREEMPT_DYNAMIC Thu Mar 28 10:35:44 UTC 2024
+",
+    );
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3080 Laptop GPU"]);
+    assert_eq!(ce.cuda_available, Some(true));
+    assert_eq!(ce.torch.as_deref(), Some("2.2.2"));
+    assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+    let ce = parse("GPU available: True, used: False\nTPU available: False, using: 0 TPU cores\n");
+    assert_eq!(ce.cuda_available, Some(true));
+}
+
+/// Round 10: nvidia-container-cli refusing a cgroup v2 host (toolkit before 1.8) observes
+/// `host.container_no_gpu`, with the words that say so kept from a long engine error
+/// (https://github.com/NVIDIA/nvidia-container-toolkit/issues/23).
+#[test]
+fn container_toolkit_without_cgroup_v2_is_observed() {
+    let ce = parse("`docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: container error: cgroup subsystem devices not found: unknown`.\n");
+    let (id, line) = ce.kernel_observed.first().expect("observed");
+    assert_eq!(id, "host.container_no_gpu");
+    assert!(
+        line.contains("cgroup subsystem devices not found"),
+        "{line}"
+    );
+}
+
+/// Round 10: libcuda resolved from the toolkit's stubs directory, as numba's
+/// `cuda.cudadrv.libs.test()` maps it (https://github.com/numba/numba/issues/9732), observes
+/// `driver.stub_library`; a link line naming the stubs directory does not.
+#[test]
+fn libcuda_loaded_from_the_stubs_directory_is_observed() {
+    let ce = parse(
+        "Using loader <class 'ctypes.CDLL'>
+        Trying to load driver...        ok
+                Loaded from libcuda.so
+        Mapped libcuda.so paths:
+                /usr/local/cuda-11.8/targets/x86_64-linux/lib/stubs/libcuda.so
+",
+    );
+    assert_eq!(
+        ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+        Some("driver.stub_library")
+    );
+    let ce = parse("g++ -o app main.o -L/usr/local/cuda/lib64/stubs/libcuda.so -lcudart\n");
+    assert!(ce.kernel_observed.is_empty());
+}
+
+/// Round 10: a GPU-detection script's report, where PyTorch and JAX each name the active GPU
+/// (one GPU), from https://github.com/matthewfeickert/nvidia-gpu-ml-library-test/pull/4
+#[test]
+fn detection_script_names_one_active_gpu() {
+    let ce = parse(
+        "PyTorch build CUDA version: 10.2
+PyTorch has active GPU: True
+Active GPU name: GeForce GTX 1650 with Max-Q Design
+
+JAX
+XLA backend type: gpu
+Active GPU name: GeForce GTX 1650 with Max-Q Design
+",
+    );
+    assert_eq!(ce.gpus, vec!["GeForce GTX 1650 with Max-Q Design"]);
+    assert_eq!(ce.torch_cuda.as_deref(), Some("10.2"));
+    assert_eq!(ce.cuda_available, Some(true));
+}
+
+/// Round 10: a two-column markdown table of the environment
+/// (https://github.com/sgl-project/sglang-omni/issues/620), PaddlePaddle's device line
+/// (https://github.com/PaddlePaddle/Paddle/issues/39090), and prose wrapped after
+/// "`torch.__version__` is" (https://github.com/pollen-robotics/microduck_rl/pull/2).
+#[test]
+fn markdown_tables_paddle_device_lines_and_wrapped_versions() {
+    let ce = parse(
+        "| | |
+|---|---|
+| **Hardware** | NVIDIA DGX Spark, **GB10** (compute capability **12.1**) |
+| **Driver** | 580.142 |
+| **CUDA toolkit** | 13.0 (`/usr/local/cuda` → `libnvrtc.so.13`, `libcudart.so.13`) |
+| **torch** | 2.9.1 |
+",
+    );
+    assert_eq!(ce.driver.as_deref(), Some("580.142"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("13.0"));
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1"));
+    let ce = parse("W0120 19:29:14.875797 20703 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API Version: 10.2\n");
+    assert_eq!(ce.driver_cuda.as_deref(), Some("11.4"));
+    let ce = parse("On linux-aarch64, PyPI's torch wheel is **CPU-only**: `torch.__version__` is\n`2.9.1+cpu` and `torch.version.cuda` is `None`.\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.9.1+cpu"));
+    assert!(ce.torch_cpu_only);
+}
+
+/// Round 10: Docker's "could not select device driver ... with capabilities: [[gpu]]" (no NVIDIA
+/// device driver registered with the engine) observes `host.container_no_gpu`, for the
+/// `--gpus` flag's empty driver name and compose's "nvidia"
+/// (https://github.com/docker/cli/issues/2425, https://github.com/psalias2006/gpu-hot/issues/18).
+#[test]
+fn docker_without_an_nvidia_device_driver_is_observed() {
+    for line in [
+        "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n",
+        "Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]\n",
+    ] {
+        let ce = parse(line);
+        assert_eq!(
+            ce.kernel_observed.first().map(|(k, _)| k.as_str()),
+            Some("host.container_no_gpu"),
+            "{line}"
+        );
+    }
+}
+
+/// Round 10: a bare "Driver" key that names no release leaves the line to the free-form
+/// reading ("Driver: nvidia-driver-535" is the 535 branch).
+#[test]
+fn a_bare_driver_key_without_a_release_is_read_free_form() {
+    let ce = parse("| **Driver** | 580.142 |\n");
+    assert_eq!(ce.driver.as_deref(), Some("580.142"));
+    let ce = parse("Driver: nvidia-driver-535\n");
+    assert!(
+        ce.driver.as_deref().is_some_and(|d| d.starts_with("535")),
+        "{ce:?}"
+    );
+}
