@@ -632,9 +632,11 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("driver.forward_compat_unsupported", 0.9, "The CUDA forward-compatibility package (cuda-compat) works only on datacenter GPUs; on GeForce/RTX cards it is refused.", "Remove the cuda-compat libraries from the library path (or use an image without them) and install a driver new enough for the CUDA version instead."),
             c("driver.too_old_for_torch", 0.1, "The image relies on forward compatibility because the host driver is older than its CUDA.", FIX_DRIVER_UPGRADE),
+            c("ext.arch_unsupported", 0.05, "The program's own CUDA build (a bundled ggml/llama.cpp backend) carries no code for this old GPU (Maxwell, compute 5.x), and the driver's attempt to run it fails with 804 (ollama/ollama#12666).", "Use a build of the program that includes the GPU's compute capability (or build it with `-DCMAKE_CUDA_ARCHITECTURES=<cc>`)."),
         ],
-        hints: &[],
-        tells_apart: "The GPU model (`nvidia-smi -L`): forward compatibility needs a datacenter GPU.",
+        // A Maxwell GPU (GTX 9xx/750, compute 5.x) under a program's bundled CUDA backend.
+        hints: &[h(r"(?:GTX ?(?:9[5-8]0|750)|Maxwell|compute capability 5\.\d|\bCC 5\.\d)[\s\S]{0,2000}?(?:ggml_cuda_init|ggml|ollama|llama)|(?:ggml_cuda_init|ggml|ollama|llama)[\s\S]{0,2000}?(?:GTX ?(?:9[5-8]0|750)|Maxwell|compute capability 5\.\d|\bCC 5\.\d)", "ext.arch_unsupported", 0.95)],
+        tells_apart: "The GPU model (`nvidia-smi -L`): forward compatibility needs a datacenter GPU; an old GeForce under a program's bundled CUDA backend needs a build with its compute capability.",
     },
     Rule {
         id: "cuda.unknown_error",
@@ -1627,6 +1629,35 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 10a (the current era)
+    // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
+    // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the
+    // open kernel modules (Start9Labs/start-technologies#3465: "-nvidia images ship the
+    // proprietary flavor ... Blackwell GPUs cannot initialize").
+    Rule {
+        id: "driver.proprietary_module_on_blackwell",
+        title: "the proprietary kernel module on a Blackwell GPU",
+        pattern: r"(?:proprietary|closed)[^\n]{0,40}(?:kernel )?modules?\b[\s\S]{0,400}?(?:Blackwell|\bGB10\b|\bGB20\d|RTX 50\d0|RTX PRO \d000 Blackwell|\bG?B[23]00\b)|(?:Blackwell|\bGB10\b|\bGB20\d|RTX 50\d0|\bG?B[23]00\b)[\s\S]{0,400}?(?:only supported by the open|requires? (?:use of )?the (?:NVIDIA )?open (?:GPU )?kernel modules?|open kernel modules? (?:is|are) required|needs? the open kernel modules?)",
+        priority: 80,
+        causes: &[
+            c("driver.open_module_required", 0.85, "Blackwell GPUs (GB10, RTX 50xx, RTX PRO 6000 Blackwell, B200/GB200) are only supported by the open kernel modules: with the proprietary flavour the driver never initialises the GPU, although the driver version is right.", "Install the open flavour of the same driver branch (`sudo apt install nvidia-driver-<branch>-open`, `nvidia-open` / `kmod-nvidia-open-dkms`, or the .run installer with `--kernel-module-type=open`) and reboot; `modinfo nvidia | grep license` then says 'Dual MIT/GPL'."),
+            c("driver.gpu_unsupported", 0.1, "The driver branch is older than the GPU (Blackwell needs 570+).", "Install a driver branch that supports the GPU (570 or later for Blackwell)."),
+        ],
+        hints: &[h(r"\b5[0-6]\d\.\d+(?:\.\d+)?\b[^\n]{0,60}(?:driver|nvidia)|nvidia-driver-5[0-6]\d\b", "driver.gpu_unsupported", 0.3)],
+        tells_apart: "`modinfo nvidia | grep license`: 'NVIDIA' is the proprietary module, 'Dual MIT/GPL' the open one; the driver branch (`cat /proc/driver/nvidia/version`) must be 570 or later.",
+    },
+    // The installer resolved a CPU build of torch, said in prose ("a DGX Spark installed the PyPI
+    // `torch==2.10.0` CPU build": hanyeol/model-compose#24). On aarch64 (Grace, GB10) PyPI's torch
+    // was CPU-only up to 2.8 and CUDA builds come from PyTorch's cuXXX index.
+    Rule {
+        id: "torch.cpu_build_resolved",
+        title: "the installer took a CPU build of torch",
+        pattern: r"(?:install(?:ed|s|ing)?|resolv(?:ed|es)|pulled|picked|got|resulted in)[^\n]{0,60}\b(?:py)?torch\b[^\n]{0,40}\bCPU(?:-only)? (?:build|wheel|version|variant)\b",
+        priority: 45,
+        causes: &[c("torch.cpu_only", 0.85, "The installer resolved a CPU-only torch (PyPI's wheel on Windows, and on aarch64 — Grace, GB10/DGX Spark — up to torch 2.8), so CUDA is never used although the GPU and driver are fine.", "Install the CUDA build from PyTorch's index for the CUDA the driver supports (`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu128`; cu130 on a 580+ driver), on aarch64 too.")],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: '+cpu' or None is a CPU build.",
     },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence

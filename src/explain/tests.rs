@@ -3116,3 +3116,40 @@ fn blind_sample_module_nvml_permissions_peer_access_and_debugger_warnings() {
         "host.container_no_gpu"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_blackwell_cuda13_and_aarch64() {
+    // The proprietary module named with a Blackwell GPU, in prose, either order.
+    assert_eq!(
+        top("Our image ships the proprietary NVIDIA kernel modules, and the RTX 5090 never shows up in nvidia-smi"),
+        "driver.open_module_required"
+    );
+    assert_eq!(
+        top("GB10 on DGX Spark: per NVIDIA, Blackwell is only supported by the open kernel modules; our install failed to initialize the GPU"),
+        "driver.open_module_required"
+    );
+    // A proprietary module with an older GPU is no Blackwell matter.
+    assert_ne!(
+        top("switched to the proprietary kernel modules on my GTX 1080 and nvidia-smi failed"),
+        "driver.open_module_required"
+    );
+    // An installer that took a CPU build of torch, in prose.
+    assert_eq!(
+        top(
+            "on the GH200 node pip installed the torch 2.8.0 CPU wheel, so nothing runs on the GPU"
+        ),
+        "torch.cpu_only"
+    );
+    // Error 804 under a program's bundled CUDA backend on a Maxwell GeForce: its build, not
+    // a compat package.
+    assert_eq!(
+        top("Device 0: NVIDIA GeForce GTX 970, compute capability 5.2\nggml_cuda_init: failed to initialize CUDA: forward compatibility was attempted on non supported HW"),
+        "ext.arch_unsupported"
+    );
+    // 804 in a container on a GeForce stays the compat package.
+    assert_eq!(
+        top("docker run --gpus all nvcr.io/nvidia/pytorch:25.01-py3\nRTX 3090\nError 804: forward compatibility was attempted on non supported HW"),
+        "driver.forward_compat_unsupported"
+    );
+}
