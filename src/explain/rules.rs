@@ -144,7 +144,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.sm_not_compatible",
         title: "PyTorch says the GPU's architecture is not in the build",
-        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch installation|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION|Minimum and Maximum cuda capability supported by this version of PyTorch)",
+        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch(?: installation)?|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION|Minimum and Maximum cuda capability supported by this version of PyTorch)",
         priority: 92,
         causes: &[
             c("torch.arch_unsupported", 0.9, "PyTorch checks at start-up that its build carries kernels (SASS, or PTX it can JIT) for each GPU's compute capability; this build has none for this GPU, so every kernel launch fails with 'no kernel image is available'.", FIX_TORCH_ARCH),
@@ -1659,6 +1659,45 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: '+cpu' or None is a CPU build.",
     },
+    // An architecture CUDA 13 dropped (Maxwell, Pascal, Volta: sm_5x/6x/70/72) named with CUDA 13
+    // in prose, without the runtime's error: "CUDA.jl caps 7.0 at CUDA 12.9, so V100 GPUs cannot
+    // be used" (JuliaGPU/CUDA.jl#3132). CUDA 13.0 removed offline compilation and library
+    // support for compute capability below 7.5 (CUDA 13.0 release notes); a CUDA 12.x toolkit,
+    // or a cu12x framework build, still targets them.
+    Rule {
+        id: "toolkit.cuda13_pre_turing",
+        title: "CUDA 13 no longer targets this GPU (Maxwell, Pascal, Volta)",
+        pattern: r"(?:\bVolta\b|\bPascal\b|\bMaxwell\b|\bsm_?(?:5[0-3]|6[0-2]|7[02])\b|\bV100\b|\bP100\b|\bP40\b|GTX ?(?:9[5-8]0|10[5-8]0)|compute capability [56]\.\d|compute capability 7\.[02])[\s\S]{0,600}?\b(?:CUDA(?: Toolkit)? ?13(?:\.\d)?|cu13\d|CUDA 13)\b|\b(?:CUDA(?: Toolkit)? ?13(?:\.\d)?|cu13\d)\b[\s\S]{0,600}?(?:\bVolta\b|\bPascal\b|\bMaxwell\b|\bsm_?(?:5[0-3]|6[0-2]|7[02])\b|\bV100\b|\bP100\b|\bP40\b|GTX ?(?:9[5-8]0|10[5-8]0))",
+        priority: 30,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.5, "CUDA 13.0 removed offline compilation and library support for GPUs below compute capability 7.5 (Maxwell, Pascal, Volta): a CUDA 13 toolkit cannot build code for this GPU.", "Build with a CUDA 12.x toolkit (12.9 is the last to target sm_50–sm_72) and point CUDA_HOME / the build's toolkit setting at it; the 580+ driver still runs these GPUs."),
+            c("torch.arch_unsupported", 0.35, "The framework build is a CUDA 13 one (cu130 wheels), which ships no kernels below sm_75; the first kernel launch fails with 'no kernel image'.", "Install a cu126/cu128 build of the framework for this GPU (`pip install torch --index-url https://download.pytorch.org/whl/cu126`); it runs on a CUDA 13 driver."),
+            c("ext.arch_unsupported", 0.15, "A program's own CUDA 13 build (a container image, a bundled llama.cpp backend) carries no code for this GPU.", "Use the program's CUDA 12 build or image for this GPU."),
+        ],
+        hints: &[
+            h(r"\bcu13\d\b|\bwheels?\b|\btorch\b|\bpytorch\b|\bjax\b|tensorflow", "torch.arch_unsupported", 0.3),
+            h(r"\bimages?\b|\bcontainers?\b|docker|ollama|llama\.cpp|\bggml\b|LocalAI", "ext.arch_unsupported", 0.45),
+            h(r"\bnvcc\b|\btoolkit\b|compil|CUDA\.jl|cmake|CMAKE_CUDA", "toolkit.arch_unsupported", 0.3),
+        ],
+        tells_apart: "`nvidia-smi --query-gpu=compute_cap --format=csv` below 7.5 with a CUDA 13 toolkit (`nvcc --version`) or a cu130 build (`torch.version.cuda`): use the CUDA 12 toolkit or build.",
+    },
+    // nvidia-smi's "CUDA Version" (the newest CUDA the driver supports) above the toolkit's
+    // release: the driver is new enough for that toolkit. A program that reads nvidia-smi's
+    // figure as the installed CUDA and refuses it ("CUDA 13.0 > max ... Falling back to CPU":
+    // DrewThomasson/ebook2audiobook#1231) has a bug of its own.
+    Rule {
+        id: "versions.driver_newer_than_toolkit",
+        title: "the driver supports a newer CUDA than the toolkit installed",
+        pattern: r"CUDA Version:? ?13\.\d[\s\S]{0,2000}?(?:release|V) ?12\.\d|(?:release|V) ?12\.\d[\s\S]{0,2000}?CUDA Version:? ?13\.\d|CUDA Version:? ?12\.[89][\s\S]{0,2000}?(?:release|V) ?1[01]\.\d|(?:release|V) ?1[01]\.\d[\s\S]{0,2000}?CUDA Version:? ?12\.[89]",
+        priority: 12,
+        causes: &[
+            c("none", 0.5, "nvidia-smi's 'CUDA Version' is the newest CUDA the driver supports, not the CUDA installed; a toolkit or framework built for an older CUDA runs on it.", "Nothing to fix on the machine: the driver is newer than the toolkit. Check the framework itself with `python -c \"import torch; print(torch.version.cuda, torch.cuda.is_available())\"`."),
+            c("workload.library_bug", 0.35, "The program reads nvidia-smi's 'CUDA Version' as the installed CUDA and refuses it as unsupported, although the driver runs any older CUDA.", "Report it to the program; meanwhile set its device/CUDA option by hand (or patch its version check) — the driver needs no change."),
+            c("driver.too_old_for_toolkit", 0.05, "Only if the toolkit is newer than nvidia-smi's 'CUDA Version' is the driver too old.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[h(r"falling back to CPU|fall(?:s|ing)? back to (?:the )?CPU|> ?max\b|instead of using|(?:not|un)supported CUDA version|CUDA version[^\n]{0,30}not supported", "workload.library_bug", 0.45)],
+        tells_apart: "Compare nvidia-smi's 'CUDA Version' (the driver's ceiling) with `nvcc --version` / `torch.version.cuda`: a lower toolkit is fine; a program that refuses the driver's figure has its own version-check bug.",
+    },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence
     // ("works on batch size = 24, but not on batch size = 25 (illegal memory access, not filled
@@ -2278,8 +2317,10 @@ pub const RULES: &[Rule] = &[
             c("torch.wheel_deps_mismatch", 0.2, "The NCCL loaded was built for another CUDA version than the program (a libnccl2 package for CUDA 9 under a CUDA 8 build, an nvidia-nccl wheel that does not match torch's CUDA).", "Install the NCCL built for the program's CUDA version (`libnccl2=<ver>+cuda<X.Y>`, or the nvidia-nccl-cuXX wheel torch pins) and make sure only that one is on the library path."),
             c("workload.nccl", 0.15, "Two ranks use the same GPU, or CUDA_VISIBLE_DEVICES is set per rank so NCCL cannot use CUDA IPC between them.", "Give each rank its own GPU via `torch.cuda.set_device(local_rank)` instead of per-rank CUDA_VISIBLE_DEVICES; check `NCCL_DEBUG=INFO` for 'Duplicate GPU detected'."),
             c("probe.p2p", 0.05, "Peer access between the GPUs fails (IOMMU/ACS, a VM) when NCCL sets up its P2P transport.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough."),
+            c("torch.arch_unsupported", 0.02, "The GPU is newer than the torch build (PyTorch warned that its sm_NN is not compatible): the NCCL inside that build has no kernels for it either, and its first CUDA call fails (pytorch/pytorch#152077, an RTX 5090 under torch 2.0 / CUDA 11.8).", FIX_TORCH_ARCH),
         ],
         hints: &[
+            h(r"is not compatible with the current PyTorch|sm_\d+a? is not compatible", "torch.arch_unsupported", 0.9),
             h(r"\bNCCL(?: version)?\s*:?\s*1\.\d+\b|\bNCCL ?1\b|\bnccl1\b", "workload.library_bug", 0.4),
             h(r"libnccl\S*\s*[=/ ][^\n]{0,30}\+?cuda\d|\+cuda\d+\.\d|NCCL[^\n]{0,40}(?:built|compiled) (?:for|with|against) CUDA", "torch.wheel_deps_mismatch", 0.35),
             h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),

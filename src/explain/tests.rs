@@ -3153,3 +3153,37 @@ fn the_current_era_blackwell_cuda13_and_aarch64() {
         "driver.forward_compat_unsupported"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_cuda13_drops_and_driver_ceilings() {
+    // CUDA 13 with a pre-Turing GPU, said in prose: the toolkit, or a cu130 framework build.
+    assert_eq!(
+        top("Our CMake build with CUDA Toolkit 13.0 no longer produces code for the Tesla P100 in the lab"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("pip picked the cu130 torch wheel on our V100 nodes and every op fails"),
+        "torch.arch_unsupported"
+    );
+    // A Turing or newer GPU with CUDA 13 is no such case.
+    assert_ne!(
+        top("Our CMake build with CUDA Toolkit 13.0 fails on the RTX 4090 with a linker error"),
+        "toolkit.arch_unsupported"
+    );
+    // The driver's CUDA Version above nvcc's release: nothing wrong, unless a program refuses it.
+    assert_eq!(
+        top("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\nCuda compilation tools, release 12.8, V12.8.93\nis this a problem?"),
+        "none"
+    );
+    assert_eq!(
+        top("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\nCuda compilation tools, release 12.8, V12.8.93\nWARNING: CUDA 13.0 not supported, falling back to CPU"),
+        "workload.library_bug"
+    );
+    // NCCL's unhandled cuda error beside PyTorch's warning that the GPU is not in the build,
+    // even when the paste cut the warning short.
+    assert_eq!(
+        top("RuntimeError: NCCL Error 1: unhandled cuda error\nUserWarning: NVIDIA GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current PyTorch"),
+        "torch.arch_unsupported"
+    );
+}
