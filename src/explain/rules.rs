@@ -96,6 +96,15 @@ const OOM_RULED_OUT: &str = r"(?:\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t
 /// nccl-tests' "Rank N ... device N ... <GPU>" lines) or nccl-tests' `nGpus N`: one node.
 const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b[^\n]{0,40}\n[^\n]{0,80}\b(?:GTX|RTX|Titan|Tesla|Quadro|A100|A6000|A40|L40S?|V100|H100|H200)\b";
 
+/// A Blackwell GPU (RTX 50xx, RTX PRO Blackwell, B200/GB200, GB10; sm_100/sm_12x) named with a
+/// torch or CUDA build older than the first that carries its kernels (torch 2.7 with CUDA 12.8),
+/// in either order.
+const BLACKWELL_WITH_OLD_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)|(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)";
+
+/// A Blackwell GPU named with a torch 2.7+ build for CUDA 12.8 or later (which carries sm_100 and
+/// sm_120), in either order.
+const BLACKWELL_WITH_NEW_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)|(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -194,6 +203,14 @@ pub const RULES: &[Rule] = &[
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
             h(r"(?:^|[\s/\\'\x22`])_C\.(?:so|pyd)\b", "ext.arch_unsupported", 0.5),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+            // A Blackwell GPU (sm_100/sm_120) beside a torch older than its first builds for it
+            // (2.7 with cu128): the torch wheel has no kernels for it, whatever extension is
+            // named (RodrigoSKohl/InteriorDesign-for-ComfyUI#5: a node's pin pulled torch 2.6).
+            h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.45),
+            // A Blackwell GPU beside a torch 2.7+ CUDA 12.8+ build, which carries sm_100/sm_120:
+            // the kernel that fails is another package's (huggingface/diffusers#13043).
+            h(BLACKWELL_WITH_NEW_TORCH, "torch.arch_unsupported", -0.4),
+            h(r"in file [^\n]{0,80}\.cu\b|/csrc/", "ext.arch_unsupported", 0.3),
             // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
             // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
             // the torch wheel (torch's own "Compile with `TORCH_USE_CUDA_DSA`" is no build).
@@ -529,7 +546,13 @@ pub const RULES: &[Rule] = &[
             c("env.arch_list_mismatch", 0.25, "TORCH_CUDA_ARCH_LIST (or the detected GPU) makes the build target an architecture the code cannot be compiled for.", "Set TORCH_CUDA_ARCH_LIST to architectures the project supports."),
             c("toolkit.arch_unsupported", 0.15, "The toolkit's default target is older than the code needs.", FIX_TOOLKIT_ARCH),
         ],
-        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3)],
+        hints: &[
+            h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3),
+            // Hopper's arch-specific instructions (wgmma, setmaxnreg; sm_90a) refused on a newer
+            // target: the build compiled sm_90a kernels for another architecture, an arch list
+            // naming more than the code allows (thu-ml/SageAttention#291: "9.0;12.0" for a 5090).
+            h(r"(?:wgmma|setmaxnreg|tcgen05)[^\n]{0,80}not supported on \.target 'sm_1\d\d", "env.arch_list_mismatch", 0.5),
+        ],
         tells_apart: "The GPU's compute capability against the project's stated minimum; TORCH_CUDA_ARCH_LIST during the build.",
     },
     Rule {
@@ -1697,6 +1720,54 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"falling back to CPU|fall(?:s|ing)? back to (?:the )?CPU|> ?max\b|instead of using|(?:not|un)supported CUDA version|CUDA version[^\n]{0,30}not supported", "workload.library_bug", 0.45)],
         tells_apart: "Compare nvidia-smi's 'CUDA Version' (the driver's ceiling) with `nvcc --version` / `torch.version.cuda`: a lower toolkit is fine; a program that refuses the driver's figure has its own version-check bug.",
+    },
+    // ggml's own check (llama.cpp, llama-cpp-python, ollama): "CUDA kernel mul_mat_vec has no
+    // device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520" — the build
+    // carries code for other architectures than the GPU's (nextcloud/llm2#52: a wheel built for
+    // compute 5.2 on an RTX A4500). Above the launch failure it is followed by.
+    Rule {
+        id: "ggml.no_device_code",
+        title: "the ggml (llama.cpp) build has no code for this GPU",
+        pattern: r"has no device code compatible with CUDA arch \d+|ggml-cuda\.cu was compiled for: ?\d+",
+        priority: 88,
+        causes: &[
+            c("ext.arch_unsupported", 0.85, "The llama.cpp/ggml build (llama-cpp-python's wheel, a bundled backend) was compiled for other architectures than this GPU's: the message lists what it was compiled for.", "Rebuild it for this GPU: `CMAKE_ARGS=\"-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=<cc>\" pip install --force-reinstall --no-cache-dir llama-cpp-python` (or `-DCMAKE_CUDA_ARCHITECTURES=native` when building on the machine)."),
+            c("workload.library_bug", 0.1, "A llama.cpp commit broke the arch selection for some kernels (fixed upstream).", "Update llama.cpp (or go back to the previous commit) and rebuild."),
+            c("toolkit.arch_unsupported", 0.05, "The toolkit that built it could not target this GPU.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[h(VERSION_CONTRAST, "workload.library_bug", 0.3), h(r"worked (?:yesterday|before)|git pull|reverted", "workload.library_bug", 0.4)],
+        tells_apart: "The arch numbers in the message against the GPU's compute capability (`nvidia-smi --query-gpu=compute_cap --format=csv`): 520 is sm_52; the build must list the GPU's.",
+    },
+    // SageAttention's own check: "SM89 kernel is not available. Make sure you GPUs with compute
+    // capability 8.9." — the installed build was compiled without the kernels for this GPU
+    // (thu-ml/SageAttention#173: a stale build on an RTX 5080, fixed by reinstalling).
+    Rule {
+        id: "ext.sm_kernel_not_available",
+        title: "the extension's build has no kernel for this GPU",
+        pattern: r"\bSM\d{2,3} kernel is not available|kernel is not available\. Make sure you(?: have)? GPUs? with compute capability",
+        priority: 60,
+        causes: &[
+            c("ext.arch_unsupported", 0.8, "The installed build of the extension was compiled without kernels for this GPU (built on or for another GPU, or a prebuilt wheel for other architectures).", "Reinstall the extension built for this GPU: `pip uninstall <package>` then build it on this machine (leave TORCH_CUDA_ARCH_LIST unset or set it to the GPU's capability), or install a wheel built for it."),
+            c("env.arch_list_mismatch", 0.1, "TORCH_CUDA_ARCH_LIST during its build named other architectures.", "Rebuild with TORCH_CUDA_ARCH_LIST unset (auto-detect) or set to this GPU's capability."),
+            c("torch.arch_unsupported", 0.1, "torch itself is older than the GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3), h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.5)],
+        tells_apart: "The extension's build log or `pip show -f <package>`: which architectures it was built for against `torch.cuda.get_device_capability()`.",
+    },
+    // A build's own check that its CUDA is too old for the GPU ("CUDA 12.8 or higher is required
+    // for compute capability 12.0": SageAttention's setup). With the runtime's "no kernel image"
+    // in the same paste the whole stack (torch too) predates the GPU (kairos-agi/kairos#26).
+    Rule {
+        id: "build.cuda_too_old_for_cc",
+        title: "the CUDA version is too old for the GPU's compute capability",
+        pattern: r"CUDA \d+\.\d+ or (?:higher|newer|later) is required for (?:compute capability|sm_?)\s*\d+(?:\.\d)?",
+        priority: 85,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.5, "The CUDA toolkit the build uses is older than the GPU (Blackwell sm_120 needs CUDA 12.8+, sm_100 12.8+, GB10 sm_121 12.9+).", FIX_TOOLKIT_ARCH),
+            c("torch.arch_unsupported", 0.4, "The torch (and its CUDA) in the environment predate the GPU: its wheel carries no kernels for it either.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"no kernel image|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35), h(r"\bnvcc\b|CUDA_HOME", "toolkit.arch_unsupported", 0.2)],
+        tells_apart: "`nvcc --version` (the build's toolkit) and `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the GPU's compute capability.",
     },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence

@@ -3187,3 +3187,43 @@ fn the_current_era_cuda13_drops_and_driver_ceilings() {
         "torch.arch_unsupported"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_builds_that_lack_the_gpus_kernels() {
+    // ggml's own arch check names what the build was compiled for.
+    assert_eq!(
+        top("ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 750,800\nCUDA error: unspecified launch failure"),
+        "ext.arch_unsupported"
+    );
+    // An extension's "SMxx kernel is not available" is its own build, not torch.
+    assert_eq!(
+        top("AssertionError: SM90 kernel is not available. Make sure you GPUs with compute capability 9.0."),
+        "ext.arch_unsupported"
+    );
+    // Hopper-only instructions refused for a Blackwell target: the arch list.
+    assert_eq!(
+        top("ptxas error   : Instruction 'setmaxnreg' not supported on .target 'sm_120'"),
+        "env.arch_list_mismatch"
+    );
+    // A build's "CUDA X or higher is required for compute capability Y" beside "no kernel
+    // image": the stack predates the GPU.
+    assert_eq!(
+        top("RuntimeError: CUDA 12.8 or higher is required for compute capability 12.0.\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA 12.8 or higher is required for compute capability 12.0.\nnvcc --version: release 12.6"),
+        "toolkit.arch_unsupported"
+    );
+    // "no kernel image" on a Blackwell card: an old torch named points at torch even beside an
+    // extension; a torch 2.7+ cu128 build named points at the extension.
+    assert_eq!(
+        top("RTX 5070 Ti, pip installed xformers which pulled torch==2.5.1\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("RTX 5090 with torch 2.8.0+cu128\nError no kernel image is available for execution on the device at line 73 in file /src/csrc/ops.cu"),
+        "ext.arch_unsupported"
+    );
+}
