@@ -101,9 +101,20 @@ const LOCAL_GPU_LIST: &str = r"\bnGpus [2-9]\b|\b(?:GTX|RTX|Titan|Tesla|Quadro|A
 /// in either order.
 const BLACKWELL_WITH_OLD_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)|(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)";
 
-/// A Blackwell GPU named with a torch 2.7+ build for CUDA 12.8 or later (which carries sm_100 and
-/// sm_120), in either order.
-const BLACKWELL_WITH_NEW_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)|(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)";
+/// A Blackwell GPU named (by model, or its capability; an `sm_120` in a build's arch list is no
+/// GPU) with a torch 2.7+ build for CUDA 12.8 or later (which carries sm_100 and sm_120), in
+/// either order.
+const BLACKWELL_WITH_NEW_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|capability:? ?(?:sm_)?1(?:0\.0|2\.[01]|00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)|(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|capability:? ?(?:sm_)?1(?:0\.0|2\.[01]|00|2[01])\b)";
+
+/// Jetson Thor (sm_110 under CUDA 13; sm_101 under 12.8/12.9) named with a CUDA 12 build: the
+/// cu128/cu129 wheels (SBSA builds for Grace) carry no code for it (OpenRAL/openral#167).
+const THOR_WITH_CU12: &str = r"(?:Jetson (?:AGX )?Thor|NVIDIA Thor|\bThor\b[^\n]{0,40}\bsm_?110|\bsm_?110\b)[\s\S]{0,1500}?(?:\+cu12\d\b|\bcu12[89]\b)|(?:\+cu12\d\b|\bcu12[89]\b)[\s\S]{0,1500}?(?:Jetson (?:AGX )?Thor|NVIDIA Thor|\bsm_?110\b)";
+
+/// A GPU of the same major architecture but a newer minor than the build's newest (12.1 under a
+/// build up to 12.0, 8.6/8.9 under 8.0, 10.3 under 10.0): code for the older minor runs on it
+/// (binary compatibility within a major), so PyTorch's "not compatible" warning is a false
+/// positive (pytorch/pytorch#172629: GB10 under torch 2.9, fixed in 2.11).
+const SAME_MAJOR_NEWER_MINOR: &str = r"capability:? ?12\.[1-9]\b[\s\S]{0,300}?- \(12\.0\)|capability:? ?10\.[1-3]\b[\s\S]{0,300}?- \(10\.0\)|capability:? ?8\.[6-9]\b[\s\S]{0,300}?- \(8\.[0-6]\)|capability sm_121\b[^\n]*\n[^\n]*\bsm_120\b";
 
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
@@ -210,6 +221,9 @@ pub const RULES: &[Rule] = &[
             // A Blackwell GPU beside a torch 2.7+ CUDA 12.8+ build, which carries sm_100/sm_120:
             // the kernel that fails is another package's (huggingface/diffusers#13043).
             h(BLACKWELL_WITH_NEW_TORCH, "torch.arch_unsupported", -0.4),
+            h(THOR_WITH_CU12, "torch.arch_unsupported", 0.45),
+            // torch's own arch list printed beside the failure points at the torch build.
+            h(r"\barch_list\b|get_arch_list\(\)", "torch.arch_unsupported", 0.3),
             h(r"in file [^\n]{0,80}\.cu\b|/csrc/", "ext.arch_unsupported", 0.3),
             // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
             // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
@@ -1768,6 +1782,39 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"no kernel image|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35), h(r"\bnvcc\b|CUDA_HOME", "toolkit.arch_unsupported", 0.2)],
         tells_apart: "`nvcc --version` (the build's toolkit) and `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the GPU's compute capability.",
+    },
+    // A program's CMake CUDA architecture list in its own syntax ("110-real;110-virtual instead of
+    // 90-real;90-virtual": microsoft/onnxruntime#26212 on a Jetson Thor): the program was built
+    // for other architectures than the GPU's.
+    Rule {
+        id: "build.cmake_cuda_architectures",
+        title: "a program's build names its CUDA architectures",
+        pattern: r"\b\d{2,3}-(?:real|virtual)\b",
+        priority: 20,
+        causes: &[
+            c("ext.arch_unsupported", 0.6, "The program (a library built from source, an inference runtime) was compiled for other GPU architectures than this one's: its CMake CUDA_ARCHITECTURES list lacks the GPU's compute capability, so its kernels are missing at run time.", "Rebuild it with the GPU's architecture (`-DCMAKE_CUDA_ARCHITECTURES=<cc>-real;<cc>-virtual`, or `native` when building on the machine)."),
+            c("toolkit.arch_unsupported", 0.2, "The toolkit building it cannot target the GPU's architecture.", FIX_TOOLKIT_ARCH),
+            c("env.arch_list_mismatch", 0.2, "An architecture list set in the environment overrides the build's detection.", "Unset the architecture override (CMAKE_CUDA_ARCHITECTURES / TORCH_CUDA_ARCH_LIST) or set it to the GPU's capability."),
+        ],
+        hints: &[h(r"nvcc fatal|Unsupported gpu architecture|is not defined for option", "toolkit.arch_unsupported", 0.5)],
+        tells_apart: "The architectures the build was configured with against `nvidia-smi --query-gpu=compute_cap --format=csv`.",
+    },
+    // PyTorch's "not compatible" warning for a newer minor of an architecture the build carries
+    // (GB10's 12.1 under a build up to 12.0): the older minor's code runs on it, so the warning is
+    // a false positive (pytorch/pytorch#172629, fixed in 2.11). Above torch.sm_not_compatible,
+    // whose span it covers.
+    Rule {
+        id: "torch.sm_newer_minor",
+        title: "PyTorch warns about a newer minor of an architecture its build carries",
+        pattern: SAME_MAJOR_NEWER_MINOR,
+        priority: 93,
+        causes: &[
+            c("none", 0.8, "The GPU is a newer minor of an architecture the build carries (12.1 under a build up to 12.0, 8.9 under 8.6): code for the older minor runs on it within the same major, so the warning is a false positive (fixed in PyTorch 2.11) and nothing needs changing.", "Nothing to fix: run a CUDA op to confirm (`python -c \"import torch; print(torch.ones(1, device='cuda') + 1)\"`); a torch 2.11+ build stops warning."),
+            c("torch.arch_unsupported", 0.15, "Only if CUDA ops then fail: the build's kernels use features of the older minor's arch-specific target.", FIX_TORCH_ARCH),
+            c("ext.arch_unsupported", 0.05, "An extension built for the older minor only with arch-specific (sm_XXXa) code fails on it.", FIX_EXT_ARCH),
+        ],
+        hints: &[h(r"no kernel image|CUDA error: (?:invalid device function|the provided PTX)", "torch.arch_unsupported", 0.7)],
+        tells_apart: "Does a CUDA op run (`torch.ones(1, device='cuda') + 1`)? If it does, the warning is only the start-up check's false positive.",
     },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence

@@ -3227,3 +3227,33 @@ fn the_current_era_builds_that_lack_the_gpus_kernels() {
         "ext.arch_unsupported"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_thor_gb10_and_build_arch_lists() {
+    // A newer minor of an architecture the build carries: PyTorch's warning is a false positive.
+    assert_eq!(
+        top("UserWarning:\n    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (8.0) - (12.0)"),
+        "none"
+    );
+    // ... unless CUDA ops then fail.
+    assert_eq!(
+        top("Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (8.0) - (12.0)\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    // A GPU of a newer major than the build stays the build.
+    assert_eq!(
+        top("Found GPU0 NVIDIA GeForce RTX 5090 which is of cuda capability 12.0.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (5.0) - (9.0)"),
+        "torch.arch_unsupported"
+    );
+    // Jetson Thor under a CUDA 12 wheel: the torch build, even with sm_120 in its arch list.
+    assert_eq!(
+        top("Jetson AGX Thor, torch 2.10.0+cu128, arch list sm_80 sm_90 sm_100 sm_120\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    // A program's CMake architecture list in its own syntax: the program's build.
+    assert_eq!(
+        top("rebuilt onnxruntime with CMAKE_CUDA_ARCHITECTURES=87-real;87-virtual and the crash on the new board went away"),
+        "ext.arch_unsupported"
+    );
+}
