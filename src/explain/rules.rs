@@ -1226,6 +1226,10 @@ pub const RULES: &[Rule] = &[
             h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
+            // A CUDA toolkit said to be installed on the system beside torch's wheels: its older
+            // library is the one loaded (pytorch/pytorch#157381: "Torch is unusable when
+            // cuda-12.4 is installed locally", libcupti.so.12 from the toolkit).
+            h(r"\bcuda[- ]?(?:toolkit[- ])?1\d\.\d[^\n]{0,20}\binstalled (?:locally|system[- ]?wide|on the (?:system|host))|\binstalled (?:locally|system[- ]?wide)[^\n]{0,30}\bcuda", "torch.libs_shadowed", 0.7),
             // A CUDA library's own C symbol missing (ncclCommWindowRegister, cudnn…, cublas…) is a
             // CUDA library of another version loaded, not an extension built for another torch;
             // a system copy of that library shown beside it is the one loaded
@@ -1815,6 +1819,22 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"no kernel image|CUDA error: (?:invalid device function|the provided PTX)", "torch.arch_unsupported", 0.7)],
         tells_apart: "Does a CUDA op run (`torch.ones(1, device='cuda') + 1`)? If it does, the warning is only the start-up check's false positive.",
+    },
+    // Another package's install swapped torch's CUDA variant, in prose ("tensorrt-llm ... downgrades
+    // pytorch to cuda 12.8", "has overwritten the underlying cuda to be 13.0":
+    // NVIDIA/TensorRT-LLM#9318): torch and the nvidia-* wheels now belong to two CUDA majors.
+    Rule {
+        id: "torch.variant_swapped",
+        title: "an install swapped torch's CUDA variant",
+        pattern: r"(?:downgrad|upgrad|replac|overwr|reinstall|swapp)\w*[^\n]{0,40}\b(?:py)?torch\b[^\n]{0,60}(?:\bcuda ?1[123]\.\d|\bcu1[123]\d\b)|overwr\w* the (?:underlying )?cuda\b",
+        priority: 40,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.6, "Installing another package replaced torch's CUDA variant (cu130 by cu128, or the reverse) while its own nvidia-* CUDA wheels stayed or came in for the other CUDA major: torch and its CUDA libraries no longer match.", "Install torch last, from the index of the CUDA major the other package uses (`pip install --force-reinstall torch==<v> --index-url https://download.pytorch.org/whl/cu130`), or pin the package to the torch variant you need; `pip list | grep -i nvidia` must show one CUDA major."),
+            c("torch.multiple_installs", 0.2, "Two torch installs are now mixed.", "Uninstall torch until none is left, then install one build."),
+            c("torch.arch_unsupported", 0.2, "The variant it pulled has no kernels for this GPU (an older torch on a Blackwell GPU).", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.5)],
+        tells_apart: "`pip list | grep -iE 'torch|nvidia'`: torch's +cuXXX against the nvidia-* wheels' CUDA major (-cu12 vs -cu13 / 13.x versions).",
     },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence

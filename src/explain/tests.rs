@@ -3257,3 +3257,24 @@ fn the_current_era_thor_gb10_and_build_arch_lists() {
         "ext.arch_unsupported"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_swapped_variants_and_local_toolkits() {
+    // Another package's install swapped torch's CUDA variant.
+    assert_eq!(
+        top("after pip install of the inference engine it downgraded my torch to 2.9.0+cu128, but its nvidia libs are CUDA 13 now and nothing imports"),
+        "torch.wheel_deps_mismatch"
+    );
+    // torch's own library missing a CUDA library's versioned symbol with a local toolkit named:
+    // the toolkit's older library is loaded first.
+    assert_eq!(
+        top("CUDA 12.4 installed locally\nImportError: /venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutCreate, version libcublasLt.so.12"),
+        "torch.libs_shadowed"
+    );
+    // Without the toolkit named it stays the wheels.
+    assert_eq!(
+        top("ImportError: /venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutCreate, version libcublasLt.so.12"),
+        "torch.wheel_deps_mismatch"
+    );
+}
