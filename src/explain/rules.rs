@@ -102,6 +102,27 @@ const NO_GPU_SAID: &str = r"\b(?:running|run|runs|machine|computer|laptop|server
 /// A CUDA library of major N that cannot be opened, beside the text saying CUDA N.x is
 /// installed (later in the text: "CUDA version: 11.2"): the CUDA is there but not on the loader path.
 const SAME_MAJOR_LIB_MISSING: &str = r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|npp\w*|nvjpeg)\.so\.(?:10(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*10\.\d|11(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*11\.\d|12(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*12\.\d|13(?:\.\d)?: cannot open[\s\S]{0,1500}?\bCUDA(?:[ \t]+(?:version|toolkit))?[ \t]*[:=]?[ \t]*13\.\d)";
+
+/// A Blackwell GPU (RTX 50xx, RTX PRO Blackwell, B200/GB200, GB10; sm_100/sm_12x) named with a
+/// torch or CUDA build older than the first that carries its kernels (torch 2.7 with CUDA 12.8),
+/// in either order.
+const BLACKWELL_WITH_OLD_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)|(?:\b(?:py)?torch(?:==|-| |: )v?2\.[0-6]\b|\+cu1(?:1\d|2[0-6])\b|\bcu1(?:1\d|2[0-6])\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|\bsm_?1(?:00|2[01])\b)";
+
+/// A Blackwell GPU named (by model, or its capability; an `sm_120` in a build's arch list is no
+/// GPU) with a torch 2.7+ build for CUDA 12.8 or later (which carries sm_100 and sm_120), in
+/// either order.
+const BLACKWELL_WITH_NEW_TORCH: &str = r"(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|capability:? ?(?:sm_)?1(?:0\.0|2\.[01]|00|2[01])\b)[\s\S]{0,1500}?(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)|(?:\b(?:py)?torch[ =:-]{1,3}v?2\.(?:[7-9]|1\d)(?:\.\d+)?\+cu1(?:2[89]|3\d)\b|\bPyTorch 2\.(?:[7-9]|1\d)(?:\.\d+)? \+ CUDA 1(?:2\.[89]|3\.\d)\b)[\s\S]{0,1500}?(?:\b(?:RTX ?)?50[6-9]0(?: ?Ti)?\b|RTX PRO \d000 Blackwell|\bG?B[23]00\b|\bGB10\b|capability:? ?(?:sm_)?1(?:0\.0|2\.[01]|00|2[01])\b)";
+
+/// Jetson Thor (sm_110 under CUDA 13; sm_101 under 12.8/12.9) named with a CUDA 12 build: the
+/// cu128/cu129 wheels (SBSA builds for Grace) carry no code for it (OpenRAL/openral#167).
+const THOR_WITH_CU12: &str = r"(?:Jetson (?:AGX )?Thor|NVIDIA Thor|\bThor\b[^\n]{0,40}\bsm_?110|\bsm_?110\b)[\s\S]{0,1500}?(?:\+cu12\d\b|\bcu12[89]\b)|(?:\+cu12\d\b|\bcu12[89]\b)[\s\S]{0,1500}?(?:Jetson (?:AGX )?Thor|NVIDIA Thor|\bsm_?110\b)";
+
+/// A GPU of the same major architecture but a newer minor than the build's newest (12.1 under a
+/// build up to 12.0, 8.6/8.9 under 8.0, 10.3 under 10.0): code for the older minor runs on it
+/// (binary compatibility within a major), so PyTorch's "not compatible" warning is a false
+/// positive (pytorch/pytorch#172629: GB10 under torch 2.9, fixed in 2.11).
+const SAME_MAJOR_NEWER_MINOR: &str = r"capability:? ?12\.[1-9]\b[\s\S]{0,300}?- \(12\.0\)|capability:? ?10\.[1-3]\b[\s\S]{0,300}?- \(10\.0\)|capability:? ?8\.[6-9]\b[\s\S]{0,300}?- \(8\.[0-6]\)|capability sm_121\b[^\n]*\n[^\n]*\bsm_120\b";
+
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -150,7 +171,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.sm_not_compatible",
         title: "PyTorch says the GPU's architecture is not in the build",
-        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch installation|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION|Minimum and Maximum cuda capability supported by this version of PyTorch)",
+        pattern: r"(?:with CUDA capability (sm_\d+a?) is not compatible with the current PyTorch(?: installation)?|The current PyTorch install supports CUDA capabilities|which is of cuda capability (\d+\.\d+)\. PyTorch no longer supports this GPU|PyTorch no longer supports this GPU because it is too old|Found GPU\d+ [^\n]{0,80} which requires CUDA_VERSION|Minimum and Maximum cuda capability supported by this version of PyTorch)",
         priority: 92,
         causes: &[
             c("torch.arch_unsupported", 0.9, "PyTorch checks at start-up that its build carries kernels (SASS, or PTX it can JIT) for each GPU's compute capability; this build has none for this GPU, so every kernel launch fails with 'no kernel image is available'.", FIX_TORCH_ARCH),
@@ -203,6 +224,17 @@ pub const RULES: &[Rule] = &[
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
             h(r"(?:^|[\s/\\'\x22`])_C\.(?:so|pyd)\b", "ext.arch_unsupported", 0.5),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+            // A Blackwell GPU (sm_100/sm_120) beside a torch older than its first builds for it
+            // (2.7 with cu128): the torch wheel has no kernels for it, whatever extension is
+            // named (RodrigoSKohl/InteriorDesign-for-ComfyUI#5: a node's pin pulled torch 2.6).
+            h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.45),
+            // A Blackwell GPU beside a torch 2.7+ CUDA 12.8+ build, which carries sm_100/sm_120:
+            // the kernel that fails is another package's (huggingface/diffusers#13043).
+            h(BLACKWELL_WITH_NEW_TORCH, "torch.arch_unsupported", -0.4),
+            h(THOR_WITH_CU12, "torch.arch_unsupported", 0.45),
+            // torch's own arch list printed beside the failure points at the torch build.
+            h(r"\barch_list\b|get_arch_list\(\)", "torch.arch_unsupported", 0.3),
+            h(r"in file [^\n]{0,80}\.cu\b|/csrc/", "ext.arch_unsupported", 0.3),
             // The reporter built the failing code themselves ("Built with pytorch 1.7, cuda
             // 10.2": thomasbrandon/mish-cuda#10): a local build for other architectures, not
             // the torch wheel (torch's own "Compile with `TORCH_USE_CUDA_DSA`" is no build).
@@ -544,7 +576,13 @@ pub const RULES: &[Rule] = &[
             c("env.arch_list_mismatch", 0.25, "TORCH_CUDA_ARCH_LIST (or the detected GPU) makes the build target an architecture the code cannot be compiled for.", "Set TORCH_CUDA_ARCH_LIST to architectures the project supports."),
             c("toolkit.arch_unsupported", 0.15, "The toolkit's default target is older than the code needs.", FIX_TOOLKIT_ARCH),
         ],
-        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3)],
+        hints: &[
+            h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3),
+            // Hopper's arch-specific instructions (wgmma, setmaxnreg; sm_90a) refused on a newer
+            // target: the build compiled sm_90a kernels for another architecture, an arch list
+            // naming more than the code allows (thu-ml/SageAttention#291: "9.0;12.0" for a 5090).
+            h(r"(?:wgmma|setmaxnreg|tcgen05)[^\n]{0,80}not supported on \.target 'sm_1\d\d", "env.arch_list_mismatch", 0.5),
+        ],
         tells_apart: "The GPU's compute capability against the project's stated minimum; TORCH_CUDA_ARCH_LIST during the build.",
     },
     Rule {
@@ -647,9 +685,11 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("driver.forward_compat_unsupported", 0.9, "The CUDA forward-compatibility package (cuda-compat) works only on datacenter GPUs; on GeForce/RTX cards it is refused.", "Remove the cuda-compat libraries from the library path (or use an image without them) and install a driver new enough for the CUDA version instead."),
             c("driver.too_old_for_torch", 0.1, "The image relies on forward compatibility because the host driver is older than its CUDA.", FIX_DRIVER_UPGRADE),
+            c("ext.arch_unsupported", 0.05, "The program's own CUDA build (a bundled ggml/llama.cpp backend) carries no code for this old GPU (Maxwell, compute 5.x), and the driver's attempt to run it fails with 804 (ollama/ollama#12666).", "Use a build of the program that includes the GPU's compute capability (or build it with `-DCMAKE_CUDA_ARCHITECTURES=<cc>`)."),
         ],
-        hints: &[],
-        tells_apart: "The GPU model (`nvidia-smi -L`): forward compatibility needs a datacenter GPU.",
+        // A Maxwell GPU (GTX 9xx/750, compute 5.x) under a program's bundled CUDA backend.
+        hints: &[h(r"(?:GTX ?(?:9[5-8]0|750)|Maxwell|compute capability 5\.\d|\bCC 5\.\d)[\s\S]{0,2000}?(?:ggml_cuda_init|ggml|ollama|llama)|(?:ggml_cuda_init|ggml|ollama|llama)[\s\S]{0,2000}?(?:GTX ?(?:9[5-8]0|750)|Maxwell|compute capability 5\.\d|\bCC 5\.\d)", "ext.arch_unsupported", 0.95)],
+        tells_apart: "The GPU model (`nvidia-smi -L`): forward compatibility needs a datacenter GPU; an old GeForce under a program's bundled CUDA backend needs a build with its compute capability.",
     },
     Rule {
         id: "cuda.unknown_error",
@@ -1203,6 +1243,10 @@ pub const RULES: &[Rule] = &[
             h(r"import (?:cupy|tensorflow|jax|onnxruntime|paddle|mxnet)\b[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*import torch", "torch.libs_shadowed", 0.8),
             h(r"torch/lib/lib(?:torch|c10)\w*\.so[^\n]*undefined\s+symbol|undefined\s+symbol: (?:ncclCommRegister|ncclCommInitRankScalable|_ZN\w*nccl)", "torch.wheel_deps_mismatch", 0.55),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.4),
+            // A CUDA toolkit said to be installed on the system beside torch's wheels: its older
+            // library is the one loaded (pytorch/pytorch#157381: "Torch is unusable when
+            // cuda-12.4 is installed locally", libcupti.so.12 from the toolkit).
+            h(r"\bcuda[- ]?(?:toolkit[- ])?1\d\.\d[^\n]{0,20}\binstalled (?:locally|system[- ]?wide|on the (?:system|host))|\binstalled (?:locally|system[- ]?wide)[^\n]{0,30}\bcuda", "torch.libs_shadowed", 0.7),
             // A CUDA library's own C symbol missing (ncclCommWindowRegister, cudnn…, cublas…) is a
             // CUDA library of another version loaded, not an extension built for another torch;
             // a system copy of that library shown beside it is the one loaded
@@ -1647,6 +1691,171 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 10a (the current era)
+    // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
+    // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the
+    // open kernel modules (Start9Labs/start-technologies#3465: "-nvidia images ship the
+    // proprietary flavor ... Blackwell GPUs cannot initialize").
+    Rule {
+        id: "driver.proprietary_module_on_blackwell",
+        title: "the proprietary kernel module on a Blackwell GPU",
+        pattern: r"(?:proprietary|closed)[^\n]{0,40}(?:kernel )?modules?\b[\s\S]{0,400}?(?:Blackwell|\bGB10\b|\bGB20\d|RTX 50\d0|RTX PRO \d000 Blackwell|\bG?B[23]00\b)|(?:Blackwell|\bGB10\b|\bGB20\d|RTX 50\d0|\bG?B[23]00\b)[\s\S]{0,400}?(?:only supported by the open|requires? (?:use of )?the (?:NVIDIA )?open (?:GPU )?kernel modules?|open kernel modules? (?:is|are) required|needs? the open kernel modules?)",
+        priority: 80,
+        causes: &[
+            c("driver.open_module_required", 0.85, "Blackwell GPUs (GB10, RTX 50xx, RTX PRO 6000 Blackwell, B200/GB200) are only supported by the open kernel modules: with the proprietary flavour the driver never initialises the GPU, although the driver version is right.", "Install the open flavour of the same driver branch (`sudo apt install nvidia-driver-<branch>-open`, `nvidia-open` / `kmod-nvidia-open-dkms`, or the .run installer with `--kernel-module-type=open`) and reboot; `modinfo nvidia | grep license` then says 'Dual MIT/GPL'."),
+            c("driver.gpu_unsupported", 0.1, "The driver branch is older than the GPU (Blackwell needs 570+).", "Install a driver branch that supports the GPU (570 or later for Blackwell)."),
+        ],
+        hints: &[h(r"\b5[0-6]\d\.\d+(?:\.\d+)?\b[^\n]{0,60}(?:driver|nvidia)|nvidia-driver-5[0-6]\d\b", "driver.gpu_unsupported", 0.3)],
+        tells_apart: "`modinfo nvidia | grep license`: 'NVIDIA' is the proprietary module, 'Dual MIT/GPL' the open one; the driver branch (`cat /proc/driver/nvidia/version`) must be 570 or later.",
+    },
+    // The installer resolved a CPU build of torch, said in prose ("a DGX Spark installed the PyPI
+    // `torch==2.10.0` CPU build": hanyeol/model-compose#24). On aarch64 (Grace, GB10) PyPI's torch
+    // was CPU-only up to 2.8 and CUDA builds come from PyTorch's cuXXX index.
+    Rule {
+        id: "torch.cpu_build_resolved",
+        title: "the installer took a CPU build of torch",
+        pattern: r"(?:install(?:ed|s|ing)?|resolv(?:ed|es)|pulled|picked|got|resulted in)[^\n]{0,60}\b(?:py)?torch\b[^\n]{0,40}\bCPU(?:-only)? (?:build|wheel|version|variant)\b",
+        priority: 45,
+        causes: &[c("torch.cpu_only", 0.85, "The installer resolved a CPU-only torch (PyPI's wheel on Windows, and on aarch64 — Grace, GB10/DGX Spark — up to torch 2.8), so CUDA is never used although the GPU and driver are fine.", "Install the CUDA build from PyTorch's index for the CUDA the driver supports (`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu128`; cu130 on a 580+ driver), on aarch64 too.")],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: '+cpu' or None is a CPU build.",
+    },
+    // An architecture CUDA 13 dropped (Maxwell, Pascal, Volta: sm_5x/6x/70/72) named with CUDA 13
+    // in prose, without the runtime's error: "CUDA.jl caps 7.0 at CUDA 12.9, so V100 GPUs cannot
+    // be used" (JuliaGPU/CUDA.jl#3132). CUDA 13.0 removed offline compilation and library
+    // support for compute capability below 7.5 (CUDA 13.0 release notes); a CUDA 12.x toolkit,
+    // or a cu12x framework build, still targets them.
+    Rule {
+        id: "toolkit.cuda13_pre_turing",
+        title: "CUDA 13 no longer targets this GPU (Maxwell, Pascal, Volta)",
+        pattern: r"(?:\bVolta\b|\bPascal\b|\bMaxwell\b|\bsm_?(?:5[0-3]|6[0-2]|7[02])\b|\bV100\b|\bP100\b|\bP40\b|GTX ?(?:9[5-8]0|10[5-8]0)|compute capability [56]\.\d|compute capability 7\.[02])[\s\S]{0,600}?\b(?:CUDA(?: Toolkit)? ?13(?:\.\d)?|cu13\d|CUDA 13)\b|\b(?:CUDA(?: Toolkit)? ?13(?:\.\d)?|cu13\d)\b[\s\S]{0,600}?(?:\bVolta\b|\bPascal\b|\bMaxwell\b|\bsm_?(?:5[0-3]|6[0-2]|7[02])\b|\bV100\b|\bP100\b|\bP40\b|GTX ?(?:9[5-8]0|10[5-8]0))",
+        priority: 30,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.5, "CUDA 13.0 removed offline compilation and library support for GPUs below compute capability 7.5 (Maxwell, Pascal, Volta): a CUDA 13 toolkit cannot build code for this GPU.", "Build with a CUDA 12.x toolkit (12.9 is the last to target sm_50–sm_72) and point CUDA_HOME / the build's toolkit setting at it; the 580+ driver still runs these GPUs."),
+            c("torch.arch_unsupported", 0.35, "The framework build is a CUDA 13 one (cu130 wheels), which ships no kernels below sm_75; the first kernel launch fails with 'no kernel image'.", "Install a cu126/cu128 build of the framework for this GPU (`pip install torch --index-url https://download.pytorch.org/whl/cu126`); it runs on a CUDA 13 driver."),
+            c("ext.arch_unsupported", 0.15, "A program's own CUDA 13 build (a container image, a bundled llama.cpp backend) carries no code for this GPU.", "Use the program's CUDA 12 build or image for this GPU."),
+        ],
+        hints: &[
+            h(r"\bcu13\d\b|\bwheels?\b|\btorch\b|\bpytorch\b|\bjax\b|tensorflow", "torch.arch_unsupported", 0.3),
+            h(r"\bimages?\b|\bcontainers?\b|docker|ollama|llama\.cpp|\bggml\b|LocalAI", "ext.arch_unsupported", 0.45),
+            h(r"\bnvcc\b|\btoolkit\b|compil|CUDA\.jl|cmake|CMAKE_CUDA", "toolkit.arch_unsupported", 0.3),
+        ],
+        tells_apart: "`nvidia-smi --query-gpu=compute_cap --format=csv` below 7.5 with a CUDA 13 toolkit (`nvcc --version`) or a cu130 build (`torch.version.cuda`): use the CUDA 12 toolkit or build.",
+    },
+    // nvidia-smi's "CUDA Version" (the newest CUDA the driver supports) above the toolkit's
+    // release: the driver is new enough for that toolkit. A program that reads nvidia-smi's
+    // figure as the installed CUDA and refuses it ("CUDA 13.0 > max ... Falling back to CPU":
+    // DrewThomasson/ebook2audiobook#1231) has a bug of its own.
+    Rule {
+        id: "versions.driver_newer_than_toolkit",
+        title: "the driver supports a newer CUDA than the toolkit installed",
+        pattern: r"CUDA Version:? ?13\.\d[\s\S]{0,2000}?(?:release|V) ?12\.\d|(?:release|V) ?12\.\d[\s\S]{0,2000}?CUDA Version:? ?13\.\d|CUDA Version:? ?12\.[89][\s\S]{0,2000}?(?:release|V) ?1[01]\.\d|(?:release|V) ?1[01]\.\d[\s\S]{0,2000}?CUDA Version:? ?12\.[89]",
+        priority: 12,
+        causes: &[
+            c("none", 0.5, "nvidia-smi's 'CUDA Version' is the newest CUDA the driver supports, not the CUDA installed; a toolkit or framework built for an older CUDA runs on it.", "Nothing to fix on the machine: the driver is newer than the toolkit. Check the framework itself with `python -c \"import torch; print(torch.version.cuda, torch.cuda.is_available())\"`."),
+            c("workload.library_bug", 0.35, "The program reads nvidia-smi's 'CUDA Version' as the installed CUDA and refuses it as unsupported, although the driver runs any older CUDA.", "Report it to the program; meanwhile set its device/CUDA option by hand (or patch its version check) — the driver needs no change."),
+            c("driver.too_old_for_toolkit", 0.05, "Only if the toolkit is newer than nvidia-smi's 'CUDA Version' is the driver too old.", FIX_DRIVER_UPGRADE),
+        ],
+        hints: &[h(r"falling back to CPU|fall(?:s|ing)? back to (?:the )?CPU|> ?max\b|instead of using|(?:not|un)supported CUDA version|CUDA version[^\n]{0,30}not supported", "workload.library_bug", 0.45)],
+        tells_apart: "Compare nvidia-smi's 'CUDA Version' (the driver's ceiling) with `nvcc --version` / `torch.version.cuda`: a lower toolkit is fine; a program that refuses the driver's figure has its own version-check bug.",
+    },
+    // ggml's own check (llama.cpp, llama-cpp-python, ollama): "CUDA kernel mul_mat_vec has no
+    // device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520" — the build
+    // carries code for other architectures than the GPU's (nextcloud/llm2#52: a wheel built for
+    // compute 5.2 on an RTX A4500). Above the launch failure it is followed by.
+    Rule {
+        id: "ggml.no_device_code",
+        title: "the ggml (llama.cpp) build has no code for this GPU",
+        pattern: r"has no device code compatible with CUDA arch \d+|ggml-cuda\.cu was compiled for: ?\d+",
+        priority: 88,
+        causes: &[
+            c("ext.arch_unsupported", 0.85, "The llama.cpp/ggml build (llama-cpp-python's wheel, a bundled backend) was compiled for other architectures than this GPU's: the message lists what it was compiled for.", "Rebuild it for this GPU: `CMAKE_ARGS=\"-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=<cc>\" pip install --force-reinstall --no-cache-dir llama-cpp-python` (or `-DCMAKE_CUDA_ARCHITECTURES=native` when building on the machine)."),
+            c("workload.library_bug", 0.1, "A llama.cpp commit broke the arch selection for some kernels (fixed upstream).", "Update llama.cpp (or go back to the previous commit) and rebuild."),
+            c("toolkit.arch_unsupported", 0.05, "The toolkit that built it could not target this GPU.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[h(VERSION_CONTRAST, "workload.library_bug", 0.3), h(r"worked (?:yesterday|before)|git pull|reverted", "workload.library_bug", 0.4)],
+        tells_apart: "The arch numbers in the message against the GPU's compute capability (`nvidia-smi --query-gpu=compute_cap --format=csv`): 520 is sm_52; the build must list the GPU's.",
+    },
+    // SageAttention's own check: "SM89 kernel is not available. Make sure you GPUs with compute
+    // capability 8.9." — the installed build was compiled without the kernels for this GPU
+    // (thu-ml/SageAttention#173: a stale build on an RTX 5080, fixed by reinstalling).
+    Rule {
+        id: "ext.sm_kernel_not_available",
+        title: "the extension's build has no kernel for this GPU",
+        pattern: r"\bSM\d{2,3} kernel is not available|kernel is not available\. Make sure you(?: have)? GPUs? with compute capability",
+        priority: 60,
+        causes: &[
+            c("ext.arch_unsupported", 0.8, "The installed build of the extension was compiled without kernels for this GPU (built on or for another GPU, or a prebuilt wheel for other architectures).", "Reinstall the extension built for this GPU: `pip uninstall <package>` then build it on this machine (leave TORCH_CUDA_ARCH_LIST unset or set it to the GPU's capability), or install a wheel built for it."),
+            c("env.arch_list_mismatch", 0.1, "TORCH_CUDA_ARCH_LIST during its build named other architectures.", "Rebuild with TORCH_CUDA_ARCH_LIST unset (auto-detect) or set to this GPU's capability."),
+            c("torch.arch_unsupported", 0.1, "torch itself is older than the GPU.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"TORCH_CUDA_ARCH_LIST", "env.arch_list_mismatch", 0.3), h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.5)],
+        tells_apart: "The extension's build log or `pip show -f <package>`: which architectures it was built for against `torch.cuda.get_device_capability()`.",
+    },
+    // A build's own check that its CUDA is too old for the GPU ("CUDA 12.8 or higher is required
+    // for compute capability 12.0": SageAttention's setup). With the runtime's "no kernel image"
+    // in the same paste the whole stack (torch too) predates the GPU (kairos-agi/kairos#26).
+    Rule {
+        id: "build.cuda_too_old_for_cc",
+        title: "the CUDA version is too old for the GPU's compute capability",
+        pattern: r"CUDA \d+\.\d+ or (?:higher|newer|later) is required for (?:compute capability|sm_?)\s*\d+(?:\.\d)?",
+        priority: 85,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.5, "The CUDA toolkit the build uses is older than the GPU (Blackwell sm_120 needs CUDA 12.8+, sm_100 12.8+, GB10 sm_121 12.9+).", FIX_TOOLKIT_ARCH),
+            c("torch.arch_unsupported", 0.4, "The torch (and its CUDA) in the environment predate the GPU: its wheel carries no kernels for it either.", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(r"no kernel image|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35), h(r"\bnvcc\b|CUDA_HOME", "toolkit.arch_unsupported", 0.2)],
+        tells_apart: "`nvcc --version` (the build's toolkit) and `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the GPU's compute capability.",
+    },
+    // A program's CMake CUDA architecture list in its own syntax ("110-real;110-virtual instead of
+    // 90-real;90-virtual": microsoft/onnxruntime#26212 on a Jetson Thor): the program was built
+    // for other architectures than the GPU's.
+    Rule {
+        id: "build.cmake_cuda_architectures",
+        title: "a program's build names its CUDA architectures",
+        pattern: r"\b\d{2,3}-(?:real|virtual)\b",
+        priority: 20,
+        causes: &[
+            c("ext.arch_unsupported", 0.6, "The program (a library built from source, an inference runtime) was compiled for other GPU architectures than this one's: its CMake CUDA_ARCHITECTURES list lacks the GPU's compute capability, so its kernels are missing at run time.", "Rebuild it with the GPU's architecture (`-DCMAKE_CUDA_ARCHITECTURES=<cc>-real;<cc>-virtual`, or `native` when building on the machine)."),
+            c("toolkit.arch_unsupported", 0.2, "The toolkit building it cannot target the GPU's architecture.", FIX_TOOLKIT_ARCH),
+            c("env.arch_list_mismatch", 0.2, "An architecture list set in the environment overrides the build's detection.", "Unset the architecture override (CMAKE_CUDA_ARCHITECTURES / TORCH_CUDA_ARCH_LIST) or set it to the GPU's capability."),
+        ],
+        hints: &[h(r"nvcc fatal|Unsupported gpu architecture|is not defined for option", "toolkit.arch_unsupported", 0.5)],
+        tells_apart: "The architectures the build was configured with against `nvidia-smi --query-gpu=compute_cap --format=csv`.",
+    },
+    // PyTorch's "not compatible" warning for a newer minor of an architecture the build carries
+    // (GB10's 12.1 under a build up to 12.0): the older minor's code runs on it, so the warning is
+    // a false positive (pytorch/pytorch#172629, fixed in 2.11). Above torch.sm_not_compatible,
+    // whose span it covers.
+    Rule {
+        id: "torch.sm_newer_minor",
+        title: "PyTorch warns about a newer minor of an architecture its build carries",
+        pattern: SAME_MAJOR_NEWER_MINOR,
+        priority: 93,
+        causes: &[
+            c("none", 0.8, "The GPU is a newer minor of an architecture the build carries (12.1 under a build up to 12.0, 8.9 under 8.6): code for the older minor runs on it within the same major, so the warning is a false positive (fixed in PyTorch 2.11) and nothing needs changing.", "Nothing to fix: run a CUDA op to confirm (`python -c \"import torch; print(torch.ones(1, device='cuda') + 1)\"`); a torch 2.11+ build stops warning."),
+            c("torch.arch_unsupported", 0.15, "Only if CUDA ops then fail: the build's kernels use features of the older minor's arch-specific target.", FIX_TORCH_ARCH),
+            c("ext.arch_unsupported", 0.05, "An extension built for the older minor only with arch-specific (sm_XXXa) code fails on it.", FIX_EXT_ARCH),
+        ],
+        hints: &[h(r"no kernel image|CUDA error: (?:invalid device function|the provided PTX)", "torch.arch_unsupported", 0.7)],
+        tells_apart: "Does a CUDA op run (`torch.ones(1, device='cuda') + 1`)? If it does, the warning is only the start-up check's false positive.",
+    },
+    // Another package's install swapped torch's CUDA variant, in prose ("tensorrt-llm ... downgrades
+    // pytorch to cuda 12.8", "has overwritten the underlying cuda to be 13.0":
+    // NVIDIA/TensorRT-LLM#9318): torch and the nvidia-* wheels now belong to two CUDA majors.
+    Rule {
+        id: "torch.variant_swapped",
+        title: "an install swapped torch's CUDA variant",
+        pattern: r"(?:downgrad|upgrad|replac|overwr|reinstall|swapp)\w*[^\n]{0,40}\b(?:py)?torch\b[^\n]{0,60}(?:\bcuda ?1[123]\.\d|\bcu1[123]\d\b)|overwr\w* the (?:underlying )?cuda\b",
+        priority: 40,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.6, "Installing another package replaced torch's CUDA variant (cu130 by cu128, or the reverse) while its own nvidia-* CUDA wheels stayed or came in for the other CUDA major: torch and its CUDA libraries no longer match.", "Install torch last, from the index of the CUDA major the other package uses (`pip install --force-reinstall torch==<v> --index-url https://download.pytorch.org/whl/cu130`), or pin the package to the torch variant you need; `pip list | grep -i nvidia` must show one CUDA major."),
+            c("torch.multiple_installs", 0.2, "Two torch installs are now mixed.", "Uninstall torch until none is left, then install one build."),
+            c("torch.arch_unsupported", 0.2, "The variant it pulled has no kernels for this GPU (an older torch on a Blackwell GPU).", FIX_TORCH_ARCH),
+        ],
+        hints: &[h(BLACKWELL_WITH_OLD_TORCH, "torch.arch_unsupported", 0.5)],
+        tells_apart: "`pip list | grep -iE 'torch|nvidia'`: torch's +cuXXX against the nvidia-* wheels' CUDA major (-cu12 vs -cu13 / 13.x versions).",
     },
     // ---- round 9a (runtime errors)
     // "illegal memory access" in the reporter's own words, without the runtime's full sentence
@@ -2267,8 +2476,10 @@ pub const RULES: &[Rule] = &[
             c("torch.wheel_deps_mismatch", 0.2, "The NCCL loaded was built for another CUDA version than the program (a libnccl2 package for CUDA 9 under a CUDA 8 build, an nvidia-nccl wheel that does not match torch's CUDA).", "Install the NCCL built for the program's CUDA version (`libnccl2=<ver>+cuda<X.Y>`, or the nvidia-nccl-cuXX wheel torch pins) and make sure only that one is on the library path."),
             c("workload.nccl", 0.15, "Two ranks use the same GPU, or CUDA_VISIBLE_DEVICES is set per rank so NCCL cannot use CUDA IPC between them.", "Give each rank its own GPU via `torch.cuda.set_device(local_rank)` instead of per-rank CUDA_VISIBLE_DEVICES; check `NCCL_DEBUG=INFO` for 'Duplicate GPU detected'."),
             c("probe.p2p", 0.05, "Peer access between the GPUs fails (IOMMU/ACS, a VM) when NCCL sets up its P2P transport.", "Try `NCCL_P2P_DISABLE=1`; if that works, disable ACS / set the IOMMU to passthrough."),
+            c("torch.arch_unsupported", 0.02, "The GPU is newer than the torch build (PyTorch warned that its sm_NN is not compatible): the NCCL inside that build has no kernels for it either, and its first CUDA call fails (pytorch/pytorch#152077, an RTX 5090 under torch 2.0 / CUDA 11.8).", FIX_TORCH_ARCH),
         ],
         hints: &[
+            h(r"is not compatible with the current PyTorch|sm_\d+a? is not compatible", "torch.arch_unsupported", 0.9),
             h(r"\bNCCL(?: version)?\s*:?\s*1\.\d+\b|\bNCCL ?1\b|\bnccl1\b", "workload.library_bug", 0.4),
             h(r"libnccl\S*\s*[=/ ][^\n]{0,30}\+?cuda\d|\+cuda\d+\.\d|NCCL[^\n]{0,40}(?:built|compiled) (?:for|with|against) CUDA", "torch.wheel_deps_mismatch", 0.35),
             h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),

@@ -3220,3 +3220,165 @@ fn round_10b_other_cuda_programs() {
         "driver.not_installed"
     );
 }
+
+// round 10a
+#[test]
+fn the_current_era_blackwell_cuda13_and_aarch64() {
+    // The proprietary module named with a Blackwell GPU, in prose, either order.
+    assert_eq!(
+        top("Our image ships the proprietary NVIDIA kernel modules, and the RTX 5090 never shows up in nvidia-smi"),
+        "driver.open_module_required"
+    );
+    assert_eq!(
+        top("GB10 on DGX Spark: per NVIDIA, Blackwell is only supported by the open kernel modules; our install failed to initialize the GPU"),
+        "driver.open_module_required"
+    );
+    // A proprietary module with an older GPU is no Blackwell matter.
+    assert_ne!(
+        top("switched to the proprietary kernel modules on my GTX 1080 and nvidia-smi failed"),
+        "driver.open_module_required"
+    );
+    // An installer that took a CPU build of torch, in prose.
+    assert_eq!(
+        top(
+            "on the GH200 node pip installed the torch 2.8.0 CPU wheel, so nothing runs on the GPU"
+        ),
+        "torch.cpu_only"
+    );
+    // Error 804 under a program's bundled CUDA backend on a Maxwell GeForce: its build, not
+    // a compat package.
+    assert_eq!(
+        top("Device 0: NVIDIA GeForce GTX 970, compute capability 5.2\nggml_cuda_init: failed to initialize CUDA: forward compatibility was attempted on non supported HW"),
+        "ext.arch_unsupported"
+    );
+    // 804 in a container on a GeForce stays the compat package.
+    assert_eq!(
+        top("docker run --gpus all nvcr.io/nvidia/pytorch:25.01-py3\nRTX 3090\nError 804: forward compatibility was attempted on non supported HW"),
+        "driver.forward_compat_unsupported"
+    );
+}
+
+// round 10a
+#[test]
+fn the_current_era_cuda13_drops_and_driver_ceilings() {
+    // CUDA 13 with a pre-Turing GPU, said in prose: the toolkit, or a cu130 framework build.
+    assert_eq!(
+        top("Our CMake build with CUDA Toolkit 13.0 no longer produces code for the Tesla P100 in the lab"),
+        "toolkit.arch_unsupported"
+    );
+    assert_eq!(
+        top("pip picked the cu130 torch wheel on our V100 nodes and every op fails"),
+        "torch.arch_unsupported"
+    );
+    // A Turing or newer GPU with CUDA 13 is no such case.
+    assert_ne!(
+        top("Our CMake build with CUDA Toolkit 13.0 fails on the RTX 4090 with a linker error"),
+        "toolkit.arch_unsupported"
+    );
+    // The driver's CUDA Version above nvcc's release: nothing wrong, unless a program refuses it.
+    assert_eq!(
+        top("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\nCuda compilation tools, release 12.8, V12.8.93\nis this a problem?"),
+        "none"
+    );
+    assert_eq!(
+        top("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\nCuda compilation tools, release 12.8, V12.8.93\nWARNING: CUDA 13.0 not supported, falling back to CPU"),
+        "workload.library_bug"
+    );
+    // NCCL's unhandled cuda error beside PyTorch's warning that the GPU is not in the build,
+    // even when the paste cut the warning short.
+    assert_eq!(
+        top("RuntimeError: NCCL Error 1: unhandled cuda error\nUserWarning: NVIDIA GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current PyTorch"),
+        "torch.arch_unsupported"
+    );
+}
+
+// round 10a
+#[test]
+fn the_current_era_builds_that_lack_the_gpus_kernels() {
+    // ggml's own arch check names what the build was compiled for.
+    assert_eq!(
+        top("ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 750,800\nCUDA error: unspecified launch failure"),
+        "ext.arch_unsupported"
+    );
+    // An extension's "SMxx kernel is not available" is its own build, not torch.
+    assert_eq!(
+        top("AssertionError: SM90 kernel is not available. Make sure you GPUs with compute capability 9.0."),
+        "ext.arch_unsupported"
+    );
+    // Hopper-only instructions refused for a Blackwell target: the arch list.
+    assert_eq!(
+        top("ptxas error   : Instruction 'setmaxnreg' not supported on .target 'sm_120'"),
+        "env.arch_list_mismatch"
+    );
+    // A build's "CUDA X or higher is required for compute capability Y" beside "no kernel
+    // image": the stack predates the GPU.
+    assert_eq!(
+        top("RuntimeError: CUDA 12.8 or higher is required for compute capability 12.0.\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("RuntimeError: CUDA 12.8 or higher is required for compute capability 12.0.\nnvcc --version: release 12.6"),
+        "toolkit.arch_unsupported"
+    );
+    // "no kernel image" on a Blackwell card: an old torch named points at torch even beside an
+    // extension; a torch 2.7+ cu128 build named points at the extension.
+    assert_eq!(
+        top("RTX 5070 Ti, pip installed xformers which pulled torch==2.5.1\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    assert_eq!(
+        top("RTX 5090 with torch 2.8.0+cu128\nError no kernel image is available for execution on the device at line 73 in file /src/csrc/ops.cu"),
+        "ext.arch_unsupported"
+    );
+}
+
+// round 10a
+#[test]
+fn the_current_era_thor_gb10_and_build_arch_lists() {
+    // A newer minor of an architecture the build carries: PyTorch's warning is a false positive.
+    assert_eq!(
+        top("UserWarning:\n    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (8.0) - (12.0)"),
+        "none"
+    );
+    // ... unless CUDA ops then fail.
+    assert_eq!(
+        top("Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (8.0) - (12.0)\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    // A GPU of a newer major than the build stays the build.
+    assert_eq!(
+        top("Found GPU0 NVIDIA GeForce RTX 5090 which is of cuda capability 12.0.\n    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (5.0) - (9.0)"),
+        "torch.arch_unsupported"
+    );
+    // Jetson Thor under a CUDA 12 wheel: the torch build, even with sm_120 in its arch list.
+    assert_eq!(
+        top("Jetson AGX Thor, torch 2.10.0+cu128, arch list sm_80 sm_90 sm_100 sm_120\nRuntimeError: CUDA error: no kernel image is available for execution on the device"),
+        "torch.arch_unsupported"
+    );
+    // A program's CMake architecture list in its own syntax: the program's build.
+    assert_eq!(
+        top("rebuilt onnxruntime with CMAKE_CUDA_ARCHITECTURES=87-real;87-virtual and the crash on the new board went away"),
+        "ext.arch_unsupported"
+    );
+}
+
+// round 10a
+#[test]
+fn the_current_era_swapped_variants_and_local_toolkits() {
+    // Another package's install swapped torch's CUDA variant.
+    assert_eq!(
+        top("after pip install of the inference engine it downgraded my torch to 2.9.0+cu128, but its nvidia libs are CUDA 13 now and nothing imports"),
+        "torch.wheel_deps_mismatch"
+    );
+    // torch's own library missing a CUDA library's versioned symbol with a local toolkit named:
+    // the toolkit's older library is loaded first.
+    assert_eq!(
+        top("CUDA 12.4 installed locally\nImportError: /venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutCreate, version libcublasLt.so.12"),
+        "torch.libs_shadowed"
+    );
+    // Without the toolkit named it stays the wheels.
+    assert_eq!(
+        top("ImportError: /venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutCreate, version libcublasLt.so.12"),
+        "torch.wheel_deps_mismatch"
+    );
+}
