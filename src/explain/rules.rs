@@ -886,7 +886,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "memory.not_released",
         title: "GPU memory is not released",
-        pattern: r"(?:\b(?:GPU|device|video|CUDA|VRAM)\s+memory\b[^\n]{0,40}\b(?:is\s+|was\s+|were\s+|are\s+)?(?:not|never|isn'?t|wasn'?t|aren'?t|doesn'?t get|don'?t get)\s+(?:being\s+)?(?:released|freed|deallocated|returned|cleared)|\bnot\s+(?:returning|releasing|freeing)\s+(?:the\s+)?(?:GPU|device|CUDA)\s+memory|\bmemory of the GPU\S*\s+is released, but[^\n]{0,60}not released|(?:GPU|device|CUDA)\s+memory\s+(?:remains|stays|is still)\s+(?:occupied|allocated|in use|used)|\bfuser\s+(?:-\w+\s+)*/dev/nvidia)",
+        pattern: r"(?:\b(?:GPU|device|video|CUDA|VRAM)\s+memory\b[^\n]{0,40}\b(?:is\s+|was\s+|were\s+|are\s+)?(?:not|never|isn'?t|wasn'?t|aren'?t|doesn'?t get|don'?t get)\s+(?:being\s+)?(?:released|freed|deallocated|returned|cleared)|\bnot\s+(?:returning|releasing|freeing)\s+(?:the\s+)?(?:GPU|device|CUDA)\s+memory|\bmemory of the GPU\S*\s+is released, but[^\n]{0,60}not released|(?:GPU|device|CUDA)\s+memory\s+(?:remains|stays|is still)\s+(?:occupied|allocated|in use|used)|\bfuser\s+(?:-\w+\s+)*/dev/nvidia|\blsof\s+(?:-\w+\s+)*/dev/nvidia|\b(?:not|never)\s+(?:reset|release|free|clear)\w*\s+(?:the\s+)?(?:GPU\s+|device\s+)?memory\b)",
         priority: 42,
         causes: &[
             c("gpu.busy", 0.7, "Processes are still alive and hold the memory: DataLoader workers or other children of a killed main process, a zombie, a previous run or deployment; nvidia-smi inside a container may not even list them.", "`fuser -v /dev/nvidia*` (or `nvidia-smi --query-compute-apps=pid,used_memory --format=csv`) names the processes; stop them (their parent first), or reset the GPU when none is left (`sudo nvidia-smi -r -i <n>`)."),
@@ -894,7 +894,7 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"empty_cache|memory_allocated|memory_reserved|\bdel\s+\w+|in the same (?:process|script|session)|between (?:epochs|iterations|calls)", "workload.out_of_memory", 0.5),
-            h(r"zombie|\bkill|fuser|ps aux|process(?:es)? (?:has|have) (?:ended|exited|finished|been killed)|after (?:the )?(?:process|program|training|job) (?:ends|ended|has ended|exits|exited|finishes|finished)|when the program ends", "gpu.busy", 0.3),
+            h(r"zombie|\bkill|fuser|lsof|ps aux|process(?:es)? (?:has|have) (?:ended|exited|finished|been killed)|after (?:the )?(?:process|program|training|job) (?:ends|ended|has ended|exits|exited|finishes|finished)|when the program ends|(?:failed|cancell?ed|interrupted|killed) runs?|not (?:visible|shown|listed) (?:on|in) nvidia-smi", "gpu.busy", 0.3),
         ],
         tells_apart: "Whether the process that allocated the memory still runs (`fuser -v /dev/nvidia*`): yes, its leftovers; it is your live process, the caching allocator.",
     },
@@ -1022,6 +1022,7 @@ pub const RULES: &[Rule] = &[
             c("torch.libs_shadowed", 0.2, "A system libcudnn (LD_LIBRARY_PATH, /usr/local/cuda) of another version is loaded instead of the wheel's.", FIX_LIBS_SHADOWED),
             c("torch.wheel_deps_mismatch", 0.15, "The nvidia-cudnn wheel is not the version the torch build pins.", FIX_WHEEL_DEPS),
             c("torch.arch_unsupported", 0.15, "The cuDNN in use has no kernels for this GPU (ARCH_MISMATCH, EXECUTION_FAILED with an old build on a new GPU).", FIX_TORCH_ARCH),
+            c("toolkit.arch_unsupported", 0.05, "The program was built with a CUDA toolkit older than the GPU (CUDA 9 for a Turing RTX 20xx, CUDA 10 for an Ampere RTX 30xx), which cannot make code for it.", FIX_TOOLKIT_ARCH),
             c("workload.library_bug", 0.2, "A cuDNN/PyTorch bug for this layer's shape (NOT_SUPPORTED/BAD_PARAM for large batches, non-contiguous input, or sizes past 2^31).", FIX_LIBRARY_BUG),
         ],
         hints: &[
@@ -1029,6 +1030,7 @@ pub const RULES: &[Rule] = &[
             h(r"CUDNN_STATUS_INTERNAL_ERROR", "workload.out_of_memory", 0.1),
             h(r"CUDNN_STATUS_(?:NOT_SUPPORTED|BAD_PARAM)|GET was unable to find an engine", "workload.library_bug", 0.35),
             h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
+            h(GPU_NEWER_THAN_CUDA, "toolkit.arch_unsupported", 0.7),
             h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
             // Round 9a: a GPU every CUDA 9-12 build still carries kernels for (Pascal, Volta,
@@ -2894,9 +2896,11 @@ pub const RULES: &[Rule] = &[
             c("driver.not_installed", 0.25, "No working NVIDIA driver, so the program sees no device at all.", FIX_DRIVER_INSTALL),
             c("torch.arch_unsupported", 0.1, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
+            c("host.container_no_gpu", 0.05, "The program runs in a container that was given no GPU (no `--gpus`, or the NVIDIA runtime not used), so it discovers none.", "Start the container with `--gpus all` (the NVIDIA Container Toolkit configured for the engine), or run the program on the host."),
         ],
         hints: &[
             h(r"not (?:compiled|built) for", "ext.arch_unsupported", 0.3),
+            h(r"(?i)\bcontainers?\b|\bdocker\b|\bpodman\b|NVIDIA_VISIBLE_DEVICES|\bkubernetes\b|\bk8s\b", "host.container_no_gpu", 0.6),
             h(OLD_GPU, "ext.arch_unsupported", 0.4),
             h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.8),
             h(r"nvidia-smi[^\n]{0,40}(?:command not found|has failed|couldn't communicate)", "driver.not_installed", 0.5),
@@ -3570,10 +3574,18 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "tf.no_gpu_build",
         title: "the framework build has no CUDA",
-        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[^\n]{0,40}\[\]|tensorflow-cpu|TensorFlow was not built with CUDA(?: support|[.:]|$)|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
+        pattern: r"(?:is_built?_with_cuda\(\)[^\n]{0,40}(?:false|False)|list_physical_devices\(['\x22]GPU['\x22]\)[\s\S]{0,80}?(?:\[\s*\]|empty list)|tensorflow-cpu|TensorFlow was not built with CUDA(?: support|[.:]|$)|Could not find\s+registered\s+platform\s+with\s+name:\s*\\?\x22(?:cuda|gpu|CUDA)\\?\x22)",
         priority: 45,
-        causes: &[c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`).")],
-        hints: &[],
+        causes: &[
+            c("torch.cpu_only", 0.8, "The installed framework build has no CUDA support (a CPU build; TensorFlow 2.11+ on native Windows has no GPU build), so it never sees the GPU although other frameworks do.", "Install a CUDA build (TensorFlow on Windows: run it in WSL2 with `pip install tensorflow[and-cuda]`)."),
+            c("workload.library_bug", 0.1, "A CUDA build that does not find the CUDA libraries its own pip extras installed (TensorFlow 2.16.1 with `[and-cuda]`, tensorflow/tensorflow#63362): the release's bug, fixed later; pointing LD_LIBRARY_PATH at the nvidia/* package folders works around it.", "Upgrade to the next release, or export LD_LIBRARY_PATH to the `site-packages/nvidia/*/lib` folders of the environment; the machine needs nothing."),
+        ],
+        // A CUDA build installed ([and-cuda]) that finds no GPU while an older release of it, or
+        // another framework, uses the GPU on the same machine: that release's own bug.
+        hints: &[
+            h(r"\[and-cuda\]", "workload.library_bug", 0.5),
+            h(r"(?i)(?:no problems?|works? (?:fine|well)?|worked)[^\n]{0,30}\b(?:tf|tensorflow)\s*v?2\.\d+|\b(?:tf|tensorflow)\s*v?2\.\d+(?:\.\d+)?[^\n]{0,30}\b(?:works? (?:fine|well)|worked|no problems?)", "workload.library_bug", 0.5),
+        ],
         tells_apart: "`tf.test.is_built_with_cuda()` / `torch.version.cuda`: None or False means a CPU build.",
     },
     Rule {
@@ -3826,7 +3838,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "arch.library_floor",
         title: "a GPU library needs a newer GPU than this one",
-        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|(?:Cannot|can't|unable to) use [\w -]{2,40} (?:backend )?(?:for|on) (?:Volta|Turing|Pascal|Maxwell|Kepler)(?: (?:and|or|/) (?:Volta|Turing|Pascal|Maxwell|Kepler))? GPUs|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum))",
+        pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|(?:Cannot|can't|unable to) use [\w -]{2,40} (?:backend )?(?:for|on) (?:Volta|Turing|Pascal|Maxwell|Kepler)(?: (?:and|or|/) (?:Volta|Turing|Pascal|Maxwell|Kepler))? GPUs|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum)|\blowest (?:supported|capability)\b[\s\S]{0,300}?\bcapability (?:of |is )?[1-9]\.\d\b|\bcapability (?:of |is )?[1-9]\.\d\b[\s\S]{0,300}?\blowest (?:supported|capability)\b)",
         priority: 87,
         causes: &[
             c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
@@ -4024,6 +4036,46 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "`python -c 'import paddle; print(paddle.version.cuda(), paddle.version.cudnn())'` against `ldconfig -p | grep -E 'cudnn|cublas'`: a library of the named version missing from the list means not installed or not on the path.",
     },
+    // ---- blind sample 2 (research-2026-11t)
+    // The program said in words not to use the GPU, with no error of its own ("it will not use
+    // gpu", "runs on the CPU instead"): what ranks the causes is what else the text names: an
+    // old GPU (Kepler, compute 3.x) that the program's own CUDA build dropped (ollama/ollama#2034:
+    // a K80 beside a P40 made Ollama disable the GPU), a container, a CPU build.
+    Rule {
+        id: "gpu.not_used_said",
+        title: "the program does not use the GPU (said in words)",
+        pattern: r"(?i)(?:\b(?:not|isn'?t|never|doesn'?t|does not|won'?t|will not|cannot|can'?t|refuses? to)\s+(?:be\s+)?(?:running|run|use|using|utili[sz]e|utili[sz]ing|detect|detecting|see|seeing|pick(?:ing)? up)\s+(?:on\s+)?(?:the\s+|my\s+|any\s+|a\s+)?(?:nvidia\s+)?gpus?\b|\b(?:runs?|running|falls? back to|falling back to)\s+(?:only\s+)?on\s+(?:the\s+)?cpu\s+instead)",
+        priority: 8,
+        causes: &[
+            c("ext.arch_unsupported", 0.2, "The program's own CUDA build carries no code for the GPU (an old one: Kepler, compute 3.x, which recent CUDA builds dropped), so it skips the GPU or disables GPU mode.", "Use a release of the program built for that GPU's compute capability, build it yourself for it, or remove the old card so a supported one is used."),
+            c("torch.cpu_only", 0.2, "The build installed has no CUDA (a CPU wheel or package), so it never uses the GPU.", "Install the program's CUDA build (for torch: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu126`)."),
+            c("driver.not_installed", 0.2, "No working NVIDIA driver, so no program can use the GPU.", FIX_DRIVER_INSTALL),
+            c("host.container_no_gpu", 0.1, "The program runs in a container that was given no GPU (`--gpus` or the NVIDIA runtime missing).", "Start the container with `--gpus all` (Docker with the NVIDIA Container Toolkit configured) and check `nvidia-smi` inside it."),
+            c("workload.gpu_not_requested", 0.15, "The program was not told to use the GPU (its device setting, a CPU flag, a job that requested no GPU).", "Set the program's device option to the GPU (`--device cuda`, `num_gpu`, `--gres=gpu:1` for a job)."),
+        ],
+        hints: &[
+            h(OLD_GPU, "ext.arch_unsupported", 0.5),
+            h(r"(?i)\bcontainers?\b|docker|podman|NVIDIA_VISIBLE_DEVICES|kubernetes|\bpods?\b", "host.container_no_gpu", 0.4),
+            h(r"\+cpu\b|cpuonly|CPU[- ]only (?:build|wheel|version)", "torch.cpu_only", 0.5),
+            h(r"(?i)nvidia-smi[^\n]{0,40}(?:command not found|has failed|couldn't communicate)", "driver.not_installed", 0.5),
+        ],
+        tells_apart: "The program's start-up log (which GPUs it found and why it skipped them) and `nvidia-smi --query-gpu=name,compute_cap --format=csv`: a GPU below the program's minimum capability, a container without GPUs, or a CPU build.",
+    },
+    // NCCL between nodes in the reporter's words, with no NCCL error line: the interface NCCL
+    // picks (NCCL_SOCKET_IFNAME), routes, ports (NVIDIA/nccl#1581: two NICs with the same subnet
+    // in a different order on each node). The network's configuration, not a GPU.
+    Rule {
+        id: "nccl.network_config_said",
+        title: "NCCL's network between nodes (said in words)",
+        pattern: r"(?i)\bNCCL\b[^\n]{0,120}\b(?:(?:NCCL_)?SOCKET_IFNAME|multi-?node|worker nodes?|between (?:the )?nodes|network interfaces?|NICs?)\b|\b(?:NCCL_SOCKET_IFNAME|multi-?node)\b[^\n]{0,120}\bNCCL\b",
+        priority: 9,
+        causes: &[
+            c("workload.nccl", 0.8, "Between nodes NCCL picks a network interface and route per node: a wrong or missing NCCL_SOCKET_IFNAME, interfaces named differently per node, two NICs on the same subnet (the kernel picks the source by route order), a firewall: the network's configuration, not the GPUs.", "Run with `NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET` on every node and read which interface each uses; set `NCCL_SOCKET_IFNAME` per node, give each NIC its own subnet (or route metrics), and open the ports between the nodes."),
+            c("workload.library_bug", 0.2, "A bug in this NCCL release's interface selection.", "Upgrade NCCL to the newest release on every node (all nodes the same)."),
+        ],
+        hints: &[],
+        tells_apart: "`NCCL_DEBUG=INFO`: the 'Bootstrap : Using <if>' and 'NET/Socket : Using' lines on each node, against `ip -4 addr` and `ip route` there.",
+    },
 ];
 
 /// NVIDIA's Xid catalogue as bundled (`compat-matrix/xid.toml`), the one the `gpu.xid` check
@@ -4089,4 +4141,9 @@ const AFTER_RESTART: &str = r"(?:after|since|upon|on) (?:a |the )?(?:reboot\w*|r
 
 /// GPUs of generations current drivers and toolkits dropped: Fermi (GTX 4xx/5xx), Kepler
 /// (GTX 6xx/7xx, Tesla K*), by name or architecture.
+/// A GPU named with a CUDA toolkit older than the first that can build code for it (CUDA 10.0
+/// for Turing: RTX 20xx, GTX 16xx, T4; 11.1 for Ampere GeForce: RTX 30xx, A10/A40; 11.0 for
+/// A100; 11.8 for Ada and Hopper: RTX 40xx, L4/L40, H100), in either order ("RTX 2070 ...
+/// CUDA 9.0.176": AlexeyAB/darknet#2836). Blackwell has its own constants.
+const GPU_NEWER_THAN_CUDA: &str = r"(?:\bRTX ?20[5-8]0|\bGTX ?16[56]0|\bTesla T4\b|\bQuadro RTX)[\s\S]{0,600}?\bCUDA[ :]*(?:[789]\.\d)\b|\bCUDA[ :]*(?:[789]\.\d)\b[\s\S]{0,600}?(?:\bRTX ?20[5-8]0|\bGTX ?16[56]0|\bTesla T4\b|\bQuadro RTX)|(?:\bRTX ?30[5-9]0|\bA100\b|\bA10G?\b|\bA40\b|\bRTX A[456]000\b)[\s\S]{0,600}?\bCUDA[ :]*(?:[789]\.\d|10\.[0-2])\b|\bCUDA[ :]*(?:[789]\.\d|10\.[0-2])\b[\s\S]{0,600}?(?:\bRTX ?30[5-9]0|\bA100\b|\bA10G?\b|\bA40\b|\bRTX A[456]000\b)|(?:\bRTX ?40[5-9]0|\bL40S?\b|\bL4\b|\bH100\b|\bH200\b)[\s\S]{0,600}?\bCUDA[ :]*(?:[789]\.\d|10\.\d|11\.[0-7])\b|\bCUDA[ :]*(?:[789]\.\d|10\.\d|11\.[0-7])\b[\s\S]{0,600}?(?:\bRTX ?40[5-9]0|\bL40S?\b|\bL4\b|\bH100\b|\bH200\b)";
 const OLD_GPU: &str = r"\b(?:Fermi|Kepler)\b|\bGTX ?[4-7]\d0(?: ?Ti)?\b|\bGT ?[4-7]\d\d\b|\bTesla (?:K\d+|M20\d0|C20\d0)|\bK(?:80|40m?|20m?|10)\b|compute capability [1-3]\.\d|\bsm_?[23]\d\b";

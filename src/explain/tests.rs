@@ -3382,3 +3382,75 @@ fn the_current_era_swapped_variants_and_local_toolkits() {
         "torch.wheel_deps_mismatch"
     );
 }
+
+// blind sample 2 (research-2026-11t)
+#[test]
+fn blind_sample_two_gpu_not_used_nccl_networks_and_old_toolkits() {
+    // The program said not to use the GPU: an old GPU beside it is the program's build.
+    assert_eq!(
+        top("my app will not use the gpu, I have a GTX 780 and a 3060 in the box"),
+        "ext.arch_unsupported"
+    );
+    // ... a container beside it, the container.
+    assert_eq!(
+        top("inside the docker container it runs on the CPU instead, the host has an RTX 4090"),
+        "host.container_no_gpu"
+    );
+    // ... a CPU build beside it, the build.
+    assert_eq!(
+        top("It is not using my GPU at all. pip list shows torch 2.3.0+cpu"),
+        "torch.cpu_only"
+    );
+    // A program whose error names its own fault is not this rule's.
+    assert_ne!(
+        top("RuntimeError: CUDA error: an illegal memory access was encountered (it is not using the gpu I asked for)"),
+        "ext.arch_unsupported"
+    );
+    // NCCL between nodes in words: the network's configuration.
+    assert_eq!(
+        top("NCCL picks the wrong interface on the second node although NCCL_SOCKET_IFNAME=eth1 is set"),
+        "workload.nccl"
+    );
+    // "No compatible GPU found" inside a container: the container got no GPU.
+    assert_eq!(
+        top("podman logs: no compatible GPUs found, the card is an RTX 3080"),
+        "host.container_no_gpu"
+    );
+    // ... and an old GPU outside one stays the program's build.
+    assert_eq!(
+        top("No compatible GPUs found. My card is a Tesla K40m"),
+        "ext.arch_unsupported"
+    );
+    // Memory that interrupted runs leave held, found with lsof.
+    assert_eq!(
+        top("cancelled runs never release the GPU memory; lsof /dev/nvidia0 shows the old python processes"),
+        "gpu.busy"
+    );
+    // A GPU newer than the toolkit the program was built with, behind a cuDNN status.
+    assert_eq!(
+        top("RTX 3080: CUDNN_STATUS_EXECUTION_FAILED\nbuilt with CUDA 10.0 and cuDNN 7.6"),
+        "toolkit.arch_unsupported"
+    );
+    // ... while a GPU the toolkit knows keeps the usual reading.
+    assert_ne!(
+        top("GTX 1080: CUDNN_STATUS_EXECUTION_FAILED\nbuilt with CUDA 10.0 and cuDNN 7.6"),
+        "toolkit.arch_unsupported"
+    );
+    // A capability below the program's lowest supported one.
+    assert_eq!(
+        top(
+            "sm 35 is the lowest supported by this code; our Quadro K600 has GPU capability of 3.0"
+        ),
+        "ext.arch_unsupported"
+    );
+    // TensorFlow's empty GPU list on its own line is the build; a CUDA build that an older
+    // release runs fine on the same machine is that release's bug.
+    assert_eq!(
+        top("tf.config.list_physical_devices('GPU')\nreturns an empty list"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("pip install tensorflow[and-cuda]\ntf.config.list_physical_devices('GPU')\n[]\nTF 2.15 works fine on this box"),
+        "workload.library_bug"
+    );
+}
