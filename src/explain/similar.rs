@@ -40,6 +40,8 @@ const STOP: &[&str] = &[
     "the", "and", "for", "with", "this", "that", "from", "are", "was", "not", "you", "but", "have",
     "has", "can", "when", "use", "using", "then", "what", "error", "errors", "run", "running",
     "file", "line", "python", "lib", "site", "packages", "usr", "local", "home",
+    // greetings and courtesy of an issue's first lines ("Hello, I want to know...")
+    "hello", "thanks", "thank", "please", "regards", "hey",
 ];
 
 /// One known case.
