@@ -687,14 +687,16 @@ fn save_to_a_fifo_writes_through_it_or_says_nothing_reads_it() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("report.fifo");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let save_to_fifo = || {
+        root.command()
+            .args(["--json", "--no-probes", "--save"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap()
+    };
     let started = std::time::Instant::now();
-    let out = root
-        .command()
-        .args(["--json", "--no-probes", "--save"])
-        .arg(&fifo)
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let out = save_to_fifo();
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
     assert!(
@@ -705,13 +707,7 @@ fn save_to_a_fifo_writes_through_it_or_says_nothing_reads_it() {
     let reader = std::thread::spawn(move || std::fs::read_to_string(path).unwrap());
     // The reader waits in open(); a blocked reader counts as one for the doctor's open.
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let out = root
-        .command()
-        .args(["--json", "--no-probes", "--save"])
-        .arg(&fifo)
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let out = save_to_fifo();
     let saved: serde_json::Value = serde_json::from_str(&reader.join().unwrap()).unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(saved["summary"]["verdict"], "failures");
