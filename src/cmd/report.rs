@@ -86,11 +86,8 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
     }
     if let Some(path) = &settings.prometheus {
         let text = report::prometheus::single(&report, started.elapsed().as_secs_f64());
-        if let Err(source) = report::out_file::write(path, &text) {
-            unwritten.push(AppError::Save {
-                path: path.display().to_string(),
-                source,
-            });
+        if let Err(e) = write_atomic(path, &text) {
+            unwritten.push(e);
         }
     }
     let mut labels_printed = false;
@@ -103,11 +100,8 @@ pub fn run(settings: &Settings, host: &Host) -> Result<i32, AppError> {
         if path.as_os_str() == "-" {
             print(&text);
             labels_printed = true;
-        } else if let Err(source) = report::out_file::write(path, &text) {
-            unwritten.push(AppError::Save {
-                path: path.display().to_string(),
-                source,
-            });
+        } else if let Err(e) = write_atomic(path, &text) {
+            unwritten.push(e);
         }
     }
     let code = if labels_printed {
