@@ -193,3 +193,19 @@ fn a_torch_one_liner_answering_a_cpu_build_names_it() {
     let (_, d) = diagnosis("$ python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"\n2.5.1+cu124 12.4 True\n");
     assert_ne!(d["cause"], "torch.cpu_only", "{d:#}");
 }
+
+/// torch asked by the paster, answering that CUDA is not available, with nothing that says
+/// why: that answer is the diagnosis (and what would tell why is listed as lacking), never
+/// "nothing shows a problem". collect_env's own "Is CUDA available: False" alone is not:
+/// it is printed on login nodes and laptops for issues that are not the GPU's.
+#[test]
+fn torch_asked_and_answering_no_cuda_is_the_diagnosis() {
+    let (_, d) =
+        diagnosis("$ python -c \"import torch; print(torch.cuda.is_available())\"\nFalse\n");
+    assert_eq!(d["cause"], "torch.cuda_unavailable", "{d:#}");
+    let (_, d) =
+        diagnosis("$ python -c \"import torch; print(torch.cuda.is_available())\"\nTrue\n");
+    assert_ne!(d["cause"], "torch.cuda_unavailable", "{d:#}");
+    let (_, d) = diagnosis("PyTorch version: 2.1.0+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\nIs CUDA available: False\n");
+    assert_eq!(d["cause"], "none", "{d:#}");
+}

@@ -948,10 +948,12 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     }
     let report = Report::new(matrix.info(), facts, findings, errors);
 
+    // The generic answer, and rules that read a symptom only in the reporter's words: weak
+    // where the paste's facts can speak.
     let generic = |ex: &Explanation| {
-        ex.primary
-            .and_then(|i| ex.matches.get(i))
-            .is_some_and(|m| m.id == explain::GENERIC_MATCH)
+        ex.primary.and_then(|i| ex.matches.get(i)).is_some_and(|m| {
+            m.id == explain::GENERIC_MATCH || explain::SAID_ONLY_MATCHES.contains(&m.id.as_str())
+        })
     };
     let mut from_log = log
         .map(|l| explain::explain_by_rules(l, paste))
@@ -1439,6 +1441,24 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             "host.no_nvidia_gpu".to_string(),
             "paste".to_string(),
             format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table): the error's {cause} is that missing GPU"),
+        )
+    } else {
+        (cause, from, summary)
+    };
+    // The paster asked torch itself (`torch.cuda.is_available()` → False) and nothing above
+    // named why: that answer is the diagnosis, never "nothing shows a problem" (what would
+    // tell why is in `lacking`). collect_env's "Is CUDA available: False" alone is not: it is
+    // printed on login nodes and laptops for issues that have nothing to do with the GPU.
+    let asked_torch = ce.formats.iter().any(|f| f == "python output")
+        && !ce.formats.iter().any(|f| f == "torch collect_env");
+    let (cause, from, summary) = if cause == "none"
+        && ce.cuda_available == Some(false)
+        && asked_torch
+    {
+        (
+            "torch.cuda_unavailable".to_string(),
+            "paste".to_string(),
+            "torch itself says CUDA is not available, and the paste holds nothing that says why: run `nvidia-smi` (the driver and the GPUs) and `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` (the build) on that machine, or `gpu-doctor` there".to_string(),
         )
     } else {
         (cause, from, summary)

@@ -526,6 +526,10 @@ const OBSERVED: &[(&str, &str)] = &[
 
 /// The id of the match `explain` gives when no rule knows the message.
 pub const GENERIC_MATCH: &str = "generic.gpu_error";
+/// Rules that read a symptom only as the reporter words it ("it will not use the GPU", NCCL
+/// between nodes), with causes ranked by what else the text names: as weak as the generic
+/// answer where facts can speak instead (`diagnose`).
+pub const SAID_ONLY_MATCHES: &[&str] = &["gpu.not_used_said", "nccl.network_config_said"];
 /// How much less a generic answer is trusted than a rule's.
 const GENERIC_CONFIDENCE: f64 = 0.5;
 
