@@ -18,6 +18,12 @@ fn re(p: &str) -> Option<Regex> {
     Regex::new(p).ok()
 }
 
+/// Whether one of this module's patterns (a pattern that failed to compile matches nothing)
+/// matches `text`.
+fn hit(r: &LazyLock<Option<Regex>>, text: &str) -> bool {
+    r.as_ref().is_some_and(|r| r.is_match(text))
+}
+
 /// A traceback frame ("  File \"x.py\", line 3, in f"), also behind log prefixes.
 static FRAME: LazyLock<Option<Regex>> =
     LazyLock::new(|| re(r#"(?m)File "[^"\n]+", line \d+, in "#));
@@ -77,10 +83,7 @@ pub fn says_no_nvidia_gpu(paste: &str, ce: &CollectEnv) -> bool {
     ce.gpus.is_empty()
         && ce.driver.is_none()
         && !ce.smi_answered
-        && (NO_GPU_SAID.as_ref().is_some_and(|r| r.is_match(paste))
-            || APPLE_SILICON_SAID
-                .as_ref()
-                .is_some_and(|r| r.is_match(paste)))
+        && (hit(&NO_GPU_SAID, paste) || hit(&APPLE_SILICON_SAID, paste))
 }
 
 /// The fix a paste reports: a CUDA library's directory put on LD_LIBRARY_PATH ("export
@@ -104,7 +107,7 @@ pub fn library_path_fix_said(paste: &str) -> bool {
         .as_ref()
         .and_then(|r| r.find(paste))
         .is_some_and(|m| !m.as_str().contains("stubs"));
-    fix && FIX_WORKED_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+    fix && hit(&FIX_WORKED_SAID, paste)
 }
 
 /// A line that reports an error (an exception, a failed call, an abort), as opposed to an
@@ -117,7 +120,7 @@ static ERROR_LINE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether `line` (the line an error was matched on) reports an error.
 pub fn reports_an_error(line: &str) -> bool {
-    ERROR_LINE.as_ref().is_some_and(|r| r.is_match(line))
+    hit(&ERROR_LINE, line)
 }
 
 /// A CPU build of torch named in prose ("torch 2.8.0+cpu", "torch==2.2.0+cpu"): a
@@ -153,8 +156,7 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
         || paste.to_string(),
         |r| r.replace_all(paste, "").into_owned(),
     );
-    let cpu_named = CPU_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
-        || CPU_BUILD_SAID.as_ref().is_some_and(|r| r.is_match(&prose));
+    let cpu_named = hit(&CPU_TORCH_NAMED, paste) || hit(&CPU_BUILD_SAID, &prose);
     if !(ce.torch_cpu_only || (cpu_named && ce.torch_cuda.is_none())) || ce.rocm.is_some() {
         return false;
     }
@@ -172,10 +174,7 @@ pub fn cpu_build_on_gpu_machine(paste: &str, ce: &CollectEnv) -> bool {
     if nvidia_gpu || ce.driver.is_some() || ce.smi_answered || asked_torch {
         return true;
     }
-    CPU_BUILD_BLAMED
-        .as_ref()
-        .is_some_and(|r| r.is_match(&prose))
-        || GPU_WANTED.as_ref().is_some_and(|r| r.is_match(&prose))
+    hit(&CPU_BUILD_BLAMED, &prose) || hit(&GPU_WANTED, &prose)
 }
 
 /// An app's own line saying it runs on the CPU ("Using device_type cpu", "Using torch
@@ -201,7 +200,7 @@ static NVIDIA_GPU_WORDS: LazyLock<Option<Regex>> =
 /// An app that says it runs on the CPU, on a machine the paste shows with an NVIDIA GPU,
 /// fixed by reinstalling torch: the torch it had was a CPU build.
 pub fn app_on_cpu_fixed_by_torch_reinstall(paste: &str, ce: &CollectEnv) -> bool {
-    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let m = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     ce.cuda_available != Some(true)
         && ce.rocm.is_none()
         && m(&APP_ON_CPU)
@@ -217,7 +216,7 @@ static CUDA_TORCH_NAMED: LazyLock<Option<Regex>> =
 /// Whether the paste shows a CPU-only torch and an extension built for a CUDA torch (the
 /// xFormers warning "built for: PyTorch 2.1.2+cu121 ... (you have 2.1.2+cpu)").
 pub fn extension_built_for_cuda_on_cpu_torch(paste: &str, ce: &CollectEnv) -> bool {
-    ce.torch_cpu_only && CUDA_TORCH_NAMED.as_ref().is_some_and(|r| r.is_match(paste))
+    ce.torch_cpu_only && hit(&CUDA_TORCH_NAMED, paste)
 }
 
 /// An extension's "built for" line: the torch it was compiled against and the one
@@ -279,7 +278,7 @@ static CONTAINER_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste names a container image (an NGC or CUDA image, docker, podman).
 pub fn container_image_named(paste: &str) -> bool {
-    CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste))
+    hit(&CONTAINER_IMAGE, paste)
 }
 
 /// The driver cause a sentence of the paste states: too old for the CUDA of PyTorch (and
@@ -308,7 +307,7 @@ pub fn stated_driver_cause(paste: &str, ce: &CollectEnv) -> Option<&'static str>
     if !said {
         return None;
     }
-    let image = CONTAINER_IMAGE.as_ref().is_some_and(|r| r.is_match(paste));
+    let image = hit(&CONTAINER_IMAGE, paste);
     Some(
         if program_is_not_pytorch(paste, ce) || (image && ce.torch.is_none()) {
             "driver.too_old_for_toolkit"
@@ -457,7 +456,7 @@ static PERSISTENCE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// (`torch.ptx_jit_only`: PTX compiled by the driver for a GPU the build lacks), or a slow
 /// start with the driver's persistence named (`driver.persistence_off`).
 pub fn stated_start_cause(paste: &str) -> Option<&'static str> {
-    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let said = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     if said(&SLOW_START_MINUTES) {
         return Some("torch.ptx_jit_only");
     }
@@ -470,7 +469,7 @@ pub fn stated_start_cause(paste: &str) -> Option<&'static str> {
 /// (`driver.fabric_manager`), PCIe P2P broken by the IOMMU or ACS or not supported
 /// (`probe.p2p`).
 pub fn stated_host_cause(paste: &str) -> Option<&'static str> {
-    let said = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let said = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     if said(&CONTAINER_RUNTIME_SAID) {
         return Some("host.container_no_gpu");
     }
@@ -502,7 +501,7 @@ pub fn insufficient_driver_in_container_without_gpus(paste: &str, ce: &CollectEn
     });
     static REQUIREMENT: LazyLock<Option<Regex>> =
         LazyLock::new(|| re(r"(?i)unsatisfied condition: cuda|requirement error"));
-    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let m = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     let mm = |v: &str| crate::version::DottedVersion::parse(v).map(|d| (d.major(), d.minor()));
     let Some(host) = ce.driver_cuda.as_deref().and_then(mm) else {
         return false;
@@ -533,7 +532,7 @@ static NOUVEAU_OFF_FIXED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether a sentence of the paste says the machine runs on the open-source driver.
 pub fn says_open_driver_in_use(text: &str) -> bool {
-    OPEN_DRIVER_SAID.as_ref().is_some_and(|r| r.is_match(text))
+    hit(&OPEN_DRIVER_SAID, text)
 }
 
 /// The driver-module cause a sentence of the paste states: nvidia_uvm missing
@@ -541,43 +540,28 @@ pub fn says_open_driver_in_use(text: &str) -> bool {
 /// installing NVIDIA's fixed it, else `driver.nouveau_loaded`), or the nvidia module itself
 /// not loaded or refused (`driver.module_not_loaded`).
 pub fn stated_module_cause(paste: &str) -> Option<&'static str> {
-    if UVM_MISSING_SAID.as_ref().is_some_and(|r| r.is_match(paste))
-        || UVM_RELOAD_FIXED_SAID
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste))
-    {
+    if hit(&UVM_MISSING_SAID, paste) || hit(&UVM_RELOAD_FIXED_SAID, paste) {
         return Some("driver.uvm_unavailable");
     }
     // the device nodes said missing or late: the module may be loaded, /dev/nvidia* is not there
-    if DEVICE_NODES_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-    {
+    if hit(&DEVICE_NODES_SAID, paste) {
         return Some("driver.device_nodes");
     }
     // nouveau taken out of the way fixed it: nouveau held the GPU
-    if NOUVEAU_OFF_FIXED_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-    {
+    if hit(&NOUVEAU_OFF_FIXED_SAID, paste) {
         return Some("driver.nouveau_loaded");
     }
     // on the open-source driver: NVIDIA's was missing when installing it fixed the machine,
     // else nouveau holds the GPU
     if says_open_driver_in_use(paste) {
-        let installed_fixed = DRIVER_INSTALL_FIXED_SAID
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste));
+        let installed_fixed = hit(&DRIVER_INSTALL_FIXED_SAID, paste);
         return Some(if installed_fixed {
             "driver.not_installed"
         } else {
             "driver.nouveau_loaded"
         });
     }
-    MODULE_MISSING_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-        .then_some("driver.module_not_loaded")
+    hit(&MODULE_MISSING_SAID, paste).then_some("driver.module_not_loaded")
 }
 
 /// A sentence saying PyTorch (its builds) dropped or lacks support for the GPU's
@@ -638,22 +622,11 @@ static TORCH_ARCH_WARNING: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// The build cause a sentence of the paste states: PyTorch lacks the GPU's architecture.
 /// Another program's builds lacking it are that program's kernels (`ext.arch_unsupported`).
 pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
-    if TORCH_ARCH_DROPPED_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-        || TORCH_ARCH_WARNING
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste))
-    {
+    if hit(&TORCH_ARCH_DROPPED_SAID, paste) || hit(&TORCH_ARCH_WARNING, paste) {
         return Some("torch.arch_unsupported");
     }
-    (PROGRAM_ARCH_DROPPED_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-        || BUILD_LACKS_ARCH_SEEN
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste)))
-    .then_some("ext.arch_unsupported")
+    (hit(&PROGRAM_ARCH_DROPPED_SAID, paste) || hit(&BUILD_LACKS_ARCH_SEEN, paste))
+        .then_some("ext.arch_unsupported")
 }
 
 /// The torch distributions a pip/conda listing can hold side by side.
@@ -735,7 +708,7 @@ static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Whether a sentence of the paste says the failure came with a new version of the program
 /// (an older commit, version or release works).
 pub fn says_regression(paste: &str) -> bool {
-    REGRESSION_SAID.as_ref().is_some_and(|r| r.is_match(paste))
+    hit(&REGRESSION_SAID, paste)
 }
 
 /// Words saying PyTorch itself was compiled from source: "compiled pytorch v1.11.0 from
@@ -759,12 +732,7 @@ static PREBUILT_EXTENSION: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// the wheel was built against the official build, whose symbols a source build need not
 /// export alike.
 pub fn prebuilt_extension_on_source_torch(paste: &str) -> bool {
-    TORCH_FROM_SOURCE_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-        && PREBUILT_EXTENSION
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste))
+    hit(&TORCH_FROM_SOURCE_SAID, paste) && hit(&PREBUILT_EXTENSION, paste)
 }
 
 /// A program's CUDA 13 build named in the paste: "the cuda13 images", "cuda_v13", "CUDA 13
@@ -777,7 +745,7 @@ static CUDA13_BUILD: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste names a CUDA 13 build of a program (its kernels start at sm_75).
 pub fn names_cuda13_build(paste: &str) -> bool {
-    CUDA13_BUILD.as_ref().is_some_and(|r| r.is_match(paste))
+    hit(&CUDA13_BUILD, paste)
 }
 
 /// Causes a second torch install explains: symbols that do not match, the wrong copy of a
@@ -797,12 +765,7 @@ static CONTAINER_WITH_GPUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste shows its container started with the GPUs.
 pub fn container_started_with_gpus(paste: &str) -> bool {
-    CONTAINER_WITH_GPUS
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
-        && !RUNTIME_COULD_NOT_INJECT
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste))
+    hit(&CONTAINER_WITH_GPUS, paste) && !hit(&RUNTIME_COULD_NOT_INJECT, paste)
 }
 
 /// The engine could not give the container the GPUs it asked for: the CDI spec does not
@@ -922,10 +885,8 @@ pub fn program_is_not_pytorch(paste: &str, ce: &CollectEnv) -> bool {
             .keys()
             .chain(ce.conda.keys())
             .any(|n| TORCH_DISTRIBUTIONS.contains(&n.as_str()))
-        && OTHER_CUDA_PROGRAM
-            .as_ref()
-            .is_some_and(|r| r.is_match(paste))
-        && !PYTORCH_SHOWN.as_ref().is_some_and(|r| r.is_match(paste))
+        && hit(&OTHER_CUDA_PROGRAM, paste)
+        && !hit(&PYTORCH_SHOWN, paste)
 }
 
 /// CUDA's status 200 in its words or names: "device kernel image is invalid",
@@ -938,9 +899,7 @@ static INVALID_KERNEL_IMAGE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste shows CUDA's "device kernel image is invalid".
 pub fn invalid_kernel_image_seen(paste: &str) -> bool {
-    INVALID_KERNEL_IMAGE
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
+    hit(&INVALID_KERNEL_IMAGE, paste)
 }
 
 /// A requirement the paste quotes for the software in use: "which requires NVIDIA Driver
@@ -977,7 +936,7 @@ static PROGRAM_SAYS_NO_GPU: LazyLock<Option<Regex>> =
 /// Whether the paste shows a program listing its CUDA device and also saying it has no
 /// usable GPU.
 pub fn program_contradicts_its_devices(paste: &str) -> bool {
-    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let m = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     m(&PROGRAM_LISTS_CUDA_DEVICE) && m(&PROGRAM_SAYS_NO_GPU)
 }
 
@@ -992,9 +951,7 @@ static MODEL_TOO_BIG_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste says the model needs more GPU memory than the card has.
 pub fn model_too_big_said(paste: &str) -> bool {
-    MODEL_TOO_BIG_SAID
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
+    hit(&MODEL_TOO_BIG_SAID, paste)
 }
 
 /// A CUDA library a program asks for by its versioned name and cannot find: "Could not
@@ -1010,9 +967,7 @@ static VERSIONED_CUDA_LIB_MISSING: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the paste shows a program missing a CUDA library it wants by a versioned name.
 pub fn versioned_cuda_library_missing(paste: &str) -> bool {
-    VERSIONED_CUDA_LIB_MISSING
-        .as_ref()
-        .is_some_and(|r| r.is_match(paste))
+    hit(&VERSIONED_CUDA_LIB_MISSING, paste)
 }
 
 /// A launcher's configuration the paste shows (Hugging Face Accelerate's `accelerate env`
@@ -1049,7 +1004,7 @@ static GPU_IDS_ANSWER: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// `env.visible_devices_empty` (its GPU ids hide every GPU). A process that printed
 /// torch.cuda.is_available() True outside the launcher does not contradict either.
 pub fn launcher_config_cause(paste: &str) -> Option<(&'static str, String)> {
-    let m = |r: &LazyLock<Option<Regex>>| r.as_ref().is_some_and(|r| r.is_match(paste));
+    let m = |r: &LazyLock<Option<Regex>>| hit(r, paste);
     let ids = LAUNCHER_GPU_IDS
         .as_ref()?
         .captures_iter(paste)
