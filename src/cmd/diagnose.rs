@@ -39,11 +39,8 @@ pub fn run(settings: &Settings, args: &DiagnoseArgs, host: &Host) -> Result<i32,
     // A --save that fails does not lose the diagnosis: printed all the same, exit 3.
     let mut unwritten = None;
     if let Some(path) = &settings.save {
-        if let Err(source) = std::fs::write(path, diagnose::render_json(&d)?) {
-            unwritten = Some(AppError::Save {
-                path: path.display().to_string(),
-                source,
-            });
+        if let Err(e) = super::output::write_atomic(path, &diagnose::render_json(&d)?) {
+            unwritten = Some(e);
         }
     }
     if !settings.scriptable() && crate::tui::wanted(host) {

@@ -99,10 +99,7 @@ pub fn run(settings: &Settings, action: &MatrixCommand, host: &Host) -> Result<i
             let bundle = update::bundle_dir(&dir)?;
             match output {
                 Some(path) => {
-                    std::fs::write(path, bundle + "\n").map_err(|source| AppError::Save {
-                        path: path.display().to_string(),
-                        source,
-                    })?;
+                    super::output::write_atomic(path, &(bundle + "\n"))?;
                     Ok(exit::OK)
                 }
                 None => Ok(print(&(bundle + "\n"))),

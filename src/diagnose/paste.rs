@@ -60,6 +60,7 @@ struct Patterns {
     smi_header: Regex,
     smi_row: Regex,
     nvcc: Regex,
+    toolkit_version_file: Regex,
     proc_version: Regex,
     api_mismatch: Regex,
     nvrm_gpu: Regex,
@@ -172,6 +173,10 @@ fn patterns() -> Option<&'static Patterns> {
             // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
             mig_row: re(r"^\|\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+\|\s+\d+MiB\s*/\s*\d+MiB\s*\|")?,
             nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
+            // the toolkit's own version file: `cat /usr/local/cuda/version.txt` ("CUDA Version
+            // 10.2.89", up to CUDA 10) or version.json's "CUDA SDK" entry ("version" :
+            // "11.8.20220929", from CUDA 11); nvidia-smi's "CUDA Version: 12.2" has a colon
+            toolkit_version_file: re(r#"^(?:CUDA Version (\d+\.\d+\.\d+)|"version"\s*:\s*"(\d+\.\d+)\.\d+",?)$"#)?,
             // /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX ...") and the module's
             // load line in dmesg ("NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01")
             // and nvidia-modeset's ("Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  390.67")
@@ -471,6 +476,8 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
     let mut in_smi_q = false;
+    // inside version.json's "cuda" entry: its "name" was "CUDA SDK"
+    let mut cuda_sdk_entry = false;
     let mut image_cudas: Vec<String> = Vec::new();
     let mut required_cuda: Option<String> = None;
     // `pip show torch`: the "Name:" its "Version:" belongs to
@@ -978,7 +985,7 @@ pub fn parse(text: &str) -> CollectEnv {
         // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the
         // next line; several attributes in one print answer on one line ("2.1.0+cu121 12.1
         // False") or one line each
-        let answers = python_answers(&line, asked.len(), &p.bare_value).or_else(|| {
+        let answers = python_answers(&line, &asked, &p.bare_value).or_else(|| {
             torch_print_line(&line).inspect(|_| asked = vec!["version", "cuda", "available"])
         });
         if let Some(values) = answers {
@@ -987,6 +994,11 @@ pub fn parse(text: &str) -> CollectEnv {
                 match (what, v.as_str()) {
                     ("available", "True") => ce.cuda_available = ce.cuda_available.or(Some(true)),
                     ("available", "False") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                    // no device torch can see is CUDA not available to it
+                    ("count", "0") => ce.cuda_available = ce.cuda_available.or(Some(false)),
+                    ("count", n) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                        ce.cuda_available = ce.cuda_available.or(Some(true))
+                    }
                     ("version", v) if v.contains('.') => {
                         free_torch.get_or_insert_with(|| v.to_string());
                     }
@@ -1274,6 +1286,21 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "nvidia-smi -q");
             in_smi_q = true;
             continue;
+        }
+        // the toolkit's version file (version.json's "version" counts only in its "CUDA SDK"
+        // entry, not in the entries of the libraries it lists)
+        if line.contains("\"CUDA SDK\"") {
+            cuda_sdk_entry = true;
+            continue;
+        }
+        if let Some(c) = p.toolkit_version_file.captures(line.trim()) {
+            let v = c.get(1).or(c.get(2).filter(|_| cuda_sdk_entry));
+            cuda_sdk_entry = false;
+            if let Some(v) = v {
+                note(&mut ce, "CUDA toolkit version file");
+                set(&mut ce.cuda_runtime, v.as_str());
+                continue;
+            }
         }
         // nvcc --version
         if let Some(c) = p.nvcc.captures(&line) {
@@ -1844,6 +1871,7 @@ fn asked_attributes(line: &str) -> Vec<&'static str> {
         ("torch.__version__", "version"),
         ("torch.version.cuda", "cuda"),
         ("torch.cuda.is_available()", "available"),
+        ("torch.cuda.device_count()", "count"),
     ] {
         match bare.match_indices(attr).collect::<Vec<_>>().as_slice() {
             [] => {}
@@ -1858,8 +1886,8 @@ fn asked_attributes(line: &str) -> Vec<&'static str> {
 /// The answers on a line after a command that asked `asked` attributes: one value (the
 /// first attribute's), or as many as were asked, separated by spaces or printed as a
 /// tuple ("('2.1.0+cu121', '12.1', False)"). None for a line of anything else.
-fn python_answers(line: &str, asked: usize, bare_value: &Regex) -> Option<Vec<String>> {
-    if asked == 0 {
+fn python_answers(line: &str, asked: &[&str], bare_value: &Regex) -> Option<Vec<String>> {
+    if asked.is_empty() {
         return None;
     }
     let inner = line
@@ -1873,8 +1901,14 @@ fn python_answers(line: &str, asked: usize, bare_value: &Regex) -> Option<Vec<St
         .filter(|t| !t.is_empty())
         .map(|t| t.trim_matches('\'').to_string())
         .collect();
-    let one_value = |v: &String| v == "None" || bare_value.is_match(v);
-    if (values.len() == 1 || values.len() == asked) && values.iter().all(one_value) {
+    // `torch.cuda.device_count()` answers a bare count
+    let count = |v: &String| {
+        asked.contains(&"count")
+            && (1..=3).contains(&v.len())
+            && v.bytes().all(|b| b.is_ascii_digit())
+    };
+    let one_value = |v: &String| v == "None" || bare_value.is_match(v) || count(v);
+    if (values.len() == 1 || values.len() == asked.len()) && values.iter().all(one_value) {
         Some(values)
     } else {
         None

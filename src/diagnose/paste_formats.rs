@@ -1046,6 +1046,37 @@ fn torch_one_liner_answers() {
     assert_eq!(ce.torch, None);
 }
 
+/// `torch.cuda.device_count()` answers a count: 0 is CUDA unavailable to torch, more is
+/// available; a bare number after any other question is no answer.
+#[test]
+fn torch_device_count_answers() {
+    let ce = parse(">>> import torch\n>>> torch.cuda.device_count()\n0\n>>> torch.__version__\n'2.3.1+cu121'\n");
+    assert_eq!(ce.cuda_available, Some(false));
+    assert_eq!(ce.torch.as_deref(), Some("2.3.1+cu121"));
+    let ce = parse("$ python -c \"import torch; print(torch.__version__, torch.cuda.device_count())\"\n2.5.1+cu124 8\n");
+    assert_eq!(ce.torch.as_deref(), Some("2.5.1+cu124"));
+    assert_eq!(ce.cuda_available, Some(true));
+    let ce = parse(">>> torch.__version__\n0\n");
+    assert_eq!(ce.cuda_available, None);
+}
+
+/// The toolkit's own version file: `cat /usr/local/cuda/version.txt` (CUDA 10 and older) and
+/// version.json's "CUDA SDK" entry (CUDA 11 on); a library's "version" in version.json, and
+/// nvidia-smi's "CUDA Version: 12.2", are not the toolkit's.
+#[test]
+fn toolkit_version_files() {
+    let ce = parse("$ cat /usr/local/cuda/version.txt\nCUDA Version 10.0.130\n");
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("10.0.130"));
+    assert!(ce.formats.iter().any(|f| f == "CUDA toolkit version file"));
+    let ce = parse("$ cat /usr/local/cuda/version.json\n{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n      \"version\" : \"11.8.20220929\"\n   },\n   \"cuda_cudart\" : {\n      \"name\" : \"CUDA Runtime (cudart)\",\n      \"version\" : \"11.8.89\"\n   },\n");
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("11.8"));
+    let ce = parse("{\n   \"cuda_cudart\" : {\n      \"name\" : \"CUDA Runtime (cudart)\",\n      \"version\" : \"12.4.127\"\n   }\n");
+    assert_eq!(ce.cuda_runtime, None);
+    let ce =
+        parse("| NVIDIA-SMI 535.54.03   Driver Version: 535.54.03   CUDA Version: 12.2     |\n");
+    assert_eq!(ce.cuda_runtime, None);
+}
+
 /// Round 10: Hugging Face's env reports. `accelerate env`
 /// (https://github.com/huggingface/accelerate/issues/3225): "- PyTorch version (GPU?): 2.0.0
 /// (True)", "- GPU type: NVIDIA GeForce GTX 1080 Ti"; `diffusers-cli env`

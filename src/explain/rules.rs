@@ -377,7 +377,7 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("driver.device_nodes", 0.4, "The process cannot open /dev/nvidia*: in a container NVML says 'Unknown Error' when the container lost its device access (systemd daemon-reload with no /dev/char links for the injected nodes), 'Insufficient Permissions' when SELinux or the nodes' mode deny it.", "Recreate the container; for good, create the /dev/char links (`sudo nvidia-ctk system create-dev-char-symlinks --create-all`) or use CDI; with SELinux `sudo setsebool -P container_use_devices 1`; outside containers fix the nodes' group/mode."),
             c("host.container_no_gpu", 0.25, "The container was started without the GPUs (no nvidia runtime / CDI device).", FIX_CONTAINER),
-            c("driver.nvml_failed", 0.25, "NVML could not initialise for a reason it decodes (permissions, GPU access blocked, driver not loaded).", "Run `nvidia-smi` as the same user; check `/dev/nvidia*` permissions and `dmesg | grep -i nvrm`."),
+            c("driver.nvml_failed", 0.25, "NVML could not initialise for a reason it decodes (permissions, GPU access blocked, driver not loaded).", "Run `nvidia-smi` as the same user; check `/dev/nvidia*` permissions and `dmesg | grep -i nvrm`. On Windows: Device Manager shows whether the GPU is enabled and its driver started (no Code 43); reinstall the driver (NVIDIA's installer, clean installation) and restart."),
             c("driver.module_not_loaded", 0.1, "The kernel module is not loaded.", FIX_MODULE),
         ],
         hints: &[
@@ -392,6 +392,9 @@ pub const RULES: &[Rule] = &[
             // nodes out of the container's device cgroup: NVML inside cannot open them
             // (NVIDIA/nvidia-container-toolkit#580, #268).
             h(r"no-cgroups\s*=\s*true", "driver.device_nodes", 0.6),
+            // nvidia-smi run from Windows' own shell (`nvidia-smi.exe`, a `C:\` prompt) has no
+            // container and no /dev nodes: the Windows driver itself did not answer
+            h(r"nvidia-smi\.exe|(?m:^(?:PS )?[A-Z]:\\[^\n>]{0,200}>)", "driver.nvml_failed", 0.5),
         ],
         tells_apart: "The text after 'Failed to initialize NVML:' and whether it runs inside a container (`ls /dev/nvidia*` there).",
     },
@@ -4047,8 +4050,10 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?i)(?:\b(?:not|isn'?t|never|doesn'?t|does not|won'?t|will not|cannot|can'?t|refuses? to)\s+(?:be\s+)?(?:running|run|use|using|utili[sz]e|utili[sz]ing|detect|detecting|see|seeing|pick(?:ing)? up)\s+(?:on\s+)?(?:the\s+|my\s+|any\s+|a\s+)?(?:nvidia\s+)?gpus?\b|\b(?:runs?|running|falls? back to|falling back to)\s+(?:only\s+)?on\s+(?:the\s+)?cpu\s+instead)",
         priority: 8,
         causes: &[
-            c("ext.arch_unsupported", 0.2, "The program's own CUDA build carries no code for the GPU (an old one: Kepler, compute 3.x, which recent CUDA builds dropped), so it skips the GPU or disables GPU mode.", "Use a release of the program built for that GPU's compute capability, build it yourself for it, or remove the old card so a supported one is used."),
+            // the most common cause of the words in the dev corpora (3 of 10 such texts and
+            // pastes), before an old GPU (1): ties keep this order
             c("torch.cpu_only", 0.2, "The build installed has no CUDA (a CPU wheel or package), so it never uses the GPU.", "Install the program's CUDA build (for torch: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu126`)."),
+            c("ext.arch_unsupported", 0.2, "The program's own CUDA build carries no code for the GPU (an old one: Kepler, compute 3.x, which recent CUDA builds dropped), so it skips the GPU or disables GPU mode.", "Use a release of the program built for that GPU's compute capability, build it yourself for it, or remove the old card so a supported one is used."),
             c("driver.not_installed", 0.2, "No working NVIDIA driver, so no program can use the GPU.", FIX_DRIVER_INSTALL),
             c("host.container_no_gpu", 0.1, "The program runs in a container that was given no GPU (`--gpus` or the NVIDIA runtime missing).", "Start the container with `--gpus all` (Docker with the NVIDIA Container Toolkit configured) and check `nvidia-smi` inside it."),
             c("workload.gpu_not_requested", 0.15, "The program was not told to use the GPU (its device setting, a CPU flag, a job that requested no GPU).", "Set the program's device option to the GPU (`--device cuda`, `num_gpu`, `--gres=gpu:1` for a job)."),

@@ -3454,3 +3454,16 @@ fn blind_sample_two_gpu_not_used_nccl_networks_and_old_toolkits() {
         "workload.library_bug"
     );
 }
+
+// lead, session of 2026-11-24: Windows' own nvidia-smi
+#[test]
+fn nvml_failing_in_windows_own_shell_is_no_container_fault() {
+    let text = "C:\\Users\\me>nvidia-smi.exe\nFailed to initialize NVML: Unknown Error";
+    let e = crate::explain::explain_by_rules(text, "");
+    let first = e.matches[0].causes[0].id.as_str();
+    assert_eq!(first, "driver.nvml_failed", "{e:?}");
+    // the same line inside a Linux container keeps the container's causes first
+    let linux = "root@0f2c:/# nvidia-smi\nFailed to initialize NVML: Unknown Error";
+    let e = crate::explain::explain_by_rules(linux, "");
+    assert_eq!(e.matches[0].causes[0].id, "driver.device_nodes");
+}
