@@ -209,3 +209,34 @@ fn torch_asked_and_answering_no_cuda_is_the_diagnosis() {
     let (_, d) = diagnosis("PyTorch version: 2.1.0+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\nIs CUDA available: False\n");
     assert_eq!(d["cause"], "none", "{d:#}");
 }
+
+/// `diagnose --save` writes through the one writer: a FIFO nothing reads is refused at once
+/// (exit 3, "nothing reads") and the diagnosis is printed all the same; a FIFO with a reader
+/// gets the JSON and stays a FIFO.
+#[test]
+fn diagnose_save_to_a_fifo_writes_through_it_or_says_nothing_reads_it() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("diagnosis.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let paste = "2.1.0+cpu None False\n";
+    let save = || {
+        run(bin()
+            .args(["diagnose", "-", "--json", "--save"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(60))
+            .write_stdin(paste))
+    };
+    let (code, out, err) = save();
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("nothing reads"), "{err}");
+    assert!(out.contains("torch.cpu_only"), "{out}");
+    let path = fifo.clone();
+    let reader = std::thread::spawn(move || std::fs::read_to_string(path).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let (code, _, err) = save();
+    let saved: serde_json::Value = serde_json::from_str(&reader.join().unwrap()).unwrap();
+    assert_ne!(code, 3, "{err}");
+    assert_eq!(saved["diagnosis"]["cause"], "torch.cpu_only");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
