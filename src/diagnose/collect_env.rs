@@ -63,6 +63,13 @@ pub struct CollectEnv {
     /// The CUDA of a `nvidia/cuda:X.Y` container image the paste runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_cuda: Option<String>,
+    /// The paste installs torch from PyPI with a plain `pip install torch` (no index, no
+    /// find-links, no local tag): the wheel is the release's PyPI build.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pip_installs_torch: bool,
+    /// `torch_cuda` was not shown but inferred: the CUDA of the release's PyPI Linux wheel.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub torch_cuda_inferred: bool,
     /// The formats found in the paste ("torch collect_env", "nvidia-smi", "free-form", ...).
     pub formats: Vec<String>,
 }
@@ -353,6 +360,13 @@ impl CollectEnv {
             "torch's CUDA",
             self.torch_cuda
                 .clone()
+                .map(|c| {
+                    if self.torch_cuda_inferred {
+                        format!("{c} (inferred: the PyPI wheel `pip install torch` gets for this release on Linux)")
+                    } else {
+                        c
+                    }
+                })
                 .or_else(|| self.torch_cpu_only.then(|| "none (CPU build)".into())),
         );
         one("driver's CUDA", self.driver_cuda.clone());

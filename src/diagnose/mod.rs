@@ -315,7 +315,11 @@ pub fn facts_from(ce: &CollectEnv) -> Facts {
         Fact::missing(missing("how torch was installed", "`pip show torch`"))
     };
     let torch = ce.torch.as_ref().map(|version| TorchBuild {
-        path: "torch (collect_env paste)".into(),
+        path: if ce.torch_cuda_inferred {
+            "torch (paste; its CUDA inferred: PyPI's Linux wheel of the release, installed with a plain `pip install torch`)".into()
+        } else {
+            "torch (collect_env paste)".into()
+        },
         site_packages: String::new(),
         version: Fact::known(version.clone()),
         cuda: if let Some(c) = &ce.torch_cuda {
@@ -569,6 +573,65 @@ fn infer_unknown_ccs(facts: &mut Facts, paste: &str, matrix: &Matrix) {
         if let Some(cc) = from_chip.or_else(|| gpu_cc(matrix, &name)) {
             d.compute_capability = Fact::known(format!("{}.{}", cc.0, cc.1));
         }
+    }
+}
+
+/// The CUDA of PyPI's Linux x86_64 torch wheel for releases the matrix does not hold (it
+/// starts at 1.12), from pytorch.org's "previous versions" page, whose `pip install
+/// torch==X` line without a local tag is listed under this CUDA: 1.2 → 10.0, 1.4 → 10.1,
+/// 1.5 to 1.8 → 10.2. Releases the page gives no untagged line for are left out.
+const OLD_PYPI_CUDA: &[(&str, &str)] = &[
+    ("1.2", "10.0"),
+    ("1.4", "10.1"),
+    ("1.5", "10.2"),
+    ("1.6", "10.2"),
+    ("1.7", "10.2"),
+    ("1.8", "10.2"),
+];
+
+/// A torch the paste installs with a plain `pip install torch` on Linux and whose CUDA it
+/// does not show is the release's PyPI wheel: its CUDA is that wheel's (an inference, said
+/// as one in the facts found). Nothing is inferred when anything observed speaks: a local
+/// tag, a CUDA torch printed, a CPU or ROCm build, conda's pytorch, or Windows and macOS
+/// (whose PyPI wheels are other builds).
+fn infer_pypi_cuda(ce: &mut CollectEnv, matrix: &Matrix) {
+    let Some(version) = ce.torch.as_deref() else {
+        return;
+    };
+    let elsewhere = [ce.os.as_deref(), ce.platform.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|s| {
+            let l = s.to_ascii_lowercase();
+            ["windows", "darwin", "macos", "mac os", "osx"]
+                .iter()
+                .any(|w| l.contains(w))
+        });
+    if !ce.pip_installs_torch
+        || ce.torch_cuda.is_some()
+        || ce.torch_cpu_only
+        || ce.rocm.is_some()
+        || version.contains('+')
+        || ce.conda.contains_key("pytorch")
+        || elsewhere
+    {
+        return;
+    }
+    let from_matrix = matrix.torch_release(version).and_then(|r| {
+        let name = r.pypi_default.as_deref()?;
+        r.variant
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.cuda.clone())
+    });
+    let minor = |v: &str| v.split('.').take(2).collect::<Vec<_>>().join(".");
+    let old = OLD_PYPI_CUDA
+        .iter()
+        .find(|(r, _)| *r == minor(version))
+        .map(|(_, c)| (*c).to_string());
+    if let Some(cuda) = from_matrix.or(old) {
+        ce.torch_cuda = Some(cuda);
+        ce.torch_cuda_inferred = true;
     }
 }
 
@@ -897,7 +960,8 @@ fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
 
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
-    let ce = paste::parse(paste);
+    let mut ce = paste::parse(paste);
+    infer_pypi_cuda(&mut ce, matrix);
     let mut facts = facts_from(&ce);
     infer_unknown_ccs(&mut facts, paste, matrix);
     let skip: Vec<String> = NOT_IN_PASTE
@@ -1604,6 +1668,44 @@ GPU 0: NVIDIA H100 80GB HBM3
 GPU 1: NVIDIA H100 80GB HBM3
 Nvidia driver version: 550.54.15
 ";
+
+    /// pytorch/pytorch#6041 (dev-g-032): `pip3 install torch` gave 1.4.0, whose PyPI wheel is
+    /// the CUDA 10.1 build, on driver 410.78 (CUDA 10.0). The inference is said as one, and
+    /// made only where nothing observed speaks.
+    #[test]
+    fn a_plain_pip_install_of_torch_is_the_pypi_wheels_cuda() {
+        let smi =
+            "| NVIDIA-SMI 410.78       Driver Version: 410.78       CUDA Version: 10.0     |\n";
+        let paste = format!("Ubuntu 16.04\n```pip3 install torch torchvision```\n```print(torch.__version__)```\n1.4.0\n{smi}");
+        let d = diagnose(&paste, None, matrix());
+        assert_eq!(d.cause, "driver.too_old_for_torch", "{}", d.summary);
+        let mut ce = paste::parse(&paste);
+        infer_pypi_cuda(&mut ce, matrix());
+        assert_eq!(ce.torch_cuda.as_deref(), Some("10.1"));
+        assert!(ce
+            .found_and_lacking()
+            .0
+            .iter()
+            .any(|f| f.contains("inferred")));
+        // a release the matrix holds: its pypi_default variant (2.1 → cu121)
+        let mut ce = paste::parse("pip install torch==2.1.2\n>>> torch.__version__\n'2.1.2'\n");
+        infer_pypi_cuda(&mut ce, matrix());
+        assert_eq!(ce.torch_cuda.as_deref(), Some("12.1"));
+        // observed or elsewhere: nothing inferred
+        for other in [
+            "conda install pytorch torchvision cudatoolkit=10.1 -c pytorch\n",
+            "OS: Microsoft Windows 10 Pro\n",
+            ">>> torch.version.cuda\n'9.2.148'\n",
+        ] {
+            let mut ce = paste::parse(&format!(
+                "{other}pip3 install torch\n>>> torch.__version__\n'1.4.0'\n"
+            ));
+            let before = ce.torch_cuda.clone();
+            infer_pypi_cuda(&mut ce, matrix());
+            assert_eq!(ce.torch_cuda, before, "{other}");
+            assert!(!ce.torch_cuda_inferred, "{other}");
+        }
+    }
 
     #[test]
     fn a_healthy_paste_is_none_and_absent_facts_say_how_to_get_them() {

@@ -61,6 +61,7 @@ struct Patterns {
     smi_row: Regex,
     nvcc: Regex,
     toolkit_version_file: Regex,
+    pip_install_torch: Regex,
     proc_version: Regex,
     api_mismatch: Regex,
     nvrm_gpu: Regex,
@@ -176,6 +177,9 @@ fn patterns() -> Option<&'static Patterns> {
             // the toolkit's own version file: `cat /usr/local/cuda/version.txt` ("CUDA Version
             // 10.2.89", up to CUDA 10) or version.json's "CUDA SDK" entry ("version" :
             // "11.8.20220929", from CUDA 11); nvidia-smi's "CUDA Version: 12.2" has a colon
+            // a plain `pip install torch` from PyPI: torch named bare or pinned without a
+            // local tag, and no other index, find-links page or wheel file
+            pip_install_torch: re(r"^(?:\$\s*|!\s*)?(?:python3?(?:\.\d+)?\s+-m\s+)?pip3?\s+install\s(?:[^\n]*\s)?torch(?:==\d+\.\d+(?:\.\d+)?)?(?:\s|$)")?,
             toolkit_version_file: re(r#"^(?:CUDA Version (\d+\.\d+\.\d+)|"version"\s*:\s*"(\d+\.\d+)\.\d+",?)$"#)?,
             // /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX ...") and the module's
             // load line in dmesg ("NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01")
@@ -476,6 +480,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
     let mut in_smi_q = false;
+    let mut conda_installs_torch = false;
     // inside version.json's "cuda" entry: its "name" was "CUDA SDK"
     let mut cuda_sdk_entry = false;
     let mut image_cudas: Vec<String> = Vec::new();
@@ -1287,6 +1292,29 @@ pub fn parse(text: &str) -> CollectEnv {
             in_smi_q = true;
             continue;
         }
+        // `pip install torch` from PyPI (no other index, no wheel file, no local tag)
+        {
+            let cmd = line.trim().trim_matches('`').trim();
+            if p.pip_install_torch.is_match(cmd)
+                && ![
+                    "index-url",
+                    "-f ",
+                    "--find-links",
+                    "download.pytorch.org",
+                    ".whl",
+                    "+cu",
+                    "+cpu",
+                ]
+                .iter()
+                .any(|w| cmd.contains(w))
+            {
+                ce.pip_installs_torch = true;
+            }
+            // conda's pytorch beside it: which of the two runs, the paste does not say
+            if cmd.contains("conda install") && cmd.contains("pytorch") {
+                conda_installs_torch = true;
+            }
+        }
         // the toolkit's version file (version.json's "version" counts only in its "CUDA SDK"
         // entry, not in the entries of the libraries it lists)
         if line.contains("\"CUDA SDK\"") {
@@ -1793,6 +1821,9 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     if let Some(v) = free_cudnn {
         set(&mut ce.cudnn, &v);
+    }
+    if conda_installs_torch {
+        ce.pip_installs_torch = false;
     }
     let any_pkg = !free_pkgs.is_empty();
     for (name, version) in free_pkgs {

@@ -1317,3 +1317,26 @@ fn a_bare_driver_key_without_a_release_is_read_free_form() {
         "{ce:?}"
     );
 }
+
+/// A plain `pip install torch` from PyPI is recorded (its CUDA is then the release's PyPI
+/// wheel's); one with another index, a find-links page, a wheel file or a local tag is not.
+#[test]
+fn pip_install_torch_from_pypi() {
+    for cmd in [
+        "```pip3 install torch torchvision```",
+        "$ pip install torch==1.4.0 torchvision==0.5.0",
+        "python -m pip install -U torch",
+        "!pip install torch",
+    ] {
+        assert!(parse(cmd).pip_installs_torch, "{cmd}");
+    }
+    for cmd in [
+        "pip install torch --index-url https://download.pytorch.org/whl/cu118",
+        "pip install torch==1.7.1+cu110 -f https://download.pytorch.org/whl/torch_stable.html",
+        "pip install torchvision",
+        "pip install torch-geometric",
+        "conda install pytorch torchvision cudatoolkit=10.1 -c pytorch",
+    ] {
+        assert!(!parse(cmd).pip_installs_torch, "{cmd}");
+    }
+}
