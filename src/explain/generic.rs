@@ -346,6 +346,31 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     if has(r"\bNVML\b") && nvml_in(text).is_none() {
         w.add("driver.nvml_failed", 0.35, "NVML (libnvidia-ml) could not be initialised: in a container, WSL or a VM it is often absent or blocked.");
     }
+    // The GPU's compute mode named: exclusive-process GPUs refuse a second process.
+    if has(
+        r"(?i)exclusive[ _-]?process|process[ _-]exclusive|compute[ _-]exclusive|exclusive compute mode|compute mode[^\n]{0,20}exclusive",
+    ) {
+        w.add("gpu.compute_mode_restricted", 0.7, "The GPU is in an exclusive compute mode: while one process holds a context on it, another gets no device.");
+    }
+    // The fabric manager or NVSwitches named (NCCL's NVLS multicast, error 802/401 on HGX
+    // systems): the fabric is not up.
+    if has(r"(?i)fabric ?manager|nv-fabricmanager|\bNVSwitch(?:es)?\b") {
+        w.add("driver.fabric_manager", 0.7, "The text names the fabric manager or the NVSwitches: on an NVSwitch system (HGX/DGX) CUDA and NCCL's NVLink features need nvidia-fabricmanager running, of the driver's exact version.");
+    }
+    // A framework's installer or loader refusing the local CUDA's version ("Unsupported CUDA
+    // version \"10.0\"", "CUDA 12.3 is not supported"): it has no build for that toolkit.
+    if has(
+        r#"(?i)unsupported cuda version|cuda (?:version )?"?\d+\.\d+"? (?:is )?not (?:yet )?supported"#,
+    ) {
+        w.add("toolkit.torch_mismatch", 0.45, "The framework has no build for the CUDA toolkit it found: it supports only the versions it lists.");
+    }
+    // The driver's video libraries (NVDEC's libnvcuvid, NVENC's libnvidia-encode) missing in a
+    // container: the runtime mounts them only with the `video` driver capability.
+    if has(r"(?i)libnvcuvid|libnvidia-encode")
+        && has(r"(?i)docker|container|nvidia-docker|kubernetes|\bpod\b")
+    {
+        w.add("host.container_no_gpu", 0.6, "In a container the NVIDIA runtime mounts the driver's video libraries (libnvcuvid, libnvidia-encode) only with the `video` capability (NVIDIA_DRIVER_CAPABILITIES=compute,video,utility).");
+    }
     if has(r"kernel (?:update|upgrade)|\bdkms\b|secure boot|mokutil") {
         w.add("driver.module_not_loaded", 0.35, "A kernel update (without a module rebuilt for it) or Secure Boot keeps the nvidia module from loading.");
     }

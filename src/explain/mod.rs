@@ -340,6 +340,7 @@ fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explan
             matches.extend(known_cases_match(original, &near));
         }
     }
+    not_pytorch(&mut matches, text);
     matches.sort_by_key(|m| m.span[0]);
     let primary = primary_of(&matches);
     Explanation {
@@ -377,6 +378,70 @@ fn container_started_without_gpus(matches: &mut [Match]) {
             );
             rank(m);
         }
+    }
+}
+
+/// Programs with a CUDA build of their own, not PyTorch's: MATLAB, Blender/Cycles, ffmpeg
+/// and HandBrake, hashcat, Julia's CUDA.jl, Rust's candle and burn, .NET, Java (DJL), the
+/// other frameworks and CUDA libraries for Python.
+const OWN_CUDA_PROGRAM: &str = r"(?i)\b(?:matlab|gpuArray|parallel computing toolbox|blender|cycles|ffmpeg|handbrake|hashcat|davinci|premiere|julia|CUDA\.jl|candle|cubecl|TorchSharp|\bDJL\b|tensorflow|jaxlib|\bjax\b|cupy|numba|pycuda|onnxruntime|tensorrt|paddle\w*|mxnet|opencv|gromacs|lammps|openmm|leelaz?|kilosort|unity)\b";
+
+/// Words of PyTorch itself in a text (R's torch and TorchSharp say "torch" too, and keep it).
+const PYTORCH_WORDS: &str = r"(?i)\btorch\b|pytorch|torchvision|\+cu\d{3}\b|site-packages/torch";
+
+/// A text that names another CUDA program and nothing of PyTorch cannot have a PyTorch
+/// build's cause: where a match ranks one first, the same fault of that program's own CUDA
+/// build goes before it: its CUDA needs a newer driver (MATLAB's "The CUDA driver ... is too
+/// old", HandBrake's NVENC), or its kernels or the toolkit compiling them lack the GPU (nvcc,
+/// NVRTC or a build step: the toolkit's; otherwise the program's own binaries).
+fn not_pytorch(matches: &mut [Match], text: &str) {
+    let names_other = small(OWN_CUDA_PROGRAM).is_some_and(|re| re.is_match(text));
+    if !names_other || small(PYTORCH_WORDS).is_some_and(|re| re.is_match(text)) {
+        return;
+    }
+    let framework =
+        small(r"(?i)tensorflow|\bjax|paddle|mxnet|caffe").is_some_and(|re| re.is_match(text));
+    let building =
+        small(r"(?i)\bnvcc\b|\bnvrtc\w*|ptxas|cmake|\bbuild(?:ing)?\b|compil\w+|CUDA_ARCH")
+            .is_some_and(|re| re.is_match(text));
+    for m in matches.iter_mut() {
+        let Some(first) = m.causes.first() else {
+            continue;
+        };
+        let (target, why, fix) = match first.id.as_str() {
+            "driver.too_old_for_torch" => (
+                "driver.too_old_for_toolkit",
+                "The program's own CUDA build (not PyTorch: none is named) needs a newer driver than the one installed.",
+                "Install the driver branch the program's CUDA needs (`nvidia-smi` shows the highest CUDA the installed driver supports), or use a release of the program built for an older CUDA.",
+            ),
+            // another framework's own build lacking the GPU is filed as the framework's
+            // (torch.arch_unsupported's sense for Paddle, TensorFlow, JAX, MXNet)
+            "torch.arch_unsupported" if framework => continue,
+            "torch.arch_unsupported" if building => (
+                "toolkit.arch_unsupported",
+                "The CUDA toolkit that compiles the program's kernels (nvcc, NVRTC) does not know this GPU's architecture, or the build asks for architectures it dropped.",
+                rules::FIX_TOOLKIT_ARCH,
+            ),
+            "torch.arch_unsupported" => (
+                "ext.arch_unsupported",
+                "The program's own CUDA binaries carry no kernels for this GPU's architecture.",
+                "Use a release of the program built for this GPU's compute capability (`nvidia-smi --query-gpu=name,compute_cap --format=csv`), or build it for it.",
+            ),
+            _ => continue,
+        };
+        let lead = first.weight;
+        let evidence = "the text names a CUDA program other than PyTorch and nothing of PyTorch";
+        if let Some(k) = m.causes.iter_mut().find(|k| k.id == target) {
+            k.weight = k.weight.max(lead + 0.05);
+            k.evidence.push(evidence.to_string());
+        } else {
+            let mut k = known_case_cause(target, lead + 0.05, &[]);
+            k.why = why.to_string();
+            k.fix = fix.to_string();
+            k.evidence.push(evidence.to_string());
+            m.causes.push(k);
+        }
+        rank(m);
     }
 }
 

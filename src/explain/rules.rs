@@ -125,7 +125,7 @@ const SAME_MAJOR_NEWER_MINOR: &str = r"capability:? ?12\.[1-9]\b[\s\S]{0,300}?- 
 
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
-const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
+pub(super) const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
 const FIX_DRIVER_UPGRADE: &str = "Install a newer NVIDIA driver (the branch the build's CUDA needs: CUDA 12.x needs 525+, 12.4 needs 550+, 12.8 needs 570+, 13.0 needs 580+), or install a PyTorch build for an older CUDA (`--index-url https://download.pytorch.org/whl/cu118`).";
 const FIX_OOM: &str = "Lower the batch size or sequence length, use mixed precision, gradient checkpointing or accumulation, free cached tensors (`del x; torch.cuda.empty_cache()`), and with large 'reserved but unallocated' memory set `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`.";
 pub(crate) const FIX_BUSY: &str = "See which processes hold the GPU (`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`) and stop them, or pick a free GPU with CUDA_VISIBLE_DEVICES.";
@@ -3708,12 +3708,22 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:probe of nvidia_uvm failed|nvidia_uvm: [^\n]{0,60}(?:failed|error)|could not insert 'nvidia_uvm'|/dev/nvidia-uvm[^\n]{0,40}(?:No such file|not found|missing))",
         priority: 83,
         causes: &[
+            c("driver.device_nodes", 0.0, "A /dev/nvidia* node the container was created with does not exist on the host now (nvidia_uvm, which creates /dev/nvidia-uvm*, is loaded only when something first uses CUDA after a reboot).", "On the host create the nodes before starting the container: `nvidia-smi` (or `sudo nvidia-modprobe -u -c=0`), or enable nvidia-persistenced at boot; then start it again."),
             c("driver.uvm_unavailable", 0.85, "The nvidia_uvm module (CUDA's unified memory) is not loaded or lost its state (often after suspend/resume), so CUDA cannot initialise although nvidia-smi works.", FIX_UVM),
             // No /dev/nvidia* at all after a reboot: the main module is gone too (a kernel
             // update without a rebuilt module: cloudypad on EC2).
             c("driver.module_not_loaded", 0.05, "Not only nvidia_uvm: after a reboot (often into a kernel updated unattended) no NVIDIA module loads, so no /dev/nvidia* node exists.", FIX_MODULE),
         ],
-        hints: &[h(AFTER_RESTART, "driver.module_not_loaded", 0.9)],
+        hints: &[
+            h(AFTER_RESTART, "driver.module_not_loaded", 0.9),
+            // A container created with the node that the runtime cannot find when it starts
+            // again (nvidia_uvm not loaded yet after a reboot: no /dev/nvidia-uvm-tools until
+            // something loads it): the device nodes, which `nvidia-smi` or `nvidia-modprobe -u
+            // -c=0` on the host create (NVIDIA/nvidia-docker#1037 and its kind).
+            h(r"(?i)adding custom device|error gathering device information|runtime spec devices", "driver.device_nodes", 1.2),
+            // ... unless no NVIDIA node is there at all: the module itself is gone
+            h(r"(?i)(?:drivers?|modules?) (?:are|is|were|was|got) (?:gone|missing)|no nvidia[^\n]{0,40}(?:\bin\b|under|at all)|/dev[^\n]{0,40}no nvidia", "driver.module_not_loaded", 0.5),
+        ],
         tells_apart: "`lsmod | grep nvidia_uvm` and `ls -l /dev/nvidia-uvm`.",
     },
     Rule {
@@ -3950,6 +3960,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:Cannot load (?:libnvidia-encode\.so(?:\.1)?|nvEncodeAPI(?:64)?\.dll)|Could not open nvEncodeAPI library|OpenEncodeSessionEx failed:?[^\n]{0,60}|nvEncOpenEncodeSessionEx[^\n]{0,80}returned error \d+|No (?:NVENC )?capable devices found|\b(?:h264|hevc|av1)_nvenc\b[^\n]{0,160}(?:fail|error|unavailable|not (?:supported|available|found)|cannot)|(?:fail|error|unavailable|cannot|could not)[^\n]{0,60}\b(?:h264|hevc|av1)_nvenc\b|NVENC[^\n]{0,40}(?:not available|unavailable|init(?:ialization)? failed|failed to (?:init|open|create)))",
         priority: 40,
         causes: &[
+            c("driver.too_old_for_toolkit", 0.01, "The program was built against a newer NVENC API than the driver provides: the encoder refuses the version ('invalid version', 'minimum required Nvidia driver for nvenc').", "Update the NVIDIA driver to the branch the program's Video Codec SDK needs (ffmpeg's and HandBrake's release notes name it), or use a build of the program made with an older SDK."),
             c("host.container_no_gpu", 0.4, "In a container the NVIDIA runtime mounts the driver's video libraries (libnvidia-encode, libnvcuvid) only with the `video` driver capability; NVIDIA_DRIVER_CAPABILITIES=compute,utility (the CUDA images' default) leaves CUDA working and NVENC out.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility` (or `all`; in Kubernetes, in the pod's env) and check `ldconfig -p | grep libnvidia-encode` inside it."),
             c("driver.not_installed", 0.25, "The driver's encode library (libnvidia-encode.so.1 / nvEncodeAPI64.dll) is not installed: a headless or compute-only driver package, or a distribution that ships it separately (Ubuntu's libnvidia-encode-<branch>).", "Install the driver's encode library of the same branch as the driver (Ubuntu: `sudo apt install libnvidia-encode-<branch>`), or the full driver package."),
             c("driver.gpu_unsupported", 0.2, "The GPU has no NVENC engine, or none for this codec: A100, A30, H100 and other compute GPUs have no encoder; older or small GeForce cards lack HEVC, AV1 or B-frames ('unsupported device (2)', 'No capable devices found').", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU; encode on a GPU that has NVENC for the codec, or use a software encoder (libx264/libx265)."),
@@ -3958,6 +3969,7 @@ pub const RULES: &[Rule] = &[
             c("none", 0.05, "The encoder works; only the mode asked for is not supported by this GPU's NVENC (10-bit H.264, a preset or feature it lacks) and the program falls back or tries another mode.", "Nothing is wrong with the machine: pick a mode the GPU's NVENC supports (8-bit H.264, or HEVC for 10-bit)."),
         ],
         hints: &[
+            h(r"(?i)invalid version \(15\)|NV_ENC_ERR_INVALID_VERSION|minimum required Nvidia driver (?:for nvenc )?is \d|driver does not support the required nvenc API version", "driver.too_old_for_toolkit", 1.0),
             h(r"docker|container|kubernetes|\bpod\b|NVIDIA_DRIVER_CAPABILITIES|compose|unraid|truenas|jellyfin|linuxserver", "host.container_no_gpu", 0.4),
             h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "driver.gpu_unsupported", 0.35),
             h(r"incompatible client key|\(21\)|session limit|concurrent (?:encod\w+ )?sessions|out of memory \(10\)", "gpu.busy", 0.7),
@@ -4080,6 +4092,54 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`NCCL_DEBUG=INFO`: the 'Bootstrap : Using <if>' and 'NET/Socket : Using' lines on each node, against `ip -4 addr` and `ip route` there.",
+    },
+
+    // vLLM's engine sizing its KV cache from the memory left after the weights: "The model's
+    // max seq len (4096) is larger than the maximum number of tokens that can be stored in KV
+    // cache (3664)", "No available memory for the cache blocks", "needs N GiB KV cache ... only
+    // M GiB available": the GPU memory share vLLM may use does not hold the context asked for.
+    Rule {
+        id: "vllm.kv_cache_too_small",
+        title: "vLLM: the KV cache does not fit the context length",
+        pattern: r"(?:max seq len \(\d+\) is larger than the maximum number of tokens that can be stored in KV cache[^\n]{0,40}|No available memory for the cache blocks[^\n]{0,80}|KV cache is needed, which is larger than the available KV cache memory[^\n]{0,80})",
+        priority: 70,
+        causes: &[
+            c("workload.out_of_memory", 0.85, "After the model's weights, the GPU memory vLLM may use (gpu_memory_utilization of the card, less what other processes hold) leaves too little KV cache for the maximum context length: a sizing setting, not a fault.", "Raise `--gpu-memory-utilization` (e.g. 0.95), lower `--max-model-len`, use a quantised model or KV cache (`--kv-cache-dtype fp8`), or spread the model over more GPUs (`--tensor-parallel-size`)."),
+            c("gpu.busy", 0.15, "Another process already holds part of the GPU memory, so vLLM's share is smaller than it expects.", "Check `nvidia-smi` for other processes on the GPU and stop them, or lower what they use."),
+        ],
+        hints: &[h(r"(?i)another process|other processes|already (?:in use|used)|\bProcess \d+ has", "gpu.busy", 0.7)],
+        tells_apart: "`nvidia-smi` before vLLM starts (memory already used), and vLLM's log line with the memory it profiled for weights and KV cache.",
+    },
+    // ---- blind sample 3 (research-2026-11u): the host's memory, not the GPU's
+    // PyTorch's CPU allocator out of system RAM ("DefaultCPUAllocator: not enough memory: you
+    // tried to allocate 13005619200 bytes", c10/core/impl/alloc_cpu.cpp): a model loaded into
+    // RAM before it goes to the GPU outgrew the machine (Comfy-Org/ComfyUI#4154).
+    Rule {
+        id: "memory.cpu_allocator",
+        title: "PyTorch's CPU allocator ran out of system memory",
+        pattern: r"DefaultCPUAllocator: (?:not enough memory|can't allocate memory)[^\n]{0,80}",
+        priority: 70,
+        causes: &[
+            c("workload.out_of_memory", 0.9, "The allocation that failed is in system RAM (PyTorch's CPU allocator), not on the GPU: loading or preparing the model needs more memory than the machine has free.", "Free or add RAM (or swap / Windows' paging file), load the model in a smaller precision or a quantised variant, or use the program's low-memory options; the GPU's settings (--lowvram) do not change a CPU allocation."),
+            c("workload.library_bug", 0.1, "A program that asks for an absurd size (a wrong shape or a corrupt file) fails the same way.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "The size it tried to allocate against `free -g` (or Task Manager's memory) on that machine.",
+    },
+    // Windows' "The paging file is too small for this operation to complete" (WinError 1455):
+    // loading the CUDA DLLs (cudnn_cnn_infer64_8.dll, torch_cuda.dll) commits more virtual
+    // memory than the page file allows (bmaltais/kohya_ss, AUTOMATIC1111 threads).
+    Rule {
+        id: "memory.windows_paging_file",
+        title: "Windows' paging file is too small (WinError 1455)",
+        pattern: r"WinError 1455\]?[^\n]{0,120}|[Tt]he paging file is too small[^\n]{0,80}|页面文件太小[^\n]{0,40}",
+        priority: 96,
+        causes: &[
+            c("workload.out_of_memory", 0.9, "Windows could not commit the virtual memory the process needs (the CUDA libraries it maps are large): the paging file is too small.", "Enlarge Windows' paging file (System > Advanced system settings > Performance > Virtual memory: system managed, or several tens of GB on a drive with room) and restart; fewer DataLoader workers map the DLLs fewer times."),
+            c("workload.library_bug", 0.1, "A program that starts many worker processes, each loading the CUDA DLLs, multiplies the commit.", "Lower the number of worker processes (`num_workers`)."),
+        ],
+        hints: &[],
+        tells_apart: "Task Manager's 'Committed' memory against its limit while the program starts.",
     },
 ];
 

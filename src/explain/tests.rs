@@ -3467,3 +3467,69 @@ fn nvml_failing_in_windows_own_shell_is_no_container_fault() {
     let e = crate::explain::explain_by_rules(linux, "");
     assert_eq!(e.matches[0].causes[0].id, "driver.device_nodes");
 }
+
+// lead, blind sample 3 (research-2026-11u): general changes
+#[test]
+fn blind_sample_3_general_changes() {
+    // the host's memory, not the GPU's
+    assert_eq!(
+        top("[enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 13005619200 bytes."),
+        "workload.out_of_memory"
+    );
+    assert_eq!(
+        top("OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its dependencies."),
+        "workload.out_of_memory"
+    );
+    // a CUDA program that is not PyTorch cannot have a PyTorch build's cause
+    assert_eq!(
+        top("Error in ksFilter (line 15)\n    dataRAW = gpuArray(buff);\nCaused by:\n    The CUDA driver was found, but it is too old. The CUDA driver on your system supports CUDA version 5.5. The required CUDA version is 7.5 or greater."),
+        "driver.too_old_for_toolkit"
+    );
+    assert_eq!(
+        top("nvrtcCompileProgram(): NVRTC_ERROR_INVALID_OPTION\nnvrtc: error: invalid value for --gpu-architecture (-arch)\n* Device #1: Kernel /hashcat-6.1.1/OpenCL/shared.cl build failed."),
+        "toolkit.arch_unsupported"
+    );
+    // ... while torch's own NVRTC keeps torch's build first
+    assert_eq!(
+        top("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n  File \"/usr/lib/python3/site-packages/torch/jit/_script.py\", line 10"),
+        "torch.arch_unsupported"
+    );
+    // the compute mode, the fabric manager, a container's missing device node or video libraries
+    assert_eq!(
+        top("I am informed that GPUs in the supercomputer are setup in \"process exclusive mode\"; the second instance fails: CUDA error: no device available"),
+        "gpu.compute_mode_restricted"
+    );
+    assert_eq!(
+        top("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152:\nCUDA error 401 'the operation cannot be performed in the present state'.\nThis is usually caused by a system or configuration error in the Fabric Manager or NVSwitches."),
+        "driver.fabric_manager"
+    );
+    assert_eq!(
+        top("Error response from daemon: linux runtime spec devices: error gathering device information while adding custom device \"/dev/nvidia-uvm-tools\": lstat /dev/nvidia-uvm-tools: no such file or directory"),
+        "driver.device_nodes"
+    );
+    assert_eq!(
+        top("Error response from daemon: error gathering device information while adding custom device \"/dev/nvidia-uvm\": no such file or directory\nso I cd into /dev folder and no nvidia related stuff there at all!"),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("VideoReader encountered: Assert on \"lib_handle_\" failed: Failed to load libnvcuvid.so, needed by the VideoReader operator. If you are running in a Docker container, please refer to https://github.com/NVIDIA/nvidia-docker/wiki/Usage"),
+        "host.container_no_gpu"
+    );
+    // NVENC's API version: the driver
+    assert_eq!(
+        top("[h264_nvenc @ 000001e8482050c0] Cannot get the preset configuration: invalid version (15)\nencavcodecInit: avcodec_open failed"),
+        "driver.too_old_for_toolkit"
+    );
+}
+
+#[test]
+fn vllm_kv_cache_sizing_is_the_jobs_memory() {
+    assert_eq!(
+        top("ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3664). Try increasing gpu_memory_utilization or decreasing max_model_len when initializing the engine."),
+        "workload.out_of_memory"
+    );
+    assert_eq!(
+        top("ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.\nProcess 4242 has 30.00 GiB memory in use."),
+        "gpu.busy"
+    );
+}
