@@ -4107,7 +4107,7 @@ pub const RULES: &[Rule] = &[
             c("workload.out_of_memory", 0.85, "After the model's weights, the GPU memory vLLM may use (gpu_memory_utilization of the card, less what other processes hold) leaves too little KV cache for the maximum context length: a sizing setting, not a fault.", "Raise `--gpu-memory-utilization` (e.g. 0.95), lower `--max-model-len`, use a quantised model or KV cache (`--kv-cache-dtype fp8`), or spread the model over more GPUs (`--tensor-parallel-size`)."),
             c("gpu.busy", 0.15, "Another process already holds part of the GPU memory, so vLLM's share is smaller than it expects.", "Check `nvidia-smi` for other processes on the GPU and stop them, or lower what they use."),
         ],
-        hints: &[h(r"(?i)another process|other processes|already (?:in use|used)|\bProcess \d+ has", "gpu.busy", 0.7)],
+        hints: &[h(r"(?i)another process|other processes|already (?:in use|used)|\bProcess \d+ has", "gpu.busy", 0.8)],
         tells_apart: "`nvidia-smi` before vLLM starts (memory already used), and vLLM's log line with the memory it profiled for weights and KV cache.",
     },
     // ---- blind sample 3 (research-2026-11u): the host's memory, not the GPU's
