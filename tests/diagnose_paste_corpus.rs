@@ -56,6 +56,9 @@ fn floors(part: &str) -> (f64, f64) {
         // torch's collect_env), after its batches' changes: 29/29 first-ranked, facts 61/62
         // (33 cases; each batch's first measure is in SPLIT.md)
         ADDED_K => (0.90, 0.95),
+        // the first blind sample of pastes (dev-2026-11l): 8/24 first-ranked when first
+        // measured (facts 19/24); 15/24, facts 20/24 after the general changes it led to
+        ADDED_L => (0.60, 0.80),
         // the frozen held-out part: the last measured figures less one case (after round 9,
         // 2026-11-24: 53/75 first-ranked, facts 113/150)
         _ => (0.69, 0.74),
@@ -112,6 +115,8 @@ const ADDED_I: &str = "dev-2026-11i";
 const ADDED_J: &str = "dev-2026-11j";
 /// Round 10 (#14's `diagnose` part, the environment reports of issue templates): all dev.
 const ADDED_K: &str = "dev-2026-11k";
+/// The first blind sample of environment pastes (a data-only helper, 2026-11-24): all dev.
+const ADDED_L: &str = "dev-2026-11l";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -143,6 +148,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 fn is_added(c: &Case) -> bool {
     [
         ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I, ADDED_J, ADDED_K,
+        ADDED_L,
     ]
     .iter()
     .any(|f| c.file.starts_with(&format!("{f}/")))
@@ -182,6 +188,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_I))
         .chain(added_cases_in(ADDED_J))
         .chain(added_cases_in(ADDED_K))
+        .chain(added_cases_in(ADDED_L))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -259,7 +266,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_i = added_cases_in(ADDED_I);
     let added_j = added_cases_in(ADDED_J);
     let added_k = added_cases_in(ADDED_K);
-    let parts: [(&str, Vec<&Case>); 12] = [
+    let added_l = added_cases_in(ADDED_L);
+    let parts: [(&str, Vec<&Case>); 13] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -272,6 +280,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_I, added_i.iter().collect()),
         (ADDED_J, added_j.iter().collect()),
         (ADDED_K, added_k.iter().collect()),
+        (ADDED_L, added_l.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

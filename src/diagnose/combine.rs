@@ -64,7 +64,7 @@ pub fn program_exception(paste: &str) -> Option<String> {
 /// Sentences in which the person says the machine has no NVIDIA GPU to use.
 static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|(?:pc|laptop|machine|computer|server|system|host|box|vm|i'?m|i am|running|run it|runs) without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
     )
 });
 

@@ -796,14 +796,24 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
                 "the libcuda the program loaded is the CUDA toolkit's stub (a `stubs/` directory), not the driver's: every CUDA call answers CUDA_ERROR_STUB_LIBRARY (34)",
                 "Take the toolkit's `stubs` directory out of LD_LIBRARY_PATH (and out of /etc/ld.so.conf.d, then `sudo ldconfig`) so the driver's libcuda.so.1 is found first; the stub is only for linking.",
             ),
+            "env.device_order" => (
+                "nvidia-smi and CUDA number the same GPUs in another order (nvidia-smi by PCI bus, CUDA fastest first): an index taken from nvidia-smi (a launcher's GPU choice, CUDA_VISIBLE_DEVICES) selects the other GPU in CUDA programs",
+                "Set `CUDA_DEVICE_ORDER=PCI_BUS_ID` in the environment of the programs (with CUDA_VISIBLE_DEVICES), so CUDA's indices are nvidia-smi's.",
+            ),
             "gpu.lost" => (
                 "the kernel log shows a GPU fallen off the bus (no longer answering on PCIe)",
                 "Reset or power-cycle the node; if it recurs, check power, cooling and seating of that GPU.",
             ),
             _ => continue,
         };
+        // two numberings are a trap for indices, not a failure by themselves
+        let severity = if id == "env.device_order" {
+            Severity::Warn
+        } else {
+            Severity::Fail
+        };
         out.push(
-            Finding::new(id, Severity::Fail, summary)
+            Finding::new(id, severity, summary)
                 .evidence("kernel_log", line.clone())
                 .fix(fix, &[]),
         );
@@ -1705,6 +1715,18 @@ Nvidia driver version: 550.54.15
             assert_eq!(ce.torch_cuda, before, "{other}");
             assert!(!ce.torch_cuda_inferred, "{other}");
         }
+    }
+
+    /// "without a GPU" says the machine has none only when it is the machine's (a laptop, a
+    /// server, "I'm running without"), not a container started "without GPU enabled".
+    #[test]
+    fn a_machine_without_a_gpu_is_said_of_the_machine() {
+        let no_gpu = |t: &str| combine::says_no_nvidia_gpu(t, &paste::parse(t));
+        assert!(no_gpu("I run it on a laptop without a dedicated GPU"));
+        assert!(no_gpu("I'm running without a GPU, CPU only"));
+        assert!(!no_gpu(
+            "and one container was established but without GPU enabled."
+        ));
     }
 
     #[test]

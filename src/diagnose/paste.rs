@@ -860,8 +860,14 @@ pub fn parse(text: &str) -> CollectEnv {
             note(&mut ce, "dkms");
             pkg_driver.get_or_insert_with(|| v.as_str().to_string());
         }
-        // nvidia-smi --query-gpu=...,name,driver_version --format=csv
-        if let Some(columns) = csv_header(&line) {
+        // nvidia-smi --query-gpu=...,name,driver_version --format=csv; with `noheader` the
+        // command line itself names the columns of the rows that follow
+        let noheader = line
+            .split_once("--query-gpu=")
+            .filter(|_| line.contains("noheader"))
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .and_then(|cols| csv_header(&cols.replace(',', ", ")));
+        if let Some(columns) = noheader.or_else(|| csv_header(&line)) {
             note(&mut ce, "nvidia-smi --query-gpu");
             csv_columns = Some(columns);
             continue;
@@ -1792,6 +1798,44 @@ pub fn parse(text: &str) -> CollectEnv {
             .then(|| image_cudas.pop())
             .flatten()
     });
+    // nvidia-smi numbers GPUs in PCI bus order, CUDA fastest first unless CUDA_DEVICE_ORDER
+    // is PCI_BUS_ID: the same GPUs listed by both in another order is that observed
+    // (LostRuins/koboldcpp: a 1660 SUPER first in nvidia-smi, the 3090 first for ggml_cuda_init)
+    {
+        let pci: &[String] = if smi_gpus.is_empty() {
+            &block_gpus
+        } else {
+            &smi_gpus
+        };
+        let cuda: Vec<&str> = log_gpus
+            .iter()
+            .filter(|(id, _)| id.starts_with("ggml:") || id.starts_with("cuda:"))
+            .map(|(_, name)| name.as_str())
+            .collect();
+        let key = |n: &str| {
+            n.to_ascii_lowercase()
+                .replace("nvidia ", "")
+                .replace("geforce ", "")
+        };
+        let mut a: Vec<String> = pci.iter().map(|n| key(n)).collect();
+        let b: Vec<String> = cuda.iter().map(|n| key(n)).collect();
+        if a.len() >= 2 && a.len() == b.len() && a != b && !text.contains("PCI_BUS_ID") {
+            a.sort();
+            let mut sorted = b.clone();
+            sorted.sort();
+            if a == sorted {
+                observe(
+                    &mut ce,
+                    "env.device_order",
+                    &format!(
+                        "nvidia-smi lists {}; CUDA lists {}",
+                        pci.join(", "),
+                        cuda.join(", ")
+                    ),
+                );
+            }
+        }
+    }
     if !structured_gpus {
         let logs: Vec<String> = log_gpus.into_iter().map(|(_, name)| name).collect();
         // the longest of the block lists (the first on a tie): one that lists every GPU

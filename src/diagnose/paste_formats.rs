@@ -1340,3 +1340,43 @@ fn pip_install_torch_from_pypi() {
         assert!(!parse(cmd).pip_installs_torch, "{cmd}");
     }
 }
+
+/// nvidia-smi's `--format csv,noheader` rows take their columns from the command line; the
+/// same GPUs that CUDA (ggml_cuda_init) lists in another order are observed as the two
+/// numberings differing (LostRuins/koboldcpp: a GTX 1660 SUPER and an RTX 3090).
+#[test]
+fn nvidia_smi_and_cuda_numbering_the_gpus_differently() {
+    let smi = "$ nvidia-smi --query-gpu=name,memory.total,index --format csv,noheader\nNVIDIA GeForce GTX 1660 SUPER, 6144 MiB, 0\nNVIDIA GeForce RTX 3090, 24576 MiB, 1\n";
+    let ggml = "ggml_cuda_init: found 2 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n  Device 1: NVIDIA GeForce GTX 1660 SUPER, compute capability 7.5, VMM: yes\n";
+    let ce = parse(&format!("{smi}{ggml}"));
+    assert_eq!(
+        ce.gpus,
+        vec!["NVIDIA GeForce GTX 1660 SUPER", "NVIDIA GeForce RTX 3090"]
+    );
+    assert!(
+        ce.kernel_observed
+            .iter()
+            .any(|(id, _)| id == "env.device_order"),
+        "{ce:?}"
+    );
+    // the same order, or CUDA_DEVICE_ORDER=PCI_BUS_ID set: nothing observed
+    let same = ggml
+        .replace("RTX 3090, compute capability 8.6", "X")
+        .replace(
+            "GTX 1660 SUPER, compute capability 7.5",
+            "RTX 3090, compute capability 8.6",
+        )
+        .replace("X", "GTX 1660 SUPER, compute capability 7.5");
+    let ce = parse(&format!("{smi}{same}"));
+    assert!(
+        !ce.kernel_observed
+            .iter()
+            .any(|(id, _)| id == "env.device_order"),
+        "{ce:?}"
+    );
+    let ce = parse(&format!("export CUDA_DEVICE_ORDER=PCI_BUS_ID\n{smi}{ggml}"));
+    assert!(!ce
+        .kernel_observed
+        .iter()
+        .any(|(id, _)| id == "env.device_order"));
+}

@@ -69,7 +69,7 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
 /// that comes and goes with a library's version is that library's bug, not the program's
 /// indexing or the machine (pytorch/pytorch#54975).
-pub const VERSION_CONTRAST: &str = r"(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
 
 /// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
 /// TH*): not a CUDA library of another version but two torch versions mixed.
@@ -487,7 +487,7 @@ pub const RULES: &[Rule] = &[
             c("host.no_nvidia_gpu", 0.05, "The machine has no NVIDIA GPU at all (a laptop or desktop with Intel/AMD graphics only): there is nothing for the toolkit to give the container (under WSL: 'no adapters were found').", "Run the image on a machine with an NVIDIA GPU, or start it without `--gpus` / the compose `devices: - driver: nvidia` block, in its CPU mode."),
         ],
         hints: &[
-            h(r"could not select device driver|unknown or invalid runtime|CDI", "host.container_no_gpu", 0.5),
+            h(r"could not select device driver|unknown or invalid runtime|[Uu]nknown runtime specified:? nvidia|CDI", "host.container_no_gpu", 0.5),
             // The paste says the machine has no NVIDIA GPU (only Intel/AMD graphics, no
             // dedicated GPU): fboulnois/stable-diffusion-docker#82, xencon/aixcl#142.
             h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 1.2),
@@ -859,6 +859,9 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"Process \d+ has [\d.]+ [GM]iB memory in use", "gpu.busy", 0.1),
             h(r"memory leak|leak", "workload.library_bug", 0.15),
+            // out of memory with one release of a library and not with another on the same
+            // card: that release's regression (huggingface/transformers#39180)
+            h(VERSION_CONTRAST, "workload.library_bug", 0.8),
             h(r"CUDA error: out of memory|CUDA driver error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", "gpu.busy", 0.25),
             // Round 9a: the reporter rules memory out ("I don't think bs=1 should lead to OOM")
             // beside another failure: the bare word matched, the job is not out of memory
@@ -2811,11 +2814,13 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:named symbol not found|cudaErrorSymbolNotFound|CUDA_ERROR_NOT_FOUND)",
         priority: 50,
         causes: &[
+            c("host.container_no_gpu", 0.0, "At CUDA's initialisation (cudaGetDeviceCount, cuInit) inside a container: the container runtime mapped an older or incomplete set of the driver's libraries (Docker Desktop / the NVIDIA container toolkit older than the host's driver, WSL2 with a 555+ driver), so libcuda misses a symbol the runtime asks for.", "Update the NVIDIA container toolkit (Docker Desktop on Windows) to a release that knows the host driver, and restart the engine; `nvidia-smi` inside the container should then work."),
             c("ext.arch_unsupported", 0.55, "The kernel the program asks for is not in the loaded module: the library (NCCL, an extension, a self-built binary) was compiled for other GPU architectures than this one (e.g. sm_80 only, run on sm_90).", FIX_EXT_ARCH),
             c("workload.library_bug", 0.3, "The program looks up a kernel or symbol its own module does not define.", FIX_LIBRARY_BUG),
             c("toolkit.arch_unsupported", 0.15, "The CUDA toolchain (ptxas) could not build the kernel for this GPU, so its symbol is absent.", FIX_TOOLKIT_ARCH),
         ],
         hints: &[
+            h(r"(?:cudaGetDeviceCount|NumCudaDevices|cuInit)[\s\S]{0,3000}?(?:docker|container|\bWSL|compose)|(?:docker|container|\bWSL|compose)[\s\S]{0,3000}?(?:cudaGetDeviceCount|NumCudaDevices|cuInit)", "host.container_no_gpu", 0.9),
             h(r"ptxas does not support|Falling back to the CUDA driver for PTX", "toolkit.arch_unsupported", 0.6),
             h(r"NVCC_GENCODE|-gencode|TORCH_CUDA_ARCH_LIST|\bsm_\d{2,3}\b|\bH100\b|\bA100\b", "ext.arch_unsupported", 0.2),
         ],
@@ -3395,7 +3400,8 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "container.run_without_gpus",
         title: "a container started without the GPUs",
-        pattern: r"(?:\bdocker run\b[^\n]*|\bpodman run\b[^\n]*)",
+        // `nvidia-docker run` is matched whole, so that it counts as started with the GPUs
+        pattern: r"(?:\b(?:nvidia-)?docker run\b[^\n]*|\bpodman run\b[^\n]*)",
         priority: 15,
         causes: &[
             c("host.container_no_gpu", 0.7, "`docker run` without `--gpus` (or `--runtime=nvidia`) gives the container no GPU device nodes and no driver libraries, so CUDA finds no device and libcuda.so.1 is missing inside.", FIX_CONTAINER),
@@ -3854,12 +3860,18 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:Your GPU does not support [\w -]{2,40}|(?:CUDA )?GPU is too old[^\n]{0,80}[Cc]ompute [Cc]apability|(?:Cannot|can't|unable to) use [\w -]{2,40} (?:backend )?(?:for|on) (?:Volta|Turing|Pascal|Maxwell|Kepler)(?: (?:and|or|/) (?:Volta|Turing|Pascal|Maxwell|Kepler))? GPUs|Compute capability < ?\d\.\d detected|(?:only|not) (?:supported|available) (?:on|for) (?:GPUs?|devices?|cards?) with (?:a )?compute capability|requires? (?:a |an )?(?:NVIDIA )?(?:GPU|device|card)s? (?:with|of) (?:a )?(?:compute capability|cc|sm_?) ?(?:>=|of at least|at least|\d)|only supports? (?:Ampere|Turing|Volta|Hopper|Ada|Blackwell|sm_?\d+)(?: GPUs?| architecture| cards?)? (?:or|and) (?:newer|above|later|higher)|compute capability (?:of )?\d\.\d (?:is )?(?:too old|too low|below the minimum)|\blowest (?:supported|capability)\b[\s\S]{0,300}?\bcapability (?:of |is )?[1-9]\.\d\b|\bcapability (?:of |is )?[1-9]\.\d\b[\s\S]{0,300}?\blowest (?:supported|capability)\b)",
         priority: 87,
         causes: &[
+            c("none", 0.0, "The program asked for a type or feature this GPU lacks (bfloat16 below compute capability 8.0) and runs with one it has (float16): a setting, not a fault of the machine.", "Run the program with a type the GPU supports (`--dtype half`, `dtype=torch.float16`)."),
             c("ext.arch_unsupported", 0.75, "The library's kernels (int8 matmul, FlashAttention, FP8, a fused op) use instructions of a newer GPU generation than this one; no build of it can run them here.", "Turn the feature off for this GPU (a slower fallback, another attention/quantisation backend, fp16 instead of bf16/fp8), or run on a GPU of the compute capability the message names (`nvidia-smi --query-gpu=name,compute_cap --format=csv`)."),
             c("torch.arch_unsupported", 0.15, "The framework build itself has no kernels for this GPU.", FIX_TORCH_ARCH),
             c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or older releases that still support it."),
             c("torch.cpu_only", 0.01, "The GPU meets the capability the message asks for: the build in use has no CUDA kernels at all (a source build without the CUDA binaries, a CPU package), and says so in the words of a too-old GPU.", "Use a build with CUDA (the official release, or rebuild with the CUDA toolkit found by cmake: CUDA_TOOLKIT_ROOT_DIR, WITH_CYCLES_CUDA_BINARIES=ON for Blender)."),
         ],
-        hints: &[h(EXTENSIONS, "ext.arch_unsupported", 0.1)],
+        hints: &[
+            h(EXTENSIONS, "ext.arch_unsupported", 0.1),
+            // the reporter switched the program to a type this GPU has (bfloat16 → float16)
+            // and it ran: a setting of the program, not the machine (canopyai/Orpheus-TTS)
+            h(r"(?i)\b(?:fixed|solved|works?|worked|working) (?:it )?(?:now )?(?:with|by|after|using)[\s\S]{0,60}?(?:dtype\s*=|--dtype|float16|fp16|\bhalf\b)", "none", 1.2),
+        ],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",
     },
     // ------------------------------------------------------- serialized engines / plans
@@ -4109,6 +4121,63 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"(?i)another process|other processes|already (?:in use|used)|\bProcess \d+ has", "gpu.busy", 0.8)],
         tells_apart: "`nvidia-smi` before vLLM starts (memory already used), and vLLM's log line with the memory it profiled for weights and KV cache.",
+    },
+    // ---- blind paste sample 1 (dev-2026-11l): what the web UIs and JAX say when they
+    // fall back to the CPU
+    // AUTOMATIC1111/Forge's launch check ("RuntimeError: Torch is not able to use GPU; add
+    // --skip-torch-cuda-test to COMMANDLINE_ARGS"): torch.cuda.is_available() was False in the
+    // venv the launcher just installed, which is torch from a cu12x index: most often a driver
+    // older than that build (lllyasviel/stable-diffusion-webui-forge#520: a driver update fixed
+    // it), else a CPU wheel, a GPU that is not NVIDIA's, or device nodes only root may open.
+    Rule {
+        id: "webui.torch_cannot_use_gpu",
+        title: "the web UI's launch check: torch cannot use the GPU",
+        pattern: r"Torch is not able to use GPU(?:; add --skip-torch-cuda-test[^\n]*)?",
+        priority: 45,
+        causes: &[
+            c("driver.too_old_for_torch", 0.35, "The launcher installed torch from a CUDA 12 index (cu121, cu124, cu128), whose CUDA needs a newer driver than the one installed, so torch finds no usable GPU.", FIX_DRIVER_UPGRADE),
+            c("torch.cpu_only", 0.25, "The venv holds a CPU-only torch (a cached wheel, a requirements file without the CUDA index).", "Reinstall torch in the web UI's venv from the CUDA index (`venv\\Scripts\\pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu128`), or delete the venv and launch again."),
+            c("host.no_nvidia_gpu", 0.15, "The GPU is not NVIDIA's (AMD, Intel), which the CUDA build cannot use.", "Use the web UI's build for that GPU (DirectML/ZLUDA/ROCm for AMD, IPEX for Intel), or run with --use-cpu all."),
+            c("driver.device_nodes", 0.1, "It works only as root: the user may not open /dev/nvidia* (group or mode).", "Add the user to the group owning /dev/nvidia* (often `video`), or fix the nodes' mode; do not run the web UI as root."),
+            c("driver.not_installed", 0.1, "No NVIDIA driver is installed.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[
+            h(r"(?i)superuser|\bas root\b|with sudo|sudo works", "driver.device_nodes", 0.7),
+            h(r"\+cpu\b|(?i)cpu[- ]only (?:torch|build|wheel)", "torch.cpu_only", 0.6),
+            h(r"(?i)\bamd\b|radeon|intel (?:arc|uhd|hd|iris)", "host.no_nvidia_gpu", 0.6),
+        ],
+        tells_apart: "In the web UI's venv: `python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"` and `nvidia-smi` (the CUDA the driver supports).",
+    },
+    // JAX without a CUDA jaxlib ("An NVIDIA GPU may be present on this machine, but a
+    // CUDA-enabled jaxlib is not installed. Falling back to cpu."): the installed jaxlib (or
+    // the missing jax-cuda plugin) is a CPU build (jax-ml/jax#18032: conda gave a CPU jaxlib).
+    Rule {
+        id: "jax.cpu_jaxlib",
+        title: "JAX: no CUDA-enabled jaxlib, falling back to the CPU",
+        pattern: r"(?:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed[^\n]*|CUDA-enabled jaxlib is not installed[^\n]*)",
+        priority: 60,
+        causes: &[
+            c("torch.cpu_only", 0.8, "The jaxlib installed is a CPU build (or the jax-cuda12 plugin is missing), so JAX never looks for the GPU.", "Install JAX's CUDA build: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]`), in a fresh environment rather than over a conda-forge CPU jaxlib."),
+            c("torch.wheel_deps_mismatch", 0.1, "The CUDA plugin is installed but its version differs from jaxlib's, so it is not loaded.", "Install jax, jaxlib and the jax-cuda plugin at one version: `pip install -U \"jax[cuda12]\"`."),
+            c("driver.not_installed", 0.1, "No NVIDIA driver works here, so no CUDA build would see the GPU.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i jax` (a jax-cuda12-plugin / jaxlib with +cuda) and `python -c \"import jax; print(jax.devices())\"`.",
+    },
+    // PyTorch Lightning's warning that a DataLoader has few workers (with the GPU idle at 0 %
+    // while its memory is full): the job waits on data loading; the GPU is fine
+    // (NVIDIA/NeMo#1158).
+    Rule {
+        id: "dataloader.few_workers",
+        title: "the DataLoader has few workers (the GPU waits for data)",
+        pattern: r"does not have many workers which may be a bottleneck[^\n]{0,120}",
+        priority: 20,
+        causes: &[
+            c("none", 0.85, "A performance warning on a working machine: the DataLoader prepares batches too slowly for the GPU, which idles (0 % utilisation with its memory full).", "Raise the DataLoader's `num_workers` (up to the CPU count), set `pin_memory=True`, and keep the data on a fast disk."),
+            c("workload.library_bug", 0.15, "The data pipeline itself is slow (decoding, augmentation on the CPU).", "Profile the input pipeline (`torch.utils.bottleneck`) and move the heavy transforms to the GPU or precompute them."),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi dmon` while training: utilisation that rises with more workers.",
     },
     // ---- blind sample 3 (research-2026-11u): the host's memory, not the GPU's
     // PyTorch's CPU allocator out of system RAM ("DefaultCPUAllocator: not enough memory: you

@@ -3533,3 +3533,55 @@ fn vllm_kv_cache_sizing_is_the_jobs_memory() {
         "gpu.busy"
     );
 }
+
+// lead, blind paste sample 1 (dev-2026-11l): general changes on the explain side
+#[test]
+fn blind_paste_sample_1_general_changes() {
+    // the web UIs' launch check: a cu12x torch on an older driver first, a CPU wheel named
+    assert_eq!(
+        top("Installing torch and torchvision\nLooking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121\nRuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
+        "driver.too_old_for_torch"
+    );
+    assert_eq!(
+        top("torch 2.1.2+cpu\nRuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+        "torch.cpu_only"
+    );
+    assert_eq!(
+        top("UserWarning: The dataloader, val dataloader 0, does not have many workers which may be a bottleneck. Consider increasing the value of the `num_workers` argument"),
+        "none"
+    );
+    // CUDA's initialisation missing a symbol inside a container: the runtime's mapped libraries
+    assert_eq!(
+        top("webui-docker-auto-1  | Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found: str"),
+        "host.container_no_gpu"
+    );
+    // ... while a kernel looked up at run time stays the module's architecture
+    assert_eq!(
+        top("CUDA error cudaErrorSymbolNotFound: named symbol not found in kernel launch (sm_90 only build)"),
+        "ext.arch_unsupported"
+    );
+    // out of memory with one library release and not another: the release's regression
+    assert_eq!(
+        top("With transformers == 4.53.0 I get torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. While this script on the same hardware with transformers == 4.51.3 is working perfectly."),
+        "workload.library_bug"
+    );
+    // docker's own words for a runtime it does not know
+    assert_eq!(
+        top("docker: Error response from daemon: Unknown runtime specified nvidia.\nnvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown."),
+        "host.container_no_gpu"
+    );
+}
+
+#[test]
+fn a_library_floor_the_reporter_ran_with_another_dtype_is_a_setting() {
+    let err = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla P40 GPU has compute capability 6.1. You can use float16 instead by explicitly setting the `dtype` flag in CLI, for example: --dtype=half.";
+    assert_eq!(top(err), "ext.arch_unsupported");
+    assert_eq!(
+        top(&format!("{err}\n\nFixed it with: \n\ndtype=torch.float16")),
+        "none"
+    );
+}
