@@ -148,8 +148,9 @@ pub fn check_gpu_selection(
 
 /// [`check_gpu_selection`] before the terminal UI takes the screen: the UI gathers on its
 /// own thread once it runs, so an unmatched `--gpus` is found here first, by asking the
-/// driver worker which GPUs CUDA sees (the UI's gathering asks again), and is the same
-/// usage error (exit 3) with the same message as for the text and JSON report.
+/// driver worker which GPUs CUDA sees, and is the same usage error (exit 3) with the same
+/// message as for the text and JSON report. The answer is left in the request for the UI's
+/// first gathering, which does not ask the driver again.
 pub fn check_gpu_selection_before_ui(req: &Request, host: &Host) -> Result<(), AppError> {
     if req.from.is_some()
         || req.ready.is_some()
@@ -159,7 +160,12 @@ pub fn check_gpu_selection_before_ui(req: &Request, host: &Host) -> Result<(), A
         return Ok(());
     }
     let libs = facts::driver_libs::gather(host);
-    check_gpu_selection(&facts::driver_api::gather(host, &libs), &req.probes.gpus)
+    let asked = facts::driver_api::gather(host, &libs);
+    check_gpu_selection(&asked, &req.probes.gpus)?;
+    if let Ok(mut slot) = req.gather.driver_api_asked.lock() {
+        *slot = Some(asked);
+    }
+    Ok(())
 }
 
 /// The least time one probe is given under `--budget` (less would fail it for want of

@@ -557,6 +557,43 @@ fn a_cause_unfolds_its_symptoms_on_right() {
     t.assert_restored(&s);
 }
 
+/// The `--gpus` check before the UI asks the driver worker once, and the UI's gathering uses
+/// that answer: NVML is initialised as often with `--gpus 0` as without it.
+#[test]
+fn the_gpus_check_before_the_ui_does_not_ask_the_driver_twice() {
+    let root = fixture_root::FixtureRoot::ubuntu();
+    root.gpu(Some("nvidia"))
+        .kernel_module("550.54.15")
+        .user_space("550.54.15")
+        .device_nodes(1);
+    let dir = tempfile::tempdir().unwrap();
+    let inits = |args: &str, name: &str| {
+        let log = dir.path().join(name);
+        let env = format!(
+            "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} FAKE_NVML_INIT_LOG={} \
+             FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
+             FAKE_NVML_DRIVER_VERSION=550.54.15 PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1",
+            root.root().display(),
+            fake_driver::fake_driver().current.display(),
+            log.display()
+        );
+        let t = Tmux::start(&format!("{env} {BIN} --probes launch {args}"), 200, 40);
+        // the probe's result in the GPU table: gathering and probing are done
+        t.wait_for("✓ 1");
+        t.keys(&["q"]);
+        let (_, s) = t.exit();
+        t.assert_restored(&s);
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let plain = inits("", "plain.log");
+    let selected = inits("--gpus 0", "selected.log");
+    assert!(plain >= 1, "NVML was never initialised");
+    assert_eq!(selected, plain, "--gpus asked the driver again");
+}
+
 /// `--gpus` that matches no GPU is the same usage error as for the text report (exit 3,
 /// the same message), found before the UI takes the screen.
 #[test]

@@ -75,6 +75,7 @@ impl Settings {
                     redact: cli.redact,
                     kernel_log_since: cli.since,
                     deadline: None,
+                    driver_api_asked: Default::default(),
                 },
                 checks: CheckOptions {
                     expect_gpus: cli.expect_gpus,

@@ -78,6 +78,11 @@ pub struct GatherOptions {
     pub kernel_log_since: Option<std::time::Duration>,
     /// `--budget`: the whole run ends by then; steps that no longer fit are skipped.
     pub deadline: Option<std::time::Instant>,
+    /// The driver worker's answer already asked for this run (the terminal UI's `--gpus`
+    /// check before it takes the screen): the first gathering takes it instead of asking the
+    /// driver again; later ones (the UI's refresh) ask anew. Shared by the clones of one
+    /// request.
+    pub driver_api_asked: std::sync::Arc<std::sync::Mutex<Option<driver_api::DriverApiFacts>>>,
 }
 
 impl GatherOptions {
@@ -147,7 +152,14 @@ pub fn gather_with_progress(
     let (driver_api, toolkits, python, (env, ld_library_path_libs)) = std::thread::scope(|s| {
         progress(4, false);
         let start = std::time::Instant::now();
-        let worker = if opts.fits(MIN_DRIVER_WORKER_TIME) {
+        let asked = opts
+            .driver_api_asked
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take());
+        let worker = if let Some(asked) = asked {
+            Some(s.spawn(move || asked))
+        } else if opts.fits(MIN_DRIVER_WORKER_TIME) {
             Some(s.spawn(|| driver_api::gather(host, &driver_libs)))
         } else {
             skipped.push("NVML and cuInit (driver worker) not run".to_string());

@@ -4,6 +4,7 @@
  *   FAKE_NVML_INIT=N            nvmlInit_v2 returns nvmlReturn_t N (default 0)
  *   FAKE_NVML_HANG=1            nvmlInit_v2 never returns
  *   FAKE_NVML_CRASH=1           nvmlInit_v2 dies of SIGSEGV (a store to NULL)
+ *   FAKE_NVML_INIT_LOG=PATH     nvmlInit_v2 appends the calling process's pid to PATH
  *   FAKE_NVML_DRIVER_VERSION=S  nvmlSystemGetDriverVersion (default 550.54.15)
  *   FAKE_NVML_CUDA_VERSION=N    nvmlSystemGetCudaDriverVersion(_v2) (default 12040)
  *   FAKE_NVML_GPUS="NAME,CC,MEMORY_BYTES,PCI_BUS_ID[,UUID];..."   one entry per GPU
@@ -278,6 +279,14 @@ static nvmlReturn_t enter_index(unsigned int index, const char *call) {
     } while (0)
 
 nvmlReturn_t nvmlInit_v2(void) {
+    const char *log = getenv("FAKE_NVML_INIT_LOG");
+    if (log && *log) {
+        FILE *f = fopen(log, "a");
+        if (f) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
     if (env_int("FAKE_NVML_HANG", 0))
         for (;;) pause();
     if (env_int("FAKE_NVML_CRASH", 0)) crash();
