@@ -481,6 +481,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_os: Option<String> = None;
     let mut in_smi_q = false;
     let mut conda_installs_torch = false;
+    let mut smi_cuda_seen = false;
     // inside version.json's "cuda" entry: its "name" was "CUDA SDK"
     let mut cuda_sdk_entry = false;
     let mut image_cudas: Vec<String> = Vec::new();
@@ -1255,8 +1256,11 @@ pub fn parse(text: &str) -> CollectEnv {
             if let Some(d) = c.get(2) {
                 set(&mut ce.driver, d.as_str());
             }
-            if let Some(v) = c.get(3) {
-                set(&mut ce.driver_cuda, v.as_str());
+            // the first nvidia-smi header's CUDA is what the driver answered: it outranks a
+            // "CUDA version:" key read earlier (an issue form's, often the toolkit's)
+            if let Some(v) = c.get(3).filter(|_| !smi_cuda_seen) {
+                ce.driver_cuda = Some(v.as_str().trim().to_string());
+                smi_cuda_seen = true;
             }
             // the header inside prose ("# Ubuntu 20.04 GeForce RTX 3070 / NVIDIA-SMI 460.73.01
             // Driver Version: 460.73.01 / ..."): the rest of the line is read too

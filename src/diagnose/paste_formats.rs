@@ -1380,3 +1380,13 @@ fn nvidia_smi_and_cuda_numbering_the_gpus_differently() {
         .iter()
         .any(|(id, _)| id == "env.device_order"));
 }
+
+/// The nvidia-smi header's "CUDA Version" (what the driver answered) outranks an issue form's
+/// "CUDA version:" key read before it (cupy/cupy#5567: the form's 11.4 is CuPy's CUDA, the
+/// driver 460.32.03 answers 11.2).
+#[test]
+fn nvidia_smi_header_cuda_outranks_a_form_key() {
+    let ce = parse("  - CUDA version: 11.4\n| NVIDIA-SMI 460.32.03    Driver Version: 460.32.03    CUDA Version: 11.2     |\n");
+    assert_eq!(ce.driver_cuda.as_deref(), Some("11.2"));
+    assert_eq!(ce.driver.as_deref(), Some("460.32.03"));
+}
