@@ -59,6 +59,9 @@ fn floors(part: &str) -> (f64, f64) {
         // the first blind sample of pastes (dev-2026-11l): 8/24 first-ranked when first
         // measured (facts 19/24); 15/24, facts 20/24 after the general changes it led to
         ADDED_L => (0.60, 0.80),
+        // the second blind sample of pastes (dev-2026-11m), measured once on the tree after
+        // the first one's changes (895f155): 12/24 first-ranked, facts 26/34
+        ADDED_M => (0.45, 0.70),
         // the frozen held-out part: the last measured figures less one case (after round 9,
         // 2026-11-24: 53/75 first-ranked, facts 113/150)
         _ => (0.69, 0.74),
@@ -117,6 +120,8 @@ const ADDED_J: &str = "dev-2026-11j";
 const ADDED_K: &str = "dev-2026-11k";
 /// The first blind sample of environment pastes (a data-only helper, 2026-11-24): all dev.
 const ADDED_L: &str = "dev-2026-11l";
+/// The second blind sample of environment pastes (a data-only helper, 2026-11-24): all dev.
+const ADDED_M: &str = "dev-2026-11m";
 
 fn dev_only() -> bool {
     std::env::var_os("GPU_DOCTOR_CORPUS_DEV_ONLY").is_some_and(|v| v == "1")
@@ -148,7 +153,7 @@ fn added_cases_in(folder: &str) -> Vec<Case> {
 fn is_added(c: &Case) -> bool {
     [
         ADDED, ADDED_C, ADDED_D, ADDED_E, ADDED_F, ADDED_G, ADDED_H, ADDED_I, ADDED_J, ADDED_K,
-        ADDED_L,
+        ADDED_L, ADDED_M,
     ]
     .iter()
     .any(|f| c.file.starts_with(&format!("{f}/")))
@@ -189,6 +194,7 @@ fn every_paste_case_is_well_formed() {
         .chain(added_cases_in(ADDED_J))
         .chain(added_cases_in(ADDED_K))
         .chain(added_cases_in(ADDED_L))
+        .chain(added_cases_in(ADDED_M))
         .collect();
     for c in &added {
         assert!(is_dev(c), "{}: cases added after the freeze are dev", c.id);
@@ -267,7 +273,8 @@ fn diagnose_names_the_established_cause_on_each_part() {
     let added_j = added_cases_in(ADDED_J);
     let added_k = added_cases_in(ADDED_K);
     let added_l = added_cases_in(ADDED_L);
-    let parts: [(&str, Vec<&Case>); 13] = [
+    let added_m = added_cases_in(ADDED_M);
+    let parts: [(&str, Vec<&Case>); 14] = [
         ("dev", cases.iter().filter(|c| is_dev(c)).collect()),
         ("held-out", cases.iter().filter(|c| !is_dev(c)).collect()),
         (ADDED, added.iter().collect()),
@@ -281,6 +288,7 @@ fn diagnose_names_the_established_cause_on_each_part() {
         (ADDED_J, added_j.iter().collect()),
         (ADDED_K, added_k.iter().collect()),
         (ADDED_L, added_l.iter().collect()),
+        (ADDED_M, added_m.iter().collect()),
     ];
     for (part, part_cases) in parts {
         if part_cases.is_empty() {

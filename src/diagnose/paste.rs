@@ -388,7 +388,22 @@ fn clean(raw: &str) -> String {
         let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
         l.replace_range(start..end, "");
     }
-    let l = l.trim().trim_end_matches('\r');
+    let mut l = l.trim().trim_end_matches('\r').to_string();
+    // a markdown bold key opening the line ("**Setup:** i7-8750H, GTX 1070", "- **GPU**: RTX
+    // 3090"): the key without its emphasis
+    let bullet = if l.starts_with("- ") || l.starts_with("* ") {
+        2
+    } else {
+        0
+    };
+    if l[bullet..].starts_with("**") {
+        if let Some(close) = l[bullet + 2..].find("**").filter(|c| *c <= 60) {
+            let close = bullet + 2 + close;
+            l.replace_range(close..close + 2, "");
+            l.replace_range(bullet..bullet + 2, "");
+        }
+    }
+    let l = l.as_str();
     // glog's prefix (tritonserver, Caffe, TensorRT-LLM: "I1105 01:26:08.078690 1
     // metrics.cc:193]   GPU 0: TITAN Xp"): the message after it is the line
     strip_glog_prefix(l).to_string()

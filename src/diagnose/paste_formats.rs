@@ -1390,3 +1390,17 @@ fn nvidia_smi_header_cuda_outranks_a_form_key() {
     assert_eq!(ce.driver_cuda.as_deref(), Some("11.2"));
     assert_eq!(ce.driver.as_deref(), Some("460.32.03"));
 }
+
+/// A markdown bold key opening a line ("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.", "- **GPU**:
+/// RTX 3090") is read without its emphasis (Comfy-Org/ComfyUI desktop issue: a GTX 1070 under
+/// torch 2.8.0+cu129).
+#[test]
+fn markdown_bold_keys() {
+    let ce = parse(
+        "**Setup:** i7-8750H, GTX 1070, 16 GB RAM.  \n**Versions:** PyTorch 2.8.0 + cu129  \n",
+    );
+    assert_eq!(ce.gpus, vec!["GTX 1070"]);
+    let ce = parse("- **GPU**: NVIDIA GeForce RTX 3090\n- **Driver**: 550.54.15\n");
+    assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3090"]);
+    assert_eq!(ce.driver.as_deref(), Some("550.54.15"));
+}
