@@ -357,6 +357,14 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     if has(r"(?i)fabric ?manager|nv-fabricmanager|\bNVSwitch(?:es)?\b") {
         w.add("driver.fabric_manager", 0.7, "The text names the fabric manager or the NVSwitches: on an NVSwitch system (HGX/DGX) CUDA and NCCL's NVLink features need nvidia-fabricmanager running, of the driver's exact version.");
     }
+    // The open kernel modules said to be required (Blackwell, Grace Hopper): in the words of
+    // NVRM or of the person who found it ("the new Nvidia cards require the use of the open
+    // kernel modules", getsolus/packages).
+    if has(
+        r"(?i)requir\w* (?:the )?use of (?:the )?(?:nvidia )?open(?:[- ]source)? (?:gpu )?kernel modules?|open (?:gpu )?kernel modules? (?:are|is) (?:required|needed)|needs? (?:the )?open(?:[- ]source)? (?:nvidia )?(?:gpu )?kernel modules?",
+    ) {
+        w.add("driver.open_module_required", 0.8, "The text says the GPU needs NVIDIA's open kernel modules: Blackwell and Grace Hopper GPUs do not initialise with the proprietary ones.");
+    }
     // A framework's installer or loader refusing the local CUDA's version ("Unsupported CUDA
     // version \"10.0\"", "CUDA 12.3 is not supported"): it has no build for that toolkit.
     if has(

@@ -3585,3 +3585,11 @@ fn a_library_floor_the_reporter_ran_with_another_dtype_is_a_setting() {
         "none"
     );
 }
+
+#[test]
+fn the_open_kernel_modules_said_to_be_required() {
+    assert_eq!(
+        top("the new Nvidia cards require the use of the open kernel modules instead of the \"legacy\" proprietary ones.\nInstall 570.144 drivers; reboot hangs; nvidia-smi returns no devices were found"),
+        "driver.open_module_required"
+    );
+}
