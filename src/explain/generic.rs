@@ -573,6 +573,12 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let mut prev_err = false;
     for line in text.split('\n') {
         let end = pos + line.len();
+        // a blank line between the failure and the GPU it names ("RuntimeError: can't query
+        // kernel attributes", "", "GPU details: ...") keeps the pair
+        if line.trim().is_empty() {
+            pos = end + 1;
+            continue;
+        }
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
         if line.len() <= 8192 && !python_only && !noise.is_match(line) && !chosen.is_match(line) {
             // "no errors", "without errors": a failure word said in the negative.

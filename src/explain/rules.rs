@@ -744,7 +744,10 @@ pub const RULES: &[Rule] = &[
             // The launch asks for more processes than GPUs, or a rank used as a device index:
             // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
             // `--gpus-per-task` giving each task one GPU while the code uses local_rank.
-            h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b", "workload.library_bug", 0.35),
+            // torchrun's elastic agent in the traceback: the launcher started the ranks, more of them
+            // than the GPUs made visible (pytorch/torchtitan: NGPU unset under
+            // CUDA_VISIBLE_DEVICES=2,3).
+            h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b|torch/distributed/elastic", "workload.library_bug", 0.35),
             h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
             // The paste says the code wants more GPUs than the machine has ("perhaps your code is
@@ -849,7 +852,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.out_of_memory",
         title: "CUDA out of memory",
-        pattern: r"(?:CUDA out of memory|torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|CUDA error: out of memory|CUDA driver error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|OutOfMemoryError: CUDA|Out of memory while trying to allocate|RESOURCE_EXHAUSTED: Out of memory|Tried to allocate [\d.]+ ?[KMGT]i?B \(GPU \d+;|\bOOM(?:s|ed)?\b)",
+        pattern: r"(?:CUDA out of memory|torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|\bc10::OutOfMemoryError\b|CUDA error: out of memory|CUDA driver error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|OutOfMemoryError: CUDA|Out of memory while trying to allocate|RESOURCE_EXHAUSTED: Out of memory|Tried to allocate [\d.]+ ?[KMGT]i?B \(GPU \d+;|\bOOM(?:s|ed)?\b)",
         priority: 70,
         causes: &[
             c("workload.out_of_memory", 0.75, "The job needs more GPU memory than is free: activations, weights, optimizer state or a cache outgrew the card at this batch size / sequence length.", FIX_OOM),
@@ -4000,7 +4003,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "optix.init_failed",
         title: "OptiX could not be initialised",
-        pattern: r"(?:OPTIX_ERROR_(?:UNSUPPORTED_ABI_VERSION|LIBRARY_NOT_FOUND|FUNCTION_TABLE_SIZE_MISMATCH|ENTRY_SYMBOL_NOT_FOUND|LIBRARY_UNLOAD_FAILURE)|optix\w*\([^\n]{0,40}\)\)?[^\n]{0,40}(?:failed with code|returned|error)[^\n]{0,10}\b780[1-6]\b|OptiX[^\n]{0,80}(?:driver[^\n]{0,40}(?:too old|is outdated|newer)|(?:initiali[sz]ation|init) failed))",
+        pattern: r"(?:OPTIX_ERROR_(?:UNSUPPORTED_ABI_VERSION|LIBRARY_NOT_FOUND|FUNCTION_TABLE_SIZE_MISMATCH|ENTRY_SYMBOL_NOT_FOUND|LIBRARY_UNLOAD_FAILURE)|optix\w*\([^\n]{0,40}\)\)?[^\n]{0,40}(?:failed with code|returned|error)[^\n]{0,10}\b780[1-6]\b|OptiX[^\n]{0,80}(?:driver[^\n]{0,40}(?:too old|is outdated|newer)|(?:initiali[sz]ation|init) failed)|Opti[xX] [Ee]rror:? '?Unsupported ABI version'?)",
         priority: 60,
         causes: &[
             c("driver.too_old_for_toolkit", 0.6, "The program's OptiX SDK needs a newer driver than the installed one (OptiX is part of the driver; 7801 OPTIX_ERROR_UNSUPPORTED_ABI_VERSION / 7802 FUNCTION_TABLE_SIZE_MISMATCH: the ABI the program asks for is newer than the driver's).", FIX_DRIVER_UPGRADE),
@@ -4178,6 +4181,23 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvidia-smi dmon` while training: utilisation that rises with more workers.",
+    },
+    // COLMAP's SiftGPU ("ERROR: SiftGPU not fully supported", "Shader not supported by your
+    // hardware!"): a COLMAP built without CUDA uses SiftGPU's OpenGL path, which needs a
+    // display and a GL driver; a distribution's package is often such a build
+    // (colmap/colmap#1187 and the COLMAP FAQ).
+    Rule {
+        id: "colmap.siftgpu_unsupported",
+        title: "COLMAP: SiftGPU is not supported (OpenGL path)",
+        pattern: r"SiftGPU not fully supported[^\n]{0,60}|Shader not supported by your hardware!?",
+        priority: 40,
+        causes: &[
+            c("torch.cpu_only", 0.6, "This COLMAP is a build without CUDA (a distribution's package, or built without it): SiftGPU then runs through OpenGL, which a headless server or a remote session cannot give it.", "Install or build COLMAP with CUDA (`cmake -DCUDA_ENABLED=ON`, or the CUDA release), or run the SIFT steps on the CPU (`--SiftExtraction.use_gpu 0 --SiftMatching.use_gpu 0`)."),
+            c("host.no_nvidia_gpu", 0.2, "No NVIDIA GPU with an OpenGL driver is there for SiftGPU (a headless node without a display, a VM).", "Run on a machine with the GPU's display driver, under a virtual display (`xvfb-run`), or use the CPU options."),
+            c("driver.not_installed", 0.2, "The NVIDIA driver's OpenGL libraries are missing (Mesa's software renderer answers instead).", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[h(r"(?i)headless|ssh|no display|xvfb|DISPLAY", "host.no_nvidia_gpu", 0.3)],
+        tells_apart: "`colmap -h` (the first line says 'with CUDA' or 'without CUDA') and `glxinfo | grep renderer`.",
     },
     // ---- blind sample 3 (research-2026-11u): the host's memory, not the GPU's
     // PyTorch's CPU allocator out of system RAM ("DefaultCPUAllocator: not enough memory: you

@@ -3593,3 +3593,30 @@ fn the_open_kernel_modules_said_to_be_required() {
         "driver.open_module_required"
     );
 }
+
+// lead, blind sample 4 (research-2026-11w): general changes
+#[test]
+fn blind_sample_4_general_changes() {
+    assert_eq!(
+        top("c10::OutOfMemoryError on simplex basecalling, dorado v0.6.0\nI'm working with GPU A100/V100 on a compute cluster."),
+        "workload.out_of_memory"
+    );
+    assert_eq!(
+        top("Driver Version: 470.161.03   CUDA Version: 11.8\n/root/code/optix_tracer/optix_wrapper.cpp:175 Optix Error: 'Unsupported ABI version'\nSegmentation fault"),
+        "driver.too_old_for_toolkit"
+    );
+    // a blank line between the failure and the GPU it names: still answered
+    let e = crate::explain::explain_by_rules(
+        "RuntimeError: can't query kernel attributes\n\nGPU details:\nDevice name: NVIDIA GeForce GTX 1070 Ti\nCUDA Version: 11.8",
+        "",
+    );
+    assert!(!e.matches.is_empty());
+}
+
+#[test]
+fn colmap_siftgpu_without_cuda() {
+    assert_eq!(
+        top("Shader not supported by your hardware!\nERROR: SiftGPU not fully supported\nERROR: SiftGPU not fully supported"),
+        "torch.cpu_only"
+    );
+}
