@@ -346,31 +346,10 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     if has(r"\bNVML\b") && nvml_in(text).is_none() {
         w.add("driver.nvml_failed", 0.35, "NVML (libnvidia-ml) could not be initialised: in a container, WSL or a VM it is often absent or blocked.");
     }
-    // The GPU's compute mode named: exclusive-process GPUs refuse a second process.
-    if has(
-        r"(?i)exclusive[ _-]?process|process[ _-]exclusive|compute[ _-]exclusive|exclusive compute mode|compute mode[^\n]{0,20}exclusive",
-    ) {
-        w.add("gpu.compute_mode_restricted", 0.7, "The GPU is in an exclusive compute mode: while one process holds a context on it, another gets no device.");
-    }
-    // The fabric manager or NVSwitches named (NCCL's NVLS multicast, error 802/401 on HGX
-    // systems): the fabric is not up.
-    if has(r"(?i)fabric ?manager|nv-fabricmanager|\bNVSwitch(?:es)?\b") {
-        w.add("driver.fabric_manager", 0.7, "The text names the fabric manager or the NVSwitches: on an NVSwitch system (HGX/DGX) CUDA and NCCL's NVLink features need nvidia-fabricmanager running, of the driver's exact version.");
-    }
-    // The open kernel modules said to be required (Blackwell, Grace Hopper): in the words of
-    // NVRM or of the person who found it ("the new Nvidia cards require the use of the open
-    // kernel modules", getsolus/packages).
-    if has(
-        r"(?i)requir\w* (?:the )?use of (?:the )?(?:nvidia )?open(?:[- ]source)? (?:gpu )?kernel modules?|open (?:gpu )?kernel modules? (?:are|is) (?:required|needed)|needs? (?:the )?open(?:[- ]source)? (?:nvidia )?(?:gpu )?kernel modules?",
-    ) {
-        w.add("driver.open_module_required", 0.8, "The text says the GPU needs NVIDIA's open kernel modules: Blackwell and Grace Hopper GPUs do not initialise with the proprietary ones.");
-    }
-    // A framework's installer or loader refusing the local CUDA's version ("Unsupported CUDA
-    // version \"10.0\"", "CUDA 12.3 is not supported"): it has no build for that toolkit.
-    if has(
-        r#"(?i)unsupported cuda version|cuda (?:version )?"?\d+\.\d+"? (?:is )?not (?:yet )?supported"#,
-    ) {
-        w.add("toolkit.torch_mismatch", 0.45, "The framework has no build for the CUDA toolkit it found: it supports only the versions it lists.");
+    for (pattern, cause, weight, why) in NAMED_IN_TEXT {
+        if has(pattern) {
+            w.add(cause, *weight, why);
+        }
     }
     // The driver's video libraries (NVDEC's libnvcuvid, NVENC's libnvidia-encode) missing in a
     // container: the runtime mounts them only with the `video` driver capability.
@@ -504,6 +483,43 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     rank(&mut m);
     Some(m)
 }
+
+/// What the text names that points at one cause wherever it stands: (pattern, cause,
+/// weight, why).
+const NAMED_IN_TEXT: &[(&str, &str, f64, &str)] = &[
+    // The GPU's compute mode: exclusive-process GPUs refuse a second process.
+    (
+        r"(?i)exclusive[ _-]?process|process[ _-]exclusive|compute[ _-]exclusive|exclusive compute mode|compute mode[^\n]{0,20}exclusive",
+        "gpu.compute_mode_restricted",
+        0.7,
+        "The GPU is in an exclusive compute mode: while one process holds a context on it, another gets no device.",
+    ),
+    // The fabric manager or the NVSwitches (NCCL's NVLS multicast, error 802/401 on HGX
+    // systems): the fabric is not up.
+    (
+        r"(?i)fabric ?manager|nv-fabricmanager|\bNVSwitch(?:es)?\b",
+        "driver.fabric_manager",
+        0.7,
+        "The text names the fabric manager or the NVSwitches: on an NVSwitch system (HGX/DGX) CUDA and NCCL's NVLink features need nvidia-fabricmanager running, of the driver's exact version.",
+    ),
+    // The open kernel modules said to be required (Blackwell, Grace Hopper), in NVRM's words or
+    // those of the person who found it ("the new Nvidia cards require the use of the open
+    // kernel modules", getsolus/packages).
+    (
+        r"(?i)requir\w* (?:the )?use of (?:the )?(?:nvidia )?open(?:[- ]source)? (?:gpu )?kernel modules?|open (?:gpu )?kernel modules? (?:are|is) (?:required|needed)|needs? (?:the )?open(?:[- ]source)? (?:nvidia )?(?:gpu )?kernel modules?",
+        "driver.open_module_required",
+        0.8,
+        "The text says the GPU needs NVIDIA's open kernel modules: Blackwell and Grace Hopper GPUs do not initialise with the proprietary ones.",
+    ),
+    // A framework's installer or loader refusing the local CUDA's version ("Unsupported CUDA
+    // version \"10.0\"", "CUDA 12.3 is not supported"): it has no build for that toolkit.
+    (
+        r#"(?i)unsupported cuda version|cuda (?:version )?"?\d+\.\d+"? (?:is )?not (?:yet )?supported"#,
+        "toolkit.torch_mismatch",
+        0.45,
+        "The framework has no build for the CUDA toolkit it found: it supports only the versions it lists.",
+    ),
+];
 
 /// Frameworks and what most often goes wrong between them and the machine when they fail with
 /// a message no rule knows: (pattern, name, cause, weight, why).
