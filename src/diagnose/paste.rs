@@ -1819,7 +1819,7 @@ pub fn parse(text: &str) -> CollectEnv {
     });
     // nvidia-smi numbers GPUs in PCI bus order, CUDA fastest first unless CUDA_DEVICE_ORDER
     // is PCI_BUS_ID: the same GPUs listed by both in another order is that observed
-    // (LostRuins/koboldcpp: a 1660 SUPER first in nvidia-smi, the 3090 first for ggml_cuda_init)
+    // (LostRuins/koboldcpp#1023: a 1660 SUPER first in nvidia-smi, the 3090 first for ggml_cuda_init)
     {
         let pci: &[String] = if smi_gpus.is_empty() {
             &block_gpus

@@ -1343,7 +1343,7 @@ fn pip_install_torch_from_pypi() {
 
 /// nvidia-smi's `--format csv,noheader` rows take their columns from the command line; the
 /// same GPUs that CUDA (ggml_cuda_init) lists in another order are observed as the two
-/// numberings differing (LostRuins/koboldcpp: a GTX 1660 SUPER and an RTX 3090).
+/// numberings differing (LostRuins/koboldcpp#1023: a GTX 1660 SUPER and an RTX 3090).
 #[test]
 fn nvidia_smi_and_cuda_numbering_the_gpus_differently() {
     let smi = "$ nvidia-smi --query-gpu=name,memory.total,index --format csv,noheader\nNVIDIA GeForce GTX 1660 SUPER, 6144 MiB, 0\nNVIDIA GeForce RTX 3090, 24576 MiB, 1\n";
@@ -1382,7 +1382,7 @@ fn nvidia_smi_and_cuda_numbering_the_gpus_differently() {
 }
 
 /// The nvidia-smi header's "CUDA Version" (what the driver answered) outranks an issue form's
-/// "CUDA version:" key read before it (cupy/cupy#5567: the form's 11.4 is CuPy's CUDA, the
+/// "CUDA version:" key read before it (cupy/cupy#5610: the form's 11.4 is CuPy's CUDA, the
 /// driver 460.32.03 answers 11.2).
 #[test]
 fn nvidia_smi_header_cuda_outranks_a_form_key() {
@@ -1392,7 +1392,7 @@ fn nvidia_smi_header_cuda_outranks_a_form_key() {
 }
 
 /// A markdown bold key opening a line ("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.", "- **GPU**:
-/// RTX 3090") is read without its emphasis (Comfy-Org/ComfyUI desktop issue: a GTX 1070 under
+/// RTX 3090") is read without its emphasis (Comfy-Org/ComfyUI#9929: a GTX 1070 under
 /// torch 2.8.0+cu129).
 #[test]
 fn markdown_bold_keys() {

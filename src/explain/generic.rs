@@ -504,7 +504,7 @@ const NAMED_IN_TEXT: &[(&str, &str, f64, &str)] = &[
     ),
     // The open kernel modules said to be required (Blackwell, Grace Hopper), in NVRM's words or
     // those of the person who found it ("the new Nvidia cards require the use of the open
-    // kernel modules", getsolus/packages).
+    // kernel modules", getsolus/packages#5575).
     (
         r"(?i)requir\w* (?:the )?use of (?:the )?(?:nvidia )?open(?:[- ]source)? (?:gpu )?kernel modules?|open (?:gpu )?kernel modules? (?:are|is) (?:required|needed)|needs? (?:the )?open(?:[- ]source)? (?:nvidia )?(?:gpu )?kernel modules?",
         "driver.open_module_required",

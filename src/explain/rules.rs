@@ -745,7 +745,7 @@ pub const RULES: &[Rule] = &[
             // `--nproc_per_node` above the GPUs, `set_device(rank)` on a second node, Slurm's
             // `--gpus-per-task` giving each task one GPU while the code uses local_rank.
             // torchrun's elastic agent in the traceback: the launcher started the ranks, more of them
-            // than the GPUs made visible (pytorch/torchtitan: NGPU unset under
+            // than the GPUs made visible (pytorch/torchtitan#423: NGPU unset under
             // CUDA_VISIBLE_DEVICES=2,3).
             h(r"nproc[_-]per[_-]node|--gpus-per-task|set_device\(\s*(?:args\.|self\.)?(?:rank|local_rank|gpu)\s*\)|\blocal_rank\b|LOCAL_RANK|\bglobal rank\b|torch/distributed/elastic", "workload.library_bug", 0.35),
             h(r"fallen off the bus|Xid[^\n]{0,40}\b79\b", "gpu.lost", 0.6),
@@ -863,7 +863,7 @@ pub const RULES: &[Rule] = &[
             h(r"Process \d+ has [\d.]+ [GM]iB memory in use", "gpu.busy", 0.1),
             h(r"memory leak|leak", "workload.library_bug", 0.15),
             // out of memory with one release of a library and not with another on the same
-            // card: that release's regression (huggingface/transformers#39180)
+            // card: that release's regression (huggingface/transformers#39337)
             h(VERSION_CONTRAST, "workload.library_bug", 0.8),
             h(r"CUDA error: out of memory|CUDA driver error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", "gpu.busy", 0.25),
             // Round 9a: the reporter rules memory out ("I don't think bs=1 should lead to OOM")
@@ -3728,7 +3728,7 @@ pub const RULES: &[Rule] = &[
             // A container created with the node that the runtime cannot find when it starts
             // again (nvidia_uvm not loaded yet after a reboot: no /dev/nvidia-uvm-tools until
             // something loads it): the device nodes, which `nvidia-smi` or `nvidia-modprobe -u
-            // -c=0` on the host create (NVIDIA/nvidia-docker#1037 and its kind).
+            // -c=0` on the host create (NVIDIA/nvidia-docker#288).
             h(r"(?i)adding custom device|error gathering device information|runtime spec devices", "driver.device_nodes", 1.2),
             // ... unless no NVIDIA node is there at all: the module itself is gone
             h(r"(?i)(?:drivers?|modules?) (?:are|is|were|was|got) (?:gone|missing)|no nvidia[^\n]{0,40}(?:\bin\b|under|at all)|/dev[^\n]{0,40}no nvidia", "driver.module_not_loaded", 0.5),
@@ -3872,7 +3872,7 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(EXTENSIONS, "ext.arch_unsupported", 0.1),
             // the reporter switched the program to a type this GPU has (bfloat16 → float16)
-            // and it ran: a setting of the program, not the machine (canopyai/Orpheus-TTS)
+            // and it ran: a setting of the program, not the machine (canopyai/Orpheus-TTS#44)
             h(r"(?i)\b(?:fixed|solved|works?|worked|working) (?:it )?(?:now )?(?:with|by|after|using)[\s\S]{0,60}?(?:dtype\s*=|--dtype|float16|fp16|\bhalf\b)", "none", 1.2),
         ],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the capability the message asks for.",
@@ -4130,7 +4130,7 @@ pub const RULES: &[Rule] = &[
     // AUTOMATIC1111/Forge's launch check ("RuntimeError: Torch is not able to use GPU; add
     // --skip-torch-cuda-test to COMMANDLINE_ARGS"): torch.cuda.is_available() was False in the
     // venv the launcher just installed, which is torch from a cu12x index: most often a driver
-    // older than that build (lllyasviel/stable-diffusion-webui-forge#520: a driver update fixed
+    // older than that build (lllyasviel/stable-diffusion-webui-forge#521: a driver update fixed
     // it), else a CPU wheel, a GPU that is not NVIDIA's, or device nodes only root may open.
     Rule {
         id: "webui.torch_cannot_use_gpu",
@@ -4153,7 +4153,7 @@ pub const RULES: &[Rule] = &[
     },
     // JAX without a CUDA jaxlib ("An NVIDIA GPU may be present on this machine, but a
     // CUDA-enabled jaxlib is not installed. Falling back to cpu."): the installed jaxlib (or
-    // the missing jax-cuda plugin) is a CPU build (jax-ml/jax#18032: conda gave a CPU jaxlib).
+    // the missing jax-cuda plugin) is a CPU build (jax-ml/jax#24604: conda gave a CPU jaxlib).
     Rule {
         id: "jax.cpu_jaxlib",
         title: "JAX: no CUDA-enabled jaxlib, falling back to the CPU",
@@ -4169,7 +4169,7 @@ pub const RULES: &[Rule] = &[
     },
     // PyTorch Lightning's warning that a DataLoader has few workers (with the GPU idle at 0 %
     // while its memory is full): the job waits on data loading; the GPU is fine
-    // (NVIDIA/NeMo#1158).
+    // (NVIDIA-NeMo/Speech#1204).
     Rule {
         id: "dataloader.few_workers",
         title: "the DataLoader has few workers (the GPU waits for data)",
@@ -4185,7 +4185,7 @@ pub const RULES: &[Rule] = &[
     // COLMAP's SiftGPU ("ERROR: SiftGPU not fully supported", "Shader not supported by your
     // hardware!"): a COLMAP built without CUDA uses SiftGPU's OpenGL path, which needs a
     // display and a GL driver; a distribution's package is often such a build
-    // (colmap/colmap#1187 and the COLMAP FAQ).
+    // (colmap/colmap#1485).
     Rule {
         id: "colmap.siftgpu_unsupported",
         title: "COLMAP: SiftGPU is not supported (OpenGL path)",
@@ -4202,7 +4202,7 @@ pub const RULES: &[Rule] = &[
     // ---- blind sample 3 (research-2026-11u): the host's memory, not the GPU's
     // PyTorch's CPU allocator out of system RAM ("DefaultCPUAllocator: not enough memory: you
     // tried to allocate 13005619200 bytes", c10/core/impl/alloc_cpu.cpp): a model loaded into
-    // RAM before it goes to the GPU outgrew the machine (Comfy-Org/ComfyUI#4154).
+    // RAM before it goes to the GPU outgrew the machine (Comfy-Org/ComfyUI#5185).
     Rule {
         id: "memory.cpu_allocator",
         title: "PyTorch's CPU allocator ran out of system memory",
@@ -4217,7 +4217,7 @@ pub const RULES: &[Rule] = &[
     },
     // Windows' "The paging file is too small for this operation to complete" (WinError 1455):
     // loading the CUDA DLLs (cudnn_cnn_infer64_8.dll, torch_cuda.dll) commits more virtual
-    // memory than the page file allows (bmaltais/kohya_ss, AUTOMATIC1111 threads).
+    // memory than the page file allows (bmaltais/kohya_ss#449).
     Rule {
         id: "memory.windows_paging_file",
         title: "Windows' paging file is too small (WinError 1455)",
