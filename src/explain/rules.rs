@@ -1694,6 +1694,81 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
     },
+    // ---- round 11a (clusters and clouds)
+    // A vGPU guest whose licence the guest driver did not obtain: `nvidia-smi -q` says "License
+    // Status : Unlicensed", nvidia-gridd failed to acquire one, or the text says the vGPU is
+    // unlicensed. The guest driver then restricts the vGPU: performance capped after a short
+    // grace period, and CUDA contexts refused ("busy or unavailable") on compute profiles
+    // (NVIDIA/gpu-operator#220: allocations crawl after a few minutes, Unlicensed; Azure/AKS#4870
+    // and #4880: a GRID driver without nvidia-gridd on A10 node images).
+    Rule {
+        id: "vgpu.unlicensed",
+        title: "the vGPU runs without a licence",
+        pattern: r"(?:License Status\s*:\s*Unlicensed|\bunlicensed\b[^\n]{0,60}\b(?:vGPU|GRID|GPU|state|mode)\b|\b(?:vGPU|GRID)\b[^\n]{0,80}\b(?:unlicensed|licen[cs]e[sd]? (?:was |is )?(?:not acquired|expired|missing|lost|issues?|problems?))|Failed to acquire (?:a )?licen[cs]e|nvidia-gridd[^\n]{0,80}\b(?:fail\w*|error|not running|missing|not (?:part|installed)))",
+        priority: 78,
+        causes: &[
+            c("gpu.throttled", 0.45, "The vGPU guest driver got no licence (no license server reachable, no client token, nvidia-gridd not running): an unlicensed vGPU runs restricted, its performance capped after a short grace period, so work crawls minutes after it starts.", "Check `nvidia-smi -q | grep -A2 -i licen`; configure /etc/nvidia/gridd.conf and the client configuration token, `sudo systemctl enable --now nvidia-gridd` and read its log (`journalctl -u nvidia-gridd`); on a cloud node image use the provider's GRID driver build (its node-image update) rather than a plain CUDA driver."),
+            c("driver.cuda_init_failed", 0.45, "The vGPU guest driver got no licence, and an unlicensed compute vGPU refuses CUDA contexts: CUDA answers 'busy or unavailable' (or NVML errors) while nvidia-smi lists the GPU idle.", "License the vGPU: `nvidia-smi -q | grep -A2 -i licen` must say Licensed; configure gridd.conf and the client token and restart nvidia-gridd, or move the node to an image whose GRID driver installs nvidia-gridd."),
+        ],
+        hints: &[
+            h(r"\bslow\w*|throttl\w*|\bminutes\b|\bfps\b|frame ?rate|performance", "gpu.throttled", 0.3),
+            h(r"busy or unavailable|Failed to initialize NVML|initialization error|no CUDA-capable device|cuInit|device errors", "driver.cuda_init_failed", 0.3),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -A2 -i licen` in the guest: 'Unlicensed' with slow work is the cap; with CUDA refusing contexts it is the refusal. Licensing fixes both.",
+    },
+    // Work that becomes many times slower (or stuck) a few minutes after it starts: a GPU that
+    // reaches a thermal or power limit, or a vGPU the guest driver restricts when unlicensed
+    // (Azure/AKS#4868: "2000+ times slower after running CUDA for several minutes" on A10 vGPU
+    // nodes, closed with the GRID licensing fix).
+    Rule {
+        id: "gpu.slows_after_minutes",
+        title: "the GPU slows down a few minutes into the run",
+        pattern: r"(?:\bslow\w*|throttl\w*|\bstuck\b|crawl\w*|freez\w*)\b[^\n]{0,80}\bafter (?:running [^\n]{0,30}?for )?(?:a few|a couple of|several|some|\d+) minutes\b|\bafter (?:a few|a couple of|several|some|\d+) minutes\b[^\n]{0,80}(?:\bslow\w*|throttl\w*|\bstuck\b|crawl\w*)",
+        priority: 38,
+        causes: &[
+            c("gpu.throttled", 0.6, "The GPU is held below its speed some minutes into the run: a temperature or power limit reached, or on a virtual GPU (cloud NV/A10 vGPU nodes, VMware/Citrix guests) the guest driver capping an unlicensed vGPU after its grace period.", "Under load watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER` (active slowdown reasons name the limit); on a vGPU check `nvidia-smi -q | grep -A2 -i licen` and license it (gridd.conf, client token, nvidia-gridd)."),
+            c("workload.library_bug", 0.2, "The program itself does more work per step as it runs (a growing graph, a leak).", "Profile a step early and late in the run."),
+        ],
+        hints: &[
+            h(r"\bvGPU\b|\bGRID\b|VMware|vSphere|Citrix|\bA10\b|\bNV\d*ads\b|Standard_NV|\bAKS\b|Azure|licen[cs]", "gpu.throttled", 0.2),
+            h(r"memory (?:grows|leak)|graph (?:grows|keeps growing)|inside the (?:training )?loop", "workload.library_bug", 0.5),
+        ],
+        tells_apart: "`nvidia-smi -q -d PERFORMANCE` when it is slow: an active slowdown reason is the limit; on a vGPU, the licence status.",
+    },
+    // kubelet refusing a pod because the GPUs it would get are gone: "Allocate failed due to
+    // requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0"
+    // (UnexpectedAdmissionError). Another pod was admitted to the node's GPUs first (the GPU
+    // operator's validator racing a pending workload: NVIDIA/gpu-operator#233), or the device
+    // plugin marked GPUs unhealthy (an Xid) after the scheduler counted them.
+    Rule {
+        id: "k8s.devices_taken",
+        title: "kubelet found the node's GPUs already allocated",
+        pattern: r"(?:requested number of devices unavailable for [\w./-]*gpu[^\n]{0,80}|UnexpectedAdmissionError[^\n]{0,120}\bnvidia\.com/gpu[^\n]{0,60})",
+        priority: 60,
+        causes: &[
+            c("none", 0.55, "Every GPU of the node is already allocated: another pod (a pending workload, a second replica) was admitted to it between scheduling and admission. The node and its GPUs are fine.", "List what holds the node's GPUs (`kubectl describe node <node>`: Allocated resources, nvidia.com/gpu) and wait for or move that pod; for the GPU operator's validator set `validator.plugin.env WITH_WORKLOAD=false`."),
+            c("gpu.xid", 0.25, "The device plugin marked GPUs unhealthy (an Xid such as 48/79 on the node) after the scheduler counted them, so fewer are allocatable than expected.", "Read the device plugin's log and `dmesg | grep -i xid` on the node; a GPU with a fatal Xid needs a reset or reboot."),
+            c("host.container_no_gpu", 0.1, "The device plugin restarted and re-registered no GPUs.", "`kubectl -n <ns> logs <device-plugin pod>`; check the node's Capacity/Allocatable nvidia.com/gpu."),
+        ],
+        hints: &[h(r"\bXid\b|unhealthy", "gpu.xid", 0.45)],
+        tells_apart: "`kubectl describe node`: nvidia.com/gpu Allocatable against Allocated; the device plugin's log for unhealthy devices.",
+    },
+    // A program that parses CUDA_VISIBLE_DEVICES as integers meets a GPU or MIG UUID, which CUDA
+    // accepts there (Kubernetes and Slurm set UUIDs; MIG slices are addressed by them):
+    // "ValueError: invalid literal for int() with base 10: 'MIG-377e…'" (vllm-project/vllm#41848,
+    // #13815). The program's bug, not the machine.
+    Rule {
+        id: "env.visible_devices_uuid_parsed",
+        title: "the program cannot read a GPU/MIG UUID in CUDA_VISIBLE_DEVICES",
+        pattern: r"invalid literal for int\(\) with base 10: ['\x22](?:MIG|GPU)-[0-9a-fA-F]",
+        priority: 70,
+        causes: &[
+            c("workload.library_bug", 0.75, "CUDA_VISIBLE_DEVICES may name GPUs and MIG slices by UUID (Kubernetes' device plugin and MIG set them so), but this program converts each entry with int() and crashes before using the GPU.", "Upgrade the program to a release that accepts UUIDs; meanwhile give it indices (`CUDA_VISIBLE_DEVICES=0`, with MIG: the slice's index under `nvidia-smi -L`) where the environment allows."),
+            c("env.visible_devices_invalid", 0.2, "CUDA_VISIBLE_DEVICES was set to UUIDs where this program needs plain indices.", "Set CUDA_VISIBLE_DEVICES to indices for this program."),
+        ],
+        hints: &[],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES`: a GPU-/MIG- UUID there is valid for CUDA; the traceback's int() is the program's.",
+    },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
     // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the

@@ -3454,3 +3454,47 @@ fn blind_sample_two_gpu_not_used_nccl_networks_and_old_toolkits() {
         "workload.library_bug"
     );
 }
+
+// round 11a (clusters and clouds): vGPU licences, slowdowns minutes into a run, kubelet's
+// allocation race, GPU/MIG UUIDs a program cannot parse.
+#[test]
+fn round_11a_clusters_and_clouds() {
+    // An unlicensed vGPU that crawls is capped; one whose CUDA is refused is the refusal.
+    assert_eq!(
+        top("after a few minutes training is very slow\nLicense Status : Unlicensed"),
+        "gpu.throttled"
+    );
+    assert_eq!(
+        top("nvidia-gridd: Failed to acquire license from 10.0.0.5\ncuInit returned no CUDA-capable device"),
+        "driver.cuda_init_failed"
+    );
+    // Many times slower some minutes into the run, on a vGPU node.
+    assert_eq!(
+        top("the A10 vGPU node became 100x slower after running for 10 minutes"),
+        "gpu.throttled"
+    );
+    // kubelet found the node's GPUs taken: the node is fine ...
+    assert_eq!(
+        top("Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected"),
+        "none"
+    );
+    // ... unless the device plugin marked them unhealthy.
+    assert_eq!(
+        top("Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 2, Available: 1\nnvidia-device-plugin: marking device GPU-1 as unhealthy"),
+        "gpu.xid"
+    );
+    // A program that cannot read a MIG or GPU UUID in CUDA_VISIBLE_DEVICES.
+    assert_eq!(
+        top("ValueError: invalid literal for int() with base 10: 'MIG-377e0049-554c-540b-93c6-d0976f8426cb'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("ValueError: invalid literal for int() with base 10: 'GPU-52a3a85d-3c55-ca3a-a955-82c69ed360fc'"),
+        "workload.library_bug"
+    );
+    // A plain int() error on something else is not this rule's.
+    assert_ne!(
+        top("ValueError: invalid literal for int() with base 10: 'abc'"),
+        "workload.library_bug"
+    );
+}
