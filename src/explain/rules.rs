@@ -323,6 +323,12 @@ pub const RULES: &[Rule] = &[
             // k3s/k0s/rke2 keep their own config): NVIDIA/gpu-operator#415.
             h(r"gpu[- ]operator|\bk3s\b|\bk0s\b|\brke2\b|microk8s|CONTAINERD_CONFIG|default_runtime_name|runtimeClass", "host.container_no_gpu", 0.5),
             h(r"\s--nv\b", "host.container_no_gpu", -0.5),
+            // Round 11a: a driver of the 530+ branches named beside "CUDA 12": it runs every
+            // CUDA 12 runtime (minor-version compatibility), so the runtime that says
+            // "insufficient" does not reach that driver (a container without the GPU/driver,
+            // imagegenius/docker-immich#349); app platforms that run everything in containers.
+            h(r"(?:^|[^\d.])v?(?:5[3-9]\d|[6-9]\d\d)\.\d+[\s\S]{0,300}?\bCUDA ?12\b|\bCUDA ?12\b[\s\S]{0,300}?(?:^|[^\d.])v?(?:5[3-9]\d|[6-9]\d\d)\.\d+", "host.container_no_gpu", 0.55),
+            h(r"\bunraid\b|\btruenas\b|\bportainer\b", "host.container_no_gpu", 0.2),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
@@ -1769,6 +1775,55 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "`echo $CUDA_VISIBLE_DEVICES`: a GPU-/MIG- UUID there is valid for CUDA; the traceback's int() is the program's.",
     },
+    // The NVIDIA runtime installed but not the container engine's default: Kubernetes (and
+    // installers that check it, such as OpenPAI's) run pods with runc, so the device plugin and
+    // the workloads get no driver libraries ("The default runtime is not set correctly":
+    // NVIDIA/nvidia-container-runtime#154; containerd without default_runtime_name = "nvidia":
+    // NVIDIA/k8s-device-plugin#314).
+    Rule {
+        id: "container.runtime_not_default",
+        title: "the NVIDIA container runtime is not the default runtime",
+        pattern: r"(?:default runtime is not set correctly|(?:nvidia|NVIDIA)(?: container)? runtime (?:is )?not (?:set |configured )?(?:as )?(?:the )?default|default_runtime_name\s*=\s*[\x22']?runc\b|\bnot the default runtime\b)",
+        priority: 55,
+        causes: &[
+            c("host.container_no_gpu", 0.85, "The NVIDIA container runtime is registered but the engine's default is still runc: pods and containers that do not name the nvidia runtime (the device plugin, the workloads) start without the driver's libraries and devices.", "Make it the default: docker `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json; containerd `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (default_runtime_name = \"nvidia\"); restart the engine — or create a RuntimeClass `nvidia` and set `runtimeClassName: nvidia` in the pods."),
+            c("driver.not_installed", 0.1, "The runtime is the default but the node has no working driver for it to inject.", "Check `nvidia-smi` on the node itself."),
+        ],
+        hints: &[],
+        tells_apart: "`docker info | grep -i runtime` (Default Runtime) or `grep default_runtime_name /etc/containerd/config.toml`; the runtime must be nvidia (or the pod must name a RuntimeClass).",
+    },
+    // A program that overwrites the CUDA_VISIBLE_DEVICES the scheduler set (Slurm, Kubernetes):
+    // jobs then run on GPUs they were not given, or see none (IsoNet-cryoET/IsoNet2#28).
+    Rule {
+        id: "env.visible_devices_overwritten",
+        title: "the program overwrites the scheduler's CUDA_VISIBLE_DEVICES",
+        pattern: r"(?:overwrit\w*|overrid\w*|clobber\w*|replac\w*|resets?)\b[^\n]{0,40}`?\bCUDA_VISIBLE_DEVICES\b|\bCUDA_VISIBLE_DEVICES\b`?[^\n]{0,40}\b(?:gets? |is |was )?(?:overwritten|overridden|clobbered|replaced)",
+        priority: 35,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program sets CUDA_VISIBLE_DEVICES itself and replaces the list the scheduler gave the job: on a shared node it then uses GPUs assigned to other jobs (or indices that do not exist in the job's cgroup).", "Let the program keep an inherited CUDA_VISIBLE_DEVICES (patch or upgrade it; choose GPUs by index within the visible list instead); meanwhile run it where it cannot see other jobs' GPUs (Slurm `ConstrainDevices=yes`)."),
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES ends up naming GPUs this job does not have.", "`echo $CUDA_VISIBLE_DEVICES` inside the job and in the program; set it once, before the program starts."),
+        ],
+        hints: &[h(r"\bslurm\b|\bsbatch\b|\bsrun\b|scheduler|assign(?:ed|ment)|allocat\w+", "workload.library_bug", 0.2)],
+        tells_apart: "Print CUDA_VISIBLE_DEVICES at the job's start and inside the program: a different list there is the program's doing.",
+    },
+    // The c10d rendezvous between the nodes never completes: the store on the master node cannot
+    // be reached or not every node joins in time ("DistStoreError: Socket Timeout", "wait
+    // timeout after 900000ms", RendezvousTimeoutError, "The client socket has timed out ...
+    // while trying to connect to"). MASTER_ADDR/PORT, the node count and rank, the environment
+    // a launcher expects, a firewall or DNS between the nodes — not the GPUs
+    // (hiyouga/LlamaFactory#6154: the multi-node variables changed in a new release).
+    Rule {
+        id: "torch.rendezvous_timeout",
+        title: "the nodes never meet at the rendezvous",
+        pattern: r"(?:DistStoreError:[^\n]{0,80}(?:Socket Timeout|wait timeout|[Tt]imed out)[^\n]{0,80}|RendezvousTimeoutError[^\n]{0,80}|RendezvousConnectionError[^\n]{0,120}|The client socket has timed out after \d+m?s while trying to connect to[^\n]{0,60}|DistNetworkError:[^\n]{0,80}(?:Connection reset by peer|Connection refused|timed out)[^\n]{0,40})",
+        priority: 50,
+        causes: &[
+            c("workload.nccl", 0.7, "The processes of a multi-node (or multi-process) job cannot complete the c10d rendezvous: the master's address or port is wrong or unreachable from the other nodes (firewall, DNS, a hostname resolving to 127.0.x.x), the node count/rank or the launcher's environment variables do not match on every node, or one node never started. The GPUs are not involved yet.", "Check on every node the same MASTER_ADDR/MASTER_PORT (or --rdzv_endpoint), --nnodes and a distinct --node_rank; from a worker `nc -zv <master> <port>`; open the port in the firewall; use an address every node resolves (not a loopback hostname); read the launcher's docs for the variables it expects."),
+            c("workload.library_bug", 0.15, "One rank died or hung before joining (an earlier error on that node), so the others time out waiting.", "Read the first error on every node's log; the timeout is only its echo."),
+        ],
+        hints: &[h(r"(?:first|earlier) error|Traceback[\s\S]{0,400}?(?:OutOfMemory|CUDA error)", "workload.library_bug", 0.3)],
+        tells_apart: "From a worker node `nc -zv <MASTER_ADDR> <MASTER_PORT>` while the master waits, and the first error in every node's log.",
+    },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
     // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the
@@ -2582,11 +2637,16 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.2, "The job got its GPUs but runs the program in a container that was not given them: Singularity/Apptainer without `--nv`, enroot/pyxis with an image that does not set NVIDIA_VISIBLE_DEVICES.", "Singularity/Apptainer: `--nv`; enroot/pyxis: set `NVIDIA_VISIBLE_DEVICES=all` (and NVIDIA_DRIVER_CAPABILITIES=compute,utility) in the srun environment or the image."),
             c("driver.module_not_loaded", 0.1, "The node itself has no working driver: nvidia-smi fails there outside the job too (module not loaded after a kernel update, a node left out of the driver rollout).", FIX_MODULE),
             c("env.visible_devices_invalid", 0.2, "Slurm set CUDA_VISIBLE_DEVICES to the node-wide indices of the allocated GPUs while the job (or its container) sees only those GPUs renumbered from 0, so the indices name GPUs that are not there.", "Let cgroups constrain the devices (`ConstrainDevices=yes` in cgroup.conf) or use the GPUs as CUDA numbers them inside the job; do not copy CUDA_VISIBLE_DEVICES into the container by hand."),
+            // Round 11a: the scheduler's own device configuration, shown in the paste (a
+            // cgroup.conf without ConstrainDevices=yes: enroot/pyxis then get the wrong device
+            // list, NVIDIA/pyxis#47).
+            c("host.scheduler_config", 0.05, "Slurm's device configuration is incomplete: without `ConstrainDevices=yes` in cgroup.conf the job's device cgroup is not set, and container runtimes (enroot/pyxis, libnvidia-container) that build the device list from it mount the wrong GPUs or none.", "Add `ConstrainDevices=yes` to cgroup.conf (with `GresTypes=gpu` and the nodes' gres.conf), restart slurmd on the GPU nodes, and check a job with `srun --gres=gpu:1 nvidia-smi -L`."),
         ],
         hints: &[
             h(r"--nv\b|singularity|apptainer|enroot|pyxis|--container-image|NVIDIA_VISIBLE_DEVICES", "host.container_no_gpu", 0.6),
             h(r"(?:didn'?t|did not|not|without|forgot to)\s+(?:actually\s+)?(?:get|request|ask(?:ed)? for|allocate|have)[^\n]{0,30}\bgpus?\b|no gpu (?:was )?(?:allocated|requested)", "workload.gpu_not_requested", 0.3),
             h(r"ConstrainDevices|SINGULARITYENV_CUDA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES=\S*[1-9]", "env.visible_devices_invalid", 0.3),
+            h(r"cgroup\.conf|ConstrainCores\s*=", "host.scheduler_config", 0.85),
             h(r"(?:directly on|ssh(?:ed)?(?: in)?to|logged in(?:to)?) the (?:compute |gpu )?node|outside (?:of )?(?:slurm|the job)|on the node itself|\bNVRM\b|modprobe|dmesg", "driver.module_not_loaded", 0.55),
         ],
         tells_apart: "Inside the job: `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L` (empty / failing → no GPU requested), and `scontrol show job $SLURM_JOB_ID | grep -i tres` (no gres/gpu in the allocation).",

@@ -3498,3 +3498,47 @@ fn round_11a_clusters_and_clouds() {
         "workload.library_bug"
     );
 }
+
+#[test]
+fn round_11a_schedulers_runtimes_rendezvous() {
+    // A batch job that sees no GPU, with the scheduler's cgroup.conf shown: its configuration.
+    assert_eq!(
+        top("srun --gres=gpu:1 --container-image=cuda python x.py\nno CUDA-capable device is detected\n$ cat /etc/slurm/cgroup.conf\nCgroupAutomount=yes\nConstrainCores=yes"),
+        "host.scheduler_config"
+    );
+    // ... without it, still the container that did not get the GPUs.
+    assert_eq!(
+        top("srun --gres=gpu:1 --container-image=cuda python x.py\nno CUDA-capable device is detected"),
+        "host.container_no_gpu"
+    );
+    // The NVIDIA runtime installed but not the default.
+    assert_eq!(
+        top("The following requirements are not met: The default runtime is not set correctly"),
+        "host.container_no_gpu"
+    );
+    // "Insufficient driver" with a 550 driver and a CUDA 12 program: the runtime does not
+    // reach that driver.
+    assert_eq!(
+        top("CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver: v550.78, the app uses CUDA 12"),
+        "host.container_no_gpu"
+    );
+    // ... while an old driver stays too old.
+    assert_ne!(
+        top("CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver: 470.82, the app uses CUDA 12"),
+        "host.container_no_gpu"
+    );
+    // A program that overwrites the scheduler's CUDA_VISIBLE_DEVICES.
+    assert_eq!(
+        top("this breaks SLURM assignment of GPUs by overwriting CUDA_VISIBLE_DEVICES"),
+        "workload.library_bug"
+    );
+    // The nodes never meet at the rendezvous: the launch configuration, not the GPUs.
+    assert_eq!(
+        top("torch.distributed.DistStoreError: Socket Timeout"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("[E socket.cpp:793] [c10d] The client socket has timed out after 60s while trying to connect to (IP1, 2222)."),
+        "workload.nccl"
+    );
+}
