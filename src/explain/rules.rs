@@ -1824,6 +1824,141 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"(?:first|earlier) error|Traceback[\s\S]{0,400}?(?:OutOfMemory|CUDA error)", "workload.library_bug", 0.3)],
         tells_apart: "From a worker node `nc -zv <MASTER_ADDR> <MASTER_PORT>` while the master waits, and the first error in every node's log.",
     },
+    // Another CUDA context already holds the GPU in a mode that allows one: TensorFlow's
+    // "creating context when one is currently active" on shared servers whose GPUs are in
+    // EXCLUSIVE_THREAD (or PROHIBITED) compute mode (tensorflow/tensorflow#526, #3612), or two
+    // CUDA libraries in one process (Caffe or dlib beside TensorFlow).
+    Rule {
+        id: "cuda.context_already_active",
+        title: "another CUDA context already holds the GPU",
+        pattern: r"(?:creating context when one is currently active[^\n]{0,40}|CUDA_ERROR_CONTEXT_ALREADY_IN_USE|cudaErrorDeviceAlreadyInUse|exclusive[- _]thread[^\n]{0,40}(?:compute )?mode)",
+        priority: 58,
+        causes: &[
+            c("gpu.compute_mode_restricted", 0.55, "The GPU's compute mode allows one context (EXCLUSIVE_THREAD, deprecated, or EXCLUSIVE_PROCESS held by another process) or none (PROHIBITED); on a shared server another user's process already has it.", "`nvidia-smi -q -d COMPUTE`; set Default (`sudo nvidia-smi -c 0 -i <n>`) or EXCLUSIVE_PROCESS (`-c 3`), or pick a GPU nobody uses (CUDA_VISIBLE_DEVICES / the scheduler's allocation)."),
+            c("workload.library_bug", 0.35, "Two CUDA libraries in one process each create or expect their own context (Caffe, dlib, Theano beside TensorFlow): the second finds the first one current.", "Run the other library in a separate process (or thread), or use one framework for the GPU work."),
+        ],
+        hints: &[
+            h(r"other (?:processes|users|jobs)|shared (?:server|machine|cluster|GPU)|\bcluster\b|exclusive|compute[ -]mode|E\. (?:Thread|Process)", "gpu.compute_mode_restricted", 0.3),
+            h(r"\bcaffe\b|\btheano\b|\bdlib\b|\bcupy\b|StreamExecutor context|another (?:library|framework)|both (?:libraries|frameworks)", "workload.library_bug", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q -d COMPUTE` (compute mode) and `nvidia-smi` (who holds the GPU); a second CUDA library imported in the same process.",
+    },
+    // NVML answers "Unknown Error" for a device that is there: the driver's GSP firmware not
+    // answering (the 525/535 GSP path on cloud g4dn/g5 instances: awslabs/amazon-eks-ami#1523,
+    // fixed by disabling GSP), a GPU in an error state after an Xid, or a container that lost
+    // its device access (cgroups re-applied by a daemon-reload).
+    Rule {
+        id: "nvml.device_unknown_error",
+        title: "NVML answers \"Unknown Error\" for the GPU",
+        pattern: r"(?:error creating nvml\.Device \d+: nvml: Unknown Error[^\n]{0,60}|nvml: Unknown Error|(?:nvidia-smi(?: -q| -a)?)[^\n]{0,80}\b(?:values|fields|entries)\b[^\n]{0,30}\bUnknown Error|:\s*Unknown Error\s*\n[^\n]{0,60}:\s*Unknown Error)",
+        priority: 56,
+        causes: &[
+            c("driver.nvml_failed", 0.5, "The driver cannot get answers from the GPU for NVML's queries: the GPU System Processor firmware (GSP) of this driver branch stops answering (known on some cloud instance types with the 525/535 drivers), so nvidia-smi fields read 'Unknown Error' and the device plugin cannot build its device.", "Read `dmesg | grep -iE 'NVRM|Xid|GSP'`; on the affected cloud instances disable GSP (`options nvidia NVreg_EnableGpuFirmware=0` in /etc/modprobe.d, proprietary module only, then reboot) or move to a driver/node image with the fix."),
+            c("gpu.xid", 0.25, "The GPU fell into an error state (an Xid such as 79 or 119 in the kernel log) and no longer answers.", FIX_XID_HW),
+            c("host.container_no_gpu", 0.15, "Inside a container: the container lost its device access (systemd re-applied the cgroups after a daemon-reload), so NVML inside it fails while the host is fine.", "Recreate the pod/container; with cgroup v2 and the nvidia runtime use the CDI or `--device` mounts recommended by the toolkit so daemon-reloads do not drop the devices."),
+        ],
+        hints: &[
+            h(r"\bGSP\b|EnableGpuFirmware|Xid\D{0,5}119|Timeout waiting for RPC from GSP", "driver.nvml_failed", 0.4),
+            h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.4),
+            h(r"daemon-reload|systemctl daemon|cgroup", "host.container_no_gpu", 0.45),
+        ],
+        tells_apart: "`dmesg | grep -iE 'NVRM|Xid|GSP'` on the host: GSP RPC timeouts → the firmware; an Xid → the GPU's state; the host's nvidia-smi fine while the container's fails → the container's devices.",
+    },
+    // The kernel cannot load the driver's GSP firmware file: the driver package (or image)
+    // ships without /lib/firmware/nvidia/<version>/gsp_*.bin, or the files are of another
+    // version than the module (NixOS/nixpkgs#454772).
+    Rule {
+        id: "driver.gsp_firmware_missing",
+        title: "the driver's GSP firmware file is missing",
+        pattern: r"(?:Direct firmware load for nvidia/[\d.]+/gsp_\w+\.bin failed with error -?\d+|gsp_\w+\.bin[^\n]{0,40}\b(?:not found|missing|No such file))",
+        priority: 72,
+        causes: &[
+            c("driver.not_installed", 0.65, "The driver installation is incomplete: its GSP firmware files (/lib/firmware/nvidia/<version>/gsp_*.bin) are missing, so the kernel module cannot start the GPU (GSP-based GPUs, Turing and later, with the open module or a 510+ proprietary driver).", "Install the driver's firmware with the driver (the distribution's nvidia firmware package of the same version, or the .run installer) and reboot; `ls /lib/firmware/nvidia/$(modinfo -F version nvidia)/` must list gsp_*.bin."),
+            c("driver.library_mismatch", 0.25, "The firmware present is of another driver version than the loaded module (an upgrade that replaced one without the other).", "Reinstall the driver so module and firmware are the same version, then reboot."),
+        ],
+        hints: &[h(r"\bupgrad\w+|\bupdat\w+|mismatch|another version", "driver.library_mismatch", 0.2)],
+        tells_apart: "`modinfo -F version nvidia` against the directories under /lib/firmware/nvidia/.",
+    },
+    // The container hook's query to the driver times out: without persistence mode the driver
+    // initialises every GPU when the hook opens them (slow on VMs and many-GPU nodes); a hung
+    // GPU does the same (NVIDIA/nvidia-docker#723: Azure N-series VMs, persistence mode off).
+    Rule {
+        id: "container.driver_rpc_timeout",
+        title: "the container hook timed out talking to the driver",
+        pattern: r"nvidia-container-cli(?:\.real)?: (?:initialization|detection) error: driver (?:rpc )?error: timed out",
+        priority: 79,
+        causes: &[
+            c("driver.persistence_off", 0.55, "Persistence mode is off, so the driver initialises the GPUs whenever a client opens them and tears them down when it exits; on VMs and nodes with several GPUs that takes long enough for nvidia-container-cli's driver query to time out.", "Enable persistence: `sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`), then start the container again."),
+            c("gpu.xid", 0.25, "A GPU is hung (an Xid in the kernel log) and the driver does not answer.", FIX_XID_HW),
+            c("driver.module_not_loaded", 0.1, "The driver's kernel side is not healthy (module reloading, a failed upgrade).", FIX_MODULE),
+        ],
+        hints: &[
+            h(r"persistence", "driver.persistence_off", 0.3),
+            h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -i persistence` and `time nvidia-smi` on the host; `dmesg | grep -i xid`.",
+    },
+    // Start-up that takes seconds per GPU: without persistence mode every CUDA job (and
+    // nvidia-smi) initialises all the GPUs again (arrayfire/arrayfire#2467: "time of the first
+    // execution is proportional to the number of GPUs"); a first run that JIT-compiles PTX for a
+    // GPU the build has no code for is the other slow start.
+    Rule {
+        id: "driver.slow_initialisation",
+        title: "CUDA start-up (or nvidia-smi) is slow",
+        pattern: r"(?:proportional to the number of (?:GPU|device)s|nvidia-smi (?:takes|took) (?:forever|ages|very long|\d+ ?(?:s|sec|seconds|minutes))|(?:first (?:execution|run|CUDA call|cuda call|kernel launch)|GPU initiali[sz]ation|CUDA initiali[sz]ation|cuInit)\b[^\n]{0,40}\b(?:takes?|took|is|was)\s+(?:very |extremely |really )?(?:slow|long|forever|\d+ ?(?:s|sec|seconds|minutes))\b)",
+        priority: 22,
+        causes: &[
+            c("driver.persistence_off", 0.55, "Persistence mode is off: with no client holding the GPUs the driver tears their state down and initialises every GPU again for each CUDA job and each nvidia-smi, seconds per GPU.", "Run the persistence daemon: `sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`); `nvidia-smi -q | grep -i persistence` must say Enabled."),
+            c("torch.ptx_jit_only", 0.3, "The build has no machine code for this GPU, so the first run JIT-compiles its PTX (minutes for a large library), cached afterwards in ~/.nv/ComputeCache.", "Install a build with kernels for the GPU's architecture, or keep the JIT cache (CUDA_CACHE_MAXSIZE large enough, CUDA_CACHE_PATH on a persistent disk)."),
+        ],
+        hints: &[
+            h(r"number of (?:GPU|device)s|\b[2-9] ?(?:x ?)?GPUs\b|each GPU|per GPU|nvidia-smi|persistence", "driver.persistence_off", 0.25),
+            h(r"\bPTX\b|\bJIT\b|ComputeCache|CUDA_CACHE|no kernel image|not compatible with the current PyTorch", "torch.ptx_jit_only", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -i persistence` (Disabled: the re-initialisation) and whether the second run is fast with the JIT cache kept (PTX JIT).",
+    },
+    // A MIG mode change that has not taken effect: nvidia-smi's "MIG mode is in pending enable
+    // state", the MIG manager's "Mode change pending: true", or a text saying MIG needs a reboot.
+    // The change applies at the next GPU reset; the reset waits for every client to let go of
+    // the GPU (nvidia-persistenced, DCGM, the kubelet: NVIDIA/gpu-operator#118, #1606).
+    Rule {
+        id: "gpu.mig_mode_pending",
+        title: "a MIG mode change is pending",
+        pattern: r"(?:MIG mode is in pending (?:enable|disable) state[^\n]{0,80}|Mode change pending:\s*true|\b(?:reboot|restart)\w*\b[^\n]{0,40}\bto (?:enable|disable|apply|toggle) MIG\b|\bMIG\b[^\n]{0,60}\b(?:requires?|needs?|need to)\b[^\n]{0,20}\b(?:a |system |node )?reboot)",
+        priority: 62,
+        causes: &[
+            c("gpu.mig_enabled", 0.55, "The MIG mode change is stored but takes effect only at the next GPU reset; until then the GPU stays in its old mode (A100/A30 in passthrough and some hypervisors need a full reboot), so MIG profiles cannot be created or MIG is still on.", "Stop the GPU's clients and reset it (`sudo nvidia-smi -r -i <n>`), or reboot the machine; check `nvidia-smi -q | grep -A2 'MIG Mode'` (Current must equal Pending); the GPU operator's MIG manager can reboot by itself (`WITH_REBOOT=true`)."),
+            c("gpu.busy", 0.35, "A client holds the GPU, so the reset that would apply the mode cannot happen ('In use by another client'): nvidia-persistenced, DCGM or dcgm-exporter, the device plugin, the kubelet's cAdvisor, a monitoring nvidia-smi.", "Find the holders (`sudo lsof /dev/nvidia*`, `nvidia-smi --query-compute-apps=pid --format=csv`), stop them (`systemctl stop nvidia-persistenced dcgm`), apply the mode, then start them again."),
+        ],
+        hints: &[h(r"In use by another client|currently (?:being used|in use) by (?:one or more )?(?:other|another)|persistenced|\bdcgm\b|--gpu-reset", "gpu.busy", 0.4)],
+        tells_apart: "`nvidia-smi -q | grep -A2 'MIG Mode'`: Pending differs from Current → reset/reboot; `sudo lsof /dev/nvidia*` names what blocks the reset.",
+    },
+    // MIG devices gone after a reboot: MIG mode persists, the GPU and compute instances do not
+    // (NVIDIA/k8s-device-plugin#225); they must be created again at every boot.
+    Rule {
+        id: "gpu.mig_instances_lost",
+        title: "the MIG devices are gone after a reboot",
+        pattern: r"\bmigs?\b[^\n]{0,60}\b(?:destroi?ed|gone|lost|disappear\w*|deleted|missing|vanish\w*)\b[^\n]{0,40}\b(?:reboot|restart)|\b(?:after|when|on) (?:a |the )?(?:reboot|restart)\w*[^\n]{0,60}\bmigs?\b[^\n]{0,40}\b(?:destroi?ed|gone|lost|disappear\w*|deleted|missing|vanish\w*)",
+        priority: 60,
+        causes: &[c("gpu.mig_enabled", 0.85, "MIG mode survives a reboot but the MIG devices (GPU and compute instances) do not: after every boot the GPU is in MIG mode with no instances, so nvidia-smi -L, the device plugin and CUDA see no usable device.", "Create the instances again at boot (`nvidia-smi mig -cgi <profiles> -C`), best with nvidia-mig-parted's systemd service or the GPU operator's MIG manager, which apply a declared config on every start.")],
+        hints: &[],
+        tells_apart: "`nvidia-smi -L` after boot: a GPU in MIG mode listing no MIG devices.",
+    },
+    // A multi-node launch that never gets going: the reporter's words, or the launch lines of
+    // several nodes pasted with nothing else recognised (MASTER_ADDR not the master's on every
+    // node, node ranks repeated, a port closed: hiyouga/LlamaFactory#7326).
+    Rule {
+        id: "torch.multinode_launch_stalls",
+        title: "a multi-node launch never starts",
+        pattern: r"(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)[\s\S]{0,1500}?(?:\bhang\w*|\bstuck\b|\bfreez\w*|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))|(?:\bhang\w*|\bstuck\b|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))[\s\S]{0,1500}?(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)|(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+[\s\S]{0,2000}?(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+",
+        priority: 28,
+        causes: &[
+            c("workload.nccl", 0.65, "The nodes of a multi-node launch never meet: MASTER_ADDR/MASTER_PORT must name the master node on every node, each node needs its own node rank (NODE_RANK / --node_rank), the number of nodes must agree, and the port must be reachable from every node.", "Launch every node with the same MASTER_ADDR (the master's reachable IP) and MASTER_PORT, NNODES equal everywhere and a distinct NODE_RANK per node; test `nc -zv <master> <port>` from each worker."),
+            c("probe.p2p", 0.15, "The rendezvous completed but the first collective stalls (P2P between the local GPUs).", "Try `NCCL_P2P_DISABLE=1`."),
+        ],
+        hints: &[h(r"MASTER_ADDR=\S+[\s\S]{0,1500}?MASTER_ADDR=", "workload.nccl", 0.1)],
+        tells_apart: "Compare the launch lines of every node: one MASTER_ADDR, distinct node ranks; `NCCL_DEBUG=INFO` shows whether any collective started.",
+    },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
     // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the

@@ -3542,3 +3542,64 @@ fn round_11a_schedulers_runtimes_rendezvous() {
         "workload.nccl"
     );
 }
+
+#[test]
+fn round_11a_datacenter_driver_states() {
+    // Another context holds the GPU: compute mode on a shared server, two libraries in one
+    // process.
+    assert_eq!(
+        top("W tensorflow/stream_executor/cuda/cuda_driver.cc:572] creating context when one is currently active; other users run jobs on this server"),
+        "gpu.compute_mode_restricted"
+    );
+    assert_eq!(
+        top("creating context when one is currently active\nI import caffe and tensorflow in the same script"),
+        "workload.library_bug"
+    );
+    // NVML "Unknown Error" for a present GPU: the GSP firmware, or an Xid.
+    assert_eq!(
+        top("error creating nvml.Device 0: nvml: Unknown Error\nproblem with NVIDIA GSP on g5 instances"),
+        "driver.nvml_failed"
+    );
+    assert_eq!(
+        top("error creating nvml.Device 0: nvml: Unknown Error\nNVRM: Xid (PCI:0000:00:1e): 79, GPU has fallen off the bus"),
+        "gpu.lost"
+    );
+    // The driver's GSP firmware missing.
+    assert_eq!(
+        top("nvidia 0000:00:1e.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin failed with error -2"),
+        "driver.not_installed"
+    );
+    // The container hook's driver query times out: persistence off.
+    assert_eq!(
+        top("nvidia-container-cli: initialization error: driver error: timed out"),
+        "driver.persistence_off"
+    );
+    // Slow start-up per GPU: persistence; a slow first run with PTX: the JIT.
+    assert_eq!(
+        top("nvidia-smi takes 30 seconds on our 8-GPU VM"),
+        "driver.persistence_off"
+    );
+    assert_eq!(
+        top("the first run takes 10 minutes, the PTX is JIT compiled for my GPU"),
+        "torch.ptx_jit_only"
+    );
+    // A MIG mode change pending: the reset, or a client blocking it.
+    assert_eq!(
+        top("sudo nvidia-smi -mig 1\nWarning: MIG mode is in pending enable state for GPU 00000000:07:00.0:Not Supported\nReboot the system to make MIG mode effective."),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("Warning: MIG mode is in pending enable state for GPU 00000001:00:00.0:In use by another client"),
+        "gpu.busy"
+    );
+    // MIG devices gone after a reboot.
+    assert_eq!(
+        top("all my MIG instances are gone after reboot, nvidia-smi -L lists only the GPU"),
+        "gpu.mig_enabled"
+    );
+    // Two nodes' launch lines pasted, nothing else: the launch configuration.
+    assert_eq!(
+        top("NNODES=2 RANK=0 MASTER_ADDR=10.0.0.1 MASTER_PORT=29500 llamafactory-cli train a.yaml\nNNODES=2 RANK=1 MASTER_ADDR=10.0.0.2 MASTER_PORT=29500 llamafactory-cli train a.yaml"),
+        "workload.nccl"
+    );
+}
