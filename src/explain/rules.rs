@@ -414,6 +414,10 @@ pub const RULES: &[Rule] = &[
             c("driver.gpu_unsupported", 0.02, "The installed driver branch no longer supports this GPU (Kepler after 470, Fermi after 390): the module loads for no device.", "Install the legacy branch that supports the GPU (470 for Kepler, 390 for Fermi), or use another GPU type."),
         ],
         hints: &[
+            // Round 11a: Azure NV-series VM sizes (NVadsA10 v5, NVv3) need Microsoft's GRID
+            // driver; an image with the data-center CUDA driver leaves nvidia-smi without a
+            // GPU there while it works on NC/ND sizes (Azure/azhpc-images#398).
+            h(r"Standard_NV\d+\w*|\bNV\d+ads_A10\w*|NVadsA10|\bNVv[34]\b|Azure NV-?series", "driver.gpu_unsupported", 0.6),
             h(r"couldn't find libnvidia-ml", "driver.not_installed", 0.3),
             h(OLD_GPU, "driver.gpu_unsupported", 0.7),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.3),
@@ -1958,6 +1962,71 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"MASTER_ADDR=\S+[\s\S]{0,1500}?MASTER_ADDR=", "workload.nccl", 0.1)],
         tells_apart: "Compare the launch lines of every node: one MASTER_ADDR, distinct node ranks; `NCCL_DEBUG=INFO` shows whether any collective started.",
+    },
+    // The fabric manager finds no NVSwitch: "request to query NVSwitch device information from
+    // NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]". On PCIe
+    // GPUs (NVLink bridges, A40/L40/RTX) there is no fabric to manage and the service is not
+    // needed (NVIDIA/gpu-operator#610); on HGX B200 and later the NVSwitches are reached through
+    // the InfiniBand stack and NVLSM, and without them the GPUs never register (802).
+    Rule {
+        id: "fabric_manager.nothing_to_do",
+        title: "the fabric manager found no NVSwitch",
+        pattern: r"(?:NV_WARN_NOTHING_TO_DO|query NVSwitch device information from NVSwitch driver failed[^\n]{0,80})",
+        priority: 70,
+        causes: &[
+            c("none", 0.55, "This machine has no NVSwitch (PCIe GPUs, two GPUs joined by an NVLink bridge, consumer cards): the fabric manager only serves NVSwitch systems (DGX/HGX), finds nothing to do and exits. The GPUs work without it.", "Disable the service (`sudo systemctl disable --now nvidia-fabricmanager`) and remove the package; check the GPUs with `nvidia-smi` and `nvidia-smi topo -m` (NV# links over a bridge need no fabric manager)."),
+            c("driver.fabric_manager", 0.35, "An NVSwitch system whose switches the fabric manager cannot see: on HGX/DGX B200 and later (NVLink 5) the switches are managed through InfiniBand and NVLSM, so without the mlx5_ib/ib_umad modules or the NVLSM package the GPUs never register and CUDA reports 802.", "On HGX B200-class systems install the fabric manager with its NVLSM dependency and load the InfiniBand modules (`modprobe mlx5_ib ib_umad`, linux-modules-extra on Ubuntu), then restart nvidia-fabricmanager; `nvidia-smi -q | grep -A2 -i fabric` must reach Completed."),
+        ],
+        hints: &[
+            h(r"\bG?B[123]00\b|NVLink ?5|\bNVL5\b|NVLSM|\bHGX\b|\bDGX\b|\bSXM\d?\b|error 802|system not yet initialized", "driver.fabric_manager", 0.4),
+            h(r"\bbridge\b|\bA40\b|\bA30\b|\bA10G?\b|\bL40S?\b|\bL4\b|\bRTX\b|\b[34]090\b|PCIe", "none", 0.2),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -A2 -i fabric` and `ls /proc/driver/nvidia-nvswitch/devices/`: no NVSwitch and CUDA working → nothing to fix; an HGX whose fabric stays In Progress → the fabric manager's prerequisites.",
+    },
+    // The driver cannot be built for the running kernel because its headers are not available:
+    // the GPU operator's driver container on a kernel whose headers package does not exist
+    // (NVIDIA/gpu-operator#300: OKD's 5.14.14), "Could not resolve Linux kernel version",
+    // "Unable to locate package linux-headers-<kernel>", a missing /lib/modules/<kernel>/build.
+    Rule {
+        id: "kernel.headers_unavailable",
+        title: "no kernel headers for the running kernel",
+        pattern: r"(?:kernel[- ]headers?\b[^\n]{0,80}\b(?:does not exist|doesn'?t exist|do not exist|not found|not available|no equivalent|unable to locate|missing)|(?:does not|doesn'?t) have an? (?:equivalent|matching) kernel[- ]headers?|Unable to locate package linux-headers-[\w.+-]+|Could not resolve Linux kernel version|/lib/modules/[^\s/]+/build: No such file or directory)",
+        priority: 45,
+        causes: &[
+            c("driver.module_not_loaded", 0.75, "The NVIDIA kernel module must be compiled against the running kernel's headers; none exist for this kernel (a kernel newer than its headers packages, a custom or FIPS kernel, a repository that dropped it), so the module is never built and the driver never loads.", "Boot a kernel whose headers are installable (`apt-cache policy linux-headers-$(uname -r)` / `dnf list kernel-devel-$(uname -r)`) and pin it, or use a precompiled driver for the kernel (the GPU operator's precompiled driver images, the distribution's signed nvidia modules)."),
+            c("driver.not_installed", 0.15, "The driver installation stopped at the build, so nothing of it is usable.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`uname -r` against the headers the repositories offer (`apt-cache search linux-headers | grep $(uname -r)`).",
+    },
+    // A vGPU guest driver of another branch than the host's vGPU manager supports: "Xid 78:
+    // Guest driver is incompatible with host driver" (skypilot-org/skypilot#10468: an R535 GRID
+    // guest driver on Azure NVadsA10_v5 hosts that moved to vGPU 18 / R570).
+    Rule {
+        id: "vgpu.guest_driver_incompatible",
+        title: "the vGPU guest driver does not match the host",
+        pattern: r"(?:Guest driver is incompatible with host driver|(?:vGPU|guest) driver[^\n]{0,40}\b(?:incompatible|not compatible|unsupported)\b[^\n]{0,40}\bhost|unsupported vGPU\b[^\n]{0,60})",
+        priority: 92,
+        causes: &[
+            c("driver.gpu_unsupported", 0.8, "A vGPU guest must run a guest driver of a branch the host's vGPU manager supports; after the host (or the cloud's VM size) moved to a newer vGPU release the old guest driver is refused, so the VM sees no usable GPU.", "Install the guest (GRID) driver of the branch the host or cloud lists for this VM size (Azure: the GRID driver table for NVadsA10_v5; VMware/Citrix: the vGPU release's guest driver), then reboot."),
+            c("gpu.xid", 0.1, "The Xid records the refusal; nothing is wrong with the GPU itself.", FIX_XID_HW),
+        ],
+        hints: &[],
+        tells_apart: "The guest driver's version (`cat /proc/driver/nvidia/version`) against the host's vGPU release (the provider's supported GRID driver table).",
+    },
+    // The driver said in words not to support a CUDA release ("This version of nvidia drivers
+    // does not support CUDA 11.8": skypilot-org/skypilot#2751, an image's 495 driver).
+    Rule {
+        id: "driver.said_lacks_cuda",
+        title: "the driver does not support the CUDA the program needs (in words)",
+        pattern: r"\bdrivers?\b[^\n.]{0,40}\b(?:does not|doesn'?t|do not|don'?t|cannot|can'?t|won'?t) support (?:CUDA|cuda) ?\d+(?:\.\d+)?",
+        priority: 19,
+        causes: &[
+            c("driver.too_old_for_torch", 0.45, "The framework build's CUDA is newer than the newest CUDA the driver supports (nvidia-smi's 'CUDA Version').", FIX_DRIVER_UPGRADE),
+            c("driver.too_old_for_toolkit", 0.45, "The program's or image's CUDA is newer than the newest CUDA the driver supports.", "Install a driver at least as new as the program's CUDA needs (`nvidia-smi`'s 'CUDA Version' must be at least the program's), or use a build for an older CUDA."),
+        ],
+        hints: &[h(r"\btorch\b|pytorch|\bcu1\d\d\b", "driver.too_old_for_torch", 0.3)],
+        tells_apart: "`nvidia-smi`'s 'CUDA Version' against the CUDA the framework or program was built with.",
     },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM

@@ -3603,3 +3603,46 @@ fn round_11a_datacenter_driver_states() {
         "workload.nccl"
     );
 }
+
+#[test]
+fn round_11a_fabric_kernels_vgpu_images() {
+    // The fabric manager finds no NVSwitch: nothing to do on PCIe GPUs ...
+    assert_eq!(
+        top("two A40 with an NVLink bridge\nnv-fabricmanager[4177]: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]"),
+        "none"
+    );
+    // ... the fabric on an HGX B200 that CUDA then misses.
+    assert_eq!(
+        top("HGX B200: nv-fabricmanager: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]"),
+        "driver.fabric_manager"
+    );
+    // No kernel headers for the running kernel: the module is never built.
+    assert_eq!(
+        top("the kernel 5.14.14 exists but the kernel-header 5.14.14 does not exist, so the driver container fails"),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("E: Unable to locate package linux-headers-5.3.0-1029-gcp"),
+        "driver.module_not_loaded"
+    );
+    // A vGPU guest driver the host no longer supports.
+    assert_eq!(
+        top("NVRM: Xid (PCI:0000:00:00): 78, Guest driver is incompatible with host driver"),
+        "driver.gpu_unsupported"
+    );
+    // An Azure NV-series VM with the data-center driver image.
+    assert_eq!(
+        top("Standard_NV72ads_A10_v5\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "driver.gpu_unsupported"
+    );
+    // ... while the same failure elsewhere stays the module.
+    assert_eq!(
+        top("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "driver.module_not_loaded"
+    );
+    // The driver said in words not to support the CUDA torch needs.
+    assert_eq!(
+        top("Driver Version: 495.29.05. This version of nvidia drivers does not support CUDA 11.8, which the latest pytorch needs"),
+        "driver.too_old_for_torch"
+    );
+}
