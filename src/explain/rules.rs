@@ -1302,8 +1302,14 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
             c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
+            // Round 11a: the scheduler excluded the GPU node for a taint the pod does not
+            // tolerate ("1 node(s) had taint {...}, that the pod didn't tolerate, 9 Insufficient
+            // nvidia.com/gpu": NVIDIA/gpu-operator#156, the operator's validator without the
+            // ClusterPolicy's tolerations).
+            c("workload.library_bug", 0.02, "The GPU node is there but excluded: it carries a taint the pod does not tolerate (the pod spec, yours or a component's such as an operator's validator, lacks the toleration), so only nodes without GPUs remain.", "Add the GPU node's taint to the pod's tolerations (for the GPU operator's components: the ClusterPolicy's tolerations, on an operator version that passes them to every component); `kubectl describe node <gpu-node> | grep -i taint`."),
         ],
         hints: &[
+            h(r"had (?:untolerated )?taint[\s\S]{0,80}?(?:didn'?t|did not) tolerate|untolerated taint", "workload.library_bug", 0.75),
             h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2),
             // GPUs are per container: two containers of one pod each asking for a GPU ask the
             // node for two (NVIDIA/k8s-device-plugin#71).
@@ -1819,7 +1825,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.rendezvous_timeout",
         title: "the nodes never meet at the rendezvous",
-        pattern: r"(?:DistStoreError:[^\n]{0,80}(?:Socket Timeout|wait timeout|[Tt]imed out)[^\n]{0,80}|RendezvousTimeoutError[^\n]{0,80}|RendezvousConnectionError[^\n]{0,120}|The client socket has timed out after \d+m?s while trying to connect to[^\n]{0,60}|DistNetworkError:[^\n]{0,80}(?:Connection reset by peer|Connection refused|timed out)[^\n]{0,40})",
+        pattern: r"(?:DistStoreError:[^\n]{0,80}(?:Socket Timeout|wait timeout|[Tt]imed out)[^\n]{0,80}|RendezvousTimeoutError[^\n]{0,80}|RendezvousConnectionError[^\n]{0,120}|The client socket has timed out after \d+m?s while trying to connect to[^\n]{0,60}|The client socket has failed to connect to (?:any network address of )?[^\n]{0,80}(?:errno: 11[01]|Connection (?:timed out|refused)|any network address)[^\n]{0,40}|DistNetworkError:[^\n]{0,80}(?:Connection reset by peer|Connection refused|timed out)[^\n]{0,40})",
         priority: 50,
         causes: &[
             c("workload.nccl", 0.7, "The processes of a multi-node (or multi-process) job cannot complete the c10d rendezvous: the master's address or port is wrong or unreachable from the other nodes (firewall, DNS, a hostname resolving to 127.0.x.x), the node count/rank or the launcher's environment variables do not match on every node, or one node never started. The GPUs are not involved yet.", "Check on every node the same MASTER_ADDR/MASTER_PORT (or --rdzv_endpoint), --nnodes and a distinct --node_rank; from a worker `nc -zv <master> <port>`; open the port in the firewall; use an address every node resolves (not a loopback hostname); read the launcher's docs for the variables it expects."),
@@ -1954,7 +1960,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.multinode_launch_stalls",
         title: "a multi-node launch never starts",
-        pattern: r"(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)[\s\S]{0,1500}?(?:\bhang\w*|\bstuck\b|\bfreez\w*|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))|(?:\bhang\w*|\bstuck\b|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))[\s\S]{0,1500}?(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)|(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+[\s\S]{0,2000}?(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+",
+        pattern: r"\bmulti-?node (?:runs?|jobs?|training|launch\w*)\b[^\n]{0,40}\b(?:hung|hangs?|hanging|stuck|stall\w*|never start\w*)\b|\brendezvous\w*\b[^\n]{0,30}\bwith itself\b|(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)[\s\S]{0,1500}?(?:\bhang\w*|\bstuck\b|\bfreez\w*|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))|(?:\bhang\w*|\bstuck\b|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))[\s\S]{0,1500}?(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)|(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+[\s\S]{0,2000}?(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+",
         priority: 28,
         causes: &[
             c("workload.nccl", 0.65, "The nodes of a multi-node launch never meet: MASTER_ADDR/MASTER_PORT must name the master node on every node, each node needs its own node rank (NODE_RANK / --node_rank), the number of nodes must agree, and the port must be reachable from every node.", "Launch every node with the same MASTER_ADDR (the master's reachable IP) and MASTER_PORT, NNODES equal everywhere and a distinct NODE_RANK per node; test `nc -zv <master> <port>` from each worker."),

@@ -3646,3 +3646,27 @@ fn round_11a_fabric_kernels_vgpu_images() {
         "driver.too_old_for_torch"
     );
 }
+
+#[test]
+fn round_11a_scheduling_and_rendezvous_controls() {
+    // A GPU node excluded for a taint the pod does not tolerate: the pod spec, not the node.
+    assert_eq!(
+        top("0/10 nodes are available: 1 node(s) had taint {workload: aiml}, that the\n  pod didn't tolerate, 9 Insufficient nvidia.com/gpu."),
+        "workload.library_bug"
+    );
+    // ... while a plain "Insufficient" stays the device plugin / runtime.
+    assert_eq!(
+        top("0/3 nodes are available: 3 Insufficient nvidia.com/gpu."),
+        "host.container_no_gpu"
+    );
+    // The c10d client cannot reach the rendezvous: the launch, not the GPUs.
+    assert_eq!(
+        top("[E socket.cpp:657] [c10d] The client socket has failed to connect to any network address of (node1, 59667)."),
+        "workload.nccl"
+    );
+    // Multi-node runs that hang because each node met only itself.
+    assert_eq!(
+        top("RDZV_HOST became localhost, each node rendezvoused with itself and multi-node runs hung at startup"),
+        "workload.nccl"
+    );
+}
