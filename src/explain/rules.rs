@@ -2034,6 +2034,51 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"\btorch\b|pytorch|\bcu1\d\d\b", "driver.too_old_for_torch", 0.3)],
         tells_apart: "`nvidia-smi`'s 'CUDA Version' against the CUDA the framework or program was built with.",
     },
+    // Slurm's CUDA_VISIBLE_DEVICES=NoDevFiles: the job requested no GPU (no --gres/--gpus), so
+    // Slurm hides every device even on a GPU node (ray-project/ray#7014).
+    Rule {
+        id: "slurm.no_dev_files",
+        title: "Slurm gave the job no GPU (NoDevFiles)",
+        pattern: r"CUDA_VISIBLE_DEVICES\W{0,20}(?:(?:to|is|=|was) (?:the )?(?:value )?)?NoDevFiles|\bNoDevFiles\b",
+        priority: 60,
+        causes: &[
+            c("workload.gpu_not_requested", 0.8, "Slurm sets CUDA_VISIBLE_DEVICES=NoDevFiles for a job that requested no GPU (selecting a GPU node with -C/--constraint or a partition is not a request), so CUDA sees no device although the node has GPUs.", "Request the GPUs: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`); inside the job `echo $CUDA_VISIBLE_DEVICES` must list indices."),
+            c("host.scheduler_config", 0.15, "The cluster has no GPU gres configured for the node, so even a request yields no devices.", "On the cluster: GresTypes=gpu, the node's Gres= and gres.conf (or AutoDetect=nvml); check with `scontrol show node <node> | grep -i gres`."),
+        ],
+        hints: &[h(r"--gres=gpu|--gpus(?:-per-\w+)?=\d|gres\.conf|slurm\.conf", "host.scheduler_config", 0.3)],
+        tells_apart: "`scontrol show job <id> | grep -i tres`: no gres/gpu in the allocation is the request; a GPU request with NoDevFiles is the cluster's gres configuration.",
+    },
+    // CUDA_VISIBLE_DEVICES set after CUDA initialised in the process, said in prose: the
+    // setting is ignored and the process uses the GPUs it saw at start (areal-project/AReaL#910:
+    // a scheduler set it over HTTP after the worker's Python had started).
+    Rule {
+        id: "env.visible_devices_set_too_late",
+        title: "CUDA_VISIBLE_DEVICES set after CUDA initialised",
+        pattern: r"(?:CUDA_VISIBLE_DEVICES|env(?:ironment)? var\w*)\b[^\n]{0,100}\b(?:too late|after (?:Python|the process|CUDA|torch) (?:has )?(?:started|initiali[sz]\w*|was imported))|\bignores? (?:env(?:ironment)? var\w* changes|(?:changes to )?CUDA_VISIBLE_DEVICES)\b[^\n]{0,30}\bafter\b[^\n]{0,20}\binitiali[sz]",
+        priority: 34,
+        causes: &[
+            c("workload.library_bug", 0.5, "The program (or its launcher) sets CUDA_VISIBLE_DEVICES once CUDA has already initialised in the worker; CUDA reads it only at initialisation, so the assignment is ignored and every worker uses the GPUs it saw at start.", "Set CUDA_VISIBLE_DEVICES in each worker's environment before its process starts (the launch command, the sbatch script with SLURM_LOCALID), not from inside the running program; upgrade the program if its launcher does this."),
+            c("env.visible_devices_invalid", 0.4, "CUDA_VISIBLE_DEVICES ends up not restricting the process as intended.", "Set it before the program starts (`CUDA_VISIBLE_DEVICES=1 python train.py`) or at the very top of the script before any import of torch."),
+        ],
+        hints: &[h(r"os\.environ|my script|I set|in my code", "env.visible_devices_invalid", 0.3)],
+        tells_apart: "Print CUDA_VISIBLE_DEVICES and torch.cuda.device_count() at the worker's start: a count that ignores the variable means it came too late.",
+    },
+    // Workers that each see all GPUs instead of the subset assigned to them (a launcher whose
+    // per-worker CUDA_VISIBLE_DEVICES never reaches the process), often ending in out-of-memory
+    // when several servers load onto the same GPU (NVIDIA/TensorRT-LLM#12370: srun --export in
+    // shared pyxis containers).
+    Rule {
+        id: "env.workers_see_all_gpus",
+        title: "every worker sees all GPUs instead of its own",
+        pattern: r"\b(?:see|sees|saw|seeing|use|uses|used|using)\s+all (?:the )?GPUs\b[^\n]{0,80}\binstead of\b|\binstead of (?:their|its|the) (?:assigned|allocated) (?:subset|GPUs?|devices?)",
+        priority: 72,
+        causes: &[
+            c("workload.library_bug", 0.6, "The launcher's per-worker CUDA_VISIBLE_DEVICES never reaches the processes (an env export a container or a shared environment ignores), so every worker sees every GPU, several load onto the same one and run out of memory.", "Pass each worker's CUDA_VISIBLE_DEVICES where the process is created (an argument exported inside the worker's own start script), and check `echo $CUDA_VISIBLE_DEVICES` in each worker."),
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES is not set per worker as intended.", "Set it per worker before the process starts."),
+        ],
+        hints: &[],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi` inside each worker: the same full list everywhere means the assignment was lost.",
+    },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
     // line): Blackwell (GB10, GB20x, RTX 50xx, RTX PRO 6000, B200/GB200) only initialises with the

@@ -3670,3 +3670,22 @@ fn round_11a_scheduling_and_rendezvous_controls() {
         "workload.nccl"
     );
 }
+
+#[test]
+fn round_11a_visible_devices_in_jobs() {
+    // Slurm's NoDevFiles: the job requested no GPU.
+    assert_eq!(
+        top("echo $CUDA_VISIBLE_DEVICES\nNoDevFiles\ntorch.cuda.is_available() is False"),
+        "workload.gpu_not_requested"
+    );
+    // CUDA_VISIBLE_DEVICES set after CUDA initialised, by the program's launcher.
+    assert_eq!(
+        top("the launcher sets CUDA_VISIBLE_DEVICES over HTTP after Python started, which is too late"),
+        "workload.library_bug"
+    );
+    // Workers that all see every GPU and run out of memory.
+    assert_eq!(
+        top("all workers see all GPUs (0,1,2,3) instead of their assigned subset, then CUDA out of memory during model load"),
+        "workload.library_bug"
+    );
+}
