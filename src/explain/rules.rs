@@ -323,6 +323,12 @@ pub const RULES: &[Rule] = &[
             // k3s/k0s/rke2 keep their own config): NVIDIA/gpu-operator#415.
             h(r"gpu[- ]operator|\bk3s\b|\bk0s\b|\brke2\b|microk8s|CONTAINERD_CONFIG|default_runtime_name|runtimeClass", "host.container_no_gpu", 0.5),
             h(r"\s--nv\b", "host.container_no_gpu", -0.5),
+            // Round 11a: a driver of the 530+ branches named beside "CUDA 12": it runs every
+            // CUDA 12 runtime (minor-version compatibility), so the runtime that says
+            // "insufficient" does not reach that driver (a container without the GPU/driver,
+            // imagegenius/docker-immich#349); app platforms that run everything in containers.
+            h(r"(?:^|[^\d.])v?(?:5[3-9]\d|[6-9]\d\d)\.\d+[\s\S]{0,300}?\bCUDA ?12\b|\bCUDA ?12\b[\s\S]{0,300}?(?:^|[^\d.])v?(?:5[3-9]\d|[6-9]\d\d)\.\d+", "host.container_no_gpu", 0.55),
+            h(r"\bunraid\b|\btruenas\b|\bportainer\b", "host.container_no_gpu", 0.2),
             h(r"unsatisfied condition|--require=cuda|nvidia-container-cli|possibly insufficient driver version", "driver.too_old_for_toolkit", 0.6),
             h(r"nvidia/cuda:|--runtime=nvidia|docker run --gpus", "driver.too_old_for_toolkit", 0.3),
             h(r"\btorch|pytorch|site-packages|\.py\b|python|The NVIDIA driver on your system is too old|RuntimeError: CUDA error", "driver.too_old_for_torch", 0.35),
@@ -411,6 +417,10 @@ pub const RULES: &[Rule] = &[
             c("driver.gpu_unsupported", 0.02, "The installed driver branch no longer supports this GPU (Kepler after 470, Fermi after 390): the module loads for no device.", "Install the legacy branch that supports the GPU (470 for Kepler, 390 for Fermi), or use another GPU type."),
         ],
         hints: &[
+            // Round 11a: Azure NV-series VM sizes (NVadsA10 v5, NVv3) need Microsoft's GRID
+            // driver; an image with the data-center CUDA driver leaves nvidia-smi without a
+            // GPU there while it works on NC/ND sizes (Azure/azhpc-images#398).
+            h(r"Standard_NV\d+\w*|\bNV\d+ads_A10\w*|NVadsA10|\bNVv[34]\b|Azure NV-?series", "driver.gpu_unsupported", 0.6),
             h(r"couldn't find libnvidia-ml", "driver.not_installed", 0.3),
             h(OLD_GPU, "driver.gpu_unsupported", 0.7),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.3),
@@ -1301,8 +1311,14 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("host.container_no_gpu", 0.65, "No node advertises nvidia.com/gpu: the device plugin is not running there or cannot see the GPUs (the node's container runtime is not the NVIDIA one, e.g. docker/containerd without `default-runtime: nvidia`, or the driver is missing).", "On the GPU node: install nvidia-container-toolkit, `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (or docker), restart it and the device-plugin pod; `kubectl describe node` must list nvidia.com/gpu under Capacity."),
             c("gpu.busy", 0.35, "Every advertised GPU is already allocated to other pods (or the pod asks for more than one node has).", "`kubectl describe node` (Allocated resources): free GPUs held by other pods, or ask for fewer."),
+            // Round 11a: the scheduler excluded the GPU node for a taint the pod does not
+            // tolerate ("1 node(s) had taint {...}, that the pod didn't tolerate, 9 Insufficient
+            // nvidia.com/gpu": NVIDIA/gpu-operator#156, the operator's validator without the
+            // ClusterPolicy's tolerations).
+            c("workload.library_bug", 0.02, "The GPU node is there but excluded: it carries a taint the pod does not tolerate (the pod spec, yours or a component's such as an operator's validator, lacks the toleration), so only nodes without GPUs remain.", "Add the GPU node's taint to the pod's tolerations (for the GPU operator's components: the ClusterPolicy's tolerations, on an operator version that passes them to every component); `kubectl describe node <gpu-node> | grep -i taint`."),
         ],
         hints: &[
+            h(r"had (?:untolerated )?taint[\s\S]{0,80}?(?:didn'?t|did not) tolerate|untolerated taint", "workload.library_bug", 0.75),
             h(r"requesting [2-9]|nvidia\.com/gpu:\s*[\x22']?[2-9]", "gpu.busy", 0.2),
             // GPUs are per container: two containers of one pod each asking for a GPU ask the
             // node for two (NVIDIA/k8s-device-plugin#71).
@@ -1702,6 +1718,375 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"TCC|Windows Server|10\.0\.(?:17763|20348)\b", "host.no_nvidia_gpu", 0.4)],
         tells_apart: "`nvidia-smi.exe` on Windows works? Then compare `ls /usr/lib/wsl/lib` with the Windows driver's files; TCC mode or Windows Server means the GPU is not shared.",
+    },
+    // ---- round 11a (clusters and clouds)
+    // A vGPU guest whose licence the guest driver did not obtain: `nvidia-smi -q` says "License
+    // Status : Unlicensed", nvidia-gridd failed to acquire one, or the text says the vGPU is
+    // unlicensed. The guest driver then restricts the vGPU: performance capped after a short
+    // grace period, and CUDA contexts refused ("busy or unavailable") on compute profiles
+    // (NVIDIA/gpu-operator#220: allocations crawl after a few minutes, Unlicensed; Azure/AKS#4870
+    // and #4880: a GRID driver without nvidia-gridd on A10 node images).
+    Rule {
+        id: "vgpu.unlicensed",
+        title: "the vGPU runs without a licence",
+        pattern: r"(?:License Status\s*:\s*Unlicensed|\bunlicensed\b[^\n]{0,60}\b(?:vGPU|GRID|GPU|state|mode)\b|\b(?:vGPU|GRID)\b[^\n]{0,80}\b(?:unlicensed|licen[cs]e[sd]? (?:was |is )?(?:not acquired|expired|missing|lost|issues?|problems?))|Failed to acquire (?:a )?licen[cs]e|nvidia-gridd[^\n]{0,80}\b(?:fail\w*|error|not running|missing|not (?:part|installed)))",
+        priority: 78,
+        causes: &[
+            c("gpu.throttled", 0.45, "The vGPU guest driver got no licence (no license server reachable, no client token, nvidia-gridd not running): an unlicensed vGPU runs restricted, its performance capped after a short grace period, so work crawls minutes after it starts.", "Check `nvidia-smi -q | grep -A2 -i licen`; configure /etc/nvidia/gridd.conf and the client configuration token, `sudo systemctl enable --now nvidia-gridd` and read its log (`journalctl -u nvidia-gridd`); on a cloud node image use the provider's GRID driver build (its node-image update) rather than a plain CUDA driver."),
+            c("driver.cuda_init_failed", 0.45, "The vGPU guest driver got no licence, and an unlicensed compute vGPU refuses CUDA contexts: CUDA answers 'busy or unavailable' (or NVML errors) while nvidia-smi lists the GPU idle.", "License the vGPU: `nvidia-smi -q | grep -A2 -i licen` must say Licensed; configure gridd.conf and the client token and restart nvidia-gridd, or move the node to an image whose GRID driver installs nvidia-gridd."),
+        ],
+        hints: &[
+            h(r"\bslow\w*|throttl\w*|\bminutes\b|\bfps\b|frame ?rate|performance", "gpu.throttled", 0.3),
+            h(r"busy or unavailable|Failed to initialize NVML|initialization error|no CUDA-capable device|cuInit|device errors", "driver.cuda_init_failed", 0.3),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -A2 -i licen` in the guest: 'Unlicensed' with slow work is the cap; with CUDA refusing contexts it is the refusal. Licensing fixes both.",
+    },
+    // Work that becomes many times slower (or stuck) a few minutes after it starts: a GPU that
+    // reaches a thermal or power limit, or a vGPU the guest driver restricts when unlicensed
+    // (Azure/AKS#4868: "2000+ times slower after running CUDA for several minutes" on A10 vGPU
+    // nodes, closed with the GRID licensing fix).
+    Rule {
+        id: "gpu.slows_after_minutes",
+        title: "the GPU slows down a few minutes into the run",
+        pattern: r"(?:\bslow\w*|throttl\w*|\bstuck\b|crawl\w*|freez\w*)\b[^\n]{0,80}\bafter (?:running [^\n]{0,30}?for )?(?:a few|a couple of|several|some|\d+) minutes\b|\bafter (?:a few|a couple of|several|some|\d+) minutes\b[^\n]{0,80}(?:\bslow\w*|throttl\w*|\bstuck\b|crawl\w*)",
+        priority: 38,
+        causes: &[
+            c("gpu.throttled", 0.6, "The GPU is held below its speed some minutes into the run: a temperature or power limit reached, or on a virtual GPU (cloud NV/A10 vGPU nodes, VMware/Citrix guests) the guest driver capping an unlicensed vGPU after its grace period.", "Under load watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER` (active slowdown reasons name the limit); on a vGPU check `nvidia-smi -q | grep -A2 -i licen` and license it (gridd.conf, client token, nvidia-gridd)."),
+            c("workload.library_bug", 0.2, "The program itself does more work per step as it runs (a growing graph, a leak).", "Profile a step early and late in the run."),
+        ],
+        hints: &[
+            h(r"\bvGPU\b|\bGRID\b|VMware|vSphere|Citrix|\bA10\b|\bNV\d*ads\b|Standard_NV|\bAKS\b|Azure|licen[cs]", "gpu.throttled", 0.2),
+            h(r"memory (?:grows|leak)|graph (?:grows|keeps growing)|inside the (?:training )?loop", "workload.library_bug", 0.5),
+        ],
+        tells_apart: "`nvidia-smi -q -d PERFORMANCE` when it is slow: an active slowdown reason is the limit; on a vGPU, the licence status.",
+    },
+    // kubelet refusing a pod because the GPUs it would get are gone: "Allocate failed due to
+    // requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0"
+    // (UnexpectedAdmissionError). Another pod was admitted to the node's GPUs first (the GPU
+    // operator's validator racing a pending workload: NVIDIA/gpu-operator#233), or the device
+    // plugin marked GPUs unhealthy (an Xid) after the scheduler counted them.
+    Rule {
+        id: "k8s.devices_taken",
+        title: "kubelet found the node's GPUs already allocated",
+        pattern: r"(?:requested number of devices unavailable for [\w./-]*gpu[^\n]{0,80}|UnexpectedAdmissionError[^\n]{0,120}\bnvidia\.com/gpu[^\n]{0,60})",
+        priority: 60,
+        causes: &[
+            c("none", 0.55, "Every GPU of the node is already allocated: another pod (a pending workload, a second replica) was admitted to it between scheduling and admission. The node and its GPUs are fine.", "List what holds the node's GPUs (`kubectl describe node <node>`: Allocated resources, nvidia.com/gpu) and wait for or move that pod; for the GPU operator's validator set `validator.plugin.env WITH_WORKLOAD=false`."),
+            c("gpu.xid", 0.25, "The device plugin marked GPUs unhealthy (an Xid such as 48/79 on the node) after the scheduler counted them, so fewer are allocatable than expected.", "Read the device plugin's log and `dmesg | grep -i xid` on the node; a GPU with a fatal Xid needs a reset or reboot."),
+            c("host.container_no_gpu", 0.1, "The device plugin restarted and re-registered no GPUs.", "`kubectl -n <ns> logs <device-plugin pod>`; check the node's Capacity/Allocatable nvidia.com/gpu."),
+        ],
+        hints: &[h(r"\bXid\b|unhealthy", "gpu.xid", 0.45)],
+        tells_apart: "`kubectl describe node`: nvidia.com/gpu Allocatable against Allocated; the device plugin's log for unhealthy devices.",
+    },
+    // A program that parses CUDA_VISIBLE_DEVICES as integers meets a GPU or MIG UUID, which CUDA
+    // accepts there (Kubernetes and Slurm set UUIDs; MIG slices are addressed by them):
+    // "ValueError: invalid literal for int() with base 10: 'MIG-377e…'" (vllm-project/vllm#41848,
+    // #13815). The program's bug, not the machine.
+    Rule {
+        id: "env.visible_devices_uuid_parsed",
+        title: "the program cannot read a GPU/MIG UUID in CUDA_VISIBLE_DEVICES",
+        pattern: r"invalid literal for int\(\) with base 10: ['\x22](?:MIG|GPU)-[0-9a-fA-F]",
+        priority: 70,
+        causes: &[
+            c("workload.library_bug", 0.75, "CUDA_VISIBLE_DEVICES may name GPUs and MIG slices by UUID (Kubernetes' device plugin and MIG set them so), but this program converts each entry with int() and crashes before using the GPU.", "Upgrade the program to a release that accepts UUIDs; meanwhile give it indices (`CUDA_VISIBLE_DEVICES=0`, with MIG: the slice's index under `nvidia-smi -L`) where the environment allows."),
+            c("env.visible_devices_invalid", 0.2, "CUDA_VISIBLE_DEVICES was set to UUIDs where this program needs plain indices.", "Set CUDA_VISIBLE_DEVICES to indices for this program."),
+        ],
+        hints: &[],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES`: a GPU-/MIG- UUID there is valid for CUDA; the traceback's int() is the program's.",
+    },
+    // The NVIDIA runtime installed but not the container engine's default: Kubernetes (and
+    // installers that check it, such as OpenPAI's) run pods with runc, so the device plugin and
+    // the workloads get no driver libraries ("The default runtime is not set correctly":
+    // NVIDIA/nvidia-container-runtime#154; containerd without default_runtime_name = "nvidia":
+    // NVIDIA/k8s-device-plugin#314).
+    Rule {
+        id: "container.runtime_not_default",
+        title: "the NVIDIA container runtime is not the default runtime",
+        pattern: r"(?:default runtime is not set correctly|(?:nvidia|NVIDIA)(?: container)? runtime (?:is )?not (?:set |configured )?(?:as )?(?:the )?default|default_runtime_name\s*=\s*[\x22']?runc\b|\bnot the default runtime\b)",
+        priority: 55,
+        causes: &[
+            c("host.container_no_gpu", 0.85, "The NVIDIA container runtime is registered but the engine's default is still runc: pods and containers that do not name the nvidia runtime (the device plugin, the workloads) start without the driver's libraries and devices.", "Make it the default: docker `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json; containerd `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` (default_runtime_name = \"nvidia\"); restart the engine — or create a RuntimeClass `nvidia` and set `runtimeClassName: nvidia` in the pods."),
+            c("driver.not_installed", 0.1, "The runtime is the default but the node has no working driver for it to inject.", "Check `nvidia-smi` on the node itself."),
+        ],
+        hints: &[],
+        tells_apart: "`docker info | grep -i runtime` (Default Runtime) or `grep default_runtime_name /etc/containerd/config.toml`; the runtime must be nvidia (or the pod must name a RuntimeClass).",
+    },
+    // A program that overwrites the CUDA_VISIBLE_DEVICES the scheduler set (Slurm, Kubernetes):
+    // jobs then run on GPUs they were not given, or see none (IsoNet-cryoET/IsoNet2#28).
+    Rule {
+        id: "env.visible_devices_overwritten",
+        title: "the program overwrites the scheduler's CUDA_VISIBLE_DEVICES",
+        pattern: r"(?:overwrit\w*|overrid\w*|clobber\w*|replac\w*|resets?)\b[^\n]{0,40}`?\bCUDA_VISIBLE_DEVICES\b|\bCUDA_VISIBLE_DEVICES\b`?[^\n]{0,40}\b(?:gets? |is |was )?(?:overwritten|overridden|clobbered|replaced)",
+        priority: 35,
+        causes: &[
+            c("workload.library_bug", 0.6, "The program sets CUDA_VISIBLE_DEVICES itself and replaces the list the scheduler gave the job: on a shared node it then uses GPUs assigned to other jobs (or indices that do not exist in the job's cgroup).", "Let the program keep an inherited CUDA_VISIBLE_DEVICES (patch or upgrade it; choose GPUs by index within the visible list instead); meanwhile run it where it cannot see other jobs' GPUs (Slurm `ConstrainDevices=yes`)."),
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES ends up naming GPUs this job does not have.", "`echo $CUDA_VISIBLE_DEVICES` inside the job and in the program; set it once, before the program starts."),
+        ],
+        hints: &[h(r"\bslurm\b|\bsbatch\b|\bsrun\b|scheduler|assign(?:ed|ment)|allocat\w+", "workload.library_bug", 0.2)],
+        tells_apart: "Print CUDA_VISIBLE_DEVICES at the job's start and inside the program: a different list there is the program's doing.",
+    },
+    // The c10d rendezvous between the nodes never completes: the store on the master node cannot
+    // be reached or not every node joins in time ("DistStoreError: Socket Timeout", "wait
+    // timeout after 900000ms", RendezvousTimeoutError, "The client socket has timed out ...
+    // while trying to connect to"). MASTER_ADDR/PORT, the node count and rank, the environment
+    // a launcher expects, a firewall or DNS between the nodes — not the GPUs
+    // (hiyouga/LlamaFactory#6154: the multi-node variables changed in a new release).
+    Rule {
+        id: "torch.rendezvous_timeout",
+        title: "the nodes never meet at the rendezvous",
+        pattern: r"(?:DistStoreError:[^\n]{0,80}(?:Socket Timeout|wait timeout|[Tt]imed out)[^\n]{0,80}|RendezvousTimeoutError[^\n]{0,80}|RendezvousConnectionError[^\n]{0,120}|The client socket has timed out after \d+m?s while trying to connect to[^\n]{0,60}|The client socket has failed to connect to (?:any network address of )?[^\n]{0,80}(?:errno: 11[01]|Connection (?:timed out|refused)|any network address)[^\n]{0,40}|DistNetworkError:[^\n]{0,80}(?:Connection reset by peer|Connection refused|timed out)[^\n]{0,40})",
+        priority: 50,
+        causes: &[
+            c("workload.nccl", 0.7, "The processes of a multi-node (or multi-process) job cannot complete the c10d rendezvous: the master's address or port is wrong or unreachable from the other nodes (firewall, DNS, a hostname resolving to 127.0.x.x), the node count/rank or the launcher's environment variables do not match on every node, or one node never started. The GPUs are not involved yet.", "Check on every node the same MASTER_ADDR/MASTER_PORT (or --rdzv_endpoint), --nnodes and a distinct --node_rank; from a worker `nc -zv <master> <port>`; open the port in the firewall; use an address every node resolves (not a loopback hostname); read the launcher's docs for the variables it expects."),
+            c("workload.library_bug", 0.15, "One rank died or hung before joining (an earlier error on that node), so the others time out waiting.", "Read the first error on every node's log; the timeout is only its echo."),
+        ],
+        hints: &[h(r"(?:first|earlier) error|Traceback[\s\S]{0,400}?(?:OutOfMemory|CUDA error)", "workload.library_bug", 0.3)],
+        tells_apart: "From a worker node `nc -zv <MASTER_ADDR> <MASTER_PORT>` while the master waits, and the first error in every node's log.",
+    },
+    // Another CUDA context already holds the GPU in a mode that allows one: TensorFlow's
+    // "creating context when one is currently active" on shared servers whose GPUs are in
+    // EXCLUSIVE_THREAD (or PROHIBITED) compute mode (tensorflow/tensorflow#526, #3612), or two
+    // CUDA libraries in one process (Caffe or dlib beside TensorFlow).
+    Rule {
+        id: "cuda.context_already_active",
+        title: "another CUDA context already holds the GPU",
+        pattern: r"(?:creating context when one is currently active[^\n]{0,40}|CUDA_ERROR_CONTEXT_ALREADY_IN_USE|cudaErrorDeviceAlreadyInUse|exclusive[- _]thread[^\n]{0,40}(?:compute )?mode)",
+        priority: 58,
+        causes: &[
+            c("gpu.compute_mode_restricted", 0.55, "The GPU's compute mode allows one context (EXCLUSIVE_THREAD, deprecated, or EXCLUSIVE_PROCESS held by another process) or none (PROHIBITED); on a shared server another user's process already has it.", "`nvidia-smi -q -d COMPUTE`; set Default (`sudo nvidia-smi -c 0 -i <n>`) or EXCLUSIVE_PROCESS (`-c 3`), or pick a GPU nobody uses (CUDA_VISIBLE_DEVICES / the scheduler's allocation)."),
+            c("workload.library_bug", 0.35, "Two CUDA libraries in one process each create or expect their own context (Caffe, dlib, Theano beside TensorFlow): the second finds the first one current.", "Run the other library in a separate process (or thread), or use one framework for the GPU work."),
+        ],
+        hints: &[
+            h(r"other (?:processes|users|jobs)|shared (?:server|machine|cluster|GPU)|\bcluster\b|exclusive|compute[ -]mode|E\. (?:Thread|Process)", "gpu.compute_mode_restricted", 0.3),
+            h(r"\bcaffe\b|\btheano\b|\bdlib\b|\bcupy\b|StreamExecutor context|another (?:library|framework)|both (?:libraries|frameworks)", "workload.library_bug", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q -d COMPUTE` (compute mode) and `nvidia-smi` (who holds the GPU); a second CUDA library imported in the same process.",
+    },
+    // NVML answers "Unknown Error" for a device that is there: the driver's GSP firmware not
+    // answering (the 525/535 GSP path on cloud g4dn/g5 instances: awslabs/amazon-eks-ami#1523,
+    // fixed by disabling GSP), a GPU in an error state after an Xid, or a container that lost
+    // its device access (cgroups re-applied by a daemon-reload).
+    Rule {
+        id: "nvml.device_unknown_error",
+        title: "NVML answers \"Unknown Error\" for the GPU",
+        pattern: r"(?:error creating nvml\.Device \d+: nvml: Unknown Error[^\n]{0,60}|nvml: Unknown Error|(?:nvidia-smi(?: -q| -a)?)[^\n]{0,80}\b(?:values|fields|entries)\b[^\n]{0,30}\bUnknown Error|:\s*Unknown Error\s*\n[^\n]{0,60}:\s*Unknown Error)",
+        priority: 56,
+        causes: &[
+            c("driver.nvml_failed", 0.5, "The driver cannot get answers from the GPU for NVML's queries: the GPU System Processor firmware (GSP) of this driver branch stops answering (known on some cloud instance types with the 525/535 drivers), so nvidia-smi fields read 'Unknown Error' and the device plugin cannot build its device.", "Read `dmesg | grep -iE 'NVRM|Xid|GSP'`; on the affected cloud instances disable GSP (`options nvidia NVreg_EnableGpuFirmware=0` in /etc/modprobe.d, proprietary module only, then reboot) or move to a driver/node image with the fix."),
+            c("gpu.xid", 0.25, "The GPU fell into an error state (an Xid such as 79 or 119 in the kernel log) and no longer answers.", FIX_XID_HW),
+            c("host.container_no_gpu", 0.15, "Inside a container: the container lost its device access (systemd re-applied the cgroups after a daemon-reload), so NVML inside it fails while the host is fine.", "Recreate the pod/container; with cgroup v2 and the nvidia runtime use the CDI or `--device` mounts recommended by the toolkit so daemon-reloads do not drop the devices."),
+        ],
+        hints: &[
+            h(r"\bGSP\b|EnableGpuFirmware|Xid\D{0,5}119|Timeout waiting for RPC from GSP", "driver.nvml_failed", 0.4),
+            h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.4),
+            h(r"daemon-reload|systemctl daemon|cgroup", "host.container_no_gpu", 0.45),
+        ],
+        tells_apart: "`dmesg | grep -iE 'NVRM|Xid|GSP'` on the host: GSP RPC timeouts → the firmware; an Xid → the GPU's state; the host's nvidia-smi fine while the container's fails → the container's devices.",
+    },
+    // The kernel cannot load the driver's GSP firmware file: the driver package (or image)
+    // ships without /lib/firmware/nvidia/<version>/gsp_*.bin, or the files are of another
+    // version than the module (NixOS/nixpkgs#454772).
+    Rule {
+        id: "driver.gsp_firmware_missing",
+        title: "the driver's GSP firmware file is missing",
+        pattern: r"(?:Direct firmware load for nvidia/[\d.]+/gsp_\w+\.bin failed with error -?\d+|gsp_\w+\.bin[^\n]{0,40}\b(?:not found|missing|No such file))",
+        priority: 72,
+        causes: &[
+            c("driver.not_installed", 0.65, "The driver installation is incomplete: its GSP firmware files (/lib/firmware/nvidia/<version>/gsp_*.bin) are missing, so the kernel module cannot start the GPU (GSP-based GPUs, Turing and later, with the open module or a 510+ proprietary driver).", "Install the driver's firmware with the driver (the distribution's nvidia firmware package of the same version, or the .run installer) and reboot; `ls /lib/firmware/nvidia/$(modinfo -F version nvidia)/` must list gsp_*.bin."),
+            c("driver.library_mismatch", 0.25, "The firmware present is of another driver version than the loaded module (an upgrade that replaced one without the other).", "Reinstall the driver so module and firmware are the same version, then reboot."),
+        ],
+        hints: &[h(r"\bupgrad\w+|\bupdat\w+|mismatch|another version", "driver.library_mismatch", 0.2)],
+        tells_apart: "`modinfo -F version nvidia` against the directories under /lib/firmware/nvidia/.",
+    },
+    // The container hook's query to the driver times out: without persistence mode the driver
+    // initialises every GPU when the hook opens them (slow on VMs and many-GPU nodes); a hung
+    // GPU does the same (NVIDIA/nvidia-docker#723: Azure N-series VMs, persistence mode off).
+    Rule {
+        id: "container.driver_rpc_timeout",
+        title: "the container hook timed out talking to the driver",
+        pattern: r"nvidia-container-cli(?:\.real)?: (?:initialization|detection) error: driver (?:rpc )?error: timed out",
+        priority: 79,
+        causes: &[
+            c("driver.persistence_off", 0.55, "Persistence mode is off, so the driver initialises the GPUs whenever a client opens them and tears them down when it exits; on VMs and nodes with several GPUs that takes long enough for nvidia-container-cli's driver query to time out.", "Enable persistence: `sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`), then start the container again."),
+            c("gpu.xid", 0.25, "A GPU is hung (an Xid in the kernel log) and the driver does not answer.", FIX_XID_HW),
+            c("driver.module_not_loaded", 0.1, "The driver's kernel side is not healthy (module reloading, a failed upgrade).", FIX_MODULE),
+        ],
+        hints: &[
+            h(r"persistence", "driver.persistence_off", 0.3),
+            h(r"\bXid\b|fallen off the bus", "gpu.xid", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -i persistence` and `time nvidia-smi` on the host; `dmesg | grep -i xid`.",
+    },
+    // Start-up that takes seconds per GPU: without persistence mode every CUDA job (and
+    // nvidia-smi) initialises all the GPUs again (arrayfire/arrayfire#2467: "time of the first
+    // execution is proportional to the number of GPUs"); a first run that JIT-compiles PTX for a
+    // GPU the build has no code for is the other slow start.
+    Rule {
+        id: "driver.slow_initialisation",
+        title: "CUDA start-up (or nvidia-smi) is slow",
+        pattern: r"(?:proportional to the number of (?:GPU|device)s|nvidia-smi (?:takes|took) (?:forever|ages|very long|\d+ ?(?:s|sec|seconds|minutes))|(?:first (?:execution|run|CUDA call|cuda call|kernel launch)|GPU initiali[sz]ation|CUDA initiali[sz]ation|cuInit)\b[^\n]{0,40}\b(?:takes?|took|is|was)\s+(?:very |extremely |really )?(?:slow|long|forever|\d+ ?(?:s|sec|seconds|minutes))\b)",
+        priority: 22,
+        causes: &[
+            c("driver.persistence_off", 0.55, "Persistence mode is off: with no client holding the GPUs the driver tears their state down and initialises every GPU again for each CUDA job and each nvidia-smi, seconds per GPU.", "Run the persistence daemon: `sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`); `nvidia-smi -q | grep -i persistence` must say Enabled."),
+            c("torch.ptx_jit_only", 0.3, "The build has no machine code for this GPU, so the first run JIT-compiles its PTX (minutes for a large library), cached afterwards in ~/.nv/ComputeCache.", "Install a build with kernels for the GPU's architecture, or keep the JIT cache (CUDA_CACHE_MAXSIZE large enough, CUDA_CACHE_PATH on a persistent disk)."),
+        ],
+        hints: &[
+            h(r"number of (?:GPU|device)s|\b[2-9] ?(?:x ?)?GPUs\b|each GPU|per GPU|nvidia-smi|persistence", "driver.persistence_off", 0.25),
+            h(r"\bPTX\b|\bJIT\b|ComputeCache|CUDA_CACHE|no kernel image|not compatible with the current PyTorch", "torch.ptx_jit_only", 0.45),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -i persistence` (Disabled: the re-initialisation) and whether the second run is fast with the JIT cache kept (PTX JIT).",
+    },
+    // A MIG mode change that has not taken effect: nvidia-smi's "MIG mode is in pending enable
+    // state", the MIG manager's "Mode change pending: true", or a text saying MIG needs a reboot.
+    // The change applies at the next GPU reset; the reset waits for every client to let go of
+    // the GPU (nvidia-persistenced, DCGM, the kubelet: NVIDIA/gpu-operator#118, #1606).
+    Rule {
+        id: "gpu.mig_mode_pending",
+        title: "a MIG mode change is pending",
+        pattern: r"(?:MIG mode is in pending (?:enable|disable) state[^\n]{0,80}|Mode change pending:\s*true|\b(?:reboot|restart)\w*\b[^\n]{0,40}\bto (?:enable|disable|apply|toggle) MIG\b|\bMIG\b[^\n]{0,60}\b(?:requires?|needs?|need to)\b[^\n]{0,20}\b(?:a |system |node )?reboot)",
+        priority: 62,
+        causes: &[
+            c("gpu.mig_enabled", 0.55, "The MIG mode change is stored but takes effect only at the next GPU reset; until then the GPU stays in its old mode (A100/A30 in passthrough and some hypervisors need a full reboot), so MIG profiles cannot be created or MIG is still on.", "Stop the GPU's clients and reset it (`sudo nvidia-smi -r -i <n>`), or reboot the machine; check `nvidia-smi -q | grep -A2 'MIG Mode'` (Current must equal Pending); the GPU operator's MIG manager can reboot by itself (`WITH_REBOOT=true`)."),
+            c("gpu.busy", 0.35, "A client holds the GPU, so the reset that would apply the mode cannot happen ('In use by another client'): nvidia-persistenced, DCGM or dcgm-exporter, the device plugin, the kubelet's cAdvisor, a monitoring nvidia-smi.", "Find the holders (`sudo lsof /dev/nvidia*`, `nvidia-smi --query-compute-apps=pid --format=csv`), stop them (`systemctl stop nvidia-persistenced dcgm`), apply the mode, then start them again."),
+        ],
+        hints: &[h(r"In use by another client|currently (?:being used|in use) by (?:one or more )?(?:other|another)|persistenced|\bdcgm\b|--gpu-reset", "gpu.busy", 0.4)],
+        tells_apart: "`nvidia-smi -q | grep -A2 'MIG Mode'`: Pending differs from Current → reset/reboot; `sudo lsof /dev/nvidia*` names what blocks the reset.",
+    },
+    // MIG devices gone after a reboot: MIG mode persists, the GPU and compute instances do not
+    // (NVIDIA/k8s-device-plugin#225); they must be created again at every boot.
+    Rule {
+        id: "gpu.mig_instances_lost",
+        title: "the MIG devices are gone after a reboot",
+        pattern: r"\bmigs?\b[^\n]{0,60}\b(?:destroi?ed|gone|lost|disappear\w*|deleted|missing|vanish\w*)\b[^\n]{0,40}\b(?:reboot|restart)|\b(?:after|when|on) (?:a |the )?(?:reboot|restart)\w*[^\n]{0,60}\bmigs?\b[^\n]{0,40}\b(?:destroi?ed|gone|lost|disappear\w*|deleted|missing|vanish\w*)",
+        priority: 60,
+        causes: &[c("gpu.mig_enabled", 0.85, "MIG mode survives a reboot but the MIG devices (GPU and compute instances) do not: after every boot the GPU is in MIG mode with no instances, so nvidia-smi -L, the device plugin and CUDA see no usable device.", "Create the instances again at boot (`nvidia-smi mig -cgi <profiles> -C`), best with nvidia-mig-parted's systemd service or the GPU operator's MIG manager, which apply a declared config on every start.")],
+        hints: &[],
+        tells_apart: "`nvidia-smi -L` after boot: a GPU in MIG mode listing no MIG devices.",
+    },
+    // A multi-node launch that never gets going: the reporter's words, or the launch lines of
+    // several nodes pasted with nothing else recognised (MASTER_ADDR not the master's on every
+    // node, node ranks repeated, a port closed: hiyouga/LlamaFactory#7326).
+    Rule {
+        id: "torch.multinode_launch_stalls",
+        title: "a multi-node launch never starts",
+        pattern: r"\bmulti-?node (?:runs?|jobs?|training|launch\w*)\b[^\n]{0,40}\b(?:hung|hangs?|hanging|stuck|stall\w*|never start\w*)\b|\brendezvous\w*\b[^\n]{0,30}\bwith itself\b|(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)[\s\S]{0,1500}?(?:\bhang\w*|\bstuck\b|\bfreez\w*|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))|(?:\bhang\w*|\bstuck\b|no progress|nothing happens|does(?:n'?t| not) (?:continue|proceed|start))[\s\S]{0,1500}?(?:NNODES=\d|--nnodes[ =]\d|num nodes: ?\d)|(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+[\s\S]{0,2000}?(?:NNODES|--nnodes)[ =]\d+[^\n]{0,120}(?:MASTER_ADDR|--master[_-]addr)[ =]\S+",
+        priority: 28,
+        causes: &[
+            c("workload.nccl", 0.65, "The nodes of a multi-node launch never meet: MASTER_ADDR/MASTER_PORT must name the master node on every node, each node needs its own node rank (NODE_RANK / --node_rank), the number of nodes must agree, and the port must be reachable from every node.", "Launch every node with the same MASTER_ADDR (the master's reachable IP) and MASTER_PORT, NNODES equal everywhere and a distinct NODE_RANK per node; test `nc -zv <master> <port>` from each worker."),
+            c("probe.p2p", 0.15, "The rendezvous completed but the first collective stalls (P2P between the local GPUs).", "Try `NCCL_P2P_DISABLE=1`."),
+        ],
+        hints: &[h(r"MASTER_ADDR=\S+[\s\S]{0,1500}?MASTER_ADDR=", "workload.nccl", 0.1)],
+        tells_apart: "Compare the launch lines of every node: one MASTER_ADDR, distinct node ranks; `NCCL_DEBUG=INFO` shows whether any collective started.",
+    },
+    // The fabric manager finds no NVSwitch: "request to query NVSwitch device information from
+    // NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]". On PCIe
+    // GPUs (NVLink bridges, A40/L40/RTX) there is no fabric to manage and the service is not
+    // needed (NVIDIA/gpu-operator#610); on HGX B200 and later the NVSwitches are reached through
+    // the InfiniBand stack and NVLSM, and without them the GPUs never register (802).
+    Rule {
+        id: "fabric_manager.nothing_to_do",
+        title: "the fabric manager found no NVSwitch",
+        pattern: r"(?:NV_WARN_NOTHING_TO_DO|query NVSwitch device information from NVSwitch driver failed[^\n]{0,80})",
+        priority: 70,
+        causes: &[
+            c("none", 0.55, "This machine has no NVSwitch (PCIe GPUs, two GPUs joined by an NVLink bridge, consumer cards): the fabric manager only serves NVSwitch systems (DGX/HGX), finds nothing to do and exits. The GPUs work without it.", "Disable the service (`sudo systemctl disable --now nvidia-fabricmanager`) and remove the package; check the GPUs with `nvidia-smi` and `nvidia-smi topo -m` (NV# links over a bridge need no fabric manager)."),
+            c("driver.fabric_manager", 0.35, "An NVSwitch system whose switches the fabric manager cannot see: on HGX/DGX B200 and later (NVLink 5) the switches are managed through InfiniBand and NVLSM, so without the mlx5_ib/ib_umad modules or the NVLSM package the GPUs never register and CUDA reports 802.", "On HGX B200-class systems install the fabric manager with its NVLSM dependency and load the InfiniBand modules (`modprobe mlx5_ib ib_umad`, linux-modules-extra on Ubuntu), then restart nvidia-fabricmanager; `nvidia-smi -q | grep -A2 -i fabric` must reach Completed."),
+        ],
+        hints: &[
+            h(r"\bG?B[123]00\b|NVLink ?5|\bNVL5\b|NVLSM|\bHGX\b|\bDGX\b|\bSXM\d?\b|error 802|system not yet initialized", "driver.fabric_manager", 0.4),
+            h(r"\bbridge\b|\bA40\b|\bA30\b|\bA10G?\b|\bL40S?\b|\bL4\b|\bRTX\b|\b[34]090\b|PCIe", "none", 0.2),
+        ],
+        tells_apart: "`nvidia-smi -q | grep -A2 -i fabric` and `ls /proc/driver/nvidia-nvswitch/devices/`: no NVSwitch and CUDA working → nothing to fix; an HGX whose fabric stays In Progress → the fabric manager's prerequisites.",
+    },
+    // The driver cannot be built for the running kernel because its headers are not available:
+    // the GPU operator's driver container on a kernel whose headers package does not exist
+    // (NVIDIA/gpu-operator#300: OKD's 5.14.14), "Could not resolve Linux kernel version",
+    // "Unable to locate package linux-headers-<kernel>", a missing /lib/modules/<kernel>/build.
+    Rule {
+        id: "kernel.headers_unavailable",
+        title: "no kernel headers for the running kernel",
+        pattern: r"(?:kernel[- ]headers?\b[^\n]{0,80}\b(?:does not exist|doesn'?t exist|do not exist|not found|not available|no equivalent|unable to locate|missing)|(?:does not|doesn'?t) have an? (?:equivalent|matching) kernel[- ]headers?|Unable to locate package linux-headers-[\w.+-]+|Could not resolve Linux kernel version|/lib/modules/[^\s/]+/build: No such file or directory)",
+        priority: 45,
+        causes: &[
+            c("driver.module_not_loaded", 0.75, "The NVIDIA kernel module must be compiled against the running kernel's headers; none exist for this kernel (a kernel newer than its headers packages, a custom or FIPS kernel, a repository that dropped it), so the module is never built and the driver never loads.", "Boot a kernel whose headers are installable (`apt-cache policy linux-headers-$(uname -r)` / `dnf list kernel-devel-$(uname -r)`) and pin it, or use a precompiled driver for the kernel (the GPU operator's precompiled driver images, the distribution's signed nvidia modules)."),
+            c("driver.not_installed", 0.15, "The driver installation stopped at the build, so nothing of it is usable.", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[],
+        tells_apart: "`uname -r` against the headers the repositories offer (`apt-cache search linux-headers | grep $(uname -r)`).",
+    },
+    // A vGPU guest driver of another branch than the host's vGPU manager supports: "Xid 78:
+    // Guest driver is incompatible with host driver" (skypilot-org/skypilot#10468: an R535 GRID
+    // guest driver on Azure NVadsA10_v5 hosts that moved to vGPU 18 / R570).
+    Rule {
+        id: "vgpu.guest_driver_incompatible",
+        title: "the vGPU guest driver does not match the host",
+        pattern: r"(?:Guest driver is incompatible with host driver|(?:vGPU|guest) driver[^\n]{0,40}\b(?:incompatible|not compatible|unsupported)\b[^\n]{0,40}\bhost|unsupported vGPU\b[^\n]{0,60})",
+        priority: 92,
+        causes: &[
+            c("driver.gpu_unsupported", 0.8, "A vGPU guest must run a guest driver of a branch the host's vGPU manager supports; after the host (or the cloud's VM size) moved to a newer vGPU release the old guest driver is refused, so the VM sees no usable GPU.", "Install the guest (GRID) driver of the branch the host or cloud lists for this VM size (Azure: the GRID driver table for NVadsA10_v5; VMware/Citrix: the vGPU release's guest driver), then reboot."),
+            c("gpu.xid", 0.1, "The Xid records the refusal; nothing is wrong with the GPU itself.", FIX_XID_HW),
+        ],
+        hints: &[],
+        tells_apart: "The guest driver's version (`cat /proc/driver/nvidia/version`) against the host's vGPU release (the provider's supported GRID driver table).",
+    },
+    // The driver said in words not to support a CUDA release ("This version of nvidia drivers
+    // does not support CUDA 11.8": skypilot-org/skypilot#2751, an image's 495 driver).
+    Rule {
+        id: "driver.said_lacks_cuda",
+        title: "the driver does not support the CUDA the program needs (in words)",
+        pattern: r"\bdrivers?\b[^\n.]{0,40}\b(?:does not|doesn'?t|do not|don'?t|cannot|can'?t|won'?t) support (?:CUDA|cuda) ?\d+(?:\.\d+)?",
+        priority: 19,
+        causes: &[
+            c("driver.too_old_for_torch", 0.45, "The framework build's CUDA is newer than the newest CUDA the driver supports (nvidia-smi's 'CUDA Version').", FIX_DRIVER_UPGRADE),
+            c("driver.too_old_for_toolkit", 0.45, "The program's or image's CUDA is newer than the newest CUDA the driver supports.", "Install a driver at least as new as the program's CUDA needs (`nvidia-smi`'s 'CUDA Version' must be at least the program's), or use a build for an older CUDA."),
+        ],
+        hints: &[h(r"\btorch\b|pytorch|\bcu1\d\d\b", "driver.too_old_for_torch", 0.3)],
+        tells_apart: "`nvidia-smi`'s 'CUDA Version' against the CUDA the framework or program was built with.",
+    },
+    // Slurm's CUDA_VISIBLE_DEVICES=NoDevFiles: the job requested no GPU (no --gres/--gpus), so
+    // Slurm hides every device even on a GPU node (ray-project/ray#7014).
+    Rule {
+        id: "slurm.no_dev_files",
+        title: "Slurm gave the job no GPU (NoDevFiles)",
+        pattern: r"CUDA_VISIBLE_DEVICES\W{0,20}(?:(?:to|is|=|was) (?:the )?(?:value )?)?NoDevFiles|\bNoDevFiles\b",
+        priority: 60,
+        causes: &[
+            c("workload.gpu_not_requested", 0.8, "Slurm sets CUDA_VISIBLE_DEVICES=NoDevFiles for a job that requested no GPU (selecting a GPU node with -C/--constraint or a partition is not a request), so CUDA sees no device although the node has GPUs.", "Request the GPUs: `#SBATCH --gres=gpu:1` (or `--gpus=1`, `--gpus-per-node=N`); inside the job `echo $CUDA_VISIBLE_DEVICES` must list indices."),
+            c("host.scheduler_config", 0.15, "The cluster has no GPU gres configured for the node, so even a request yields no devices.", "On the cluster: GresTypes=gpu, the node's Gres= and gres.conf (or AutoDetect=nvml); check with `scontrol show node <node> | grep -i gres`."),
+        ],
+        hints: &[h(r"--gres=gpu|--gpus(?:-per-\w+)?=\d|gres\.conf|slurm\.conf", "host.scheduler_config", 0.3)],
+        tells_apart: "`scontrol show job <id> | grep -i tres`: no gres/gpu in the allocation is the request; a GPU request with NoDevFiles is the cluster's gres configuration.",
+    },
+    // CUDA_VISIBLE_DEVICES set after CUDA initialised in the process, said in prose: the
+    // setting is ignored and the process uses the GPUs it saw at start (areal-project/AReaL#910:
+    // a scheduler set it over HTTP after the worker's Python had started).
+    Rule {
+        id: "env.visible_devices_set_too_late",
+        title: "CUDA_VISIBLE_DEVICES set after CUDA initialised",
+        pattern: r"(?:CUDA_VISIBLE_DEVICES|env(?:ironment)? var\w*)\b[^\n]{0,100}\b(?:too late|after (?:Python|the process|CUDA|torch) (?:has )?(?:started|initiali[sz]\w*|was imported))|\bignores? (?:env(?:ironment)? var\w* changes|(?:changes to )?CUDA_VISIBLE_DEVICES)\b[^\n]{0,30}\bafter\b[^\n]{0,20}\binitiali[sz]",
+        priority: 34,
+        causes: &[
+            c("workload.library_bug", 0.5, "The program (or its launcher) sets CUDA_VISIBLE_DEVICES once CUDA has already initialised in the worker; CUDA reads it only at initialisation, so the assignment is ignored and every worker uses the GPUs it saw at start.", "Set CUDA_VISIBLE_DEVICES in each worker's environment before its process starts (the launch command, the sbatch script with SLURM_LOCALID), not from inside the running program; upgrade the program if its launcher does this."),
+            c("env.visible_devices_invalid", 0.4, "CUDA_VISIBLE_DEVICES ends up not restricting the process as intended.", "Set it before the program starts (`CUDA_VISIBLE_DEVICES=1 python train.py`) or at the very top of the script before any import of torch."),
+        ],
+        hints: &[h(r"os\.environ|my script|I set|in my code", "env.visible_devices_invalid", 0.3)],
+        tells_apart: "Print CUDA_VISIBLE_DEVICES and torch.cuda.device_count() at the worker's start: a count that ignores the variable means it came too late.",
+    },
+    // Workers that each see all GPUs instead of the subset assigned to them (a launcher whose
+    // per-worker CUDA_VISIBLE_DEVICES never reaches the process), often ending in out-of-memory
+    // when several servers load onto the same GPU (NVIDIA/TensorRT-LLM#12370: srun --export in
+    // shared pyxis containers).
+    Rule {
+        id: "env.workers_see_all_gpus",
+        title: "every worker sees all GPUs instead of its own",
+        pattern: r"\b(?:see|sees|saw|seeing|use|uses|used|using)\s+all (?:the )?GPUs\b[^\n]{0,80}\binstead of\b|\binstead of (?:their|its|the) (?:assigned|allocated) (?:subset|GPUs?|devices?)",
+        priority: 72,
+        causes: &[
+            c("workload.library_bug", 0.6, "The launcher's per-worker CUDA_VISIBLE_DEVICES never reaches the processes (an env export a container or a shared environment ignores), so every worker sees every GPU, several load onto the same one and run out of memory.", "Pass each worker's CUDA_VISIBLE_DEVICES where the process is created (an argument exported inside the worker's own start script), and check `echo $CUDA_VISIBLE_DEVICES` in each worker."),
+            c("env.visible_devices_invalid", 0.3, "CUDA_VISIBLE_DEVICES is not set per worker as intended.", "Set it per worker before the process starts."),
+        ],
+        hints: &[],
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi` inside each worker: the same full list everywhere means the assignment was lost.",
     },
     // ---- round 10a (the current era)
     // The proprietary flavour of the kernel module named with a Blackwell GPU, in prose (no NVRM
@@ -2516,11 +2901,16 @@ pub const RULES: &[Rule] = &[
             c("host.container_no_gpu", 0.2, "The job got its GPUs but runs the program in a container that was not given them: Singularity/Apptainer without `--nv`, enroot/pyxis with an image that does not set NVIDIA_VISIBLE_DEVICES.", "Singularity/Apptainer: `--nv`; enroot/pyxis: set `NVIDIA_VISIBLE_DEVICES=all` (and NVIDIA_DRIVER_CAPABILITIES=compute,utility) in the srun environment or the image."),
             c("driver.module_not_loaded", 0.1, "The node itself has no working driver: nvidia-smi fails there outside the job too (module not loaded after a kernel update, a node left out of the driver rollout).", FIX_MODULE),
             c("env.visible_devices_invalid", 0.2, "Slurm set CUDA_VISIBLE_DEVICES to the node-wide indices of the allocated GPUs while the job (or its container) sees only those GPUs renumbered from 0, so the indices name GPUs that are not there.", "Let cgroups constrain the devices (`ConstrainDevices=yes` in cgroup.conf) or use the GPUs as CUDA numbers them inside the job; do not copy CUDA_VISIBLE_DEVICES into the container by hand."),
+            // Round 11a: the scheduler's own device configuration, shown in the paste (a
+            // cgroup.conf without ConstrainDevices=yes: enroot/pyxis then get the wrong device
+            // list, NVIDIA/pyxis#47).
+            c("host.scheduler_config", 0.05, "Slurm's device configuration is incomplete: without `ConstrainDevices=yes` in cgroup.conf the job's device cgroup is not set, and container runtimes (enroot/pyxis, libnvidia-container) that build the device list from it mount the wrong GPUs or none.", "Add `ConstrainDevices=yes` to cgroup.conf (with `GresTypes=gpu` and the nodes' gres.conf), restart slurmd on the GPU nodes, and check a job with `srun --gres=gpu:1 nvidia-smi -L`."),
         ],
         hints: &[
             h(r"--nv\b|singularity|apptainer|enroot|pyxis|--container-image|NVIDIA_VISIBLE_DEVICES", "host.container_no_gpu", 0.6),
             h(r"(?:didn'?t|did not|not|without|forgot to)\s+(?:actually\s+)?(?:get|request|ask(?:ed)? for|allocate|have)[^\n]{0,30}\bgpus?\b|no gpu (?:was )?(?:allocated|requested)", "workload.gpu_not_requested", 0.3),
             h(r"ConstrainDevices|SINGULARITYENV_CUDA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES=\S*[1-9]", "env.visible_devices_invalid", 0.3),
+            h(r"cgroup\.conf|ConstrainCores\s*=", "host.scheduler_config", 0.85),
             h(r"(?:directly on|ssh(?:ed)?(?: in)?to|logged in(?:to)?) the (?:compute |gpu )?node|outside (?:of )?(?:slurm|the job)|on the node itself|\bNVRM\b|modprobe|dmesg", "driver.module_not_loaded", 0.55),
         ],
         tells_apart: "Inside the job: `echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L` (empty / failing → no GPU requested), and `scontrol show job $SLURM_JOB_ID | grep -i tres` (no gres/gpu in the allocation).",

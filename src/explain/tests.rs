@@ -3620,3 +3620,238 @@ fn colmap_siftgpu_without_cuda() {
         "torch.cpu_only"
     );
 }
+
+// round 11a (clusters and clouds): vGPU licences, slowdowns minutes into a run, kubelet's
+// allocation race, GPU/MIG UUIDs a program cannot parse.
+#[test]
+fn round_11a_clusters_and_clouds() {
+    // An unlicensed vGPU that crawls is capped; one whose CUDA is refused is the refusal.
+    assert_eq!(
+        top("after a few minutes training is very slow\nLicense Status : Unlicensed"),
+        "gpu.throttled"
+    );
+    assert_eq!(
+        top("nvidia-gridd: Failed to acquire license from 10.0.0.5\ncuInit returned no CUDA-capable device"),
+        "driver.cuda_init_failed"
+    );
+    // Many times slower some minutes into the run, on a vGPU node.
+    assert_eq!(
+        top("the A10 vGPU node became 100x slower after running for 10 minutes"),
+        "gpu.throttled"
+    );
+    // kubelet found the node's GPUs taken: the node is fine ...
+    assert_eq!(
+        top("Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected"),
+        "none"
+    );
+    // ... unless the device plugin marked them unhealthy.
+    assert_eq!(
+        top("Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 2, Available: 1\nnvidia-device-plugin: marking device GPU-1 as unhealthy"),
+        "gpu.xid"
+    );
+    // A program that cannot read a MIG or GPU UUID in CUDA_VISIBLE_DEVICES.
+    assert_eq!(
+        top("ValueError: invalid literal for int() with base 10: 'MIG-377e0049-554c-540b-93c6-d0976f8426cb'"),
+        "workload.library_bug"
+    );
+    assert_eq!(
+        top("ValueError: invalid literal for int() with base 10: 'GPU-52a3a85d-3c55-ca3a-a955-82c69ed360fc'"),
+        "workload.library_bug"
+    );
+    // A plain int() error on something else is not this rule's.
+    assert_ne!(
+        top("ValueError: invalid literal for int() with base 10: 'abc'"),
+        "workload.library_bug"
+    );
+}
+
+#[test]
+fn round_11a_schedulers_runtimes_rendezvous() {
+    // A batch job that sees no GPU, with the scheduler's cgroup.conf shown: its configuration.
+    assert_eq!(
+        top("srun --gres=gpu:1 --container-image=cuda python x.py\nno CUDA-capable device is detected\n$ cat /etc/slurm/cgroup.conf\nCgroupAutomount=yes\nConstrainCores=yes"),
+        "host.scheduler_config"
+    );
+    // ... without it, still the container that did not get the GPUs.
+    assert_eq!(
+        top("srun --gres=gpu:1 --container-image=cuda python x.py\nno CUDA-capable device is detected"),
+        "host.container_no_gpu"
+    );
+    // The NVIDIA runtime installed but not the default.
+    assert_eq!(
+        top("The following requirements are not met: The default runtime is not set correctly"),
+        "host.container_no_gpu"
+    );
+    // "Insufficient driver" with a 550 driver and a CUDA 12 program: the runtime does not
+    // reach that driver.
+    assert_eq!(
+        top("CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver: v550.78, the app uses CUDA 12"),
+        "host.container_no_gpu"
+    );
+    // ... while an old driver stays too old.
+    assert_ne!(
+        top("CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver: 470.82, the app uses CUDA 12"),
+        "host.container_no_gpu"
+    );
+    // A program that overwrites the scheduler's CUDA_VISIBLE_DEVICES.
+    assert_eq!(
+        top("this breaks SLURM assignment of GPUs by overwriting CUDA_VISIBLE_DEVICES"),
+        "workload.library_bug"
+    );
+    // The nodes never meet at the rendezvous: the launch configuration, not the GPUs.
+    assert_eq!(
+        top("torch.distributed.DistStoreError: Socket Timeout"),
+        "workload.nccl"
+    );
+    assert_eq!(
+        top("[E socket.cpp:793] [c10d] The client socket has timed out after 60s while trying to connect to (IP1, 2222)."),
+        "workload.nccl"
+    );
+}
+
+#[test]
+fn round_11a_datacenter_driver_states() {
+    // Another context holds the GPU: compute mode on a shared server, two libraries in one
+    // process.
+    assert_eq!(
+        top("W tensorflow/stream_executor/cuda/cuda_driver.cc:572] creating context when one is currently active; other users run jobs on this server"),
+        "gpu.compute_mode_restricted"
+    );
+    assert_eq!(
+        top("creating context when one is currently active\nI import caffe and tensorflow in the same script"),
+        "workload.library_bug"
+    );
+    // NVML "Unknown Error" for a present GPU: the GSP firmware, or an Xid.
+    assert_eq!(
+        top("error creating nvml.Device 0: nvml: Unknown Error\nproblem with NVIDIA GSP on g5 instances"),
+        "driver.nvml_failed"
+    );
+    assert_eq!(
+        top("error creating nvml.Device 0: nvml: Unknown Error\nNVRM: Xid (PCI:0000:00:1e): 79, GPU has fallen off the bus"),
+        "gpu.lost"
+    );
+    // The driver's GSP firmware missing.
+    assert_eq!(
+        top("nvidia 0000:00:1e.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin failed with error -2"),
+        "driver.not_installed"
+    );
+    // The container hook's driver query times out: persistence off.
+    assert_eq!(
+        top("nvidia-container-cli: initialization error: driver error: timed out"),
+        "driver.persistence_off"
+    );
+    // Slow start-up per GPU: persistence; a slow first run with PTX: the JIT.
+    assert_eq!(
+        top("nvidia-smi takes 30 seconds on our 8-GPU VM"),
+        "driver.persistence_off"
+    );
+    assert_eq!(
+        top("the first run takes 10 minutes, the PTX is JIT compiled for my GPU"),
+        "torch.ptx_jit_only"
+    );
+    // A MIG mode change pending: the reset, or a client blocking it.
+    assert_eq!(
+        top("sudo nvidia-smi -mig 1\nWarning: MIG mode is in pending enable state for GPU 00000000:07:00.0:Not Supported\nReboot the system to make MIG mode effective."),
+        "gpu.mig_enabled"
+    );
+    assert_eq!(
+        top("Warning: MIG mode is in pending enable state for GPU 00000001:00:00.0:In use by another client"),
+        "gpu.busy"
+    );
+    // MIG devices gone after a reboot.
+    assert_eq!(
+        top("all my MIG instances are gone after reboot, nvidia-smi -L lists only the GPU"),
+        "gpu.mig_enabled"
+    );
+    // Two nodes' launch lines pasted, nothing else: the launch configuration.
+    assert_eq!(
+        top("NNODES=2 RANK=0 MASTER_ADDR=10.0.0.1 MASTER_PORT=29500 llamafactory-cli train a.yaml\nNNODES=2 RANK=1 MASTER_ADDR=10.0.0.2 MASTER_PORT=29500 llamafactory-cli train a.yaml"),
+        "workload.nccl"
+    );
+}
+
+#[test]
+fn round_11a_fabric_kernels_vgpu_images() {
+    // The fabric manager finds no NVSwitch: nothing to do on PCIe GPUs ...
+    assert_eq!(
+        top("two A40 with an NVLink bridge\nnv-fabricmanager[4177]: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]"),
+        "none"
+    );
+    // ... the fabric on an HGX B200 that CUDA then misses.
+    assert_eq!(
+        top("HGX B200: nv-fabricmanager: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]"),
+        "driver.fabric_manager"
+    );
+    // No kernel headers for the running kernel: the module is never built.
+    assert_eq!(
+        top("the kernel 5.14.14 exists but the kernel-header 5.14.14 does not exist, so the driver container fails"),
+        "driver.module_not_loaded"
+    );
+    assert_eq!(
+        top("E: Unable to locate package linux-headers-5.3.0-1029-gcp"),
+        "driver.module_not_loaded"
+    );
+    // A vGPU guest driver the host no longer supports.
+    assert_eq!(
+        top("NVRM: Xid (PCI:0000:00:00): 78, Guest driver is incompatible with host driver"),
+        "driver.gpu_unsupported"
+    );
+    // An Azure NV-series VM with the data-center driver image.
+    assert_eq!(
+        top("Standard_NV72ads_A10_v5\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "driver.gpu_unsupported"
+    );
+    // ... while the same failure elsewhere stays the module.
+    assert_eq!(
+        top("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+        "driver.module_not_loaded"
+    );
+    // The driver said in words not to support the CUDA torch needs.
+    assert_eq!(
+        top("Driver Version: 495.29.05. This version of nvidia drivers does not support CUDA 11.8, which the latest pytorch needs"),
+        "driver.too_old_for_torch"
+    );
+}
+
+#[test]
+fn round_11a_scheduling_and_rendezvous_controls() {
+    // A GPU node excluded for a taint the pod does not tolerate: the pod spec, not the node.
+    assert_eq!(
+        top("0/10 nodes are available: 1 node(s) had taint {workload: aiml}, that the\n  pod didn't tolerate, 9 Insufficient nvidia.com/gpu."),
+        "workload.library_bug"
+    );
+    // ... while a plain "Insufficient" stays the device plugin / runtime.
+    assert_eq!(
+        top("0/3 nodes are available: 3 Insufficient nvidia.com/gpu."),
+        "host.container_no_gpu"
+    );
+    // The c10d client cannot reach the rendezvous: the launch, not the GPUs.
+    assert_eq!(
+        top("[E socket.cpp:657] [c10d] The client socket has failed to connect to any network address of (node1, 59667)."),
+        "workload.nccl"
+    );
+    // Multi-node runs that hang because each node met only itself.
+    assert_eq!(
+        top("RDZV_HOST became localhost, each node rendezvoused with itself and multi-node runs hung at startup"),
+        "workload.nccl"
+    );
+}
+
+#[test]
+fn round_11a_visible_devices_in_jobs() {
+    // Slurm's NoDevFiles: the job requested no GPU.
+    assert_eq!(
+        top("echo $CUDA_VISIBLE_DEVICES\nNoDevFiles\ntorch.cuda.is_available() is False"),
+        "workload.gpu_not_requested"
+    );
+    // CUDA_VISIBLE_DEVICES set after CUDA initialised, by the program's launcher.
+    assert_eq!(
+        top("the launcher sets CUDA_VISIBLE_DEVICES over HTTP after Python started, which is too late"),
+        "workload.library_bug"
+    );
+    // Workers that all see every GPU and run out of memory.
+    assert_eq!(
+        top("all workers see all GPUs (0,1,2,3) instead of their assigned subset, then CUDA out of memory during model load"),
+        "workload.library_bug"
+    );
+}
