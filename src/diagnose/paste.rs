@@ -388,22 +388,7 @@ fn clean(raw: &str) -> String {
         let end = l[start..].find(')').map_or(l.len(), |e| start + e + 1);
         l.replace_range(start..end, "");
     }
-    let mut l = l.trim().trim_end_matches('\r').to_string();
-    // a markdown bold key opening the line ("**Setup:** i7-8750H, GTX 1070", "- **GPU**: RTX
-    // 3090"): the key without its emphasis
-    let bullet = if l.starts_with("- ") || l.starts_with("* ") {
-        2
-    } else {
-        0
-    };
-    if l[bullet..].starts_with("**") {
-        if let Some(close) = l[bullet + 2..].find("**").filter(|c| *c <= 60) {
-            let close = bullet + 2 + close;
-            l.replace_range(close..close + 2, "");
-            l.replace_range(bullet..bullet + 2, "");
-        }
-    }
-    let l = l.as_str();
+    let l = l.trim().trim_end_matches('\r');
     // glog's prefix (tritonserver, Caffe, TensorRT-LLM: "I1105 01:26:08.078690 1
     // metrics.cc:193]   GPU 0: TITAN Xp"): the message after it is the line
     strip_glog_prefix(l).to_string()
@@ -1559,8 +1544,11 @@ pub fn parse(text: &str) -> CollectEnv {
                 .to_ascii_lowercase();
             let value = c.get(2).map_or("", |m| m.as_str()).trim();
             note(&mut ce, format);
-            keyed(&mut ce, &key, value, &mut block_gpus);
-            continue;
+            // a key no report of that kind has ("**Setup:** i7-8750H, GTX 1070, 16 GB RAM"):
+            // its value is read as free-form words below
+            if keyed(&mut ce, &key, value, &mut block_gpus) {
+                continue;
+            }
         }
         // requirements pins
         if let Some(c) = p.req_pin.captures(&line) {

@@ -1391,8 +1391,8 @@ fn nvidia_smi_header_cuda_outranks_a_form_key() {
     assert_eq!(ce.driver.as_deref(), Some("460.32.03"));
 }
 
-/// A markdown bold key opening a line ("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.", "- **GPU**:
-/// RTX 3090") is read without its emphasis (Comfy-Org/ComfyUI#9929: a GTX 1070 under
+/// A markdown bold key no report has ("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.") leaves its
+/// value to the free-form reading; a known one ("- **GPU**: RTX 3090") is read as its key (Comfy-Org/ComfyUI#9929: a GTX 1070 under
 /// torch 2.8.0+cu129).
 #[test]
 fn markdown_bold_keys() {
