@@ -557,26 +557,37 @@ fn a_cause_unfolds_its_symptoms_on_right() {
     t.assert_restored(&s);
 }
 
-/// The `--gpus` check before the UI asks the driver worker once, and the UI's gathering uses
-/// that answer: NVML is initialised as often with `--gpus 0` as without it.
-#[test]
-fn the_gpus_check_before_the_ui_does_not_ask_the_driver_twice() {
+/// A node with one H100 and driver 550.54.15 (files), for the fake driver libraries.
+fn one_h100_node() -> fixture_root::FixtureRoot {
     let root = fixture_root::FixtureRoot::ubuntu();
     root.gpu(Some("nvidia"))
         .kernel_module("550.54.15")
         .user_space("550.54.15")
         .device_nodes(1);
+    root
+}
+
+/// The clean environment that runs the doctor on [`one_h100_node`] behind the fake NVML and
+/// libcuda, with `extra` variables.
+fn one_h100_env(root: &fixture_root::FixtureRoot, extra: &str) -> String {
+    format!(
+        "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} {extra} \
+         FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
+         FAKE_NVML_DRIVER_VERSION=550.54.15 PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1",
+        root.root().display(),
+        fake_driver::fake_driver().current.display()
+    )
+}
+
+/// The `--gpus` check before the UI asks the driver worker once, and the UI's gathering uses
+/// that answer: NVML is initialised as often with `--gpus 0` as without it.
+#[test]
+fn the_gpus_check_before_the_ui_does_not_ask_the_driver_twice() {
+    let root = one_h100_node();
     let dir = tempfile::tempdir().unwrap();
     let inits = |args: &str, name: &str| {
         let log = dir.path().join(name);
-        let env = format!(
-            "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} FAKE_NVML_INIT_LOG={} \
-             FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
-             FAKE_NVML_DRIVER_VERSION=550.54.15 PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1",
-            root.root().display(),
-            fake_driver::fake_driver().current.display(),
-            log.display()
-        );
+        let env = one_h100_env(&root, &format!("FAKE_NVML_INIT_LOG={}", log.display()));
         let t = Tmux::start(&format!("{env} {BIN} --probes launch {args}"), 200, 40);
         // the probe's result in the GPU table: gathering and probing are done
         t.wait_for("✓ 1");
@@ -598,18 +609,8 @@ fn the_gpus_check_before_the_ui_does_not_ask_the_driver_twice() {
 /// the same message), found before the UI takes the screen.
 #[test]
 fn gpus_that_match_no_gpu_are_refused_before_the_ui_starts() {
-    let root = fixture_root::FixtureRoot::ubuntu();
-    root.gpu(Some("nvidia"))
-        .kernel_module("550.54.15")
-        .user_space("550.54.15")
-        .device_nodes(1);
-    let env = format!(
-        "env -i GPU_DOCTOR_ROOT={} GPU_DOCTOR_DRIVER_LIB_DIR={} \
-         FAKE_NVML_GPUS='NVIDIA H100 80GB HBM3,9.0,85520809984,00000000:01:00.0,GPU-0a1b2c3d' \
-         FAKE_NVML_DRIVER_VERSION=550.54.15 PATH=/usr/bin:/bin HOME=/root TERM=$TERM NO_COLOR=1",
-        root.root().display(),
-        fake_driver::fake_driver().current.display()
-    );
+    let root = one_h100_node();
+    let env = one_h100_env(&root, "");
     let t = Tmux::start(&format!("{env} {BIN} --gpus 7"), 200, 40);
     let (code, s) = t.exit();
     assert_eq!(code, 3, "{s}");
