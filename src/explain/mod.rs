@@ -382,7 +382,7 @@ fn container_started_without_gpus(matches: &mut [Match]) {
 }
 
 /// Programs with a CUDA build of their own, not PyTorch's: MATLAB, Blender/Cycles, ffmpeg
-/// and HandBrake, hashcat, Julia's CUDA.jl, Rust's candle and burn, .NET, Java (DJL), the
+/// and HandBrake, hashcat, Julia's CUDA.jl, Rust's candle and cubecl, .NET, Java (DJL), the
 /// other frameworks and CUDA libraries for Python.
 const OWN_CUDA_PROGRAM: &str = r"(?i)\b(?:matlab|gpuArray|parallel computing toolbox|blender|cycles (?:render|kernel|device)\w*|ffmpeg|handbrake|hashcat|davinci|premiere|julia|CUDA\.jl|candle|cubecl|TorchSharp|\bDJL\b|tensorflow|jaxlib|\bjax\b|cupy|numba|pycuda|onnxruntime|tensorrt|paddle\w*|mxnet|opencv|gromacs|lammps|openmm|leelaz?|kilosort|ml-agents|unity ?(?:3d|editor|ml))\b";
 
