@@ -4452,7 +4452,7 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"LD_LIBRARY_PATH|ldconfig|locate lib|find / -name", "toolkit.not_found", 0.2),
-            h(r"version\W+(?:mismatch|not match)|does not match|不匹配|对应", "torch.wheel_deps_mismatch", 0.15),
+            h(r"version\W+(?:mismatch|not match)|does not match", "torch.wheel_deps_mismatch", 0.15),
         ],
         tells_apart: "`python -c 'import paddle; print(paddle.version.cuda(), paddle.version.cudnn())'` against `ldconfig -p | grep -E 'cudnn|cublas'`: a library of the named version missing from the list means not installed or not on the path.",
     },
@@ -4529,7 +4529,7 @@ pub const RULES: &[Rule] = &[
         priority: 45,
         causes: &[
             c("driver.too_old_for_torch", 0.35, "The launcher installed torch from a CUDA 12 index (cu121, cu124, cu128), whose CUDA needs a newer driver than the one installed, so torch finds no usable GPU.", FIX_DRIVER_UPGRADE),
-            c("torch.cpu_only", 0.25, "The venv holds a CPU-only torch (a cached wheel, a requirements file without the CUDA index).", "Reinstall torch in the web UI's venv from the CUDA index (`venv\\Scripts\\pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu128`), or delete the venv and launch again."),
+            c("torch.cpu_only", 0.25, "The venv holds a CPU-only torch (a cached wheel, a requirements file without the CUDA index).", "Reinstall torch in the web UI's venv from a CUDA index at or below the CUDA Version `nvidia-smi` shows (for a driver showing 12.6 or higher: `venv\\Scripts\\pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu126`; for an 11.x driver, cu118), or delete the venv and launch again."),
             c("host.no_nvidia_gpu", 0.15, "The GPU is not NVIDIA's (AMD, Intel), which the CUDA build cannot use.", "Use the web UI's build for that GPU (DirectML/ZLUDA/ROCm for AMD, IPEX for Intel), or run with --use-cpu all."),
             c("driver.device_nodes", 0.1, "It works only as root: the user may not open /dev/nvidia* (group or mode).", "Add the user to the group owning /dev/nvidia* (often `video`), or fix the nodes' mode; do not run the web UI as root."),
             c("driver.not_installed", 0.1, "No NVIDIA driver is installed.", FIX_DRIVER_INSTALL),
@@ -4550,7 +4550,7 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed[^\n]*|CUDA-enabled jaxlib is not installed[^\n]*)",
         priority: 60,
         causes: &[
-            c("torch.cpu_only", 0.8, "The jaxlib installed is a CPU build (or the jax-cuda12 plugin is missing), so JAX never looks for the GPU.", "Install JAX's CUDA build: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]`), in a fresh environment rather than over a conda-forge CPU jaxlib."),
+            c("torch.cpu_only", 0.8, "The jaxlib installed is a CPU build (or the jax-cuda12 plugin is missing), so JAX never looks for the GPU.", "Install JAX's CUDA build: `pip install -U \"jax[cuda12]\"`, in a fresh environment rather than over a conda-forge CPU jaxlib."),
             c("torch.wheel_deps_mismatch", 0.1, "The CUDA plugin is installed but its version differs from jaxlib's, so it is not loaded.", "Install jax, jaxlib and the jax-cuda plugin at one version: `pip install -U \"jax[cuda12]\"`."),
             c("driver.not_installed", 0.1, "No NVIDIA driver works here, so no CUDA build would see the GPU.", FIX_DRIVER_INSTALL),
         ],
@@ -4611,7 +4611,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "memory.windows_paging_file",
         title: "Windows' paging file is too small (WinError 1455)",
-        pattern: r"WinError 1455\]?[^\n]{0,120}|[Tt]he paging file is too small[^\n]{0,80}|页面文件太小[^\n]{0,40}",
+        // (patterns read an ASCII shadow of the text: "页面文件太小", the Chinese message, is
+        // matched through its "[WinError 1455]")
+        pattern: r"WinError 1455\]?[^\n]{0,120}|[Tt]he paging file is too small[^\n]{0,80}",
         priority: 96,
         causes: &[
             c("workload.out_of_memory", 0.9, "Windows could not commit the virtual memory the process needs (the CUDA libraries it maps are large): the paging file is too small.", "Enlarge Windows' paging file (System > Advanced system settings > Performance > Virtual memory: system managed, or several tens of GB on a drive with room) and restart; fewer DataLoader workers map the DLLs fewer times."),
