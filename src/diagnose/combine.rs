@@ -625,9 +625,28 @@ pub fn stated_arch_cause(paste: &str) -> Option<&'static str> {
     if hit(&TORCH_ARCH_DROPPED_SAID, paste) || hit(&TORCH_ARCH_WARNING, paste) {
         return Some("torch.arch_unsupported");
     }
-    (hit(&PROGRAM_ARCH_DROPPED_SAID, paste) || hit(&BUILD_LACKS_ARCH_SEEN, paste))
-        .then_some("ext.arch_unsupported")
+    if hit(&PROGRAM_ARCH_DROPPED_SAID, paste) || hit(&BUILD_LACKS_ARCH_SEEN, paste) {
+        return Some("ext.arch_unsupported");
+    }
+    // said of no program by name: the program the paste shows
+    hit(&CAPABILITY_UNSUPPORTED_SAID, paste).then(|| {
+        if hit(&PYTORCH_SHOWN, paste) {
+            "torch.arch_unsupported"
+        } else {
+            "ext.arch_unsupported"
+        }
+    })
 }
+
+/// A sentence saying a compute capability is not supported, of whatever program: "The GTX 950
+/// is a Compute Capability 5.2 card, which is not currently supported by our build"
+/// (ollama/ollama#1877), "Darknet doesn't support CC 2.1" (AlexeyAB/darknet#804). A minimum
+/// alone ("requires compute capability 7.0") is not: it says nothing of the GPU at hand.
+static CAPABILITY_UNSUPPORTED_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:compute capability|\bcc)\s*(?:of\s+)?\d\.\d\b[^.\n]{0,40}\b(?:is |are )?not (?:currently |yet |longer )?supported\b|\b(?:doesn't|does not|don't|do not|no longer) support\w*\s+(?:gpus? (?:of |with )?)?(?:compute capability|cc)\s*\d\.\d\b",
+    )
+});
 
 /// The torch distributions a pip/conda listing can hold side by side.
 const TORCH_DISTRIBUTIONS: &[&str] = &[
@@ -763,9 +782,25 @@ static CONTAINER_WITH_GPUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(?i)\bnvidia-docker\b|--gpus[= ]|--runtime[= ]nvidia\b|--device[= ]nvidia\.com/gpu")
 });
 
-/// Whether the paste shows its container started with the GPUs.
+/// A command line that starts a container: `docker run`, `podman run`, `nvidia-docker run`,
+/// `docker compose up`, `kubectl run`.
+static CONTAINER_STARTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(?im)^.*\b(?:(?:nvidia-)?docker|podman|nerdctl)\s+(?:container\s+)?(?:run|create)\b.*$")
+});
+
+/// Whether the paste shows its container started with the GPUs. The first command that
+/// starts a container is the reporter's own: one without the GPUs there is not answered by a
+/// helper's `docker run --gpus all ...` further down (anibali/docker-pytorch#27).
 pub fn container_started_with_gpus(paste: &str) -> bool {
-    hit(&CONTAINER_WITH_GPUS, paste) && !hit(&RUNTIME_COULD_NOT_INJECT, paste)
+    let first_start = CONTAINER_STARTED
+        .as_ref()
+        .and_then(|r| r.find(paste))
+        .map(|m| m.as_str());
+    let with_gpus = match first_start {
+        Some(line) => hit(&CONTAINER_WITH_GPUS, line),
+        None => hit(&CONTAINER_WITH_GPUS, paste),
+    };
+    with_gpus && !hit(&RUNTIME_COULD_NOT_INJECT, paste)
 }
 
 /// The engine could not give the container the GPUs it asked for: the CDI spec does not

@@ -1720,6 +1720,47 @@ Nvidia driver version: 550.54.15
     /// "without a GPU" says the machine has none only when it is the machine's (a laptop, a
     /// server, "I'm running without"), not a container started "without GPU enabled".
     #[test]
+    fn the_reporters_own_container_start_is_the_one_that_counts() {
+        // anibali/docker-pytorch#27: plain `docker run`, then the maintainer's `--gpus=all`
+        // suggestion further down
+        let paste = "after connected to container with command `docker run -it anibali/pytorch:1.4.0-cuda10.1 sh`\nboth nvcc and nvidia-smi not found.\n\nOutput from my vm's nvidia-smi.\n| NVIDIA-SMI 435.21       Driver Version: 435.21       CUDA Version: 10.1     |\n|   0  Tesla V100-PCIE...  Off  | 00000000:37:00.0 Off |                    0 |\n\nmaintainer: you should be able to run the following\n$ docker run -it --gpus=all nvidia/cuda:10.1-base-ubuntu16.04 nvidia-smi";
+        assert!(!combine::container_started_with_gpus(paste));
+        let m = Matrix::bundled().unwrap();
+        assert_eq!(diagnose(paste, None, &m).cause, "host.container_no_gpu");
+        // the same with the reporter's own --gpus: started with them
+        assert!(combine::container_started_with_gpus(
+            "docker run --gpus all img\nlater: docker run img sh"
+        ));
+    }
+
+    #[test]
+    fn a_capability_said_unsupported_names_the_program_that_lacks_it() {
+        let m = Matrix::bundled().unwrap();
+        // ollama/ollama#1877: CUDA error 999 read alone, the maintainer's sentence decides
+        let paste = "Title: CUDA error 999\nI have a gtx 950M, cuda 12.3, Nvidia driver 545.23.08, ubuntu 22.04.3\nmaintainer: The GTX 950 is a Compute Capability 5.2 card, which is not currently supported by our build configuration of the CUDA libs.";
+        assert_eq!(diagnose(paste, None, &m).cause, "ext.arch_unsupported");
+        // AlexeyAB/darknet#804: "no kernel image" with the program's own floor
+        let paste = "CUDA Error: no kernel image is available for execution on the device\ni have cuda 9.1 ( GeForce GT 625M )\nYour GPU too old. Darknet doesn't support CC 2.1 such as GeForce GT 625M.";
+        assert_eq!(diagnose(paste, None, &m).cause, "ext.arch_unsupported");
+        // a minimum alone says nothing of the GPU at hand
+        assert_eq!(combine::stated_arch_cause("vLLM requires compute capability 7.0 or higher"), None);
+    }
+
+    #[test]
+    fn a_driver_named_by_its_branch_does_not_fail_a_minimum_inside_it() {
+        // NVIDIA/gpu-rest-engine#35: "DGX OS 3.17 which contains 384 drivers and CUDA 9.0"
+        let m = Matrix::bundled().unwrap();
+        let d = diagnose("I am on DGX OS 3.17 which contains 384 drivers and CUDA 9.0 support.\nnvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 9.0, V9.0.176", None, &m);
+        assert_eq!(d.collect_env.driver.as_deref(), Some("384"));
+        assert!(d.collect_env.cuda_runtime.as_deref().is_some_and(|v| v.starts_with("9.0")));
+        assert!(
+            !d.report.findings.iter().any(|f| f.id == "driver.too_old_for_toolkit" && f.severity >= Severity::Warn),
+            "{:?}",
+            d.report.findings.iter().map(|f| (&f.id, f.severity)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn a_machine_without_a_gpu_is_said_of_the_machine() {
         let no_gpu = |t: &str| combine::says_no_nvidia_gpu(t, &paste::parse(t));
         assert!(no_gpu("I run it on a laptop without a dedicated GPU"));

@@ -204,7 +204,10 @@ fn patterns() -> Option<&'static Patterns> {
             // "CUDA toolkit 12.8": the toolkit, not the driver
             // "CUDA toolkit 11.8", and nvcc named beside its build string the way pip pins read
             // ("nvcc==cuda_11.8.r11.8/compiler.31833905_0")
-            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b|\bnvcc\s*(?:==?|:)\s*cuda_(\d{1,2}\.\d)\.r\d")?,
+            // "CUDA version is 9.0.176": a release with a build number is a toolkit's (the
+            // driver's and torch's CUDA have two parts); `ls -l /usr/local/cuda` naming the
+            // toolkit the link points at ("/usr/local/cuda -> /usr/local/cuda-10.1/")
+            free_toolkit: re(r"\bCUDA[ -]?toolkit(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d(?:\.\d+)?)\b|\bnvcc\s*(?:==?|:)\s*cuda_(\d{1,2}\.\d)\.r\d|\bCUDA(?: version)?\s*(?:is|=|:|v)?\s*(\d{1,2}\.\d\.\d{2,3})\b|/usr/local/cuda/?\s+->\s+(?:/usr/local/)?cuda-(\d{1,2}\.\d)\b")?,
             // "Driver 13.0": people name the CUDA version nvidia-smi's header shows
             driver_cuda_free: re(r"(?:\bdriver(?: version)?\s*(?:is|=|:)?\s*|\bCUDA UMD Version:?\s*)(1[0-9]\.\d)\b")?,
             // lspci: "05:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204] (rev a1)"
@@ -337,8 +340,8 @@ fn patterns() -> Option<&'static Patterns> {
             // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
             dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
-            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
+            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
             conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
@@ -997,6 +1000,15 @@ pub fn parse(text: &str) -> CollectEnv {
         // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the
         // next line; several attributes in one print answer on one line ("2.1.0+cu121 12.1
         // False") or one line each
+        if let Some(c) = TORCH_ANSWER_INLINE.as_ref().and_then(|r| r.captures(&line)) {
+            let available = match (&c[1], &c[2]) {
+                ("is_available", v) => v == "True",
+                (_, n) => n != "0" && n != "False",
+            };
+            ce.cuda_available = ce.cuda_available.or(Some(available));
+            note(&mut ce, "python output");
+            continue;
+        }
         let answers = python_answers(&line, &asked, &p.bare_value).or_else(|| {
             torch_print_line(&line).inspect(|_| asked = vec!["version", "cuda", "available"])
         });
@@ -1739,7 +1751,7 @@ pub fn parse(text: &str) -> CollectEnv {
         if let Some(v) = p
             .free_toolkit
             .captures(&line)
-            .and_then(|c| c.get(1).or(c.get(2)))
+            .and_then(|c| c.iter().skip(1).flatten().next())
         {
             free_toolkit.get_or_insert_with(|| v.as_str().to_string());
         }
@@ -1758,12 +1770,23 @@ pub fn parse(text: &str) -> CollectEnv {
         } else if let Some(v) = p.free_torch.captures(&line).and_then(|c| c.get(1)) {
             free_torch.get_or_insert_with(|| v.as_str().to_string());
         }
-        if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
-            free_os.get_or_insert_with(|| v.as_str().to_string());
+        // not in `uname -a` ("... #1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1"): that is the
+        // kernel package's version
+        if let Some(v) = p
+            .free_os
+            .captures(&line)
+            .and_then(|c| c.get(1))
+            .filter(|_| !UNAME.as_ref().is_some_and(|r| r.is_match(&line)))
+        {
+            free_os.get_or_insert_with(|| os_spelling(v.as_str()));
         }
         if free_gpus.len() < 64 {
-            // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name
-            let gline = line.replace('_', " ");
+            // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name;
+            // nor the hyphen of "RTX-3090"
+            let gline = line
+                .replace('_', " ")
+                .replace("RTX-", "RTX ")
+                .replace("GTX-", "GTX ");
             let line = &gline;
             if let Some(m) = p
                 .free_gpu
@@ -1772,7 +1795,7 @@ pub fn parse(text: &str) -> CollectEnv {
                 .filter_map(|c| c.get(1))
                 .find(|m| stands_alone(line, m.start(), m.end()))
             {
-                let v = m.as_str().trim().to_string();
+                let v = gpu_spelling(m.as_str().trim());
                 // "2x Tesla V100-SXM2-32GB": that many of it
                 let count = p
                     .gpu_count
@@ -1936,6 +1959,47 @@ pub fn parse(text: &str) -> CollectEnv {
     }
     finish(&mut ce);
     ce
+}
+
+/// `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1").
+static UNAME: std::sync::LazyLock<Option<Regex>> =
+    std::sync::LazyLock::new(|| Regex::new(r"#\d+(?:-\S+)? (?:SMP|PREEMPT)").ok());
+
+/// An attribute of torch and its value on one line, the way people write them down
+/// ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2").
+static TORCH_ANSWER_INLINE: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+    Regex::new(r"torch\.cuda\.(is_available|device_count)\(\)\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b").ok()
+});
+
+/// A GPU's name with NVIDIA's capitals for its series ("gtx 950M" → "GTX 950M").
+fn gpu_spelling(name: &str) -> String {
+    for series in ["RTX ", "GTX ", "GT "] {
+        if name.len() > series.len() && name.is_char_boundary(series.len()) {
+            let (head, rest) = name.split_at(series.len());
+            if head.eq_ignore_ascii_case(series) {
+                return format!("{series}{rest}");
+            }
+        }
+    }
+    name.to_string()
+}
+
+/// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
+fn os_spelling(os: &str) -> String {
+    const NAMES: &[&str] = &[
+        "Ubuntu", "Fedora", "Debian", "CentOS", "Rocky Linux", "AlmaLinux", "RHEL",
+        "Red Hat", "DGX OS", "Pop!_OS", "Linux Mint", "openSUSE", "Amazon Linux", "Windows",
+        "Arch Linux", "NixOS",
+    ];
+    for name in NAMES {
+        if let Some(rest) = os.get(name.len()..).filter(|_| {
+            os.get(..name.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(name))
+        }) {
+            return format!("{name}{rest}");
+        }
+    }
+    os.to_string()
 }
 
 /// The torch attributes a command line prints, in the order it prints them:
@@ -2549,6 +2613,33 @@ fn finish(ce: &mut CollectEnv) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_form_facts_as_forums_write_them() {
+        // a distribution in lower case, and RHEL / DGX OS by name
+        assert_eq!(parse("I have a gtx 950M, cuda 12.3, ubuntu 22.04.3").os.as_deref(), Some("Ubuntu 22.04.3"));
+        assert_eq!(parse("on a new machine (RHEL 7.4)").os.as_deref(), Some("RHEL 7.4"));
+        assert_eq!(parse("I am on DGX OS 3.17 which contains 384 drivers").os.as_deref(), Some("DGX OS 3.17"));
+        // uname -a's kernel package is not the distribution (mudler/LocalAI#1627)
+        let ce = parse("Linux pc 6.1.0-17-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1 (2023-12-30) x86_64 GNU/Linux");
+        assert_eq!(ce.os, None);
+        // the series in NVIDIA's capitals, the mobile "M", the hyphen of "RTX-3090"
+        assert_eq!(parse("I have a gtx 950M (maybe it's too old)").gpus, ["GTX 950M"]);
+        assert_eq!(parse("i have cuda 9.1 ( GeForce GT 625M ).").gpus, ["GeForce GT 625M"]);
+        assert_eq!(parse("I run train.py on RTX-3090 (24GB)").gpus, ["RTX 3090"]);
+        // torch's answer written on the line that asks
+        assert_eq!(parse("torch.cuda.is_available(): True").cuda_available, Some(true));
+        assert_eq!(parse("torch.cuda.device_count() = 0").cuda_available, Some(false));
+        // a CUDA release with a build number is a toolkit's, and so is the one
+        // /usr/local/cuda links to
+        assert_eq!(parse("My CUDA version is 9.0.176, driver 387.26").cuda_runtime.as_deref(), Some("9.0.176"));
+        assert_eq!(
+            parse("lrwxrwxrwx 1 root root 20 Jul 22 13:37 /usr/local/cuda -> /usr/local/cuda-10.1/").cuda_runtime.as_deref(),
+            Some("10.1")
+        );
+        // two parts say nothing of whose CUDA it is
+        assert_eq!(parse("CUDA version is 12.1").cuda_runtime, None);
+    }
 
     #[test]
     fn torch_cuda_from_the_tag() {

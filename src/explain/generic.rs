@@ -114,9 +114,9 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 }
 
 /// Words that name a CUDA, driver or GPU-library thing.
-const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink)\w*|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b)";
+const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink|nvcuvid)\w*|\bnvcuvid\b|\bcuvid\b|\bnvenc\b|\bnvdec\b|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b|\bgtx\b)";
 /// Words that say something failed.
-const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\blost\b)";
+const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w/-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\bbroke\b|\bbreaks?\b|\bcant\b|out of memory|\bOOM\b|\bcpu[- ]only mode\b|\blost\b)";
 /// Tokens that are a GPU library's error on their own.
 const STRONG: &str = r"(?:CUDA_ERROR_\w+|cudaError\w+|NVML_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUFFT_\w+|CUSOLVER_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl\w*Error|NCCL error)";
 
@@ -188,26 +188,14 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
         }
     }
 
-    // 3. The phase it failed in.
-    let import = has(
-        r"ImportError|cannot open shared object|undefined symbol|DLL load failed|cannot load|Could not load (?:dynamic )?library|Unable to load|dlopen",
-    );
-    let build = has(
-        r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil(?:e|ing|ation) (?:error|failed|terminated)|error: command|\bninja\b",
-    );
-    // Installing or loading the driver itself (the OS kernel, not a CUDA kernel).
-    let install = has(
-        r"kernel module|nvidia-installer|NVIDIA-Linux-\w+|\.run\b|\bmodprobe\b|\binsmod\b|\bdkms\b|linux-headers|in your kernel",
-    );
-    let init = has(
-        r"initiali[sz]|\binit\b|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|GetDeviceCount|DeviceCount|found no|no (?:\w+ )?gpus?|driver|discover|were (?:not )?found",
-    );
-    let launch = has(
-        r"(?:cuda |gpu |device )?kernel (?:launch|failed|error|execution|timed out)|\blaunch|illegal|segmentation|core dumped|misaligned|assert",
-    );
-    let memory = has(
-        r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|(?:unable|failed|cannot|could not) to allocate|allocate[^\n]{0,30}buffer|\bmemory\b",
-    );
+    // 3. The phase it failed in: the failing line's own words where they name one ("illegal
+    // memory access" in a report whose build command mentions CMake), else the whole text's.
+    let line_names_phase = PHASES.iter().any(|p| on_line(p));
+    let seen = |p: &'static str| if line_names_phase { on_line(p) } else { has(p) };
+    let [import, install, build, memory, launch, init] = PHASES.map(seen);
+    // "illegal memory access", a "memory bug" or "memory corruption" is a kernel's fault, not
+    // memory running out (also misspelt: "illigal memory")
+    let memory = memory && !seen(r"ill[ie]gal (?:memory|address)|memory (?:access|bug|corruption)");
     let scale = if status.is_some() { 0.4 } else { 1.0 };
     let phase = if import && lib.is_none() {
         if has(super::rules::EXTENSIONS) || has(r"_C\.|\.so:|\.pyd") {
@@ -484,6 +472,18 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     Some(m)
 }
 
+/// The words of each phase a failure can happen in, in the order the phase is decided:
+/// import (loading a library), install (the driver itself: the OS kernel, not a CUDA kernel),
+/// build, memory, launch, init.
+const PHASES: [&str; 6] = [
+    r"ImportError|cannot open shared object|undefined symbol|DLL load failed|cannot load|Could not load (?:dynamic )?library|Unable to load|dlopen",
+    r"kernel module|nvidia-installer|NVIDIA-Linux-\w+|\.run\b|\bmodprobe\b|\binsmod\b|\bdkms\b|linux-headers|in your kernel",
+    r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil(?:e|ing|ation) (?:error|failed|terminated)|error: command|\bninja\b",
+    r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|(?:unable|failed|cannot|could not) to allocate|allocate[^\n]{0,30}buffer|\bmemory\b",
+    r"(?:cuda |gpu |device )?kernel (?:launch|failed|error|execution|timed out)|\blaunch|illegal|segmentation|core dumped|misaligned|assert",
+    r"initiali[sz]|\binit\b|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|GetDeviceCount|DeviceCount|found no|no (?:\w+ )?gpus?|driver|discover|were (?:not )?found",
+];
+
 /// What the text names that points at one cause wherever it stands: (pattern, cause,
 /// weight, why).
 const NAMED_IN_TEXT: &[(&str, &str, f64, &str)] = &[
@@ -510,6 +510,14 @@ const NAMED_IN_TEXT: &[(&str, &str, f64, &str)] = &[
         "driver.open_module_required",
         0.8,
         "The text says the GPU needs NVIDIA's open kernel modules: Blackwell and Grace Hopper GPUs do not initialise with the proprietary ones.",
+    ),
+    // A program saying the CUDA toolkit is not there (hashcat's "CUDA SDK Toolkit installation
+    // NOT detected", "CUDA Toolkit is not installed"): it compiles or loads from the toolkit.
+    (
+        r"(?i)\bcuda (?:sdk )?toolkit(?: installation)?[^\n]{0,20}\b(?:not (?:detected|installed|found)|missing|is required|required for)",
+        "toolkit.not_found",
+        0.8,
+        "The program says it needs the CUDA toolkit and did not find it: it compiles (NVRTC, nvcc) or loads libraries from the toolkit, which the driver alone does not bring.",
     ),
     // A framework's installer or loader refusing the local CUDA's version ("Unsupported CUDA
     // version \"10.0\"", "CUDA 12.3 is not supported"): it has no build for that toolkit.

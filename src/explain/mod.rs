@@ -326,6 +326,12 @@ fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explan
         Casebook::Ignore => Vec::new(),
     };
     if matches.is_empty() {
+        // A message hard-wrapped by a terminal, a log viewer or a mail client ("Resource
+        // exhausted: Out \nof memory while trying to allocate"): nothing matched the broken
+        // lines, so read it again with those lines joined (same length, same offsets).
+        if let Some(joined) = unwrapped(original) {
+            return explain_with(&joined, context, casebook);
+        }
         matches.extend(generic::fallback(text, original));
         // The generic answer's memory causes read the same words a rule's do, and its
         // ranking the same evidence.
@@ -584,6 +590,8 @@ const OBSERVED: &[(&str, &str)] = &[
     ("nvrm.legacy_gpu", "driver.gpu_unsupported"),
     ("kernel.nova_core", "driver.nouveau_loaded"),
     ("flash_attn.arch", "ext.arch_unsupported"),
+    // nvcc itself saying it does not know the `-arch` value (`native`) it was given.
+    ("nvcc.arch_value_unknown", "toolkit.arch_unsupported"),
     // The installer, DKMS or the boot log saying the module was not built or is not there.
     ("kernel.module_not_built", "driver.module_not_loaded"),
     ("kernel.module_missing", "driver.module_not_loaded"),
@@ -619,6 +627,42 @@ fn unquote(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
     }
     std::borrow::Cow::Owned(out)
 }
+
+/// The text with its hard-wrapped lines joined, or `None` where it has none: a line of at
+/// least [`WRAPPED_WIDTH`] characters whose next line goes on in lower case, mid-sentence
+/// ("... Resource exhausted: Out " / "of memory while trying to allocate ..."). The break
+/// becomes one space (the spaces it leaves over go to the end of the joined line), so the
+/// text keeps its length and every line after the joined one its offsets.
+fn unwrapped(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut joined = false;
+    let mut spare = 0;
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let next = lines.peek();
+        let goes_on = next.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_lowercase()))
+            && !line.trim_end().ends_with(['.', ':', ';', '!', '?']);
+        if goes_on && line.chars().count() >= WRAPPED_WIDTH {
+            let kept = line.trim_end_matches([' ', '\t']);
+            out.push_str(kept);
+            out.push(' ');
+            spare += line.len() - kept.len();
+            joined = true;
+            continue;
+        }
+        out.push_str(line);
+        out.extend(std::iter::repeat_n(' ', spare));
+        spare = 0;
+        if next.is_some() {
+            out.push('\n');
+        }
+    }
+    joined.then_some(out)
+}
+
+/// The narrowest width a wrapped line is taken to have (terminals wrap at 80 columns or
+/// more; a mail client at 72).
+const WRAPPED_WIDTH: usize = 72;
 
 fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
     if text.is_ascii() {

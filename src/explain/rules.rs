@@ -69,7 +69,11 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// with torch 1.7.1", "a regression", "fixed in 2.3", "since upgrading to 0.4". A kernel failure
 /// that comes and goes with a library's version is that library's bug, not the program's
 /// indexing or the machine (pytorch/pytorch#54975).
-pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+";
+/// A text that runs in a container: the engines and orchestrators by name, or a Dockerfile's
+/// `FROM image:tag` line (jrottenberg/ffmpeg#233 pastes only its Dockerfile).
+pub const IN_CONTAINER: &str = r"(?m)docker|container|podman|singularity|apptainer|kubernetes|\bpod\b|^FROM\s+[\w./-]+:[\w.-]+";
+
+pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+|\bv?\d+\.\d+(?:\.\d+)? (?:still )?(?:works?|worked|runs?|ran) (?:fine|well|perfectly|correctly)|\brevert(?:ing|ed)? (?:back )?to (?:an? )?(?:older|previous|earlier|the old|versions?\b)|\b(?:have|had|need|needed) to downgrade (?:\w+ )?to (?:v|version )?\d+\.\d+|\bthe old(?:er)? version[^\n]{0,30}\b(?:had no (?:issues?|problems?)|works?|worked)";
 
 /// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
 /// TH*): not a CUDA library of another version but two torch versions mixed.
@@ -242,10 +246,25 @@ pub const RULES: &[Rule] = &[
         ],
         tells_apart: "Which frame raised it: torch's own ops (torch/nn, aten) mean the torch build; an extension's module (flash_attn_2_cuda, xformers, bitsandbytes) means that extension. `python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"` settles it: the device's sm must be in the list.",
     },
+    // An `-arch` value the toolkit predates: `native` (ggml-org/whisper.cpp#876, nvcc 11.5 of
+    // Ubuntu's apt package), `all`, `all-major` (later CUDA 11 releases added them): nvcc itself
+    // says this toolkit does not know the option, whatever GPU the machine has.
+    Rule {
+        id: "nvcc.arch_value_unknown",
+        title: "nvcc is older than the `-arch` value the build passes",
+        pattern: r"Value '(?:native|all|all-major)' is not defined for option 'gpu-(?:architecture|name)'",
+        priority: 86,
+        causes: &[
+            c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is older than the `-arch` value the build asks for (`native`, `all`, `all-major` came with later CUDA 11 releases): often the distribution's own nvcc (Ubuntu 22.04's 11.5) found before a newer toolkit.", "Use a newer CUDA toolkit (NVIDIA's repository, or put `/usr/local/cuda/bin` first on PATH), or pass the GPU's architecture explicitly (`-arch=sm_61`; CMake `-DCMAKE_CUDA_ARCHITECTURES=61`)."),
+            c("toolkit.multiple", 0.1, "Several toolkits are installed and the build found the older one first.", "Point PATH and CUDA_HOME at the intended toolkit (`which nvcc; nvcc --version`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version`: the release that refused the value.",
+    },
     Rule {
         id: "nvcc.unsupported_arch",
         title: "nvcc does not know the GPU architecture",
-        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture|PTX \.version [\d.]+ does not support \.target (sm_\d+a?))",
+        pattern: r"(?:Unsupported gpu architecture '?(compute_\d+a?|sm_\d+a?)'?|Value '(sm_\d+a?)' is not defined for option 'gpu-name'|nvcc fatal\s*:\s*Unsupported gpu architecture|PTX \.version [\d.]+ does not support \.target (sm_\d+a?)|Value 'compute_\d+a?' is not defined for option 'gpu-(?:architecture|name)')",
         priority: 86,
         causes: &[
             c("toolkit.arch_unsupported", 0.8, "The CUDA toolkit compiling the code is too old for the architecture it was asked to target (or so new it dropped it): nvcc/ptxas refuse the flag.", FIX_TOOLKIT_ARCH),
@@ -299,6 +318,22 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvcc --version` and `gcc --version` against the toolkit's supported host compilers; the path in the message (/usr/local/cuda-X.Y/include/crt/host_config.h) names the toolkit that refused.",
+    },
+    // nvcc 11.5's front end chokes on GCC 11's <functional> (std_function.h: "parameter packs
+    // not expanded with '...'"), Ubuntu 22.04's apt toolkit with its default GCC
+    // (brucefan1983/GPUMD#738, NVIDIA/VisRTX#71, NVIDIA/FasterTransformer#314): no version check
+    // refuses the compiler, the headers just fail to parse. GCC 10 or a newer CUDA builds them.
+    Rule {
+        id: "nvcc.gcc11_std_function",
+        title: "nvcc cannot parse the host compiler's C++ headers (CUDA 11.5 with GCC 11)",
+        pattern: r"(?:std_function\.h|/c\+\+/\d+/tuple|/c\+\+/\d+/bits/[\w.]+):\d+:\d+: error: parameter packs not expanded with",
+        priority: 80,
+        causes: &[
+            c("toolkit.host_compiler_unsupported", 0.8, "nvcc's front end cannot parse this GCC's standard headers (<functional>'s std_function.h, <tuple>): CUDA 11.5 (Ubuntu 22.04's apt `nvidia-cuda-toolkit`) with GCC 11 is the known case, an older nvcc with a newer GCC in general. The toolkit and the compiler do not work together; the GPU and the driver are not involved.", "Build with an older host compiler the toolkit handles (`sudo apt install gcc-10 g++-10`, then `export CC=gcc-10 CXX=g++-10 CUDAHOSTCXX=g++-10`; nvcc `-ccbin g++-10`; CMake `-DCMAKE_CUDA_HOST_COMPILER=g++-10`), or install a newer CUDA toolkit from NVIDIA's repository in place of the distribution's 11.5."),
+            c("toolkit.multiple", 0.1, "Several CUDA toolkits are installed and the build picked the old one (/usr/bin/nvcc of the distribution's package before /usr/local/cuda/bin).", "Put the intended toolkit first (`export PATH=/usr/local/cuda/bin:$PATH`; `which nvcc; nvcc --version`)."),
+        ],
+        hints: &[],
+        tells_apart: "`nvcc --version` (11.5 is the known case) and `g++ --version` (11.x); the path in the message (/usr/include/c++/11/...) names the GCC whose headers failed.",
     },
     // ---------------------------------------------------------------- driver
     Rule {
@@ -487,7 +522,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "container.toolkit",
         title: "nvidia-container-toolkit could not give the container the GPUs",
-        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|(?:setting up CDI devices: )?unresolvable CDI devices?[^\n]{0,120}|WSL environment detected but no adapters were found)",
+        pattern: r"(?:could not select device driver \x22?\x22? with capabilities: \[\[gpu\]\]|nvidia-container-cli: (?:initialization error|detection error|mount error|ldcache error)[^\n]{0,200}|unknown or invalid runtime name: nvidia|failed to inject CDI devices[^\n]{0,120}|(?:setting up CDI devices: )?unresolvable CDI devices?[^\n]{0,120}|WSL environment detected but no adapters were found|nvidia-container-cli: error while loading shared libraries: libnvidia-container[\w.-]*)",
         priority: 77,
         causes: &[
             c("driver.not_installed", 0.4, "nvidia-container-cli loads the host's driver (libnvidia-ml, the kernel module) to set up the container: 'initialization error' / 'driver error' means the host has no working driver.", "Install the NVIDIA driver on the host (the container does not bring one) and check `nvidia-smi` on the host."),
@@ -498,6 +533,10 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"could not select device driver|unknown or invalid runtime|[Uu]nknown runtime specified:? nvidia|CDI", "host.container_no_gpu", 0.5),
+            // The toolkit's own CLI without its library (NVIDIA/gpu-rest-engine#35: "This is
+            // not supposed to happen given how our packaging is done"): the toolkit's install
+            // is broken, whatever the driver.
+            h(r"error while loading shared libraries: libnvidia-container", "host.container_no_gpu", 0.6),
             // The paste says the machine has no NVIDIA GPU (only Intel/AMD graphics, no
             // dedicated GPU): fboulnois/stable-diffusion-docker#82, xencon/aixcl#142.
             h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 1.2),
@@ -3357,7 +3396,7 @@ pub const RULES: &[Rule] = &[
         hints: &[
             // round 10b: daniilidis-group/ffmpeg_image_transport#6 ("I'm running without GPU").
             h(NO_GPU_SAID, "host.no_nvidia_gpu", 0.8),
-            h(r"docker|container|podman|singularity|apptainer|kubernetes|\bpod\b", "host.container_no_gpu", 0.4),
+            h(IN_CONTAINER, "host.container_no_gpu", 0.4),
             h(r"(?i)/usr/lib/wsl|\bWSL ?2?\b|microsoft-standard", "driver.not_installed", 0.4),
             h(r"lib64/stubs|/stubs/libcuda", "driver.stub_library", 0.8),
         ],

@@ -3855,3 +3855,95 @@ fn round_11a_visible_devices_in_jobs() {
         "workload.library_bug"
     );
 }
+
+#[test]
+fn a_hard_wrapped_message_is_read_joined() {
+    // jax-ml/jax#788: the log line wrapped mid-phrase ("Out " / "of memory ...")
+    let text = "[1] 2019-06-13 01:17:08.886805: E external/org_tensorflow/tensorflow/compiler/xla/python/local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes.";
+    assert_eq!(top(text), "workload.out_of_memory");
+    // the joined text keeps the length: offsets of later lines do not move
+    let joined = super::unwrapped(text).unwrap();
+    assert_eq!(joined.len(), text.len());
+    assert!(joined.contains("Resource exhausted: Out of memory while trying"));
+    // short lines, or a next line that starts a sentence, are not joined
+    assert!(super::unwrapped("CUDA error\nout of memory").is_none());
+    assert!(super::unwrapped(&format!("{} done.\nnext line", "x".repeat(80))).is_none());
+    // a downgrade that avoids it is that release's regression
+    assert_eq!(
+        top(&format!("{text}\n\nSo I'll have to downgrade to 0.1.18 for now :/")),
+        "workload.library_bug"
+    );
+}
+
+#[test]
+fn the_generic_answer_reads_more_of_how_people_say_it() {
+    // NVDEC's library by name (NVIDIA/nvidia-docker#766), in a container
+    assert_eq!(
+        top("[h264_cuvid @ 0x1ec8780] Cannot load libnvcuvid.so.1\nthe container was started with nvidia-docker"),
+        "host.container_no_gpu"
+    );
+    // "cant" without its apostrophe, and Secure Boot (sebastiaanfranken/systemd-boot-conversion#2)
+    assert_eq!(
+        top("Now the system boots but my nvidia driver cant load because of secure boot."),
+        "driver.module_not_loaded"
+    );
+    // a kernel update that "breaks" the DKMS build (Frogging-Family/nvidia-all#200)
+    assert_eq!(
+        top("New kernel update break DKMS module for Driver 525"),
+        "driver.module_not_loaded"
+    );
+    // out of memory said in prose, with CUDA's allocator setting
+    assert_eq!(
+        top("after using export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: (still out of memory)"),
+        "workload.out_of_memory"
+    );
+    // the program saying the CUDA toolkit is not there (hashcat#2791)
+    assert_eq!(
+        top("Failed to initialize NVIDIA RTC library.\n* Device #1: CUDA SDK Toolkit installation NOT detected or incorrectly installed."),
+        "toolkit.not_found"
+    );
+    // an older release that works on the same machine: the new release's bug
+    assert_eq!(
+        top("hashcat (v6.0.0) starting...\nclGetDeviceIDs(): CL_DEVICE_NOT_FOUND\n\n5.1.0 works fine on the same system and hardware.\nI use Fedora and drivers from RPM Fusion. Version - 440.82. Card - RTX 2080 Ti, but tested also on GTX 1080 Ti, where it fails too."),
+        "workload.library_bug"
+    );
+}
+
+#[test]
+fn the_failing_lines_words_decide_the_phase() {
+    // a crash of "illigal memory" (misspelt) with a build command further down: not a build,
+    // not memory running out; reverting the program fixed it (ggml-org/llama.cpp#13906)
+    let text = "is the CUDA illigal memory bug 75 fixed? many of us had these crashes. reverting to versions 5+ days ago fixed it for me\nCompile command: cmake CUDA=on CUDA archs: 86, 89, 120";
+    assert_eq!(top(text), "workload.library_bug");
+    let ex = explain(text);
+    let m = ex.primary.and_then(|i| ex.matches.get(i)).unwrap();
+    assert_eq!(m.extracted.get("phase").map(String::as_str), Some("unknown"));
+    // with nothing about the phase on the failing line, the whole text decides it
+    let ex = explain("nvcc error on the GPU\nsetup.py build_ext failed");
+    let m = ex.primary.and_then(|i| ex.matches.get(i)).unwrap();
+    assert_eq!(m.extracted.get("phase").map(String::as_str), Some("build"));
+}
+
+#[test]
+fn toolchain_rules_from_the_fifth_blind_sample() {
+    // nvcc 11.5 with GCC 11's headers (brucefan1983/GPUMD#738)
+    assert_eq!(
+        top("/usr/include/c++/11/bits/std_function.h:530:146: error: parameter packs not expanded with '...':"),
+        "toolkit.host_compiler_unsupported"
+    );
+    // an -arch value the toolkit predates (ggml-org/whisper.cpp#876)
+    assert_eq!(
+        top("nvcc fatal   : Value 'native' is not defined for option 'gpu-architecture'"),
+        "toolkit.arch_unsupported"
+    );
+    // the toolkit's CLI without its library (NVIDIA/gpu-rest-engine#35)
+    assert_eq!(
+        top("/usr/bin/nvidia-container-cli: error while loading shared libraries: libnvidia-container.so.1: cannot open shared object file: No such file or directory"),
+        "host.container_no_gpu"
+    );
+    // a Dockerfile's FROM line says the program runs in a container (jrottenberg/ffmpeg#233)
+    assert_eq!(
+        top("FROM jrottenberg/ffmpeg:4.2-nvidia\n\nCannot load libcuda.so.1"),
+        "host.container_no_gpu"
+    );
+}

@@ -147,6 +147,12 @@ impl Matrix {
         if *driver >= needed {
             return DriverFit::Full;
         }
+        // A driver known only by its branch ("384", "the 535 drivers") may be any release of
+        // it: against a minimum inside that branch (384.81) it is neither new enough nor too
+        // old.
+        if driver.parts().len() == 1 && driver.major() == needed.major() {
+            return DriverFit::Unknown;
+        }
         let major = DottedVersion::parse(cuda).map_or(0, |v| v.major());
         if let Some(floor) = self
             .mvc(major)
@@ -376,6 +382,18 @@ mod tests {
             normalize_gpu_name(" Tesla V100-SXM2-32GB "),
             "tesla v100-sxm2-32gb"
         );
+    }
+
+    #[test]
+    fn a_driver_known_by_its_branch_alone_is_not_judged_inside_it() {
+        let m = crate::matrix::Matrix::bundled().unwrap();
+        let v = |s: &str| DottedVersion::parse(s).unwrap();
+        // CUDA 9.0 needs 384.81: "the 384 drivers" may be that release or an older one
+        assert!(matches!(m.driver_fit(&v("384"), "9.0"), DriverFit::Unknown));
+        assert!(matches!(m.driver_fit(&v("384.59"), "9.0"), DriverFit::TooOld { .. }));
+        // a branch below the minimum's is too old whatever its release
+        assert!(matches!(m.driver_fit(&v("375"), "9.0"), DriverFit::TooOld { .. }));
+        assert!(matches!(m.driver_fit(&v("390"), "9.0"), DriverFit::Full));
     }
 
     #[test]
