@@ -7,6 +7,7 @@
 pub mod collect_env;
 mod combine;
 pub mod paste;
+mod verdict;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -1095,448 +1096,35 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)));
         cause = picked.map(|k| (k.id.clone(), k.why.clone()));
     }
-    let (cause, from, summary) = match cause {
-        Some((id, why)) => (id, from.to_string(), why),
-        None => match top_finding {
-            Some(f) => (f.id.clone(), "findings".to_string(), f.summary.clone()),
-            None => (
-                "none".to_string(),
-                "none".to_string(),
-                "nothing in the paste shows a problem with the environment".to_string(),
-            ),
-        },
-    };
-    // What the paste says of the hardware beats a "no usable driver" reading of the error:
-    // with no NVIDIA GPU, CUDA's "insufficient driver" / "no driver" is that missing GPU.
-    // An extension's CUDA build that cannot load on such a machine is that missing GPU too.
-    let (cause, from, summary) = if (combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
-        || cause == "ext.abi_mismatch")
-        && combine::says_no_nvidia_gpu(paste, &ce)
-    {
-        (
-            "host.no_nvidia_gpu".to_string(),
-            "paste".to_string(),
-            format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table), so CUDA has no device: the error's {cause} is that missing GPU"),
-        )
-    } else {
-        match combine::program_exception(paste) {
-            // An environment with nothing failing plus the program's own exception (a
-            // traceback's last line, an issue's title) defers to the program.
-            Some(exc)
-                if cause == "none"
-                    && ce.cuda_available != Some(false)
-                    && !ce.smi_failed
-                    && !ce.torch_cpu_only =>
-            {
-                (
-                    "workload.library_bug".to_string(),
-                    "paste".to_string(),
-                    format!("nothing in the paste's environment fails, and the error is the program's own, not the GPU's: {exc}"),
-                )
-            }
-            _ => (cause, from, summary),
-        }
-    };
-    // A cause the paste states in words, where nothing else answered.
-    let stated = (cause == "none")
-        .then(|| stated_when_nothing_answers(&ce, paste))
-        .flatten();
-    let (cause, from, summary) = match stated {
-        Some((id, why)) => (id.to_string(), "paste".to_string(), why.to_string()),
-        None => (cause, from, summary),
-    };
-    // Two torch installs explain the symbol and library errors they cause: the observed
-    // error confirms the environment's finding, which is the root.
-    let (cause, from, summary) = match findings
-        .iter()
-        .find(|f| f.id == "torch.multiple_installs" && f.severity >= Severity::Warn)
-    {
-        Some(f) if cause == "none" || combine::MIXED_INSTALL_SYMPTOMS.contains(&cause.as_str()) => {
-            (
-                f.id.clone(),
-                "findings".to_string(),
-                format!(
-                    "{} (the error, {cause}, is what a mixed install gives)",
-                    f.summary
-                ),
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // A program other than PyTorch (Caffe, Lua torch, TensorFlow, DALI...) with no PyTorch
-    // in the paste: torch's build causes read as that program's toolkit and kernels.
-    let (cause, from, summary) = if combine::program_is_not_pytorch(paste, &ce) {
-        match cause.as_str() {
-            "torch.arch_unsupported" => (
-                "ext.arch_unsupported".to_string(),
-                from,
-                format!("{summary} (the failing program is not PyTorch: its own build lacks kernels for this GPU)"),
-            ),
-            "driver.too_old_for_torch" => (
-                "driver.too_old_for_toolkit".to_string(),
-                from,
-                format!("{summary} (the failing program is not PyTorch: the CUDA it was built with needs a newer driver)"),
-            ),
-            _ => (cause, from, summary),
-        }
-    } else {
-        (cause, from, summary)
-    };
-    // An extension's own line saying it was built for another torch than the one installed
-    // is an observed ABI mismatch where nothing more specific answered.
-    let (cause, from, summary) = match combine::extension_built_for_other_torch(paste) {
-        Some((built, have)) if cause == "none" || cause == "workload.library_bug" => (
-            "ext.abi_mismatch".to_string(),
-            "paste".to_string(),
-            format!("an extension in the paste says it was built for PyTorch {built}, but {have} is installed: its compiled ops do not load against it"),
+    let first = match (cause, top_finding) {
+        (Some((id, why)), _) => verdict::Verdict::new(&id, from, why),
+        (None, Some(f)) => verdict::Verdict::new(&f.id, "findings", f.summary.clone()),
+        (None, None) => verdict::Verdict::new(
+            "none",
+            "none",
+            "nothing in the paste shows a problem with the environment",
         ),
-        _ => (cause, from, summary),
     };
-    // A prebuilt extension wheel on a PyTorch compiled from source: built against the
-    // official build, its compiled ops need not load against this one.
-    let (cause, from, summary) = if matches!(cause.as_str(), "none" | "workload.library_bug")
-        && combine::prebuilt_extension_on_source_torch(paste)
-    {
-        (
-            "ext.abi_mismatch".to_string(),
-            "paste".to_string(),
-            "the paste installs a prebuilt extension wheel on a PyTorch compiled from source: the wheel was built against the official PyTorch build, so its compiled ops need not load against this one (build the extension from source against the local torch)".to_string(),
-        )
-    } else {
-        (cause, from, summary)
+    // The paste's error only the generic answer ranks, refined with the paste's findings the
+    // way the log's is.
+    if let Some(ex) = generic_paste.as_mut() {
+        explain::enrich(ex, matrix);
+        explain::refine(ex, findings, "the collect_env paste");
+    }
+    let evidence = verdict::Evidence {
+        paste,
+        ce: &ce,
+        matrix,
+        findings,
+        from_log: from_log.as_ref(),
+        generic_paste: generic_paste.as_ref(),
+        ruled_out: &ruled_out,
     };
-    // A CPU build of torch on a machine the paste shows (or says) has an NVIDIA GPU is the
-    // cause wherever nothing more specific was observed: an empty verdict, the program's
-    // exception, the error's "no usable CUDA" symptoms. An extension built for a CUDA
-    // torch that cannot load against the CPU build the paste shows ("built for PyTorch 2.1.2+cu121 (you have 2.1.2+cpu)") is that CPU build:
-    // the error confirms the environment's finding.
-    let cpu_root = combine::cpu_build_on_gpu_machine(paste, &ce)
-        || combine::app_on_cpu_fixed_by_torch_reinstall(paste, &ce)
-        || (cause == "ext.abi_mismatch"
-            && combine::extension_built_for_cuda_on_cpu_torch(paste, &ce));
-    let (cause, from, summary) = if matches!(
-        cause.as_str(),
-        "none"
-            | "workload.library_bug"
-            | "torch.cuda_unavailable"
-            | "driver.cuda_init_failed"
-            | "ext.abi_mismatch"
-    ) && cpu_root
-        // a CPU build of torch the paste shows needs no driver at all: a "driver too old
-        // for torch" reading of the paste's words is that CPU build
-        || (cause == "driver.too_old_for_torch"
-            && from != "log"
-            && ce.torch_cpu_only
-            && combine::cpu_build_on_gpu_machine(paste, &ce))
-    {
-        (
-            "torch.cpu_only".to_string(),
-            "paste".to_string(),
-            "the paste shows a CPU-only build of torch (a '+cpu' version or no CUDA in the build) where the paste shows, says or asks torch for an NVIDIA GPU: that build never uses CUDA".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A sentence that states the driver is too old (the reporter's or a maintainer's
-    // diagnosis) is evidence: it answers where nothing specific was observed, and rises
-    // where the error's own causes list it (both agree).
-    let weak = matches!(
-        cause.as_str(),
-        "none"
-            | "workload.library_bug"
-            | "torch.cuda_unavailable"
-            | "driver.cuda_init_failed"
-            | "torch.cpu_only"
-    );
-    let (cause, from, summary) = match combine::stated_driver_cause(paste, &ce) {
-        Some(stated)
-            if stated != cause
-                && ce.cuda_available != Some(true)
-                && from != "log"
-                && from != "findings"
-                // what the paste itself showed (a CPU build, no GPU) is not overruled
-                && (from != "paste" || cause == "workload.library_bug")
-                && !top_cause_observed(from_log.as_ref())
-                && (weak || primary_lists(from_log.as_ref(), stated)) =>
-        {
-            (
-                stated.to_string(),
-                "paste".to_string(),
-                format!("a sentence of the paste states that the driver is too old for what runs on it, and nothing observed says otherwise (the error read alone: {cause})"),
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // CUDA's "driver version is insufficient" in a container or pod whose host driver is as
-    // new as every CUDA the paste names: the container got no driver (libcudart says
-    // "insufficient" when no libcuda is there at all), not an old one.
-    let (cause, from, summary) = if matches!(
-        cause.as_str(),
-        "driver.too_old_for_toolkit" | "driver.too_old_for_torch"
-    ) && (from == "log" || from == "paste warnings")
-        && combine::insufficient_driver_in_container_without_gpus(paste, &ce)
-    {
-        (
-            "host.container_no_gpu".to_string(),
-            "paste".to_string(),
-            format!("in a container or pod, CUDA says the driver is insufficient while the host's driver the paste shows (CUDA {}) is as new as every CUDA it names: libcudart says that when the container was given no driver at all (not started through NVIDIA's runtime, no GPU requested); the error read alone: {cause}", ce.driver_cuda.as_deref().unwrap_or("?")),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // TensorFlow named beside a cuDNN or CUDA its tested build was not made with: the
-    // libraries it opens by name are missing, where nothing more specific was observed.
-    let (cause, from, summary) = match combine::tensorflow_libs_mismatch(&ce) {
-        Some(why)
-            if matches!(
-                cause.as_str(),
-                "none"
-                    | "workload.library_bug"
-                    | "torch.cuda_unavailable"
-                    | "driver.cuda_init_failed"
-            ) && from != "log"
-                && !top_cause_observed(from_log.as_ref()) =>
-        {
-            (
-                "torch.wheel_deps_mismatch".to_string(),
-                "paste".to_string(),
-                why,
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // The fix the paste reports puts a CUDA library's directory on the loader's path ("export
-    // LD_LIBRARY_PATH=...:$CUDNN_PATH/lib"): the library was installed but not found, where
-    // nothing more specific was observed.
-    let (cause, from, summary) = if matches!(
-        cause.as_str(),
-        "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
-    ) && from != "log"
-        && combine::library_path_fix_said(paste)
-    {
-        (
-            "torch.wheel_deps_mismatch".to_string(),
-            "paste".to_string(),
-            "the paste's fix adds a CUDA library's directory (cuDNN, cuBLAS, the environment's lib) to LD_LIBRARY_PATH: the program could not find a CUDA library it loads where it ran (another shell, a notebook kernel or a service does not get that path)".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A sentence that states the nvidia module (or nvidia_uvm) is missing or refused is
-    // evidence the same way: it answers where nothing specific was observed, and rises where
-    // the error's own causes list it. "nvidia_uvm is missing" also outranks the generic
-    // "device nodes" reading of a bare "nvidia-uvm" mention.
-    let (cause, from, summary) = match combine::stated_module_cause(paste)
-        .or_else(|| combine::stated_arch_cause(paste))
-        .or_else(|| combine::stated_toolkit_cause(paste))
-        .or_else(|| combine::stated_host_cause(paste))
-        .or_else(|| combine::stated_start_cause(paste))
-    {
-        Some(stated)
-            if stated != cause
-                && ce.cuda_available != Some(true)
-                // lspci showing the nvidia module bound answers every stated module cause but nvidia_uvm's
-                // and the device nodes'
-                && !(stated.starts_with("driver.")
-                    && !matches!(stated, "driver.uvm_unavailable" | "driver.device_nodes")
-                    && ce.module_in_use)
-                && from != "log"
-                && from != "findings"
-                && (from != "paste" || cause == "workload.library_bug")
-                && !top_cause_observed(from_log.as_ref())
-                && (matches!(
-                    cause.as_str(),
-                    "none" | "workload.library_bug" | "torch.cuda_unavailable" | "driver.cuda_init_failed"
-                ) || (stated == "driver.uvm_unavailable" && cause == "driver.device_nodes")
-                    // a build said to lack the GPU's architecture outranks the paste's own
-                    // unobserved reading of a generic failure ("DNN library initialization
-                    // failed" read as missing libraries)
-                    || (stated.ends_with(".arch_unsupported") && from == "paste warnings")
-                    || primary_lists(from_log.as_ref(), stated)) =>
-        {
-            (
-                stated.to_string(),
-                "paste".to_string(),
-                format!(
-                    "a sentence of the paste states {}, and nothing observed says otherwise (the error read alone: {cause})",
-                    match stated {
-                        "driver.uvm_unavailable" => "that the nvidia_uvm kernel module is missing",
-                        "driver.not_installed" => "that the machine ran on the open-source driver until NVIDIA's driver was installed",
-                        "driver.nouveau_loaded" => "that the machine runs on the open-source (nouveau) driver, or that taking nouveau out of the way fixed it",
-                        "driver.device_nodes" => "that the driver's device files (/dev/nvidia*) are missing, created too late, or hidden from the process (a device cgroup)",
-                        "torch.arch_unsupported" => "that PyTorch's builds dropped or lack the GPU's architecture",
-                        "ext.arch_unsupported" => "that the failing program's builds dropped or lack the GPU's architecture",
-                        "toolkit.torch_mismatch" => "that the system's CUDA toolkit and the CUDA torch was built with are of different majors (extensions cannot be built against it)",
-                        "host.container_no_gpu" => "that the container was not started through NVIDIA's runtime (its runtime class or the engine's default runtime is not `nvidia`, or no `nvidia.com/gpu` was requested)",
-                        "gpu.missing" => "that the machine shows fewer GPUs than it has (one dropped from NVML / nvidia-smi)",
-                        "probe.p2p" => "that GPU peer-to-peer over PCIe is broken or unsupported between the GPUs (the IOMMU or PCIe ACS in the way, a VM or chipset without P2P)",
-                        "torch.ptx_jit_only" => "that the first CUDA call takes minutes (the driver compiling PTX for a GPU the build has no code for)",
-                        "driver.persistence_off" => "that the GPU's first use is slow while the driver's persistence is named as the remedy (the driver tears the GPU down between clients)",
-                        "gpu.mig_enabled" => "that MIG is enabled on the GPUs, while the program sees no device or asks for more than the one MIG device a CUDA process enumerates",
-                        "driver.fabric_manager" => "that the NVSwitch fabric is not set up for these GPUs (NVSwitches not passed to the VM, the fabric manager not running)",
-                        _ => "that the nvidia kernel module is missing or was refused",
-                    }
-                ),
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // "no kernel image" observed, and the paste says whose build lacks the architecture (an
-    // extension's kernels, "`sgl-kernel` is compiled only for sm80+"): the observation stands,
-    // the build named is the one to replace.
-    let (cause, from, summary) = if cause == "torch.arch_unsupported"
-        && combine::stated_arch_cause(paste) == Some("ext.arch_unsupported")
-    {
-        (
-            "ext.arch_unsupported".to_string(),
-            from,
-            format!("{summary} (the paste says the kernels missing are another program's build, not PyTorch's)"),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // Never "none" when the paste names a GPU error: the generic ranking of that error,
-    // refined with the paste's findings, outranks a healthy-looking environment.
-    let (cause, from, summary) = match generic_paste.as_mut() {
-        Some(ex) if cause == "none" => {
-            explain::enrich(ex, matrix);
-            explain::refine(ex, findings, "the collect_env paste");
-            let picked = ex
-                .primary
-                .and_then(|i| ex.matches.get(i))
-                .and_then(|m| m.causes.iter().find(|k| k.observed || !ruled_out(&k.id)))
-                .map(|k| (k.id.clone(), k.why.clone()));
-            match picked {
-                Some((id, why)) => (id, "paste error (generic)".to_string(), why),
-                None => (cause, from, summary),
-            }
-        }
-        _ => (cause, from, summary),
-    };
-    // CUDA's "device kernel image is invalid" (status 200) from a program that brings its own
-    // CUDA build (llama.cpp, Ollama, ...), with nothing else answering: the build's kernels
-    // were made by a newer CUDA than the driver can load.
-    let (cause, from, summary) = if cause == "none"
-        && ce.cuda_available != Some(true)
-        && combine::invalid_kernel_image_seen(paste)
-        && combine::program_is_not_pytorch(paste, &ce)
-    {
-        (
-            "driver.too_old_for_toolkit".to_string(),
-            "paste".to_string(),
-            "the paste shows CUDA's 'device kernel image is invalid' from a program with its own CUDA build: its kernels were made by a newer CUDA than this driver can load (update the driver, or use a build for an older CUDA)".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // A driver requirement the paste quotes for the software in use ("requires NVIDIA
-    // Driver release 470 or later") above the driver the paste shows decides a "no usable
-    // device" reading of the error: the driver is too old for that software's CUDA.
-    let (cause, from, summary) = match combine::driver_below_stated_requirement(paste, &ce) {
-        Some((need, have))
-            if from != "log"
-                && ce.cuda_available != Some(true)
-                && matches!(
-                    cause.as_str(),
-                    "none"
-                        | "torch.cuda_unavailable"
-                        | "driver.cuda_init_failed"
-                        | "env.visible_devices_invalid"
-                        | "env.visible_devices_empty"
-                        | "workload.library_bug"
-                ) =>
-        {
-            let id = if combine::program_is_not_pytorch(paste, &ce)
-                || combine::container_image_named(paste)
-                || ce.torch.is_none()
-            {
-                "driver.too_old_for_toolkit"
-            } else {
-                "driver.too_old_for_torch"
-            };
-            (
-                id.to_string(),
-                "paste".to_string(),
-                format!("the paste quotes a requirement of driver {need} or later for the software in use, and shows driver {have}: the driver is too old for its CUDA (the error read alone: {cause})"),
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // A torch release none of whose CUDA builds has kernels for a GPU the paste names
-    // ("Pytorch 2.4" on an "RTX 5070") is the cause where CUDA was only seen unusable.
-    let (cause, from, summary) = match torch_release_lacks_gpu(&ce, matrix) {
-        Some((gpu, cc, builds))
-            if matches!(
-                cause.as_str(),
-                "none" | "torch.cuda_unavailable" | "driver.cuda_init_failed" | "workload.library_bug"
-            ) && ce.cuda_available != Some(true)
-                && !combine::program_is_not_pytorch(paste, &ce) =>
-        {
-            (
-                "torch.arch_unsupported".to_string(),
-                "paste".to_string(),
-                format!(
-                    "PyTorch {}'s CUDA builds the paste leaves possible ({builds}) have no kernels for the {gpu} (compute capability {cc}): CUDA cannot run on it with this torch (install a release whose CUDA build covers it)",
-                    ce.torch.as_deref().unwrap_or("?")
-                ),
-            )
-        }
-        _ => (cause, from, summary),
-    };
-    // A launcher's configuration that keeps the processes it starts off the GPU (Accelerate's
-    // "use_cpu: True", GPU ids CUDA cannot read) answers where nothing was observed to fail:
-    // torch seeing the GPU outside the launcher does not contradict it.
-    let (cause, from, summary) = match combine::launcher_config_cause(paste) {
-        Some((id, why))
-            if from != "log"
-                && !ce.torch_cpu_only
-                && matches!(
-                    cause.as_str(),
-                    "none"
-                        | "workload.library_bug"
-                        | "torch.cuda_unavailable"
-                        | "driver.cuda_init_failed"
-                        | "torch.cpu_only"
-                        | "env.visible_devices_empty"
-                        | "env.visible_devices_invalid"
-                ) =>
-        {
-            (id.to_string(), "paste".to_string(), why)
-        }
-        _ => (cause, from, summary),
-    };
-    // What the paste says of the hardware beats the generic reading of its error too: with no
-    // NVIDIA GPU, a missing /dev/nvidia0 or a container "without GPUs" is that missing GPU.
-    let (cause, from, summary) = if from == "paste error (generic)"
-        && combine::NO_DRIVER_CAUSES.contains(&cause.as_str())
-        && combine::says_no_nvidia_gpu(paste, &ce)
-    {
-        (
-            "host.no_nvidia_gpu".to_string(),
-            "paste".to_string(),
-            format!("the paste says this machine has no NVIDIA GPU and shows none (no GPU named, no driver, no nvidia-smi table): the error's {cause} is that missing GPU"),
-        )
-    } else {
-        (cause, from, summary)
-    };
-    // The paster asked torch itself (`torch.cuda.is_available()` → False) and nothing above
-    // named why: that answer is the diagnosis, never "nothing shows a problem" (what would
-    // tell why is in `lacking`). collect_env's "Is CUDA available: False" alone is not: it is
-    // printed on login nodes and laptops for issues that have nothing to do with the GPU.
-    let asked_torch = ce.formats.iter().any(|f| f == "python output")
-        && !ce.formats.iter().any(|f| f == "torch collect_env");
-    let (cause, from, summary) = if cause == "none"
-        && ce.cuda_available == Some(false)
-        && asked_torch
-    {
-        (
-            "torch.cuda_unavailable".to_string(),
-            "paste".to_string(),
-            "torch itself says CUDA is not available, and the paste holds nothing that says why: run `nvidia-smi` (the driver and the GPUs) and `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` (the build) on that machine, or `gpu-doctor` there".to_string(),
-        )
-    } else {
-        (cause, from, summary)
-    };
+    let verdict::Verdict {
+        cause,
+        from,
+        summary,
+    } = verdict::decide(&evidence, first);
     // The paste's error, even one only the generic fallback ranks, is shown with the
     // diagnosis.
     if from_log.is_none() {
@@ -1743,7 +1331,10 @@ Nvidia driver version: 550.54.15
         let paste = "CUDA Error: no kernel image is available for execution on the device\ni have cuda 9.1 ( GeForce GT 625M )\nYour GPU too old. Darknet doesn't support CC 2.1 such as GeForce GT 625M.";
         assert_eq!(diagnose(paste, None, &m).cause, "ext.arch_unsupported");
         // a minimum alone says nothing of the GPU at hand
-        assert_eq!(combine::stated_arch_cause("vLLM requires compute capability 7.0 or higher"), None);
+        assert_eq!(
+            combine::stated_arch_cause("vLLM requires compute capability 7.0 or higher"),
+            None
+        );
     }
 
     #[test]
@@ -1752,11 +1343,22 @@ Nvidia driver version: 550.54.15
         let m = Matrix::bundled().unwrap();
         let d = diagnose("I am on DGX OS 3.17 which contains 384 drivers and CUDA 9.0 support.\nnvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 9.0, V9.0.176", None, &m);
         assert_eq!(d.collect_env.driver.as_deref(), Some("384"));
-        assert!(d.collect_env.cuda_runtime.as_deref().is_some_and(|v| v.starts_with("9.0")));
+        assert!(d
+            .collect_env
+            .cuda_runtime
+            .as_deref()
+            .is_some_and(|v| v.starts_with("9.0")));
         assert!(
-            !d.report.findings.iter().any(|f| f.id == "driver.too_old_for_toolkit" && f.severity >= Severity::Warn),
+            !d.report
+                .findings
+                .iter()
+                .any(|f| f.id == "driver.too_old_for_toolkit" && f.severity >= Severity::Warn),
             "{:?}",
-            d.report.findings.iter().map(|f| (&f.id, f.severity)).collect::<Vec<_>>()
+            d.report
+                .findings
+                .iter()
+                .map(|f| (&f.id, f.severity))
+                .collect::<Vec<_>>()
         );
     }
 

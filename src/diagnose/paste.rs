@@ -1987,9 +1987,22 @@ fn gpu_spelling(name: &str) -> String {
 /// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
 fn os_spelling(os: &str) -> String {
     const NAMES: &[&str] = &[
-        "Ubuntu", "Fedora", "Debian", "CentOS", "Rocky Linux", "AlmaLinux", "RHEL",
-        "Red Hat", "DGX OS", "Pop!_OS", "Linux Mint", "openSUSE", "Amazon Linux", "Windows",
-        "Arch Linux", "NixOS",
+        "Ubuntu",
+        "Fedora",
+        "Debian",
+        "CentOS",
+        "Rocky Linux",
+        "AlmaLinux",
+        "RHEL",
+        "Red Hat",
+        "DGX OS",
+        "Pop!_OS",
+        "Linux Mint",
+        "openSUSE",
+        "Amazon Linux",
+        "Windows",
+        "Arch Linux",
+        "NixOS",
     ];
     for name in NAMES {
         if let Some(rest) = os.get(name.len()..).filter(|_| {
@@ -2617,24 +2630,61 @@ mod tests {
     #[test]
     fn free_form_facts_as_forums_write_them() {
         // a distribution in lower case, and RHEL / DGX OS by name
-        assert_eq!(parse("I have a gtx 950M, cuda 12.3, ubuntu 22.04.3").os.as_deref(), Some("Ubuntu 22.04.3"));
-        assert_eq!(parse("on a new machine (RHEL 7.4)").os.as_deref(), Some("RHEL 7.4"));
-        assert_eq!(parse("I am on DGX OS 3.17 which contains 384 drivers").os.as_deref(), Some("DGX OS 3.17"));
+        assert_eq!(
+            parse("I have a gtx 950M, cuda 12.3, ubuntu 22.04.3")
+                .os
+                .as_deref(),
+            Some("Ubuntu 22.04.3")
+        );
+        assert_eq!(
+            parse("on a new machine (RHEL 7.4)").os.as_deref(),
+            Some("RHEL 7.4")
+        );
+        assert_eq!(
+            parse("I am on DGX OS 3.17 which contains 384 drivers")
+                .os
+                .as_deref(),
+            Some("DGX OS 3.17")
+        );
         // uname -a's kernel package is not the distribution (mudler/LocalAI#1627)
         let ce = parse("Linux pc 6.1.0-17-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1 (2023-12-30) x86_64 GNU/Linux");
         assert_eq!(ce.os, None);
         // the series in NVIDIA's capitals, the mobile "M", the hyphen of "RTX-3090"
-        assert_eq!(parse("I have a gtx 950M (maybe it's too old)").gpus, ["GTX 950M"]);
-        assert_eq!(parse("i have cuda 9.1 ( GeForce GT 625M ).").gpus, ["GeForce GT 625M"]);
-        assert_eq!(parse("I run train.py on RTX-3090 (24GB)").gpus, ["RTX 3090"]);
+        assert_eq!(
+            parse("I have a gtx 950M (maybe it's too old)").gpus,
+            ["GTX 950M"]
+        );
+        assert_eq!(
+            parse("i have cuda 9.1 ( GeForce GT 625M ).").gpus,
+            ["GeForce GT 625M"]
+        );
+        assert_eq!(
+            parse("I run train.py on RTX-3090 (24GB)").gpus,
+            ["RTX 3090"]
+        );
         // torch's answer written on the line that asks
-        assert_eq!(parse("torch.cuda.is_available(): True").cuda_available, Some(true));
-        assert_eq!(parse("torch.cuda.device_count() = 0").cuda_available, Some(false));
+        assert_eq!(
+            parse("torch.cuda.is_available(): True").cuda_available,
+            Some(true)
+        );
+        assert_eq!(
+            parse("torch.cuda.device_count() = 0").cuda_available,
+            Some(false)
+        );
         // a CUDA release with a build number is a toolkit's, and so is the one
         // /usr/local/cuda links to
-        assert_eq!(parse("My CUDA version is 9.0.176, driver 387.26").cuda_runtime.as_deref(), Some("9.0.176"));
         assert_eq!(
-            parse("lrwxrwxrwx 1 root root 20 Jul 22 13:37 /usr/local/cuda -> /usr/local/cuda-10.1/").cuda_runtime.as_deref(),
+            parse("My CUDA version is 9.0.176, driver 387.26")
+                .cuda_runtime
+                .as_deref(),
+            Some("9.0.176")
+        );
+        assert_eq!(
+            parse(
+                "lrwxrwxrwx 1 root root 20 Jul 22 13:37 /usr/local/cuda -> /usr/local/cuda-10.1/"
+            )
+            .cuda_runtime
+            .as_deref(),
             Some("10.1")
         );
         // two parts say nothing of whose CUDA it is

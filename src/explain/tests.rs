@@ -3870,7 +3870,9 @@ fn a_hard_wrapped_message_is_read_joined() {
     assert!(super::unwrapped(&format!("{} done.\nnext line", "x".repeat(80))).is_none());
     // a downgrade that avoids it is that release's regression
     assert_eq!(
-        top(&format!("{text}\n\nSo I'll have to downgrade to 0.1.18 for now :/")),
+        top(&format!(
+            "{text}\n\nSo I'll have to downgrade to 0.1.18 for now :/"
+        )),
         "workload.library_bug"
     );
 }
@@ -3917,7 +3919,10 @@ fn the_failing_lines_words_decide_the_phase() {
     assert_eq!(top(text), "workload.library_bug");
     let ex = explain(text);
     let m = ex.primary.and_then(|i| ex.matches.get(i)).unwrap();
-    assert_eq!(m.extracted.get("phase").map(String::as_str), Some("unknown"));
+    assert_eq!(
+        m.extracted.get("phase").map(String::as_str),
+        Some("unknown")
+    );
     // with nothing about the phase on the failing line, the whole text decides it
     let ex = explain("nvcc error on the GPU\nsetup.py build_ext failed");
     let m = ex.primary.and_then(|i| ex.matches.get(i)).unwrap();

@@ -390,9 +390,15 @@ mod tests {
         let v = |s: &str| DottedVersion::parse(s).unwrap();
         // CUDA 9.0 needs 384.81: "the 384 drivers" may be that release or an older one
         assert!(matches!(m.driver_fit(&v("384"), "9.0"), DriverFit::Unknown));
-        assert!(matches!(m.driver_fit(&v("384.59"), "9.0"), DriverFit::TooOld { .. }));
+        assert!(matches!(
+            m.driver_fit(&v("384.59"), "9.0"),
+            DriverFit::TooOld { .. }
+        ));
         // a branch below the minimum's is too old whatever its release
-        assert!(matches!(m.driver_fit(&v("375"), "9.0"), DriverFit::TooOld { .. }));
+        assert!(matches!(
+            m.driver_fit(&v("375"), "9.0"),
+            DriverFit::TooOld { .. }
+        ));
         assert!(matches!(m.driver_fit(&v("390"), "9.0"), DriverFit::Full));
     }
 
