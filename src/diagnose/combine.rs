@@ -782,8 +782,8 @@ static CONTAINER_WITH_GPUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(?i)\bnvidia-docker\b|--gpus[= ]|--runtime[= ]nvidia\b|--device[= ]nvidia\.com/gpu")
 });
 
-/// A command line that starts a container: `docker run`, `podman run`, `nvidia-docker run`,
-/// `docker compose up`, `kubectl run`.
+/// A command line that starts a container: `docker run`, `docker container create`,
+/// `nvidia-docker run`, `podman run`, `nerdctl run`.
 static CONTAINER_STARTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(?im)^.*\b(?:(?:nvidia-)?docker|podman|nerdctl)\s+(?:container\s+)?(?:run|create)\b.*$")
 });

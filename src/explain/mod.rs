@@ -643,7 +643,7 @@ fn unwrapped(text: &str) -> Option<String> {
         let goes_on = next.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_lowercase()))
             && !line.trim_end().ends_with(['.', ':', ';', '!', '?']);
         if goes_on && line.chars().count() >= WRAPPED_WIDTH {
-            let kept = line.trim_end_matches([' ', '\t']);
+            let kept = line.trim_end_matches([' ', '\t', '\r']);
             out.push_str(kept);
             out.push(' ');
             spare += line.len() - kept.len();

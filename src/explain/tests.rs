@@ -3865,6 +3865,9 @@ fn a_hard_wrapped_message_is_read_joined() {
     let joined = super::unwrapped(text).unwrap();
     assert_eq!(joined.len(), text.len());
     assert!(joined.contains("Resource exhausted: Out of memory while trying"));
+    // a Windows line end is part of the break
+    let crlf = text.replace(" \nof", " \r\nof");
+    assert!(super::unwrapped(&crlf).unwrap().contains("Out of memory"));
     // short lines, or a next line that starts a sentence, are not joined
     assert!(super::unwrapped("CUDA error\nout of memory").is_none());
     assert!(super::unwrapped(&format!("{} done.\nnext line", "x".repeat(80))).is_none());
