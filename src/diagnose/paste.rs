@@ -75,6 +75,8 @@ struct Patterns {
     free_torch: Regex,
     free_gpu: Regex,
     free_os: Regex,
+    uname: Regex,
+    torch_answer_inline: Regex,
     comfy_device: Regex,
     you_have: Regex,
     conda_plan: Regex,
@@ -342,6 +344,11 @@ fn patterns() -> Option<&'static Patterns> {
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            // `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1")
+            uname: re(r"#\d+(?:-\S+)? (?:SMP|PREEMPT)")?,
+            // an attribute of torch and its value on one line, the way people write them down
+            // ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2")
+            torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
             conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
@@ -1000,10 +1007,11 @@ pub fn parse(text: &str) -> CollectEnv {
         // `print(torch.__version__)` / `>>> torch.cuda.is_available()`: the answer is the
         // next line; several attributes in one print answer on one line ("2.1.0+cu121 12.1
         // False") or one line each
-        if let Some(c) = TORCH_ANSWER_INLINE.as_ref().and_then(|r| r.captures(&line)) {
-            let available = match (&c[1], &c[2]) {
-                ("is_available", v) => v == "True",
-                (_, n) => n != "0" && n != "False",
+        if let Some(c) = p.torch_answer_inline.captures(&line) {
+            let available = if c[1].eq_ignore_ascii_case("is_available") {
+                c[2].eq_ignore_ascii_case("true")
+            } else {
+                c[2].parse::<u32>().is_ok_and(|n| n > 0)
             };
             ce.cuda_available = ce.cuda_available.or(Some(available));
             note(&mut ce, "python output");
@@ -1776,7 +1784,7 @@ pub fn parse(text: &str) -> CollectEnv {
             .free_os
             .captures(&line)
             .and_then(|c| c.get(1))
-            .filter(|_| !UNAME.as_ref().is_some_and(|r| r.is_match(&line)))
+            .filter(|_| !p.uname.is_match(&line))
         {
             free_os.get_or_insert_with(|| os_spelling(v.as_str()));
         }
@@ -1960,16 +1968,6 @@ pub fn parse(text: &str) -> CollectEnv {
     finish(&mut ce);
     ce
 }
-
-/// `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1").
-static UNAME: std::sync::LazyLock<Option<Regex>> =
-    std::sync::LazyLock::new(|| Regex::new(r"#\d+(?:-\S+)? (?:SMP|PREEMPT)").ok());
-
-/// An attribute of torch and its value on one line, the way people write them down
-/// ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2").
-static TORCH_ANSWER_INLINE: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
-    Regex::new(r"torch\.cuda\.(is_available|device_count)\(\)\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b").ok()
-});
 
 /// A GPU's name with NVIDIA's capitals for its series ("gtx 950M" → "GTX 950M").
 fn gpu_spelling(name: &str) -> String {
