@@ -76,6 +76,7 @@ struct Patterns {
     free_gpu: Regex,
     free_os: Regex,
     uname: Regex,
+    uname_kernel: Regex,
     torch_answer_inline: Regex,
     comfy_device: Regex,
     you_have: Regex,
@@ -342,13 +343,17 @@ fn patterns() -> Option<&'static Patterns> {
             // "nvidia/535.104.05, 6.5.0-14-generic, x86_64: installed" and "nvidia, 470.57.02, ..."
             dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
-            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
+            free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|Quadro (?:RTX )?[A-Z]{0,2}\d{3,4}M?|(?:NVIDIA )?GB\d{2,3}|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
             free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             // `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1")
-            uname: re(r"#\d+(?:-\S+)? (?:SMP|PREEMPT)")?,
+            uname: re(r"#\d+(?:[-~]\S+)? (?:SMP|PREEMPT)")?,
+            // its kernel release and build: "6.1.0-17-amd64", "6.1.0-0.deb11.13-amd64" (a
+            // Debian backport names its release), "#41~22.04.2-Ubuntu" (an Ubuntu HWE kernel
+            // names its release)
+            uname_kernel: re(r"\b(\d+\.\d+)\.\d+-(?:0\.deb(\d+)\.)?\d+\S* #\d+(?:~(\d{2}\.\d{2})\.\d+)?(-Ubuntu)?")?,
             // an attribute of torch and its value on one line, the way people write them down
             // ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2")
-            torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
+            torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)`?\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
             conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
@@ -489,6 +494,7 @@ pub fn parse(text: &str) -> CollectEnv {
     let mut free_cuda: Option<String> = None;
     let mut free_torch: Option<String> = None;
     let mut free_os: Option<String> = None;
+    let mut uname_os: Option<String> = None;
     let mut in_smi_q = false;
     let mut conda_installs_torch = false;
     let mut smi_cuda_seen = false;
@@ -1788,6 +1794,9 @@ pub fn parse(text: &str) -> CollectEnv {
         {
             free_os.get_or_insert_with(|| os_spelling(v.as_str()));
         }
+        if p.uname.is_match(&line) {
+            uname_os = uname_os.or_else(|| distribution_of_uname(&p.uname_kernel, &line));
+        }
         if free_gpus.len() < 64 {
             // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name;
             // nor the hyphen of "RTX-3090"
@@ -1935,7 +1944,7 @@ pub fn parse(text: &str) -> CollectEnv {
     if let Some(c) = free_cuda {
         set(&mut ce.cuda_mentioned, &c);
     }
-    if let Some(o) = free_os {
+    if let Some(o) = free_os.or(uname_os) {
         set(&mut ce.os, &o);
     }
     if let Some(t) = free_toolkit {
@@ -1970,16 +1979,81 @@ pub fn parse(text: &str) -> CollectEnv {
 }
 
 /// A GPU's name with NVIDIA's capitals for its series ("gtx 950M" → "GTX 950M").
+/// Written together ("rtx3090"), the series gets its space back ("RTX 3090").
 fn gpu_spelling(name: &str) -> String {
-    for series in ["RTX ", "GTX ", "GT "] {
-        if name.len() > series.len() && name.is_char_boundary(series.len()) {
-            let (head, rest) = name.split_at(series.len());
-            if head.eq_ignore_ascii_case(series) {
-                return format!("{series}{rest}");
-            }
+    for series in ["RTX", "GTX", "GT"] {
+        let Some(rest) = name
+            .get(..series.len())
+            .filter(|head| head.eq_ignore_ascii_case(series))
+            .and_then(|_| name.get(series.len()..))
+        else {
+            continue;
+        };
+        if let Some(rest) = rest.strip_prefix(' ') {
+            return format!("{series} {rest}");
+        }
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return format!("{series} {rest}");
         }
     }
     name.to_string()
+}
+
+/// The distribution a `uname -a` line's kernel belongs to, where the kernel says it: an
+/// Ubuntu kernel's build names the release it was backported to ("#41~22.04.2-Ubuntu"), or is
+/// the release's own series (5.15 is 22.04's); a Debian kernel's series is one release's
+/// (6.1 is bookworm's, 12) unless its package names a backport ("6.1.0-0.deb11.13-amd64").
+/// Only used where the paste names no distribution itself.
+fn distribution_of_uname(kernel: &Regex, line: &str) -> Option<String> {
+    // Ubuntu's and Debian's kernel series per release (Ubuntu's kernel release cycle page,
+    // Debian's release notes)
+    const UBUNTU: &[(&str, &str)] = &[
+        ("4.4", "16.04"),
+        ("4.15", "18.04"),
+        ("5.4", "20.04"),
+        ("5.8", "20.10"),
+        ("5.11", "21.04"),
+        ("5.13", "21.10"),
+        ("5.15", "22.04"),
+        ("5.19", "22.10"),
+        ("6.2", "23.04"),
+        ("6.5", "23.10"),
+        ("6.8", "24.04"),
+        ("6.11", "24.10"),
+        ("6.14", "25.04"),
+        ("6.17", "25.10"),
+    ];
+    const DEBIAN: &[(&str, &str)] = &[
+        ("3.16", "8"),
+        ("4.9", "9"),
+        ("4.19", "10"),
+        ("5.10", "11"),
+        ("6.1", "12"),
+        ("6.12", "13"),
+    ];
+    let c = kernel.captures(line)?;
+    let series = c.get(1)?.as_str();
+    let lookup = |table: &[(&str, &str)]| {
+        table
+            .iter()
+            .find(|(s, _)| *s == series)
+            .map(|(_, r)| r.to_string())
+    };
+    if c.get(4).is_some() {
+        let release = c
+            .get(3)
+            .map(|m| m.as_str().to_string())
+            .or_else(|| lookup(UBUNTU))?;
+        return Some(format!("Ubuntu {release}"));
+    }
+    if line.contains(" Debian ") {
+        let release = c
+            .get(2)
+            .map(|m| m.as_str().to_string())
+            .or_else(|| lookup(DEBIAN))?;
+        return Some(format!("Debian {release}"));
+    }
+    None
 }
 
 /// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
@@ -2316,6 +2390,21 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_mentioned, first);
             }
         }
+        // TensorFlow's and PyTorch's old issue forms: "CUDA/cuDNN version: 10.1 / 7.6": the
+        // CUDA installed, then its cuDNN
+        "cuda/cudnn version" | "cuda/cudnn" => {
+            // ("CUDA 11.0, cuDNN 8.0.5", "Cuda-11.1 cuDNN-8.05")
+            let mut versions = value
+                .split(|c: char| c.is_whitespace() || matches!(c, '/' | ',' | '-'))
+                .filter(|w| looks_like_version(w));
+            if let Some(cuda) = versions.next() {
+                set(&mut ce.cuda_runtime, cuda);
+                set(&mut ce.cuda_mentioned, cuda);
+            }
+            if let Some(cudnn) = versions.next() {
+                set(&mut ce.cudnn, cudnn);
+            }
+        }
         "cuda version" | "cuda umd version" => {
             if looks_like_version(first) {
                 set(&mut ce.driver_cuda, first);
@@ -2366,6 +2455,8 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "os platform and distribution" => {
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
+            // "Ubuntu 20.04, Docker version 19.03.9": what follows a comma is another fact
+            let v = v.split([',', ';']).next().unwrap_or(v);
             let v = v.trim_matches('"').trim();
             // a bare family ("Linux", an issue form's dropdown) gives way to the
             // distribution a later line names ("Ubuntu 24.04 LTS")
@@ -2645,8 +2736,50 @@ mod tests {
             Some("DGX OS 3.17")
         );
         // uname -a's kernel package is not the distribution (mudler/LocalAI#1627)
+        // ... but its kernel series is one release's (bookworm's 6.1), or its build names the
+        // release (an Ubuntu HWE kernel, a Debian backport)
         let ce = parse("Linux pc 6.1.0-17-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1 (2023-12-30) x86_64 GNU/Linux");
-        assert_eq!(ce.os, None);
+        assert_eq!(ce.os.as_deref(), Some("Debian 12"));
+        let os = |t: &str| parse(t).os;
+        assert_eq!(
+            os("Linux gpu1 6.5.0-41-generic #41~22.04.2-Ubuntu SMP PREEMPT_DYNAMIC Mon Jun  3 11:32:55 UTC 2 x86_64 x86_64 x86_64 GNU/Linux").as_deref(),
+            Some("Ubuntu 22.04")
+        );
+        assert_eq!(
+            os("Linux ip-10-0-0-1 5.15.0-1051-aws #56-Ubuntu SMP Thu Nov 16 15:59:29 UTC 2023 x86_64 GNU/Linux").as_deref(),
+            Some("Ubuntu 22.04")
+        );
+        assert_eq!(
+            os("Linux h 6.1.0-0.deb11.13-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.55-1~bpo11+1 (2023-10-08) x86_64 GNU/Linux").as_deref(),
+            Some("Debian 11")
+        );
+        // a distribution named in words outranks the kernel's; an unknown series says nothing
+        assert_eq!(
+            os("Ubuntu 20.04 LTS\nLinux a 5.15.0-91-generic #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023 x86_64 GNU/Linux").as_deref(),
+            Some("Ubuntu 20.04 LTS")
+        );
+        assert_eq!(os("Linux a 6.6.7-arch1-1 #1 SMP PREEMPT_DYNAMIC Thu, 14 Dec 2023 03:45:42 +0000 x86_64 GNU/Linux"), None);
+        assert_eq!(os("Linux a 5.16.0-1-amd64 #1 SMP PREEMPT Debian 5.16.7-2 (2022-02-09) x86_64 GNU/Linux"), None);
+        // what follows a comma in an OS field is another fact
+        assert_eq!(
+            os(" - OS: Ubuntu 20.04, Docker version 19.03.9").as_deref(),
+            Some("Ubuntu 20.04")
+        );
+        assert_eq!(parse("I have an rtx3090 at home").gpus, ["RTX 3090"]);
+        // TensorFlow's issue form names the CUDA and the cuDNN installed in one field
+        let ce = parse("- OS Platform and Distribution: Ubuntu 18.04\n- CUDA/cuDNN version: CUDA 10.1 / cuDNN 7.6.5\n- GPU model and memory: Tesla P100");
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("10.1"));
+        assert_eq!(ce.cudnn.as_deref(), Some("7.6.5"));
+        // Quadro names and Grace-Blackwell's, not only GeForce's and the data-centre letters
+        assert_eq!(parse("  0  Quadro P620      Off").gpus, ["Quadro P620"]);
+        assert_eq!(
+            parse("fails on NVIDIA DGX Spark (GB10, aarch64, CUDA 13)").gpus,
+            ["GB10"]
+        );
+        assert_eq!(
+            parse("- `torch.cuda.is_available()`: `True`").cuda_available,
+            Some(true)
+        );
         // the series in NVIDIA's capitals, the mobile "M", the hyphen of "RTX-3090"
         assert_eq!(
             parse("I have a gtx 950M (maybe it's too old)").gpus,

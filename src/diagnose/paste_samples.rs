@@ -2196,7 +2196,7 @@ CPU:
         url: "https://github.com/pytorch/pytorch/issues/149845",
         format: "free-form",
         text: "# CUDA error: no kernel image is available for execution on the device RTX5090D\n\n### Versions\n\npip3 install --pre torch torchvision torchaudio --index-url https://download.pytorch.org/whl/nightly/cu128\n",
-        facts: &[("gpus", "RTX5090D")],
+        facts: &[("gpus", "RTX 5090D")],
     },
     // round 5 (forum and blog pastes, tests/corpus/pastes/dev-2026-11f)
     Sample {
