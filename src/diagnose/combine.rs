@@ -61,10 +61,11 @@ pub fn program_exception(paste: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Sentences in which the person says the machine has no NVIDIA GPU to use.
+/// Sentences in which the person says the machine has no NVIDIA GPU to use ("the stack
+/// fails without nvidia graphics card", "doesnt start without nvidia gpu").
 static NO_GPU_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|(?:pc|laptop|machine|computer|server|system|host|box|vm|i'?m|i am|running|run it|runs) without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
+        r"(?i)\b(?:i (?:do not|don'?t) have|there is no|(?:pc|laptop|machine|computer) (?:does not|doesn'?t) have|(?:pc|laptop|machine|computer|server|system|host|box|vm|i'?m|i am|running|run it|runs|fails?|(?:does not|doesn'?t|won'?t|will not) (?:start|run|work)) without)(?: an?| any)? (?:nvidia |cuda[- ]capable |dedicated )?(?:gpu|graphics card|video card)\b|\b(?:using|have|with) an? (?:integrated|onboard) (?:intel|amd)\b|\bnot (?:working|running) (?:with|on) (?:the |a |any )?gpu\b|\b(?:tested on|runs on|running on|using|i have|with) an? (?:intel (?:hd|uhd|iris|arc)|amd radeon|radeon)\b",
     )
 });
 
@@ -251,11 +252,13 @@ static CPU_BUILD_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
     )
 });
 
-/// Words saying the GPU should have been used: "my GPU is not available anymore", "GPU
+/// Words saying the GPU should have been used (or that the machine has one, or a conda
+/// install asking for a CUDA toolkit: pytorch/pytorch#23834's plan got a CPU nightly): "my
+/// GPU is not available anymore", "My machine has GPU", "GPU
 /// not used", "Pytorch not seeing GPU", "torch.cuda.is_available() returning False".
 static GPU_WANTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bgpu\b[^.\n]{0,20}\bnot (?:being )?(?:used|available|detected|found|recogni[sz]ed|seen|utili[sz]ed)\b|\bnot (?:seeing|detecting|using|finding) (?:the |my |any )?gpu|\bcuda\.is_available\(\)\W{0,12}(?:returns?|returning|is|gives)?\W{0,4}false\b",
+        r"(?i)\bgpu\b[^.\n]{0,20}\bnot (?:being )?(?:used|available|detected|found|recogni[sz]ed|seen|utili[sz]ed)\b|\bnot (?:seeing|detecting|using|finding) (?:the |my |any )?gpu|\bcuda\.is_available\(\)\W{0,12}(?:returns?|returning|is|gives)?\W{0,4}false\b|\b(?:machine|computer|pc|laptop|server|system|workstation|box)\s+(?:has|have|with)\s+(?:an?\s+)?(?:nvidia\s+)?gpus?\b|\bi have (?:an? )?(?:nvidia )?gpu\b|\bconda install\b[^\n]{0,80}\b(?:cudatoolkit|pytorch-cuda)=\d",
     )
 });
 
@@ -788,15 +791,26 @@ static CONTAINER_STARTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(?im)^.*\b(?:(?:nvidia-)?docker|podman|nerdctl)\s+(?:container\s+)?(?:run|create)\b.*$")
 });
 
+/// A line that starts a container as the fix, not as what the reporter ran ("Solved, had to
+/// use nvidia-docker run", "you should run it with nvidia-docker", "Instead of: docker run").
+static START_AS_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:solved|fixed|had to|have to|instead of|you (?:should|need|can|must)|should (?:use|run)|try (?:to )?(?:use|run)|works? (?:now|after)|worked)\b",
+    )
+});
+
 /// Whether the paste shows its container started with the GPUs. The first command that
 /// starts a container is the reporter's own: one without the GPUs there is not answered by a
-/// helper's `docker run --gpus all ...` further down (anibali/docker-pytorch#27).
+/// helper's `docker run --gpus all ...` further down (anibali/docker-pytorch#27). Where that
+/// first mention is already the fix ("Solved, had to use nvidia-docker run"), the failing
+/// start lacked what the fix adds (pytorch/pytorch#3221).
 pub fn container_started_with_gpus(paste: &str) -> bool {
     let first_start = CONTAINER_STARTED
         .as_ref()
         .and_then(|r| r.find(paste))
         .map(|m| m.as_str());
     let with_gpus = match first_start {
+        Some(line) if hit(&START_AS_FIX, line) => false,
         Some(line) => hit(&CONTAINER_WITH_GPUS, line),
         None => hit(&CONTAINER_WITH_GPUS, paste),
     };
@@ -821,11 +835,12 @@ static PYTORCH_SHOWN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A CUDA program other than PyTorch named as the one failing: Lua torch (cutorch),
-/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples, a C++ server
+/// Caffe, TensorFlow, DALI, ONNX Runtime, llama.cpp/ggml, the CUDA samples, Julia, CuPy,
+/// Numba, JAX, MXNet, the gradient-boosting libraries, MATLAB, hashcat, a C++ server
 /// logging through glog ("I20231129 08:13:34.992501     7 main.cpp:135] Using devices").
 static OTHER_CUDA_PROGRAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(
-        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bpaddle(?:paddle)?\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
+        r"(?i)\bcutorch\b|\bluajit\b|\bcaffe\b|\btensorflow\b|\bpaddle(?:paddle)?\b|\bnvidia\.dali\b|\bdali\b|\bonnxruntime\b|\bllama\.cpp\b|\bllama[-_]cpp(?:[-_]python)?\b|\bllama-(?:server|cli|bench)\b|\bgguf\b|--gpulayers\b|--n-gpu-layers\b|\bn_gpu_layers\b|\bggml\b|\bollama\b|\bctransformers\b|\bwhisper\.cpp\b|\bkoboldcpp\b|\bllamafile\b|\btritonserver\b|\bdeviceQuery\b|\bCUDA\.jl\b|\bjulia\b|\bCUDA(?:native|drv)\b|\bcupy\b|\bnumba\b|\bjaxlib\b|\bmxnet\b|\bcatboost\b|\bxgboost\b|\bmatlab\b|\bhashcat\b|(?m:^[IWEF]20\d{6} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+\.(?:cpp|cc|cu):\d+\])",
     )
 });
 
@@ -1101,8 +1116,6 @@ pub const NO_DRIVER_CAUSES: &[&str] = &[
 mod tests {
     use super::*;
 
-    /// A fix that puts a CUDA library's directory on the loader's path, said to work
-    /// (https://github.com/tensorflow/tensorflow/issues/60790); the stubs directory is none.
     #[test]
     fn apple_silicon_is_no_nvidia_gpu() {
         let ce = CollectEnv::default();
@@ -1117,6 +1130,64 @@ mod tests {
         ));
     }
 
+    /// The fourth blind paste sample's readings: a container start that is the fix, the
+    /// machine said to have a GPU (or no NVIDIA one), Julia's CUDA as the program.
+    #[test]
+    fn fourth_paste_sample_readings() {
+        // the first start the paste mentions is already the fix: the failing start lacked it
+        assert!(!container_started_with_gpus(
+            "ImportError: libcuda.so.1: cannot open shared object file
+Solved, had to use nvidia-docker run while starting container
+"
+        ));
+        assert!(container_started_with_gpus(
+            "$ docker run --gpus all -it img
+ImportError: libcuda.so.1: cannot open shared object file
+"
+        ));
+        // a CPU build on a machine said to have a GPU, or installed asking for a CUDA toolkit
+        let ce = CollectEnv {
+            torch: Some("1.2.0.dev20190805+cpu".into()),
+            torch_cpu_only: true,
+            ..CollectEnv::default()
+        };
+        assert!(cpu_build_on_gpu_machine(
+            "My machine has GPU, but by default conda wants to install a CPU only version.
+",
+            &ce
+        ));
+        assert!(cpu_build_on_gpu_machine(
+            "conda install pytorch-nightly cudatoolkit=10.0 -c pytorch
+",
+            &ce
+        ));
+        assert!(!cpu_build_on_gpu_machine(
+            "pip install torch
+",
+            &ce
+        ));
+        // the machine without an NVIDIA card, in the words of a failing stack
+        let none = CollectEnv::default();
+        assert!(says_no_nvidia_gpu(
+            "the dev stack doesnt start without nvidia gpu
+",
+            &none
+        ));
+        assert!(says_no_nvidia_gpu(
+            "docker compose stack fails without nvidia graphics card
+",
+            &none
+        ));
+        // Julia's CUDA packages are a CUDA program of their own
+        assert!(program_is_not_pytorch(
+            "$ julia -e \"using CUDAdrv; @show CUDAdrv.version()\"\n",
+            &none
+        ));
+        assert!(!program_is_not_pytorch("import torch\njulia\n", &none));
+    }
+
+    /// A fix that puts a CUDA library's directory on the loader's path, said to work
+    /// (https://github.com/tensorflow/tensorflow/issues/60790); the stubs directory is none.
     #[test]
     fn a_library_path_fix_is_read() {
         assert!(library_path_fix_said("Found a solution to see it on jupyterlab\nexport LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib\n"));

@@ -356,7 +356,8 @@ fn patterns() -> Option<&'static Patterns> {
             torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)`?\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
-            conda_plan: re(r"\bpytorch/[\w-]+::pytorch-(\d[\d.]*)-(\S+)")?,
+            // (the nightly's too: "pytorch/linux-64::pytorch-nightly-1.2.0.dev20190805+cpu-py3.7_cpu_0")
+            conda_plan: re(r"\bpytorch(?:-nightly)?/[\w-]+::pytorch(?:-nightly)?-(\d[\w.+]*)-(\S+)")?,
             ignored_by: re(r"The (\d{3}\.\d+(?:\.\d+)?) NVIDIA driver will ignore")?,
             tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
             found_version: re(r"found version (\d{4,6})")?,

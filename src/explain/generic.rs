@@ -114,9 +114,9 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 }
 
 /// Words that name a CUDA, driver or GPU-library thing.
-const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink|nvcuvid)\w*|\bnvcuvid\b|\bcuvid\b|\bnvenc\b|\bnvdec\b|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b|\bgtx\b)";
+const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink|nvcuvid)\w*|\bnvcuvid\b|\bcuvid\b|\bnvenc\b|\bnvdec\b|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b|\bgtx\b|\bopencl\b|(?-i:\bcl(?:Create|Enqueue|Build|Get|Set|Release|Finish|Flush|WaitFor)[A-Z]\w*))";
 /// Words that say something failed.
-const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w/-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\bbroke\b|\bbreaks?\b|\bcant\b|out of memory|\bOOM\b|\bcpu[- ]only mode\b|\blost\b)";
+const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w/-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\bbroke\b|\bbreaks?\b|\bcant\b|out of memory|\bOOM\b|\bcpu[- ]only mode\b|\blost\b|\bCL_(?:OUT_OF|INVALID|DEVICE_NOT|BUILD_PROGRAM_FAILURE|MEM_OBJECT_ALLOCATION_FAILURE)\w*)";
 /// Tokens that are a GPU library's error on their own.
 const STRONG: &str = r"(?:CUDA_ERROR_\w+|cudaError\w+|NVML_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUFFT_\w+|CUSOLVER_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl\w*Error|NCCL error)";
 
@@ -131,8 +131,9 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     let mut w = Weights::default();
     let mut extracted = BTreeMap::new();
 
-    // 1. A CUDA status or NVML return code says most.
-    let status = status_in(text, line);
+    // 1. A CUDA status or NVML return code says most (not nvidia-smi's word for a field it
+    // could not read).
+    let status = status_in(&unreadable_blanked(text), &unreadable_blanked(line));
     if let Some(s) = status {
         extracted.insert(
             "cuda_error".to_string(),
@@ -337,6 +338,10 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
     for (pattern, cause, weight, why) in NAMED_IN_TEXT {
         if has(pattern) {
             w.add(cause, *weight, why);
+            // what the reporter found out is no resemblance to out-vote
+            if *cause == "toolkit.path_inconsistent" {
+                extracted.insert("stated".to_string(), (*cause).to_string());
+            }
         }
     }
     // The driver's video libraries (NVDEC's libnvcuvid, NVENC's libnvidia-encode) missing in a
@@ -479,7 +484,7 @@ const PHASES: [&str; 6] = [
     r"ImportError|cannot open shared object|undefined symbol|DLL load failed|cannot load|Could not load (?:dynamic )?library|Unable to load|dlopen",
     r"kernel module|nvidia-installer|NVIDIA-Linux-\w+|\.run\b|\bmodprobe\b|\binsmod\b|\bdkms\b|linux-headers|in your kernel",
     r"\bnvcc\b|ptxas|setup\.py|building wheel|Failed building|CMake|compil(?:e|ing|ation) (?:error|failed|terminated)|error: command|\bninja\b",
-    r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|(?:unable|failed|cannot|could not) to allocate|allocate[^\n]{0,30}buffer|\bmemory\b",
+    r"out of memory|\bOOM\b|alloc(?:at)?(?:e|ion)? (?:failed|failure)|(?:unable|failed|cannot|could not) to allocate|allocate[^\n]{0,30}buffer|(?:^|[^.\w])memory(?:$|[^.\w])",
     r"(?:cuda |gpu |device )?kernel (?:launch|failed|error|execution|timed out)|\blaunch|illegal|segmentation|core dumped|misaligned|assert",
     r"initiali[sz]|\binit\b|cuInit|NVML|nvidia-smi|no (?:CUDA-capable )?device|not detect|not available|is_available|GetDeviceCount|DeviceCount|found no|no (?:\w+ )?gpus?|driver|discover|were (?:not )?found",
 ];
@@ -493,6 +498,15 @@ const NAMED_IN_TEXT: &[(&str, &str, f64, &str)] = &[
         "gpu.compute_mode_restricted",
         0.7,
         "The GPU is in an exclusive compute mode: while one process holds a context on it, another gets no device.",
+    ),
+    // The reporter's own finding that a folder was missing from PATH (Windows: the toolkit's
+    // bin, where its DLLs are; Theano/libgpuarray#562: "It was missing from PATH. CUDAPATH was
+    // set").
+    (
+        r"\b(?:was|is|were|are|wasn't|isn't|weren't)\s+(?:missing|not)\s+(?:from|in|on)\s+(?:the\s+|my\s+)?(?:(?-i:%PATH%|PATH\b)|system path\b)|\bnot\s+(?:in|on)\s+(?:the\s+|my\s+)?(?-i:%PATH%|PATH\b)",
+        "toolkit.path_inconsistent",
+        0.8,
+        "The text says the folder with the CUDA binaries was missing from PATH: the libraries are installed, the loader does not look there.",
     ),
     // The fabric manager or the NVSwitches (NCCL's NVLS multicast, error 802/401 on HGX
     // systems): the fabric is not up.
@@ -578,7 +592,12 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     let gpu = small(GPU_WORDS)?;
     let err = small(ERROR_WORDS)?;
     let strong = small(STRONG)?;
-    let negated = small(r"\b(?:no|without|zero|0) (?:errors?|failures?|issues?|problems?)\b")?;
+    // "no errors", "without errors": a failure word said in the negative; and a field
+    // nvidia-smi could not read (UNREADABLE_FIELD).
+    let negated = small(concat!(
+        r"\b(?:no|without|zero|0) (?:errors?|failures?|issues?|problems?)\b|",
+        r"(?:^|,)\s*\[(?:Unknown Error|Not Supported)\]" // UNREADABLE_FIELD
+    ))?;
     // Lines TensorFlow logs at start-up on healthy machines (its plugin-registration and TF-TRT
     // warnings): they name a GPU library and a failure but break nothing.
     let noise = small(
@@ -605,8 +624,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
         }
         let python_only = line.contains("No module named") || line.contains("ModuleNotFoundError");
         if line.len() <= 8192 && !python_only && !noise.is_match(line) && !chosen.is_match(line) {
-            // "no errors", "without errors": a failure word said in the negative.
-            let said = negated.replace_all(line, "");
+            let said = negated.replace_all(line, ",");
             let (g, e) = (gpu.is_match(line), err.is_match(&said));
             if g && e {
                 return Some((pos, end));
@@ -640,6 +658,19 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
 /// "make[1]: *** ... Error 1"), "exit code 2", "exit status 2", "exited with code 2", Python's
 /// "returned non-zero exit status 2", ninja's "ninja: build stopped: subcommand failed".
 const BUILD_EXIT_STATUS: &str = r"(?i)\bmake(?:\[\d+\])?: \*\*\*[^\n]*|\bgmake(?:\[\d+\])?: \*\*\*[^\n]*|\bninja: build stopped[^\n]*|\b(?:non-zero |nonzero )?exit(?:ed)?(?: with)? (?:code|status|value)\s*[:=]?\s*-?\d+|\bError \d+ \(ignored\)";
+
+/// nvidia-smi's "[Unknown Error]" / "[Not Supported]" as one field of a `--query-gpu` row
+/// whose other fields it read (a fan speed or power limit NVML cannot read on this board):
+/// the GPU answered, and the words are no CUDA status (Quake4/MindMiner#627,
+/// tutulino/Megaminer#376).
+const UNREADABLE_FIELD: &str = r"(?:^|,)\s*\[(?:Unknown Error|Not Supported)\]";
+
+fn unreadable_blanked(text: &str) -> std::borrow::Cow<'_, str> {
+    match small(UNREADABLE_FIELD) {
+        Some(re) => re.replace_all(text, ","),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
 
 fn status_in(text: &str, line: &str) -> Option<&'static Status> {
     if let Some(name) = small(r"\b(CUDA_ERROR_[A-Z_]+|cudaError[A-Za-z]+)\b")

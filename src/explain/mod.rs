@@ -389,8 +389,9 @@ fn container_started_without_gpus(matches: &mut [Match]) {
 
 /// Programs with a CUDA build of their own, not PyTorch's: MATLAB, Blender/Cycles, ffmpeg
 /// and HandBrake, hashcat, Julia's CUDA.jl, Rust's candle and cubecl, .NET, Java (DJL), the
-/// other frameworks and CUDA libraries for Python.
-const OWN_CUDA_PROGRAM: &str = r"(?i)\b(?:matlab|gpuArray|parallel computing toolbox|blender|cycles (?:render|kernel|device)\w*|ffmpeg|handbrake|hashcat|davinci|premiere|julia|CUDA\.jl|candle|cubecl|TorchSharp|\bDJL\b|tensorflow|jaxlib|\bjax\b|cupy|numba|pycuda|onnxruntime|tensorrt|paddle\w*|mxnet|opencv|gromacs|lammps|openmm|leelaz?|kilosort|ml-agents|unity ?(?:3d|editor|ml))\b";
+/// other frameworks and CUDA libraries for Python (gradient boosting's CatBoost, XGBoost and
+/// LightGBM, FAISS, RAPIDS, Taichi among them).
+const OWN_CUDA_PROGRAM: &str = r"(?i)\b(?:matlab|gpuArray|parallel computing toolbox|blender|cycles (?:render|kernel|device)\w*|ffmpeg|handbrake|hashcat|davinci|premiere|julia|CUDA\.jl|candle|cubecl|TorchSharp|\bDJL\b|tensorflow|jaxlib|\bjax\b|cupy|numba|pycuda|onnxruntime|tensorrt|paddle\w*|mxnet|opencv|gromacs|lammps|openmm|leelaz?|kilosort|ml-agents|unity ?(?:3d|editor|ml)|catboost|xgboost|lightgbm|faiss|cudf|cuml|taichi)\b";
 
 /// Words of PyTorch itself in a text (R's torch and TorchSharp say "torch" too, and keep it).
 const PYTORCH_WORDS: &str = r"(?i)\btorch\b|pytorch|torchvision|\+cu\d{3}\b|site-packages/torch";
@@ -459,12 +460,12 @@ pub const KNOWN_CASES_MATCH: &str = "similar.known_cases";
 /// text: each adds its similarity, times [`similar::VOTE_WEIGHT`], to the cause its thread
 /// established. Resemblance does not overrule what the text states: a CUDA status or NVML
 /// return code it names keeps the cause its code means, a version check it reads keeps the
-/// verdict of the comparison, and a generic answer that puts the workload first (the text
+/// verdict of the comparison, a finding the reporter states keeps its cause, and a generic answer that puts the workload first (the text
 /// speaks of the program's memory or its own bug) is not turned into a machine fault.
 fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
     let votes = similar::votes(near);
     if votes.is_empty()
-        || ["cuda_error", "nvml_error", "version_check"]
+        || ["cuda_error", "nvml_error", "version_check", "stated"]
             .iter()
             .any(|k| m.extracted.contains_key(*k))
     {
@@ -1020,13 +1021,24 @@ fn ranking_evidence(rule: &str, text: &str, causes: &mut Vec<RankedCause>) -> bo
     }
     // cuDNN loaded NEWER than the framework was compiled with: the framework imported is an
     // older copy than the environment (see `cudnn.loaded_runtime_mismatch`).
+    // In a container image or a conda environment there is one framework: the cuDNN it
+    // carries is the newer one, and installing the one the build names fixes it
+    // (tensorflow/models#3835: `conda install cudnn=7.0`).
     if rule == "cudnn.loaded_runtime_mismatch" && cudnn_loaded_newer(text) {
-        raise(
-            causes,
-            "torch.multiple_installs",
-            0.8,
-            "the cuDNN loaded is newer than the one the framework was compiled with",
-        );
+        let one_framework = small(r"(?i)\bdocker\b|\bcontainer\b|\bconda\b|nvcr\.io")
+            .is_some_and(|re| re.is_match(text));
+        let (cause, why) = if one_framework {
+            (
+                "torch.wheel_deps_mismatch",
+                "the cuDNN the image or environment carries is newer than the one the framework was compiled with",
+            )
+        } else {
+            (
+                "torch.multiple_installs",
+                "the cuDNN loaded is newer than the one the framework was compiled with",
+            )
+        };
+        raise(causes, cause, 0.8, why);
         changed = true;
     }
     // A floor the message names ("Requires NVIDIA GPU with compute capability 3.0") that the

@@ -73,7 +73,12 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// `FROM image:tag` line (jrottenberg/ffmpeg#233 pastes only its Dockerfile).
 pub const IN_CONTAINER: &str = r"(?m)docker|container|podman|singularity|apptainer|kubernetes|\bpod\b|^FROM\s+[\w./-]+:[\w.-]+";
 
-pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+|\bv?\d+\.\d+(?:\.\d+)? (?:still )?(?:works?|worked|runs?|ran) (?:fine|well|perfectly|correctly)|\brevert(?:ing|ed)? (?:back )?to (?:an? )?(?:older|previous|earlier|the old|versions?\b)|\b(?:have|had|need|needed) to downgrade (?:\w+ )?to (?:v|version )?\d+\.\d+|\bthe old(?:er)? version[^\n]{0,30}\b(?:had no (?:issues?|problems?)|works?|worked)";
+pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+|\bv?\d+\.\d+(?:\.\d+)? (?:still )?(?:works?|worked|runs?|ran) (?:fine|well|perfectly|correctly)|\brevert(?:ing|ed)? (?:back )?to (?:an? )?(?:older|previous|earlier|the old|versions?\b)|\b(?:have|had|need|needed) to downgrade (?:\w+ )?to (?:v|version )?\d+\.\d+|\bthe old(?:er)? version[^\n]{0,30}\b(?:had no (?:issues?|problems?)|works?|worked)|\b(?:works?|worked|working|fine) (?:with|on|using) [\w ]{0,30}?v?\d+\.\d+(?:\.\d+)?\s*(?:&|and|or)\s*(?:below|older|earlier|lower|before)\b";
+
+/// MIG named: the word (not `nvidia-smi`'s column header "MIG M.", which every table of a
+/// driver from R450 on prints), a MIG device's UUID, a MIG profile ("1g.10gb"). The hints
+/// that add a word of their own spell it out (`concat!` takes no const).
+const MIG_NAMED: &str = r"\bMIG(?:$|[^ \w]| [^M]| M[^.])|MIG-|\dg\.\d+gb";
 
 /// torch's own library missing one of torch's own C++ symbols (at::, c10::, torch::, caffe2::,
 /// TH*): not a CUDA library of another version but two torch versions mixed.
@@ -509,15 +514,23 @@ pub const RULES: &[Rule] = &[
             c("driver.module_not_loaded", 0.15, "The kernel module is not loaded, so no device exists.", FIX_MODULE),
             c("host.no_nvidia_gpu", 0.1, "The machine has no NVIDIA GPU.", "Run on a machine with an NVIDIA GPU."),
             c("driver.not_installed", 0.02, "In WSL the Windows driver's libcuda lives in /usr/lib/wsl/lib; a program that does not find it there (Numba/RAPIDS looking for libcuda.so, or a Linux driver's libcuda installed inside WSL shadowing it) sees no device.", "In WSL install no Linux driver; point the loader at the Windows driver's libraries: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` (Numba: `NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1`)."),
+            // Under WSL 2 a libcuda that loads and finds no device is a Linux driver's (installed
+            // inside WSL, or put first by LD_LIBRARY_PATH) in front of /usr/lib/wsl/lib's, which
+            // would reach the GPU through /dev/dxg (numba/numba#7104, Genesis-Embodied-AI#114).
+            c("torch.libs_shadowed", 0.02, "Under WSL 2 the libcuda that answers is not the Windows driver's (/usr/lib/wsl/lib) but a Linux driver's, installed inside WSL or first on LD_LIBRARY_PATH: it looks for /dev/nvidia* that WSL does not have and finds no device.", "In WSL install no Linux driver (`sudo apt remove --purge '^nvidia-driver-.*' '^libnvidia-compute-.*'` or the `cuda-drivers` meta-package) and put the Windows driver's libraries first: `export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH` (Numba: `NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1`)."),
+            c("workload.library_bug", 0.0, "Some Windows Insider builds broke CUDA under WSL 2 (21327, 21343): the GPU works in Windows, and cuInit in WSL finds no device until the next build.", "Update Windows to a build with the fix (or leave the Insider channel), then `wsl --shutdown` and retry."),
             c("gpu.mig_enabled", 0.02, "The GPU is in MIG mode: CUDA enumerates only MIG devices, so with no GPU/compute instance created on it (or none assigned to this job or container) it sees no device at all.", "`nvidia-smi -L` lists the MIG devices; create instances (`sudo nvidia-smi mig -cgi <profile> -C`) or request one from the scheduler, and name it in CUDA_VISIBLE_DEVICES (MIG-<uuid>); or disable MIG (`sudo nvidia-smi -mig 0`)."),
         ],
         hints: &[
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             h(r"docker|container|kubernetes|\bpod\b|podman", "host.container_no_gpu", 0.2),
-            h(r"\bMIG\b|MIG-|\bpartitioned\b|\dg\.\d+gb", "gpu.mig_enabled", 0.4),
+            h(r"\bMIG(?:$|[^ \w]| [^M]| M[^.])|MIG-|\dg\.\d+gb|\bpartitioned\b", "gpu.mig_enabled", 0.4),
             h(r"\bWSL2?\b|/usr/lib/wsl|microsoft-standard", "driver.not_installed", 0.5),
+            // a libcuda that loads (cuInit answers NO_DEVICE) is not a missing one
+            h(r"(?s)(?:\bWSL2?\b|/usr/lib/wsl|microsoft-standard).{0,4000}(?:cuInit|CUDA_ERROR_NO_DEVICE|driver init)|(?:cuInit|CUDA_ERROR_NO_DEVICE|driver init).{0,4000}(?:\bWSL2?\b|/usr/lib/wsl|microsoft-standard)", "torch.libs_shadowed", 0.55),
+            h(r"\bInsider\b", "workload.library_bug", 0.75),
         ],
-        tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`.",
+        tells_apart: "`echo $CUDA_VISIBLE_DEVICES` against `nvidia-smi -L`; inside a container `ls /dev/nvidia*`; under WSL `ldconfig -p | grep libcuda` must list /usr/lib/wsl/lib first.",
     },
     Rule {
         id: "container.toolkit",
@@ -615,7 +628,7 @@ pub const RULES: &[Rule] = &[
             c("gpu.mig_enabled", 0.3, "With MIG, one CUDA process can use only one MIG instance, so a second 'GPU' does not exist for it.", "Give each process one MIG device (`CUDA_VISIBLE_DEVICES=MIG-<uuid>` from `nvidia-smi -L`); multi-instance DDP in one process is not possible."),
             c("workload.library_bug", 0.2, "A library computes the device index wrongly (global rank instead of local rank).", FIX_LIBRARY_BUG),
         ],
-        hints: &[h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6)],
+        hints: &[h(MIG_NAMED, "gpu.mig_enabled", 0.6)],
         tells_apart: "`nvidia-smi -L` (MIG devices are listed as MIG-<uuid>), `torch.cuda.device_count()` and the index the code asks for.",
     },
     Rule {
@@ -784,7 +797,7 @@ pub const RULES: &[Rule] = &[
             c("gpu.mig_enabled", 0.05, "With MIG one process sees only one MIG instance.", "Name one MIG device per process in CUDA_VISIBLE_DEVICES (`nvidia-smi -L`)."),
         ],
         hints: &[
-            h(r"\bMIG\b|MIG-|\dg\.\d+gb", "gpu.mig_enabled", 0.6),
+            h(MIG_NAMED, "gpu.mig_enabled", 0.6),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_invalid", 0.3),
             // CUDA_VISIBLE_DEVICES lists several GPUs, so the variable itself is usable: an
             // invalid ordinal then is an index past the renumbered range, the program using a
@@ -1505,7 +1518,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cudnn.zlibwapi_missing",
         title: "cuDNN could not find zlibwapi.dll",
-        pattern: r"Could not (?:locate|load library) zlibwapi\.dll",
+        // (also in the reporter's words, and in any language: "zlibwapi.dll not found", a
+        // cuDNN DLL failing beside "zlibwapi.dll找不到", which the ASCII shadow cannot read)
+        pattern: r"Could not (?:locate|load library) zlibwapi\.dll|zlibwapi\.dll[^\n]{0,40}(?:not found|missing|cannot be found|was not found|is not found)|(?:missing|cannot find|can't find|could not find|no)\s[^\n]{0,20}zlibwapi\.dll|cudnn\w*\.dll[\s\S]{0,300}?zlibwapi\.dll|zlibwapi\.dll[\s\S]{0,300}?cudnn\w*\.dll",
         priority: 79,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.9, "cuDNN 8.3 and later on Windows needs zlib (zlibwapi.dll, 64-bit) beside it, which its installer does not ship: the cuDNN installation is incomplete.", "Put a 64-bit zlibwapi.dll (NVIDIA's cuDNN install guide, 'Installing Zlib') in the CUDA bin folder on PATH (e.g. C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin), or use a cuDNN 8.9.x/9 build that no longer needs it."),
@@ -1630,7 +1645,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "jetson.container_cuda_libs_missing",
         title: "CUDA libraries missing inside a Jetson (l4t) container",
-        pattern: r"(?:nvcr\.io/nvidia/l4t|\bl4t-(?:pytorch|ml|base|tensorflow|r\d+)|-l4t-r\d+)[\s\S]{0,3000}?(?:lib(?:curand|cublas|cublasLt|cudart|cufft|cudnn|cusparse|cusolver|nvinfer|nvrtc)\.so[.\d]*(?::? cannot open shared object file| not found)|not found[^\n]{0,10}\blib(?:curand|cublas|cudart|cudnn|cufft)\w*\.so)",
+        pattern: r"(?:(?:nvcr\.io/nvidia/l4t|\bl4t-(?:pytorch|ml|base|tensorflow|r\d+)|-l4t-r\d+)[\s\S]{0,3000}?(?:lib(?:curand|cublas|cublasLt|cudart|cufft|cudnn|cusparse|cusolver|nvinfer|nvrtc)\.so[.\d]*(?::? cannot open shared object file| not found)|not found[^\n]{0,10}\blib(?:curand|cublas|cudart|cudnn|cufft)\w*\.so|set to NOTFOUND[\s\S]{0,400}?\bCUDA_\w+_LIBRARY\b|\bCUDA_\w+_LIBRARY\b[^\n]{0,40}NOTFOUND)|(?:lib(?:curand|cublas|cublasLt|cudart|cufft|cudnn|cusparse|cusolver|nvinfer|nvrtc)\.so[.\d]*(?::? cannot open shared object file| not found)|not found[^\n]{0,10}\blib(?:curand|cublas|cudart|cudnn|cufft)\w*\.so|set to NOTFOUND[\s\S]{0,400}?\bCUDA_\w+_LIBRARY\b|\bCUDA_\w+_LIBRARY\b[^\n]{0,40}NOTFOUND)[\s\S]{0,3000}?(?:nvcr\.io/nvidia/l4t|\bl4t-(?:pytorch|ml|base|tensorflow|r\d+)|-l4t-r\d+))",
         // Above the plain missing-library rules (84): the l4t image decides.
         priority: 86,
         causes: &[
@@ -2507,7 +2522,7 @@ pub const RULES: &[Rule] = &[
             c("none", 0.8, "DCGM's profiling (DCP, DCGM_FI_PROF_*) metrics are available on datacenter GPUs only (and not on every MIG setup): the exporter's metric list asks for them on a GPU without them. Nothing is wrong with the GPU or the driver.", "Drop the DCGM_FI_PROF_* lines from the exporter's metrics CSV (Helm: the `arguments` that pass dcp-metrics-included.csv), or upgrade dcgm-exporter (2.1.2+ skips unsupported metrics)."),
             c("gpu.mig_enabled", 0.2, "With MIG enabled, some DCGM releases collect no profiling metrics for the MIG devices.", "Use a DCGM/dcgm-exporter release with MIG profiling support, or read the metrics per GPU instead."),
         ],
-        hints: &[h(r"\bMIG\b|mig-?\d+g\.", "gpu.mig_enabled", 0.4)],
+        hints: &[h(r"\bMIG(?:$|[^ \w]| [^M]| M[^.])|MIG-|\dg\.\d+gb|mig-?\d+g\.", "gpu.mig_enabled", 0.4)],
         tells_apart: "`dcgmi profile -l`: no profiling metric groups on this GPU means they are not supported; the GPU's other metrics still work.",
     },
     // GKE (and other installers that put the driver under /usr/local/nvidia) mount the driver
@@ -3846,7 +3861,9 @@ pub const RULES: &[Rule] = &[
         id: "container.libcuda_missing",
         title: "libcuda.so.1 is missing",
         pattern: r"libcuda\.so(?:\.1)?: cannot open shared object file",
-        priority: 78,
+        // above import.undefined_symbol (84), whose "ImportError: ….so: cannot open shared
+        // object file" reads any library: the driver's own is no extension's (pytorch/pytorch#3221)
+        priority: 85,
         causes: &[
             c("driver.not_installed", 0.45, "libcuda.so.1 comes with the NVIDIA driver: without it installed (or on a machine without an NVIDIA GPU) nothing can load it.", FIX_DRIVER_INSTALL),
             c("host.container_no_gpu", 0.35, "Inside a container the toolkit injects the host's libcuda.so.1 only when the container is started with the GPUs (`--gpus all`).", FIX_CONTAINER),
@@ -3868,9 +3885,80 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("gpu.lost", 0.8, "The GPU stopped answering on the PCIe bus (a loose card or riser, power, overheating, or a hardware fault); NVML cannot get its handle until the machine is power-cycled.", FIX_XID_HW),
             c("driver.library_mismatch", 0.1, "Rarely a driver problem (after an upgrade without reboot).", "Reboot the host."),
+            // GeForce drivers before R465 refused a GeForce GPU they saw under a hypervisor
+            // (NVIDIA/kubevirt-gpu-device-plugin#2: fine once KVM was hidden); R465 allowed
+            // GeForce passthrough to a virtual machine.
+            c("driver.gpu_unsupported", 0.0, "The GPU is passed through to a virtual machine and the driver refuses it there: GeForce drivers before R465 do not support a GeForce GPU under a hypervisor (hiding KVM from the guest makes it work).", "Install driver R465 or newer in the guest (GeForce passthrough is supported from R465), or hide the hypervisor (libvirt `<kvm><hidden state='on'/></kvm>`, QEMU `-cpu host,kvm=off`); data-centre GPUs are supported in VMs."),
+        ],
+        hints: &[
+            h(r"(?s)hypervisor|kvm hidden|hidden state|kvm=off|(?:GeForce|GTX|RTX \d{4}).{0,3000}\b(?:VM|virtual machine|passthrough|pass-through|KVM|vfio|proxmox|ESXi|kubevirt)\b|\b(?:VM|virtual machine|passthrough|pass-through|KVM|vfio|proxmox|ESXi|kubevirt)\b.{0,3000}(?:GeForce|GTX|RTX \d{4})", "driver.gpu_unsupported", 0.9),
+        ],
+        tells_apart: "`dmesg | grep -i -E 'xid|fallen off'` (Xid 79 confirms the GPU dropped off); reseat the card, check power and cooling. In a VM: `grep -c hypervisor /proc/cpuinfo` and the guest driver's branch.",
+    },
+    // nvidia-smi's GPU reset (`nvidia-smi -r`, and every MIG mode change: nvidia-mig-parted,
+    // the GPU operator's MIG manager) refuses while any client holds the GPU: its message lists
+    // the kinds ("Fabric Manager, CUDA application, graphics application such as an X server,
+    // ... another instance of nvidia-smi"); on servers the nvidia_drm module holds it too
+    // (NVIDIA/mig-parted#181, its README's known issue).
+    Rule {
+        id: "gpu.reset_in_use",
+        title: "the GPU cannot be reset while another client holds it",
+        pattern: r"(?:could not be reset:?[\s\S]{0,300}?In use by another client|\bIn use by another client\b|devices? (?:is|are) currently being used by one or more other processes|GPU [0-9A-Fa-f:.]+ is currently in use by another process|Unable to reset (?:this )?GPU because it's being used by some other process)",
+        priority: 72,
+        causes: &[
+            c("gpu.busy", 0.8, "A GPU reset (nvidia-smi -r, or the one a MIG mode change needs) waits until no client holds the GPU: nvidia-persistenced, DCGM or dcgm-exporter, the fabric manager, a display server, a monitoring nvidia-smi, a CUDA program, or the nvidia_drm kernel module.", "Find the holders (`sudo lsof /dev/nvidia*`, `sudo fuser -v /dev/nvidia*`), stop them (`sudo systemctl stop nvidia-persistenced nvidia-dcgm`, the display manager), unload nvidia_drm if it is loaded (`sudo modprobe -r nvidia_drm`, reload it after), then retry the reset or the MIG change."),
+            c("gpu.lost", 0.1, "A GPU that stopped answering cannot be reset either.", FIX_XID_HW),
         ],
         hints: &[],
-        tells_apart: "`dmesg | grep -i -E 'xid|fallen off'` (Xid 79 confirms the GPU dropped off); reseat the card, check power and cooling.",
+        tells_apart: "`sudo lsof /dev/nvidia*` lists the processes; `lsmod | grep nvidia_drm` shows the module that holds the devices without a process.",
+    },
+    // GPUDirect RDMA's module (nvidia-peermem, formerly Mellanox's nv_peer_mem) links to the
+    // peer-memory API that only MLNX_OFED's / DOCA-OFED's ib_core exports: with the inbox ib_core,
+    // or after OFED was reinstalled or upgraded without rebuilding the module, it does not load
+    // (Mellanox/nv_peer_memory#79, #84; NVIDIA's GPUDirect RDMA guide: install MLNX_OFED before
+    // the driver).
+    Rule {
+        id: "kernel.peermem_unknown_symbol",
+        title: "nvidia-peermem (GPUDirect RDMA) does not load",
+        pattern: r"(?:\b(?:nv_peer_mem|nvidia[_-]peermem)\b[^\n]{0,60}\bUnknown symbol\b|\bUnknown symbol ib_(?:register|unregister)_peer_memory_client\b|modprobe: ERROR: could not insert '(?:nv_peer_mem|nvidia_peermem)')",
+        priority: 80,
+        causes: &[
+            c("driver.module_not_loaded", 0.85, "The GPUDirect RDMA module (nvidia-peermem, or the older nv_peer_mem) needs the peer-memory symbols that only MLNX_OFED's (DOCA-OFED's) ib_core exports: the running ib_core is the distribution's own, or OFED changed after the module was built, so the module cannot load and NCCL falls back to copies through host memory.", "Install MLNX_OFED / DOCA-OFED for the running kernel, then reinstall the NVIDIA driver (or rebuild nv_peer_mem) so the module is built against it, and `sudo modprobe nvidia-peermem`; `grep ib_register_peer_memory_client /proc/kallsyms` must print the symbol."),
+        ],
+        hints: &[],
+        tells_apart: "`grep ib_register_peer_memory_client /proc/kallsyms`: empty means the loaded ib_core is not OFED's; `ofed_info -s` names the OFED installed.",
+    },
+    // CUDA 13 on Windows installs its DLLs under bin\x64 (CUDA 12 and earlier: bin\): a program
+    // that builds the path itself from CUDA_PATH\bin finds no cudart64_13.dll although the toolkit
+    // is complete (SystemPanic/flashinfer-windows#4; "Windows CUDA 13 DLL location (moved to
+    // bin/x64)" in other projects' release notes).
+    Rule {
+        id: "windows.cuda13_dll_path",
+        title: "a program looks for CUDA 13's DLLs where CUDA 12 kept them",
+        pattern: r"(?:Could not (?:find|load) module|cannot load|could not load|not found|FileNotFoundError)[^\n]{0,80}\\v13\.\d+\\bin\\(?:cudart|cublas\w*|nvrtc\w*|cufft|curand|cusparse|cusolver|nvJitLink\w*)64_13\w*\.dll",
+        priority: 83,
+        causes: &[
+            c("workload.library_bug", 0.8, "CUDA 13 on Windows keeps its DLLs in bin\\x64, not bin\\ as CUDA 12 did: the program (or its build script) composes the old path from CUDA_PATH and misses a toolkit that is installed.", "Update the program to a release that knows CUDA 13's layout; meanwhile add `%CUDA_PATH%\\bin\\x64` to PATH, or use a CUDA 12 toolkit with it."),
+            c("toolkit.path_inconsistent", 0.15, "The CUDA folder on PATH is not the one installed.", "Put `%CUDA_PATH%\\bin\\x64` (CUDA 13) or `%CUDA_PATH%\\bin` (CUDA 12) on PATH."),
+        ],
+        hints: &[],
+        tells_apart: "`dir \"%CUDA_PATH%\\bin\\x64\\cudart64_13.dll\"`: there means the toolkit is fine and the program looks in the wrong folder.",
+    },
+    // NGC-based images (Triton, PyTorch, TensorFlow containers and those built on them) check
+    // the GPU at start-up and refuse one their binaries have no kernels for:
+    // "ERROR: Detected NVIDIA Tesla K40m GPU, which is not supported by this container"
+    // (fauxpilot/fauxpilot#69: compute capability 3.5 below the image's 6.0 floor).
+    Rule {
+        id: "container.gpu_not_supported",
+        title: "the container image does not support this GPU",
+        pattern: r"Detected NVIDIA [^\n]{1,60}? GPU, which is not supported by this container",
+        priority: 82,
+        causes: &[
+            c("ext.arch_unsupported", 0.7, "The image's programs (Triton, its backends, the application built on it) were compiled without this GPU's architecture: the container's start-up check refuses the GPU.", "Use a GPU the image supports (its release notes list the compute capabilities; NGC images of recent years need 6.0 or newer, `nvidia-smi --query-gpu=name,compute_cap --format=csv`), or an older image release that still supports it."),
+            c("torch.arch_unsupported", 0.2, "The framework build inside the image (PyTorch, TensorFlow) carries no kernels for this GPU.", "Use an image release whose framework build still supports this GPU's compute capability."),
+        ],
+        hints: &[h(r"nvcr\.io/nvidia/(?:pytorch|tensorflow)|\bpytorch\b|\btensorflow\b", "torch.arch_unsupported", 0.6)],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the image's supported compute capabilities (its release notes).",
     },
     Rule {
         id: "gpu.ecc_uncorrectable",

@@ -3214,10 +3214,11 @@ fn round_10b_other_cuda_programs() {
     let ex = explain("hashcat: cuModuleLoadDataEx(): CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
     assert!(ex.matches.iter().any(|m| m.id == GENERIC_MATCH
         && m.extracted.get("framework").map(String::as_str) == Some("cuda-program")));
-    // No device in WSL: the Windows driver's libcuda not found.
+    // No device in WSL: cuInit answered, so a libcuda loaded, and it is not the Windows
+    // driver's (a Linux driver's installed inside WSL, or first on LD_LIBRARY_PATH).
     assert_eq!(
         top("Windows 11 WSL2 CUDA 12.2 - Call to cuInit results in CUDA_ERROR_NO_DEVICE:"),
-        "driver.not_installed"
+        "torch.libs_shadowed"
     );
 }
 
@@ -3953,5 +3954,83 @@ fn toolchain_rules_from_the_fifth_blind_sample() {
     assert_eq!(
         top("FROM jrottenberg/ffmpeg:4.2-nvidia\n\nCannot load libcuda.so.1"),
         "host.container_no_gpu"
+    );
+}
+
+/// The sixth blind sample's general fixes, each on a text written for the test (not the
+/// corpus case's): the reset a client blocks, GPUDirect RDMA's module, CUDA 13's Windows DLL
+/// folder, a GeForce refused in a VM, WSL's shadowed libcuda, an l4t build, zlib beside a cuDNN
+/// DLL, OpenCL's calls, and the reporter's own "missing from PATH".
+#[test]
+fn sixth_sample_families() {
+    let cases: &[(&str, &str)] = &[
+        ("$ sudo nvidia-smi -r -i 0\nThe following GPUs could not be reset:\n  GPU 00000000:3B:00.0: In use by another client\n\n1 device is currently being used by one or more other processes (e.g., Fabric Manager, CUDA application, graphics application such as an X server, or a monitoring application such as another instance of nvidia-smi).", "gpu.busy"),
+        ("[  12.3] nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -2)\nmodprobe: ERROR: could not insert 'nvidia_peermem': Unknown symbol in module", "driver.module_not_loaded"),
+        ("OSError: Could not find module 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0\\bin\\cublas64_13.dll' (or one of its dependencies).", "workload.library_bug"),
+        ("Proxmox VM with a GeForce GTX 1080 passed through (vfio-pci), driver 460.91 in the guest:\n$ nvidia-smi\nUnable to determine the device handle for GPU 0000:01:00.0: Unknown Error", "driver.gpu_unsupported"),
+        ("Ubuntu 22.04 under WSL2, I installed nvidia-driver-535 inside it.\ncupy.cuda.driver.CUDADriverError: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected (cuInit)", "torch.libs_shadowed"),
+        ("docker build -t app . (FROM nvcr.io/nvidia/l4t-base:r32.7.1)\nCMake Error: The following variables are used in this project, but they are set to NOTFOUND.\nCUDA_cublas_LIBRARY (ADVANCED)", "host.container_no_gpu"),
+        ("Loading cudnn_ops_infer64_8.dll failed; zlibwapi.dll is needed by it", "torch.wheel_deps_mismatch"),
+        ("2019 TensorFlow container: Loaded runtime CuDNN library: 7.6.5 but source was compiled with: 7.4.2. (in docker, nvcr.io image)", "torch.wheel_deps_mismatch"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(top(text), *want, "{text}");
+    }
+    // a control: nvidia-smi's reset works once nothing holds the GPU; the VM hint needs a VM
+    assert_eq!(
+        top("$ nvidia-smi\nUnable to determine the device handle for GPU 0000:01:00.0: Unknown Error"),
+        "gpu.lost"
+    );
+    // an OpenCL call's failure is read as a GPU error, not refused
+    assert!(
+        !explain("clCreateContext(): CL_OUT_OF_RESOURCES\nDevice #1: GeForce GTX 1080")
+            .matches
+            .is_empty()
+    );
+    // the reporter's finding outranks what similar threads established
+    assert_eq!(
+        top("Could not load \"nvrtc64_120_0.dll\": 8 tests failed.\nIt was not in PATH; CUDA_PATH was set."),
+        "toolkit.path_inconsistent"
+    );
+}
+
+/// nvidia-smi's table header "MIG M." is no MIG, and a field it could not read in a
+/// `--query-gpu` row is no CUDA status; the nightly's conda plan names a CPU build.
+#[test]
+fn nvidia_smi_table_words_are_not_errors() {
+    let table = "| GPU  Name        Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n|                               |                      |               MIG M. |\nError: CUDA error 100: no CUDA-capable device is detected";
+    let ex = explain(table);
+    let causes: Vec<&str> = ex.matches[0].causes.iter().map(|c| c.id.as_str()).collect();
+    let mig = ex.matches[0]
+        .causes
+        .iter()
+        .find(|c| c.id == "gpu.mig_enabled")
+        .map_or(0.0, |c| c.confidence);
+    assert!(mig < 0.1, "{causes:?}");
+    assert_eq!(
+        top("MIG mode is enabled on GPU 0\nError: CUDA error 100: no CUDA-capable device is detected"),
+        "gpu.mig_enabled"
+    );
+    let row = "GeForce RTX 2080 Ti, 100, 37, 56, 228.82, 210.00, 56, 1560, 6800, [Unknown Error]\nfor some reason it started to error out on power.default_limit";
+    let ex = explain(row);
+    assert!(
+        ex.matches
+            .iter()
+            .all(|m| !m.extracted.contains_key("cuda_error")),
+        "{:?}",
+        ex.matches.first().map(|m| &m.extracted)
+    );
+}
+
+/// An NGC-based image refusing the GPU at start-up is the image's build, not the machine.
+#[test]
+fn a_container_that_refuses_the_gpu() {
+    assert_eq!(
+        top("ERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container\nERROR: No supported GPU(s) detected to run this container"),
+        "ext.arch_unsupported"
+    );
+    assert_eq!(
+        top("docker run nvcr.io/nvidia/pytorch:24.01-py3\nERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container"),
+        "torch.arch_unsupported"
     );
 }
