@@ -3960,6 +3960,23 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"nvcr\.io/nvidia/(?:pytorch|tensorflow)|\bpytorch\b|\btensorflow\b", "torch.arch_unsupported", 0.6)],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the image's supported compute capabilities (its release notes).",
     },
+    // nvidia-smi prints "[Unknown Error]" or "[Not Supported]" for a field NVML cannot read on
+    // this board (a fan speed, a default power limit) while it reads the others: a
+    // `--query-gpu` row with one such field is a working GPU, and a program that parses the
+    // CSV must take those values (Quake4/MindMiner#627, tutulino/Megaminer#376). Every field
+    // unreadable is another matter: the GPU stopped answering.
+    Rule {
+        id: "nvidia_smi.field_unreadable",
+        title: "nvidia-smi could not read one field of a GPU",
+        pattern: r"[^\n,]+(?:,[^\n,]*){2,},\s*\[(?:Unknown Error|Not Supported)\][^\n]*",
+        priority: 20,
+        causes: &[
+            c("none", 0.8, "The GPU answers: nvidia-smi read the row's other fields (utilization, power, clocks); NVML cannot read this one field on this board (fan speed on a passively cooled or liquid-cooled card, a power limit the board does not report) and prints '[Unknown Error]' or '[Not Supported]' in its place. A program that parses the output must accept those values.", "Nothing to fix on the machine: query only fields the board supports (`nvidia-smi --help-query-gpu`), and make the parser treat '[Unknown Error]', '[Not Supported]' and '[N/A]' as missing values."),
+            c("gpu.lost", 0.1, "Every field unreadable means the GPU stopped answering.", FIX_XID_HW),
+        ],
+        hints: &[h(r"\[Unknown Error\][^\n]*\[Unknown Error\][^\n]*\[Unknown Error\]|GPU is lost|fallen off the bus", "gpu.lost", 0.9)],
+        tells_apart: "`nvidia-smi -q` for the GPU: most fields read means the board only lacks that sensor; '[Unknown Error]' everywhere, or 'GPU is lost', means the GPU dropped off.",
+    },
     Rule {
         id: "gpu.ecc_uncorrectable",
         title: "uncorrectable ECC error",
@@ -4495,15 +4512,19 @@ pub const RULES: &[Rule] = &[
             c("driver.too_old_for_toolkit", 0.01, "The program was built against a newer NVENC API than the driver provides: the encoder refuses the version ('invalid version', 'minimum required Nvidia driver for nvenc').", "Update the NVIDIA driver to the branch the program's Video Codec SDK needs (ffmpeg's and HandBrake's release notes name it), or use a build of the program made with an older SDK."),
             c("host.container_no_gpu", 0.4, "In a container the NVIDIA runtime mounts the driver's video libraries (libnvidia-encode, libnvcuvid) only with the `video` driver capability; NVIDIA_DRIVER_CAPABILITIES=compute,utility (the CUDA images' default) leaves CUDA working and NVENC out.", "Start the container with `-e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility` (or `all`; in Kubernetes, in the pod's env) and check `ldconfig -p | grep libnvidia-encode` inside it."),
             c("driver.not_installed", 0.25, "The driver's encode library (libnvidia-encode.so.1 / nvEncodeAPI64.dll) is not installed: a headless or compute-only driver package, or a distribution that ships it separately (Ubuntu's libnvidia-encode-<branch>).", "Install the driver's encode library of the same branch as the driver (Ubuntu: `sudo apt install libnvidia-encode-<branch>`), or the full driver package."),
-            c("driver.gpu_unsupported", 0.2, "The GPU has no NVENC engine, or none for this codec: A100, A30, H100 and other compute GPUs have no encoder; older or small GeForce cards lack HEVC, AV1 or B-frames ('unsupported device (2)', 'No capable devices found').", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU; encode on a GPU that has NVENC for the codec, or use a software encoder (libx264/libx265)."),
             c("gpu.busy", 0.15, "GeForce cards allow only a few NVENC sessions at once (3, later 5 and 8, per system); one more fails to open ('incompatible client key (21)', 'out of memory (10)').", "Close other encoding sessions (OBS, Plex, another ffmpeg) or run fewer encodes at once; professional and datacenter GPUs have no such limit."),
             c("host.no_nvidia_gpu", 0.02, "The CUDA driver itself cannot be loaded (nvcuda.dll / libcuda.so.1): on Windows it comes with every NVIDIA display driver, so it is missing where the machine has no NVIDIA GPU; the program is set to NVIDIA's encoder anyway.", "Use a software encoder (libx264, libvpx) or the encoder of the GPU the machine has (AMF, Quick Sync), or run on a machine with an NVIDIA GPU."),
-            c("none", 0.05, "The encoder works; only the mode asked for is not supported by this GPU's NVENC (10-bit H.264, a preset or feature it lacks) and the program falls back or tries another mode.", "Nothing is wrong with the machine: pick a mode the GPU's NVENC supports (8-bit H.264, or HEVC for 10-bit)."),
+            // A GPU without the encoder asked for is no fault of the machine and no driver's
+            // (driver.gpu_unsupported is the driver branch refusing a GPU): the product has
+            // no NVENC (compute GPUs, mining cards such as the P106-100: HandBrake/HandBrake
+            // #1998), none for this codec or mode, or the program's own ffmpeg build does not
+            // reach it (HaveAGitGat/Tdarr#745: the bundled ffmpeg worked).
+            c("none", 0.25, "Nothing on the machine is broken: this GPU's NVENC does not offer what is asked. A100, A30, H100 and other compute GPUs and mining cards (P106-100, CMP) have no encoder at all; older or small GeForce cards lack HEVC, AV1, B-frames or 10-bit H.264; or the program's own ffmpeg build cannot use the encoder the GPU has.", "Check NVIDIA's Video Encode and Decode GPU Support Matrix for this GPU: where it has NVENC for the codec, pick a mode it supports (8-bit H.264, HEVC for 10-bit) or use the ffmpeg build the program ships; where it has none, use a software encoder (libx264/libx265) or a GPU with NVENC."),
         ],
         hints: &[
             h(r"(?i)invalid version \(15\)|NV_ENC_ERR_INVALID_VERSION|minimum required Nvidia driver (?:for nvenc )?is \d|driver does not support the required nvenc API version", "driver.too_old_for_toolkit", 1.0),
             h(r"docker|container|kubernetes|\bpod\b|NVIDIA_DRIVER_CAPABILITIES|compose|unraid|truenas|jellyfin|linuxserver", "host.container_no_gpu", 0.4),
-            h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "driver.gpu_unsupported", 0.35),
+            h(r"unsupported device \(2\)|No (?:NVENC )?capable devices|NV_ENC_ERR_UNSUPPORTED_DEVICE|returned error 2\b|\b(?:A100|A30|H100|H200|H800|A800|B200)\b", "none", 0.35),
             h(r"incompatible client key|\(21\)|session limit|concurrent (?:encod\w+ )?sessions|out of memory \(10\)", "gpu.busy", 0.7),
             // The CUDA driver itself missing, not only its encode library (Raveler/ffmpeg-cpp#5).
             h(r"Cannot load nvcuda\.dll|nvcuda\.dll[^\n]{0,40}(?:not found|missing|could not)", "host.no_nvidia_gpu", 0.6),

@@ -3130,10 +3130,10 @@ fn round_10b_other_cuda_programs() {
         top("[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1\n[hevc_nvenc @ 0x55ca461fa380] The minimum required Nvidia driver for nvenc is (unknown) or newer"),
         "host.container_no_gpu"
     );
-    // ... a GPU without an encoder ...
+    // ... a GPU without an encoder (the product's, no fault of the machine or the driver) ...
     assert_eq!(
         top("[h264_nvenc @ 0x55d754c3ce80] OpenEncodeSessionEx failed: unsupported device (2): (no details)\n[h264_nvenc @ 0x55d754c3ce80] No capable devices found\nubuntu machine with an A100 attached"),
-        "driver.gpu_unsupported"
+        "none"
     );
     // ... GeForce's session limit ...
     assert_eq!(
@@ -4032,5 +4032,26 @@ fn a_container_that_refuses_the_gpu() {
     assert_eq!(
         top("docker run nvcr.io/nvidia/pytorch:24.01-py3\nERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container"),
         "torch.arch_unsupported"
+    );
+}
+
+/// A `--query-gpu` row with one field nvidia-smi could not read is a working GPU; every field
+/// unreadable is a lost one.
+#[test]
+fn an_unreadable_nvidia_smi_field_is_no_failure() {
+    assert_eq!(
+        top(
+            "GeForce GTX 1080 Ti, 53 %, 3 %, 84, 123.00 W, 262.50 W, [Unknown Error], P2, 1746 MHz"
+        ),
+        "none"
+    );
+    assert_eq!(
+        top("NVIDIA A10, [Unknown Error], [Unknown Error], [Unknown Error], [Unknown Error]"),
+        "gpu.lost"
+    );
+    // a CUDA error beside it is read first
+    assert_eq!(
+        top("GeForce RTX 3090, 0 %, [Not Supported], 40\nRuntimeError: CUDA error: out of memory"),
+        "workload.out_of_memory"
     );
 }
