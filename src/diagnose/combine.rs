@@ -1136,14 +1136,10 @@ mod tests {
     fn fourth_paste_sample_readings() {
         // the first start the paste mentions is already the fix: the failing start lacked it
         assert!(!container_started_with_gpus(
-            "ImportError: libcuda.so.1: cannot open shared object file
-Solved, had to use nvidia-docker run while starting container
-"
+            "ImportError: libcuda.so.1: cannot open shared object file\nSolved, had to use nvidia-docker run while starting container\n"
         ));
         assert!(container_started_with_gpus(
-            "$ docker run --gpus all -it img
-ImportError: libcuda.so.1: cannot open shared object file
-"
+            "$ docker run --gpus all -it img\nImportError: libcuda.so.1: cannot open shared object file\n"
         ));
         // a CPU build on a machine said to have a GPU, or installed asking for a CUDA toolkit
         let ce = CollectEnv {
@@ -1152,30 +1148,22 @@ ImportError: libcuda.so.1: cannot open shared object file
             ..CollectEnv::default()
         };
         assert!(cpu_build_on_gpu_machine(
-            "My machine has GPU, but by default conda wants to install a CPU only version.
-",
+            "My machine has GPU, but by default conda wants to install a CPU only version.\n",
             &ce
         ));
         assert!(cpu_build_on_gpu_machine(
-            "conda install pytorch-nightly cudatoolkit=10.0 -c pytorch
-",
+            "conda install pytorch-nightly cudatoolkit=10.0 -c pytorch\n",
             &ce
         ));
-        assert!(!cpu_build_on_gpu_machine(
-            "pip install torch
-",
-            &ce
-        ));
+        assert!(!cpu_build_on_gpu_machine("pip install torch\n", &ce));
         // the machine without an NVIDIA card, in the words of a failing stack
         let none = CollectEnv::default();
         assert!(says_no_nvidia_gpu(
-            "the dev stack doesnt start without nvidia gpu
-",
+            "the dev stack doesnt start without nvidia gpu\n",
             &none
         ));
         assert!(says_no_nvidia_gpu(
-            "docker compose stack fails without nvidia graphics card
-",
+            "docker compose stack fails without nvidia graphics card\n",
             &none
         ));
         // Julia's CUDA packages are a CUDA program of their own

@@ -60,6 +60,8 @@ struct Patterns {
     smi_header: Regex,
     smi_row: Regex,
     nvcc: Regex,
+    device_query: Regex,
+    device_query_versions: Regex,
     toolkit_version_file: Regex,
     pip_install_torch: Regex,
     proc_version: Regex,
@@ -177,6 +179,10 @@ fn patterns() -> Option<&'static Patterns> {
             // nvidia-smi's "MIG devices" table: "|  1    3   0   0  |  14366MiB / 19968MiB | ..."
             mig_row: re(r"^\|\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+(\d{1,2})\s+\|\s+\d+MiB\s*/\s*\d+MiB\s*\|")?,
             nvcc: re(r"Cuda compilation tools, release (\d+\.\d+), V(\d+\.\d+\.\d+)")?,
+            // the CUDA samples' deviceQuery: `Device 0: "NVIDIA GeForce RTX 3060"`, its summary
+            // line, and the table row "CUDA Driver Version / Runtime Version  12.2 / 12.1"
+            device_query: re(r#"^Device (\d+): "([^"]+)"$"#)?,
+            device_query_versions: re(r"(?:^CUDA Driver Version / Runtime Version\s+(\d+\.\d+) / (\d+\.\d+)$|^deviceQuery, CUDA Driver = CUDART, CUDA Driver Version = (\d+\.\d+), CUDA Runtime Version = (\d+\.\d+), NumDevs = ([1-9]\d*))")?,
             // the toolkit's own version file: `cat /usr/local/cuda/version.txt` ("CUDA Version
             // 10.2.89", up to CUDA 10) or version.json's "CUDA SDK" entry ("version" :
             // "11.8.20220929", from CUDA 11); nvidia-smi's "CUDA Version: 12.2" has a colon
@@ -1368,6 +1374,32 @@ pub fn parse(text: &str) -> CollectEnv {
             }
         }
         // nvcc --version
+        // deviceQuery: the GPUs CUDA enumerates, the driver's CUDA and the sample's runtime; a
+        // summary with devices means cuInit worked, so the kernel module is loaded
+        if let Some(c) = p.device_query.captures(&line) {
+            note(&mut ce, "deviceQuery");
+            // CUDA's own numbering, as the apps' logs give it
+            let id = format!("cuda:{}", c.get(1).map_or("", |m| m.as_str()));
+            if let Some(name) = c.get(2).filter(|_| log_gpus.len() < 64) {
+                if !log_gpus.iter().any(|(i, _)| *i == id) {
+                    log_gpus.push((id, name.as_str().to_string()));
+                }
+            }
+            continue;
+        }
+        if let Some(c) = p.device_query_versions.captures(&line) {
+            note(&mut ce, "deviceQuery");
+            if let Some(d) = c.get(1).or(c.get(3)) {
+                set(&mut ce.driver_cuda, d.as_str());
+            }
+            if let Some(r) = c.get(2).or(c.get(4)) {
+                set(&mut ce.cuda_runtime, r.as_str());
+            }
+            if c.get(5).is_some() {
+                ce.module_in_use = true;
+            }
+            continue;
+        }
         if let Some(c) = p.nvcc.captures(&line) {
             note(&mut ce, "nvcc --version");
             if let Some(v) = c.get(2) {

@@ -1404,3 +1404,44 @@ fn markdown_bold_keys() {
     assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3090"]);
     assert_eq!(ce.driver.as_deref(), Some("550.54.15"));
 }
+
+/// The CUDA samples' deviceQuery (the output format of cuda-samples' `deviceQuery.cpp`): the
+/// GPUs in CUDA's order, the driver's CUDA and the runtime the sample was built with; a summary
+/// with devices says cuInit worked, so the kernel module is loaded.
+#[test]
+fn cuda_samples_device_query() {
+    let ce = parse(
+        r#"./deviceQuery Starting...
+
+ CUDA Device Query (Runtime API) version (CUDART static linking)
+
+Detected 2 CUDA Capable device(s)
+
+Device 0: "NVIDIA GeForce RTX 3090"
+  CUDA Driver Version / Runtime Version          12.2 / 12.1
+  CUDA Capability Major/Minor version number:    8.6
+  Total amount of global memory:                 24260 MBytes (25438715904 bytes)
+
+Device 1: "NVIDIA GeForce RTX 3060"
+  CUDA Driver Version / Runtime Version          12.2 / 12.1
+  CUDA Capability Major/Minor version number:    8.6
+
+deviceQuery, CUDA Driver = CUDART, CUDA Driver Version = 12.2, CUDA Runtime Version = 12.1, NumDevs = 2
+Result = PASS
+"#,
+    );
+    assert_eq!(
+        ce.gpus,
+        ["NVIDIA GeForce RTX 3090", "NVIDIA GeForce RTX 3060"]
+    );
+    assert_eq!(ce.driver_cuda.as_deref(), Some("12.2"));
+    assert_eq!(ce.cuda_runtime.as_deref(), Some("12.1"));
+    assert!(ce.module_in_use);
+    assert!(ce.formats.iter().any(|f| f == "deviceQuery"));
+    // a failing one enumerates nothing and says nothing of the module
+    let ce = parse(
+        "./deviceQuery Starting...\n\ncudaGetDeviceCount returned 35\n-> CUDA driver version is insufficient for CUDA runtime version\nResult = FAIL\n",
+    );
+    assert!(!ce.module_in_use);
+    assert!(ce.gpus.is_empty());
+}
