@@ -430,8 +430,9 @@ fn missing_fact_findings(ce: &CollectEnv, matrix: &Matrix) -> Vec<Finding> {
                 .fix("Add the GPU list.", &["nvidia-smi -L", "nvidia-smi --query-gpu=name,compute_cap --format=csv"]),
         );
     }
+    // (a name the matrix holds only by its family, "Nvidia K80", has the family's capability)
     for name in &ce.gpus {
-        if ce.rocm.is_none() && matrix.gpu_by_name(name).is_none() {
+        if ce.rocm.is_none() && gpu_cc(matrix, name).is_none() {
             out.push(
                 Finding::new("torch.arch_unsupported", Severity::Info, format!("not judged for {name:?}: the matrix does not know this GPU's compute capability"))
                     .fix("Add the compute capability to the report.", &["nvidia-smi --query-gpu=name,compute_cap --format=csv"]),
@@ -1254,6 +1255,24 @@ pub fn read(path: &Path) -> Result<String, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A GPU the matrix holds under its family ("Nvidia K80" for the Tesla K80) is judged with
+    /// the family's capability, not reported as unknown.
+    #[test]
+    fn a_gpu_named_by_its_family_is_judged() {
+        let m = Matrix::bundled().unwrap();
+        let ce = CollectEnv {
+            gpus: vec!["Nvidia K80".into(), "Mystery GPU 9000".into()],
+            ..CollectEnv::default()
+        };
+        let unknown: Vec<String> = missing_fact_findings(&ce, &m)
+            .into_iter()
+            .filter(|f| f.summary.contains("does not know this GPU"))
+            .map(|f| f.summary)
+            .collect();
+        assert_eq!(unknown.len(), 1, "{unknown:?}");
+        assert!(unknown[0].contains("Mystery"), "{unknown:?}");
+    }
     use crate::checks::testutil::matrix;
 
     const PASTE: &str = "PyTorch version: 2.4.1+cu124
