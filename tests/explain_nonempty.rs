@@ -283,8 +283,10 @@ mod error_corpus;
 /// Dev cases whose text names no error in a language `explain` reads, so an answer would be a
 /// guess: rsh-err-1431 is Chinese prose alone ("after two days the model stopped responding",
 /// no error, no log line), its cause found later in `nvidia-smi`; rsh-err-2123 is an issue's
-/// title that is only a file name ("cublasLt64_12.dll"), the error itself in a screenshot.
-const NAMES_NO_ERROR: &[&str] = &["rsh-err-1431", "rsh-err-2123"];
+/// title that is only a file name ("cublasLt64_12.dll"), the error itself in a screenshot;
+/// rsh-err-2302 is Ollama's debug log of a GPU it found and offloaded nothing to (a WARN that
+/// VRAM usage did not recover), the failure being that nothing ran on the GPU.
+const NAMES_NO_ERROR: &[&str] = &["rsh-err-1431", "rsh-err-2123", "rsh-err-2302"];
 
 /// Every development case of the real corpus whose thread established a machine or library
 /// cause gets an answer (held-out cases are not read).

@@ -791,6 +791,20 @@ static CONTAINER_STARTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(?im)^.*\b(?:(?:nvidia-)?docker|podman|nerdctl)\s+(?:container\s+)?(?:run|create)\b.*$")
 });
 
+/// The paste says no container engine is installed ("Docker detected (0 means not
+/// installed): 0", "docker is not installed"): it ran on the host (NVIDIA/data-science-stack
+/// #90).
+static NO_CONTAINER_ENGINE_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:docker|podman)\b[^\n]{0,40}\(0 means not installed\)\W{0,3}0\b|\b(?:docker|podman)\b (?:is |was )?not (?:installed|present)\b",
+    )
+});
+
+/// Whether the paste says no container engine is installed where it ran.
+pub fn no_container_engine(paste: &str) -> bool {
+    hit(&NO_CONTAINER_ENGINE_SAID, paste)
+}
+
 /// A line that starts a container as the fix, not as what the reporter ran ("Solved, had to
 /// use nvidia-docker run", "you should run it with nvidia-docker", "Instead of: docker run").
 static START_AS_FIX: LazyLock<Option<Regex>> = LazyLock::new(|| {

@@ -99,8 +99,9 @@ const SMI_ANSWERED_RULES_OUT: &[&str] = &[
     "host.no_nvidia_gpu",
 ];
 
-/// Minimum compute capability of the released wheels of CUDA packages collect_env lists
-/// (their documented GPU requirements): (pip name, major, minor, source).
+/// Minimum compute capability of the released wheels of CUDA packages collect_env lists, and
+/// of Ollama, whose version its issue form gives (their documented GPU requirements): (pip
+/// name, major, minor, source).
 const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
     (
         "vllm",
@@ -119,6 +120,12 @@ const PACKAGE_MIN_CC: &[(&str, u32, u32, &str)] = &[
         8,
         0,
         "FlashAttention-2 supports Ampere, Ada and Hopper GPUs (compute capability 8.0+)",
+    ),
+    (
+        "ollama",
+        5,
+        0,
+        "Ollama's hardware support page (docs.ollama.com/gpu): NVIDIA GPUs of compute capability 5.0 or newer",
     ),
 ];
 
@@ -696,7 +703,18 @@ fn gpu_cc(matrix: &Matrix, name: &str) -> Option<(u32, u32)> {
         let n = crate::matrix::query::normalize_gpu_name(s);
         n.strip_prefix("tesla ").map_or(n.clone(), str::to_string)
     };
+    // the memory a reporter writes after the name ("tesla k80 24gb") is no part of it
     let want = norm(name);
+    let want = match want.rsplit_once(' ') {
+        Some((head, size))
+            if size.ends_with("gb")
+                && size.len() <= 5
+                && size[..size.len() - 2].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            head.to_string()
+        }
+        _ => want,
+    };
     if want.len() < 3 || !want.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }
@@ -905,15 +923,62 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
             }
         }
     }
+    // One CUDA library from wheels of two CUDA majors (nvidia-nccl-cu12 beside nvidia-nccl-cu13):
+    // both ship the same soname, and whichever the loader takes first may lack what torch
+    // calls (pytorch/pytorch#186591: "undefined symbol ncclCommResume").
+    for (name, version) in &ce.pip {
+        let Some((lib, major)) = name
+            .strip_prefix("nvidia-")
+            .and_then(|rest| rest.rsplit_once("-cu"))
+        else {
+            continue;
+        };
+        if major.is_empty() || !major.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let other = ce.pip.iter().find(|(n, _)| {
+            n.strip_prefix("nvidia-")
+                .and_then(|rest| rest.rsplit_once("-cu"))
+                .is_some_and(|(l, m)| {
+                    l == lib && m != major && m.chars().all(|c| c.is_ascii_digit())
+                })
+        });
+        if let Some((other_name, other_version)) = other.filter(|(n, _)| name < *n) {
+            // the one to remove is of the CUDA major torch was not built for, where the paste
+            // says torch's CUDA
+            let torch_major = ce
+                .torch_cuda
+                .as_deref()
+                .and_then(|c| c.split('.').next())
+                .map(str::to_string);
+            let stray = torch_major.and_then(|m| {
+                if name.ends_with(&format!("-cu{m}")) {
+                    Some(other_name.as_str())
+                } else if other_name.ends_with(&format!("-cu{m}")) {
+                    Some(name.as_str())
+                } else {
+                    None
+                }
+            });
+            let commands: Vec<String> = stray
+                .map(|n| vec![format!("python -m pip uninstall -y {n}")])
+                .unwrap_or_default();
+            let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
+            out.push(
+                Finding::new("torch.wheel_deps_mismatch", Severity::Fail, format!("{name} {version} and {other_name} {other_version} are both installed: one CUDA library of two CUDA majors"))
+                    .scope(scope.clone())
+                    .details("Both wheels ship the same library (the same soname); the loader takes one of them, which may not be the one the installed torch build needs, and imports fail with undefined symbols.")
+                    .evidence("python.packages", format!("{name}=={version}, {other_name}=={other_version}"))
+                    .fix("Uninstall the wheel of the CUDA major the torch build does not use (`python -c \"import torch; print(torch.version.cuda)\"` names the one it does).", &commands),
+            );
+        }
+    }
     for (pkg, major, minor, source) in PACKAGE_MIN_CC {
         let Some(version) = ce.pip.get(*pkg) else {
             continue;
         };
         for (i, name) in ce.gpus.iter().enumerate() {
-            let Some(cc) = matrix
-                .gpu_by_name(name)
-                .and_then(|g| crate::arch_list::parse_cc(&g.cc))
-            else {
+            let Some(cc) = gpu_cc(matrix, name) else {
                 continue;
             };
             if cc < (*major, *minor) {
@@ -1061,6 +1126,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
             .any(|f| f.id == id && f.severity >= Severity::Warn)
     };
     let container_with_gpus = combine::container_started_with_gpus(paste);
+    let no_engine = combine::no_container_engine(paste);
     let ruled_out = |id: &str| {
         let passes = findings
             .iter()
@@ -1070,7 +1136,7 @@ pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
                 && (UNAVAILABILITY.contains(&id)
                     || (id == "driver.too_old_for_toolkit" && toolkit_within_torch)))
             || (ce.smi_answered && SMI_ANSWERED_RULES_OUT.contains(&id))
-            || (id == "host.container_no_gpu" && container_with_gpus)
+            || (id == "host.container_no_gpu" && (container_with_gpus || no_engine))
             || (ce.module_in_use
                 && matches!(
                     id,
@@ -1255,6 +1321,58 @@ pub fn read(path: &Path) -> Result<String, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fifth blind paste sample's findings: Ollama's documented floor for a GPU written
+    /// with its memory ("tesla k80 24gb"), and one CUDA library from wheels of two CUDA majors.
+    #[test]
+    fn program_floors_and_two_cuda_majors() {
+        let m = Matrix::bundled().unwrap();
+        let ce = CollectEnv {
+            gpus: vec!["tesla k80 24gb".into()],
+            pip: [("ollama".to_string(), "0.5.11".to_string())].into(),
+            ..CollectEnv::default()
+        };
+        let ids: Vec<String> = paste_findings(&ce, "", &m)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Fail)
+            .map(|f| f.id)
+            .collect();
+        assert_eq!(ids, ["ext.arch_unsupported"]);
+        let ok = CollectEnv {
+            gpus: vec!["NVIDIA GeForce RTX 3090".into()],
+            ..ce.clone()
+        };
+        assert!(paste_findings(&ok, "", &m)
+            .iter()
+            .all(|f| f.severity != Severity::Fail));
+        let two = CollectEnv {
+            torch_cuda: Some("13.0".into()),
+            pip: [
+                ("nvidia-nccl-cu12".to_string(), "2.29.3".to_string()),
+                ("nvidia-nccl-cu13".to_string(), "2.29.7".to_string()),
+                ("nvidia-cublas-cu12".to_string(), "12.8.4.1".to_string()),
+            ]
+            .into(),
+            ..CollectEnv::default()
+        };
+        let f: Vec<Finding> = paste_findings(&two, "", &m)
+            .into_iter()
+            .filter(|f| f.id == "torch.wheel_deps_mismatch")
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].summary.contains("nvidia-nccl-cu12"));
+        assert_eq!(
+            f[0].fix.as_ref().map(|x| x.commands.clone()),
+            Some(vec![
+                "python -m pip uninstall -y nvidia-nccl-cu12".to_string()
+            ])
+        );
+        // the paste says no container engine is installed: it ran on the host
+        assert!(combine::no_container_engine(
+            "#### Docker detected (0 means not installed): 0"
+        ));
+        assert!(!combine::no_container_engine("docker run --gpus all img"));
+    }
 
     /// A GPU the matrix holds under its family ("Nvidia K80" for the Tesla K80) is judged with
     /// the family's capability, not reported as unknown.

@@ -44,6 +44,8 @@ const PACKAGES: &[&str] = &[
     "cupy",
     "onnxruntime-gpu",
     "llama-cpp-python",
+    // a program, not a pip package: "Ollama version: 0.5.11" in its issue form
+    "ollama",
     "detectron2",
     "mmcv",
     "mmcv-full",
@@ -79,6 +81,8 @@ struct Patterns {
     free_os: Regex,
     uname: Regex,
     uname_kernel: Regex,
+    compose_file: Regex,
+    container_image: Regex,
     torch_answer_inline: Regex,
     comfy_device: Regex,
     you_have: Regex,
@@ -376,6 +380,10 @@ fn patterns() -> Option<&'static Patterns> {
             free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
+            // a docker compose file (its top-level `services:`, a service's `deploy:`) and the
+            // image a service or a command runs ("image: ghcr.io/blakeblackshear/frigate:stable")
+            compose_file: re(r"^(?:services:\s*$|\s+deploy:\s*(?:#.*)?$|\s+runtime:\s+nvidia\s*$)")?,
+            container_image: re(r"\bimage:\s+[a-z0-9][\w.-]*/[\w./-]+(?::[\w.-]+)?\s*$")?,
             // Hugging Face's env commands (transformers, diffusers, accelerate, peft): "- PyTorch
             // version (GPU?): 2.5.1+cu124 (True)", from transformers 4.48 on "(accelerator?):
             // 2.6.0+cu124 (CUDA)", "- Flax version (CPU?/GPU?/TPU?): not installed (NA)"
@@ -1530,6 +1538,12 @@ pub fn parse(text: &str) -> CollectEnv {
             package(&mut ce, "pytorch", version, Some(build));
             continue;
         }
+        if p.compose_file.is_match(&line) {
+            note(&mut ce, "docker compose file");
+        }
+        if p.container_image.is_match(&line) {
+            note(&mut ce, "container image");
+        }
         // a CUDA container image: its CUDA is the toolkit the driver must support
         if let Some(v) = p.cuda_image.captures(&line).and_then(|c| c.get(1)) {
             note(&mut ce, "docker image");
@@ -2109,12 +2123,29 @@ fn os_spelling(os: &str) -> String {
         "Arch Linux",
         "NixOS",
     ];
+    // Python's platform.platform() on Windows: "Windows-11-10.0.26200-SP0" is Windows 11
+    if let Some(rest) = os.strip_prefix("Windows-") {
+        let release = rest.split('-').next().unwrap_or("");
+        if rest.contains("-10.0.")
+            && !release.is_empty()
+            && release.len() <= 2
+            && release.chars().all(|c| c.is_ascii_digit())
+        {
+            return format!("Windows {release}");
+        }
+    }
     for name in NAMES {
         if let Some(rest) = os.get(name.len()..).filter(|_| {
             os.get(..name.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(name))
         }) {
-            return format!("{name}{rest}");
+            // "RHEL8": the release is a word of its own
+            let gap = if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                " "
+            } else {
+                ""
+            };
+            return format!("{name}{gap}{rest}");
         }
     }
     os.to_string()
@@ -2499,6 +2530,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                     "linux" | "windows" | "macos"
                 )
             };
+            let v = &os_spelling(v);
             if ce.os.as_deref().is_some_and(bare) && !bare(v) && v.len() > 4 {
                 ce.os = Some(v.to_string());
             }
@@ -2799,6 +2831,12 @@ mod tests {
             Some("Ubuntu 20.04")
         );
         assert_eq!(parse("I have an rtx3090 at home").gpus, ["RTX 3090"]);
+        // Python's platform string on Windows, a release written onto the name
+        assert_eq!(
+            os("- OS: Windows-11-10.0.26200-SP0").as_deref(),
+            Some("Windows 11")
+        );
+        assert_eq!(os("- OS: RHEL8").as_deref(), Some("RHEL 8"));
         // TensorFlow's issue form names the CUDA and the cuDNN installed in one field
         let ce = parse("- OS Platform and Distribution: Ubuntu 18.04\n- CUDA/cuDNN version: CUDA 10.1 / cuDNN 7.6.5\n- GPU model and memory: Tesla P100");
         assert_eq!(ce.cuda_runtime.as_deref(), Some("10.1"));

@@ -1445,3 +1445,26 @@ Result = PASS
     assert!(!ce.module_in_use);
     assert!(ce.gpus.is_empty());
 }
+
+/// A docker compose file (its `services:` and a service's `deploy:` block) and the image a
+/// service runs are read as what they are, not refused as "nothing recognised".
+#[test]
+fn compose_files_and_container_images() {
+    let ce = parse(
+        "services:\n  app:\n    image: nvidia/cuda:12.2.0-base-ubuntu22.04\n    deploy:\n      resources:\n        reservations:\n          devices:\n            - driver: nvidia\n              capabilities: [gpu]\n",
+    );
+    assert!(
+        ce.formats.iter().any(|f| f == "docker compose file"),
+        "{:?}",
+        ce.formats
+    );
+    assert!(!ce.found_nothing());
+    let ce = parse("from ->     image: ghcr.io/blakeblackshear/frigate:stable\n");
+    assert!(
+        ce.formats.iter().any(|f| f == "container image"),
+        "{:?}",
+        ce.formats
+    );
+    // an image word in prose is no image
+    assert!(parse("the image: it looks blurry\n").found_nothing());
+}

@@ -648,7 +648,37 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
         }
         pos = end + 1;
     }
-    first_pair.or(first_strong)
+    first_pair
+        .or(first_strong)
+        .or_else(|| failure_above_gpu_frames(text, &gpu, &err))
+}
+
+/// A failure line whose GPU shows only in the stack frames a few lines below it (Julia's
+/// "ERROR: LoadError: UndefVarError ..." / "Stacktrace:" / "[1] pool_mark(dev::CUDA.CuDevice)":
+/// JuliaGPU/CUDA.jl#1375): the failure line is the anchor. Only where no line pairs a failure
+/// with a GPU word more closely.
+fn failure_above_gpu_frames(
+    text: &str,
+    gpu: &regex::Regex,
+    err: &regex::Regex,
+) -> Option<(usize, usize)> {
+    let lines: Vec<(usize, &str)> = text
+        .split('\n')
+        .scan(0usize, |pos, l| {
+            let at = *pos;
+            *pos += l.len() + 1;
+            Some((at, l))
+        })
+        .collect();
+    lines.iter().enumerate().find_map(|(i, (at, line))| {
+        let fails = line.len() <= 8192 && err.is_match(line) && !gpu.is_match(line);
+        let frames_name_gpu = lines
+            .iter()
+            .skip(i + 1)
+            .take(4)
+            .any(|(_, l)| l.len() <= 8192 && gpu.is_match(l));
+        (fails && frames_name_gpu).then_some((*at, at + line.len()))
+    })
 }
 
 /// The CUDA status the text names: a CUresult or cudaError_t name anywhere, else a number

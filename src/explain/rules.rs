@@ -73,7 +73,7 @@ pub const EXTENSIONS: &str = r"\bvllm\b|flash_attn|flash-attn|flash_attn_2_cuda|
 /// `FROM image:tag` line (jrottenberg/ffmpeg#233 pastes only its Dockerfile).
 pub const IN_CONTAINER: &str = r"(?m)docker|container|podman|singularity|apptainer|kubernetes|\bpod\b|^FROM\s+[\w./-]+:[\w.-]+";
 
-pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+|\bv?\d+\.\d+(?:\.\d+)? (?:still )?(?:works?|worked|runs?|ran) (?:fine|well|perfectly|correctly)|\brevert(?:ing|ed)? (?:back )?to (?:an? )?(?:older|previous|earlier|the old|versions?\b)|\b(?:have|had|need|needed) to downgrade (?:\w+ )?to (?:v|version )?\d+\.\d+|\bthe old(?:er)? version[^\n]{0,30}\b(?:had no (?:issues?|problems?)|works?|worked)|\b(?:works?|worked|working|fine) (?:with|on|using) [\w ]{0,30}?v?\d+\.\d+(?:\.\d+)?\s*(?:&|and|or)\s*(?:below|older|earlier|lower|before)\b";
+pub const VERSION_CONTRAST: &str = r"\b(?:with|on|using|under) [\w.+-]{2,30}\s?={0,2}\s?v?\d+\.\d+(?:\.\d+)?[^\n]{0,40}\b(?:is |was )?(?:working|works|worked|runs|ran) (?:fine|well|perfectly|correctly)|(?:(?:does not|doesn't|did not|didn't|does n't|never) (?:occur|happen|fail|reproduce|crash)|(?:works?|worked|working|runs?|ran|passe[sd]?) (?:fine |well |ok |okay |correctly |perfectly )?)[^\n]{0,30}\b(?:with|on|in|using|under) [\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|\bregression\b|\b(?:worked|works|working|ran|runs) (?:fine |well )?(?:before|until|prior to) [\w.-]+[^\n]{0,40}\b(?:fail|broke|error)|(?:disabling|disable|without|turning off) [\w-]+[^\n]{0,60}\bworks\b|\b(?:a |known )?bug in (?:[\w.-]+ )?(?:version |v)?\d+\.\d+|(?:fixed|resolved|solved|goes away) (?:in|by|with|after) (?:upgrading|updating|the (?:latest|new)|v?\d+\.\d+|version \d|release \d)|(?:after|since) (?:upgrading|updating) (?:to )?[\w.+-]{2,30}[ =v]{0,3}\d+\.\d+|(?:broke|broken|fails?|failing|started failing) (?:since|after|from) (?:v|version )?\d+\.\d+|\bv?\d+\.\d+(?:\.\d+)? (?:still )?(?:works?|worked|runs?|ran) (?:fine|well|perfectly|correctly)|\brevert(?:ing|ed)? (?:back )?to (?:an? )?(?:older|previous|earlier|the old|versions?\b)|\b(?:have|had|need|needed) to downgrade (?:\w+ )?to (?:v|version )?\d+\.\d+|\bthe old(?:er)? version[^\n]{0,30}\b(?:had no (?:issues?|problems?)|works?|worked)|\b(?:works?|worked|working|fine) (?:with|on|using) [\w ]{0,30}?v?\d+\.\d+(?:\.\d+)?\s*(?:&|and|or)\s*(?:below|older|earlier|lower|before)\b|\bwhen (?:i |we )?use[ds]? [\w./:+-]*\d[\w./:+-]*\s*,?\s*(?:it )?(?:is|was|works?|worked) (?:ok|okay|fine|well)\b";
 
 /// MIG named: the word (not `nvidia-smi`'s column header "MIG M.", which every table of a
 /// driver from R450 on prints), a MIG device's UUID, a MIG profile ("1g.10gb"). The hints
@@ -1007,6 +1007,9 @@ pub const RULES: &[Rule] = &[
             h(r"ggml|llama\.cpp|ollama|bitsandbytes|igemmlt|\.cu:\d+", "ext.arch_unsupported", 0.45),
             h(r"LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cublas", "torch.wheel_deps_mismatch", 0.2),
+            // another release of the library or its container works (NVIDIA/FasterTransformer
+            // #149: "when i use nvcr.io/nvidia/pytorch:20.12-py3, it is ok")
+            h(VERSION_CONTRAST, "workload.library_bug", 0.4),
         ],
         tells_apart: "`pip list | grep nvidia-cublas` against the version torch pins (`pip show torch`), `echo $LD_LIBRARY_PATH`, and the dtype/GPU (bf16 needs sm_80+).",
     },
@@ -1086,7 +1089,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cudnn.status",
         title: "cuDNN status error",
-        pattern: r"(CUDNN_STATUS_(?:NOT_INITIALIZED|ALLOC_FAILED|BAD_PARAM|INTERNAL_ERROR|INVALID_VALUE|ARCH_MISMATCH|MAPPING_ERROR|EXECUTION_FAILED|NOT_SUPPORTED|LICENSE_ERROR|RUNTIME_PREREQUISITE_MISSING|VERSION_MISMATCH|SUBLIBRARY_VERSION_MISMATCH|BAD_PARAM_\w+|NOT_SUPPORTED_\w+|INTERNAL_ERROR_\w+|EXECUTION_FAILED_\w+)|cuDNN error: \w+|Unable to find a valid cuDNN algorithm|GET was unable to find an engine)",
+        // (also cuDNN's ARCH_MISMATCH in a binding's words: Mocha.jl's "ERROR: Arch mismatch"
+        // under "Initializing CuDNN backend")
+        pattern: r"((?s:cudnn.{0,300}?\bArch mismatch\b)|CUDNN_STATUS_(?:NOT_INITIALIZED|ALLOC_FAILED|BAD_PARAM|INTERNAL_ERROR|INVALID_VALUE|ARCH_MISMATCH|MAPPING_ERROR|EXECUTION_FAILED|NOT_SUPPORTED|LICENSE_ERROR|RUNTIME_PREREQUISITE_MISSING|VERSION_MISMATCH|SUBLIBRARY_VERSION_MISMATCH|BAD_PARAM_\w+|NOT_SUPPORTED_\w+|INTERNAL_ERROR_\w+|EXECUTION_FAILED_\w+)|cuDNN error: \w+|Unable to find a valid cuDNN algorithm|GET was unable to find an engine)",
         priority: 60,
         causes: &[
             c("workload.out_of_memory", 0.3, "cuDNN could not allocate its workspace or handle: the GPU's memory is exhausted (NOT_INITIALIZED, ALLOC_FAILED, INTERNAL_ERROR and 'unable to find a valid cuDNN algorithm' usually mean this).", FIX_OOM),
@@ -1100,7 +1105,7 @@ pub const RULES: &[Rule] = &[
             h(r"CUDNN_STATUS_(?:NOT_INITIALIZED|ALLOC_FAILED)|Unable to find a valid cuDNN algorithm|out of memory", "workload.out_of_memory", 0.3),
             h(r"CUDNN_STATUS_INTERNAL_ERROR", "workload.out_of_memory", 0.1),
             h(r"CUDNN_STATUS_(?:NOT_SUPPORTED|BAD_PARAM)|GET was unable to find an engine", "workload.library_bug", 0.35),
-            h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
+            h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|\bArch mismatch\b|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
             h(GPU_NEWER_THAN_CUDA, "toolkit.arch_unsupported", 0.7),
             h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
@@ -1499,7 +1504,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "windows.torch_dll_load_failed",
         title: "Windows could not load one of torch's DLLs or its dependencies",
-        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|\[WinError 126\][^\n:'\x22]{0,80}[ \t]*(?:\r?\n|\z)|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
+        pattern: r#"(?:Error loading "?[^"\n]{0,300}?\\torch\\lib\\[\w.-]+\.dll"?[^\n]{0,10} or one of its dependencies|\berror loading "?(?:fbgemm|c10|c10_cuda|torch_cpu|torch_python|shm|asmjit|uv)\.dll\b|Could not find module '[^'\n]{0,300}?\.dll'? \(or one of its dependencies\)|Microsoft Visual C\+\+ Redistributable is not installed|\[WinError 1114\][^\n]{0,200}|\[WinError 126\][^\n:'\x22]{0,80}[ \t]*(?:\r?\n|\z)|(?:from torch\._C import|import torch)[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*DLL load failed)"#,
         priority: 70,
         causes: &[
             c("host.msvc_runtime_missing", 0.6, "torch's own DLLs (c10, torch_cpu, fbgemm, shm, asmjit) need the Microsoft Visual C++ runtime (msvcp140.dll, vcruntime140_1.dll) and its OpenMP runtime (libomp140.x86_64.dll); when one is missing or too old, Windows reports the torch DLL itself as 'not found'.", "Install the latest Microsoft Visual C++ Redistributable for x64 (https://aka.ms/vs/17/release/vc_redist.x64.exe) and restart the shell; for torch 2.4.0's fbgemm.dll (libomp140.x86_64.dll) also install the C++ build tools or upgrade torch."),
@@ -3976,6 +3981,81 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[h(r"\[Unknown Error\][^\n]*\[Unknown Error\][^\n]*\[Unknown Error\]|GPU is lost|fallen off the bus", "gpu.lost", 0.9)],
         tells_apart: "`nvidia-smi -q` for the GPU: most fields read means the board only lacks that sensor; '[Unknown Error]' everywhere, or 'GPU is lost', means the GPU dropped off.",
+    },
+    // JAX's CUDA plugin (jax-cuda12-plugin / jax-cuda12-pjrt) is a wheel of its own that must
+    // be the jaxlib's version: a newer plugin refuses the framework's PJRT structs
+    // (PlasmaControl/DESC#1534: plugin 0.5.0 beside jax/jaxlib 0.4.38).
+    Rule {
+        id: "jax.plugin_version_mismatch",
+        title: "JAX's CUDA plugin is another version than jaxlib",
+        pattern: r"(?:Unexpected PJRT_\w+ size: expected \d+, got \d+|The plugin is likely built with a (?:later|newer|earlier|older) version than the framework|JAX plugin \w+ version [\w.]+ is installed, but it is not compatible with the installed jaxlib version)",
+        priority: 86,
+        causes: &[
+            c("torch.wheel_deps_mismatch", 0.85, "JAX's CUDA support is the jax-cuda12-plugin and jax-cuda12-pjrt wheels, which must be the version of jax and jaxlib: the environment holds a plugin of another release (an upgrade of one without the other, a pin that kept jaxlib).", "Install matching versions together: `pip install -U \"jax[cuda12]\"` (or pin all four: jax, jaxlib, jax-cuda12-plugin, jax-cuda12-pjrt to one version); `pip list | grep -i jax` shows them."),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i jax`: jax, jaxlib, jax-cuda12-plugin and jax-cuda12-pjrt must share one version.",
+    },
+    // torch.load of a checkpoint whose tensors were saved on a GPU index the loading process
+    // does not have (fewer GPUs, or CUDA_VISIBLE_DEVICES renumbering them): the loading code
+    // must map them (pytorch/serve#1197: the server assigned a device index the worker could
+    // not see).
+    Rule {
+        id: "torch.deserialize_device",
+        title: "a checkpoint names a GPU index this process does not have",
+        pattern: r"Attempting to deserialize object on (?:a )?CUDA device \d+ but torch\.cuda\.device_count\(\) is \d+",
+        priority: 84,
+        causes: &[
+            c("workload.library_bug", 0.75, "The checkpoint's tensors were saved on a GPU index this process cannot see (the saving machine had more GPUs, or a server gives the worker an index outside its CUDA_VISIBLE_DEVICES): the loading code does not map them.", "Load with `torch.load(path, map_location=\"cuda:0\")` (or `map_location=\"cpu\"` and move the model), or fix the program that picks the device index."),
+            c("env.visible_devices_invalid", 0.2, "CUDA_VISIBLE_DEVICES leaves fewer GPUs than the program assumes.", "Give the process the GPUs it expects, or let it count `torch.cuda.device_count()`."),
+        ],
+        hints: &[],
+        tells_apart: "`torch.cuda.device_count()` in the failing process against the device the checkpoint names.",
+    },
+    // torch's cpp_extension runs MSVC's cl.exe to build a CUDA extension on Windows: not found
+    // (no Developer Command Prompt, Build Tools missing) or a version nvcc rejects
+    // (NVIDIA/apex#521: CUDA 9.2 needed Visual Studio 2017's).
+    Rule {
+        id: "windows.msvc_not_usable",
+        title: "the MSVC compiler cannot be used to build the extension",
+        pattern: r"(?:Error checking compiler version for cl\b|'cl(?:\.exe)?' is not recognized as an internal or external command|\\cl\.exe'? failed with (?:exit status|exit code) \d+|unsupported Microsoft Visual Studio version)",
+        priority: 76,
+        causes: &[
+            c("toolkit.host_compiler_unsupported", 0.75, "Building a CUDA extension on Windows needs MSVC's cl.exe on PATH (a Visual Studio Developer Command Prompt or Build Tools) in a version the CUDA toolkit supports: it is not found, or it is newer or older than nvcc accepts.", "Install the Visual Studio Build Tools version the toolkit's installation guide lists, build from an 'x64 Native Tools Command Prompt' (or run vcvars64.bat first), and check `cl` and `nvcc --version` there."),
+            c("toolkit.torch_mismatch", 0.15, "The CUDA toolkit used for the build is not the one torch was built with.", "Build with the toolkit of torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`)."),
+        ],
+        hints: &[],
+        tells_apart: "`where cl` and `cl` in the shell that builds: not found means the environment; found, compare its version with the toolkit's supported list.",
+    },
+    // CUDA allows a device at most eight peer mappings system-wide: a process (NCCL beside a
+    // CUDA-aware MPI, a framework enabling peer access to every GPU) that asks for more gets
+    // cudaErrorTooManyPeers (NVIDIA/nccl#51).
+    Rule {
+        id: "cuda.too_many_peers",
+        title: "peer mapping resources exhausted",
+        pattern: r"(?:peer mapping resources exhausted|cudaErrorTooManyPeers|CUDA_ERROR_TOO_MANY_PEERS)",
+        priority: 78,
+        causes: &[
+            c("workload.nccl", 0.75, "A GPU can map at most eight peers: the job (NCCL with a CUDA-aware MPI, a framework enabling peer access between every pair) asks for more peer mappings than CUDA allows.", "Enable peer access only between GPUs that exchange data, use fewer than nine GPUs per peer group, or let one library own peer access (disable it in the other: e.g. MPI's CUDA IPC)."),
+            c("probe.p2p", 0.15, "Peer-to-peer between these GPUs is not available as the job expects.", "Check `nvidia-smi topo -m`; `NCCL_P2P_DISABLE=1` works around it at a speed cost."),
+        ],
+        hints: &[],
+        tells_apart: "How many GPUs each process enables peer access to (`cudaDeviceEnablePeerAccess`), and `nvidia-smi topo -m`.",
+    },
+    // nvidia-container-cli initialising the driver for several GPUs with persistence mode off:
+    // each GPU is brought up on demand, and the toolkit's timeout runs out
+    // (NVIDIA/nvidia-docker#1133: fixed by enabling persistence mode).
+    Rule {
+        id: "container.driver_init_timeout",
+        title: "the driver timed out initialising the GPUs for a container",
+        pattern: r"(?:Driver timeout error during initialization|nvidia-container-cli[^\n]{0,80}(?:timed out|timeout)|driver error: timed out)",
+        priority: 76,
+        causes: &[
+            c("driver.persistence_off", 0.7, "With persistence mode off the driver tears every GPU down when its last client exits and brings it up again for the next: on a server with several GPUs that takes longer than nvidia-container-cli waits.", "Run the persistence daemon: `sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`), then retry."),
+            c("gpu.lost", 0.2, "A GPU that stopped answering makes every initialisation time out.", FIX_XID_HW),
+        ],
+        hints: &[h(r"Xid|fallen off|GPU is lost", "gpu.lost", 0.7)],
+        tells_apart: "`nvidia-smi -q | grep -i persistence` (Disabled) and `dmesg | grep -i xid` (a lost GPU).",
     },
     Rule {
         id: "gpu.ecc_uncorrectable",

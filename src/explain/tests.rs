@@ -4055,3 +4055,36 @@ fn an_unreadable_nvidia_smi_field_is_no_failure() {
         "workload.out_of_memory"
     );
 }
+
+/// The seventh blind sample's families, on texts written for the test: JAX's plugin of
+/// another release, a checkpoint's GPU index, MSVC for an extension build, CUDA's peer limit,
+/// the driver's initialisation timing out without persistence, cuDNN's arch mismatch in a
+/// binding's words, torch's fbgemm.dll named alone, another container release that works.
+#[test]
+fn seventh_sample_families() {
+    let cases: &[(&str, &str)] = &[
+        ("jax.errors.JaxRuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Unexpected PJRT_Client_Create_Args size: expected 96, got 88. The plugin is likely built with a later version than the framework.", "torch.wheel_deps_mismatch"),
+        ("RuntimeError: Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 2. Please use torch.load with map_location to map your storages to an existing device.", "workload.library_bug"),
+        ("UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified\nerror: command 'C:\\\\Program Files\\\\Microsoft Visual Studio\\\\2022\\\\BuildTools\\\\VC\\\\Tools\\\\MSVC\\\\14.38.33130\\\\bin\\\\HostX64\\\\x64\\\\cl.exe' failed with exit code 2", "toolkit.host_compiler_unsupported"),
+        ("ncclUnhandledCudaError: Call to CUDA function failed.\ncudaDeviceEnablePeerAccess: peer mapping resources exhausted", "workload.nccl"),
+        ("docker: Error response from daemon: failed to create shim task: OCI runtime create failed: nvidia-container-cli: initialization error: driver error: timed out: unknown.", "driver.persistence_off"),
+        ("Initializing CuDNN backend...\nERROR: Arch mismatch\n in create at /home/u/.julia/packages/Foo/src/cudnn.jl:43", "ext.arch_unsupported"),
+        ("OSError: error loading fbgemm.dll on a fresh Windows 11 install", "host.msvc_runtime_missing"),
+        ("[FT][ERROR] CUDA runtime error: CUBLAS_STATUS_NOT_SUPPORTED in cublasGemmBatchedEx\nwhen i use nvcr.io/nvidia/pytorch:22.12-py3, it is ok", "workload.library_bug"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(top(text), *want, "{text}");
+    }
+}
+
+/// A failure whose GPU shows only in the stack frames below it is answered; one whose lines
+/// name no GPU within a few lines is not.
+#[test]
+fn a_failure_above_gpu_frames_is_answered() {
+    assert!(!explain("ERROR: LoadError: UndefVarError: foo not defined\nStacktrace:\n  [1] alloc(dev::CUDA.CuDevice)\n    @ CUDA ~/.julia/packages/CUDA/src/pool.jl:93")
+        .matches
+        .is_empty());
+    assert!(explain("ERROR: LoadError: UndefVarError: foo not defined\nStacktrace:\n  [1] main()\n  [2] top-level scope\n  [3] eval\n  [4] include\n  [5] run\nloaded CUDA.jl later")
+        .matches
+        .is_empty());
+}
