@@ -650,7 +650,7 @@ fn anchor(text: &str) -> Option<(usize, usize)> {
     }
     first_pair
         .or(first_strong)
-        .or_else(|| failure_above_gpu_frames(text, &gpu, &err))
+        .or_else(|| failure_above_gpu_frames(text, gpu, err))
 }
 
 /// A failure line whose GPU shows only in the stack frames a few lines below it (Julia's
