@@ -1381,7 +1381,6 @@ pub fn parse(text: &str) -> CollectEnv {
                 continue;
             }
         }
-        // nvcc --version
         // deviceQuery: the GPUs CUDA enumerates, the driver's CUDA and the sample's runtime; a
         // summary with devices means cuInit worked, so the kernel module is loaded
         if let Some(c) = p.device_query.captures(&line) {
@@ -1408,6 +1407,7 @@ pub fn parse(text: &str) -> CollectEnv {
             }
             continue;
         }
+        // nvcc --version
         if let Some(c) = p.nvcc.captures(&line) {
             note(&mut ce, "nvcc --version");
             if let Some(v) = c.get(2) {
@@ -1832,17 +1832,11 @@ pub fn parse(text: &str) -> CollectEnv {
             free_torch.get_or_insert_with(|| v.as_str().to_string());
         }
         // not in `uname -a` ("... #1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1"): that is the
-        // kernel package's version
-        if let Some(v) = p
-            .free_os
-            .captures(&line)
-            .and_then(|c| c.get(1))
-            .filter(|_| !p.uname.is_match(&line))
-        {
-            free_os.get_or_insert_with(|| os_spelling(v.as_str()));
-        }
+        // kernel package's version, and the kernel's series says the distribution
         if p.uname.is_match(&line) {
             uname_os = uname_os.or_else(|| distribution_of_uname(&p.uname_kernel, &line));
+        } else if let Some(v) = p.free_os.captures(&line).and_then(|c| c.get(1)) {
+            free_os.get_or_insert_with(|| os_spelling(v.as_str()));
         }
         if free_gpus.len() < 64 {
             // "_GeForce GTX 1080 Ti_" (markdown emphasis): underscores are no part of a name;
@@ -2036,11 +2030,9 @@ fn gpu_spelling(name: &str) -> String {
         else {
             continue;
         };
-        if let Some(rest) = rest.strip_prefix(' ') {
-            return format!("{series} {rest}");
-        }
-        if rest.starts_with(|c: char| c.is_ascii_digit()) {
-            return format!("{series} {rest}");
+        let spaced = rest.strip_prefix(' ');
+        if spaced.is_some() || rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return format!("{series} {}", spaced.unwrap_or(rest));
         }
     }
     name.to_string()
