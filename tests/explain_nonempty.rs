@@ -285,8 +285,17 @@ mod error_corpus;
 /// no error, no log line), its cause found later in `nvidia-smi`; rsh-err-2123 is an issue's
 /// title that is only a file name ("cublasLt64_12.dll"), the error itself in a screenshot;
 /// rsh-err-2302 is Ollama's debug log of a GPU it found and offloaded nothing to (a WARN that
-/// VRAM usage did not recover), the failure being that nothing ran on the GPU.
-const NAMES_NO_ERROR: &[&str] = &["rsh-err-1431", "rsh-err-2123", "rsh-err-2302"];
+/// VRAM usage did not recover), the failure being that nothing ran on the GPU; rsh-err-2417 is a
+/// model config's IndexError (an image token id past the vocabulary) with no GPU in it;
+/// rsh-err-2430 is Ollama's timings on two releases, one of them running on the CPU, with no
+/// error printed at all.
+const NAMES_NO_ERROR: &[&str] = &[
+    "rsh-err-1431",
+    "rsh-err-2123",
+    "rsh-err-2302",
+    "rsh-err-2417",
+    "rsh-err-2430",
+];
 
 /// Every development case of the real corpus whose thread established a machine or library
 /// cause gets an answer (held-out cases are not read).

@@ -8,6 +8,7 @@
 //! states the driver is too old (a reporter's or maintainer's diagnosis); a line that
 //! reports an error (for the generic fallback).
 
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -726,6 +727,49 @@ static REGRESSION_SAID: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"(?i)\bfirst bad commit\b|\bdoes(?:n't| not) happen\b[^.\n]{0,30}\b(?:commits?|versions?|releases?|builds?)\b[^.\n]{0,12}\b(?:previous|prior|before|older)\b|\b(?:worked|works|was working)\b[^.\n]{0,20}\b(?:with|on|in)\b[^.\n]{0,8}\b(?:the )?(?:previous|older|earlier|last) (?:version|release|commit|build)\b|\bdowngrad(?:e|ed|ing)\b[^\n]{0,40}?\b(?:fix(?:es|ed)?|solves?|solved|works?|worked)\b|\bis a regression\b|\bwith (?:version |release |build )?[vb]?\d[\w.]*,? it works\b|\b(?:newer|later|latest|next) (?:version|release|build)\b[^.\n]{0,20}\b(?:works|worked|fixe[sd])\b|(?m:^\s*b\d{3,5}\s*(?:works|worked|fixed it|可以了|没问题|正常))",
     )
 });
+
+/// The Python a traceback or warning ran in, from its site-packages path
+/// ("/opt/conda/lib/python3.9/site-packages/torch/cuda/__init__.py").
+static SITE_PACKAGES_PYTHON: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"(?i)[/\\]python(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]"));
+
+/// Whether the interpreter that reported on CUDA (its version from a REPL banner or
+/// collect_env) is none of those the paste's tracebacks ran in: a host's `python` beside a
+/// container's log answers for another process than the one that failed.
+pub fn answer_from_other_python(paste: &str, ce: &CollectEnv) -> bool {
+    let Some(asked) = ce.python.as_deref().and_then(|v| {
+        let mut parts = v.trim().split('.');
+        let major = parts.next()?;
+        let minor = parts.next()?.split(|c: char| !c.is_ascii_digit()).next()?;
+        Some(format!("{major}.{minor}"))
+    }) else {
+        return false;
+    };
+    let Some(r) = SITE_PACKAGES_PYTHON.as_ref() else {
+        return false;
+    };
+    let ran: BTreeSet<&str> = r
+        .captures_iter(paste)
+        .take(256)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
+    !ran.is_empty() && !ran.contains(asked.as_str())
+}
+
+/// torch's own CUDA initialisation failing in the paste's traceback: `_cuda_init()` raising,
+/// or its "CUDA unknown error" / "Found no NVIDIA driver" messages.
+static TORCH_INIT_FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"torch\._C\._cuda_init\(\)\s*\n[^\n]{0,80}RuntimeError|CUDA unknown error - this may be due to an incorrectly set up environment|Found no NVIDIA driver on your system",
+    )
+});
+
+/// Whether the paste shows torch failing to initialise CUDA: a "CUDA available" answer in
+/// the same paste then came from another process (another interpreter, another moment),
+/// not from the one that failed.
+pub fn torch_init_failure_seen(paste: &str) -> bool {
+    hit(&TORCH_INIT_FAILED, paste)
+}
 
 /// Whether a sentence of the paste says the failure came with a new version of the program
 /// (an older commit, version or release works).
@@ -2025,5 +2069,35 @@ mod tests {
             &ce
         ));
         assert!(!says_no_nvidia_gpu("My RTX 3060 runs the model.", &ce));
+    }
+
+    /// "CUDA available: True" from a Python whose version none of the paste's tracebacks
+    /// ran in answers for another process.
+    #[test]
+    fn an_answer_from_another_python_is_told_apart() {
+        let log =
+            "  File \"/opt/conda/lib/python3.9/site-packages/torch/cuda/__init__.py\", line 107\n";
+        let ce = CollectEnv {
+            python: Some("3.10.8".into()),
+            ..CollectEnv::default()
+        };
+        assert!(answer_from_other_python(log, &ce));
+        let same = CollectEnv {
+            python: Some("3.9.16".into()),
+            ..CollectEnv::default()
+        };
+        assert!(!answer_from_other_python(log, &same));
+        assert!(torch_init_failure_seen("    torch._C._cuda_init()\nComfyUI error: RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment"));
+        assert!(!torch_init_failure_seen("torch.cuda.is_available() True"));
+        // no traceback: nothing to compare
+        assert!(!answer_from_other_python(
+            "Python 3.10.8\n>>> torch.cuda.is_available()\nTrue",
+            &ce
+        ));
+        // Windows' site-packages path names no version: nothing to compare
+        assert!(!answer_from_other_python(
+            "C:\\Python311\\Lib\\site-packages\\torch\\x.py",
+            &ce
+        ));
     }
 }

@@ -1038,6 +1038,15 @@ fn primary_lists(ex: Option<&Explanation>, id: &str) -> bool {
 /// Judges a paste (and the error seen) with `matrix`.
 pub fn diagnose(paste: &str, log: Option<&str>, matrix: &Matrix) -> Diagnosis {
     let mut ce = paste::parse(paste);
+    // "CUDA available: True" from another interpreter than the one whose traceback the
+    // paste shows (a host REPL beside a container's log), or beside torch's own failure to
+    // initialise CUDA, observed another process than the one that failed
+    if ce.cuda_available == Some(true)
+        && (combine::answer_from_other_python(paste, &ce)
+            || combine::torch_init_failure_seen(paste))
+    {
+        ce.cuda_available = None;
+    }
     infer_pypi_cuda(&mut ce, matrix);
     let mut facts = facts_from(&ce);
     infer_unknown_ccs(&mut facts, paste, matrix);

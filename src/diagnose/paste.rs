@@ -84,6 +84,8 @@ struct Patterns {
     compose_file: Regex,
     container_image: Regex,
     torch_answer_inline: Regex,
+    ollama_version: Regex,
+    lightning_rank: Regex,
     comfy_device: Regex,
     you_have: Regex,
     conda_plan: Regex,
@@ -354,7 +356,7 @@ fn patterns() -> Option<&'static Patterns> {
             dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|Quadro (?:RTX )?[A-Z]{0,2}\d{3,4}M?|(?:NVIDIA )?GB\d{2,3}|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
-            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|(?i:windows ?1[01]|win ?1[01])|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             // `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1")
             uname: re(r"#\d+(?:[-~]\S+)? (?:SMP|PREEMPT)")?,
             // its kernel release and build: "6.1.0-17-amd64", "6.1.0-0.deb11.13-amd64" (a
@@ -363,6 +365,10 @@ fn patterns() -> Option<&'static Patterns> {
             uname_kernel: re(r"\b(\d+\.\d+)\.\d+-(?:0\.deb(\d+)\.)?\d+\S* #\d+(?:~(\d{2}\.\d{2})\.\d+)?(-Ubuntu)?")?,
             // an attribute of torch and its value on one line, the way people write them down
             // ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2")
+            // `ollama -v`: "ollama version is 0.5.7"
+            ollama_version: re(r"\bollama version is (\d+\.\d+\.\d+)\b")?,
+            // Lightning's device line at every start: "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]"
+            lightning_rank: re(r"\bLOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \[([\d, ]{0,64})\]")?,
             torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)`?\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -377,7 +383,7 @@ fn patterns() -> Option<&'static Patterns> {
             driver_in_words: re(
                 r"(?i)\b(?:release|rilis|version|versi|versión|versão|versione)\s+(\d{3}\.\d{2,3}(?:\.\d{1,3})?)\b|\b(?:driver|drivers|treiber|pilote|controlador)\b[^.\n]{0,25}\b(?:series|seri|série|serie|branch)\s+(\d{3})\b|\b(\d{3})[- ]series\b",
             )?,
-            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?))")?,
+            free_driver2: re(r"(?:\b(?:Game Ready|Studio)(?: Driver)?(?: and Studio Driver)?\s+(\d{3}\.\d{2})\b|\b(\d{3}(?:\.\d{1,3}){0,2}) (?:nvidia )?drivers?\b|\bnvidia-(?:driver-)?(\d{3})\b|(?:upgrad\w*|updat\w*|install\w*)(?: from \d{3}\.\d{2,3}(?:\.\d{1,3})?(?:-\d+)?)? to (\d{3}\.\d{2,3}(?:\.\d{1,3})?)|\bNVIDIA (\d{3}\.\d{2,3}(?:\.\d{2,3})?)\b)")?,
             torch_spaced: re(r"\b(?:py)?torch(?: version)? (\d\.\d{1,2}\.\d{1,2}) ?\+ ?(cu\d{2,3}|cpu)\b")?,
             cuda_image: re(r"\bnvidia/cuda:(\d+\.\d+)(?:\.\d+)?(?:-|\s|$)")?,
             // a docker compose file (its top-level `services:`, a service's `deploy:`) and the
@@ -615,11 +621,16 @@ pub fn parse(text: &str) -> CollectEnv {
                 heading = Some(h);
                 continue;
             }
-            // the value line, unless it has a key of its own ("Description:  Ubuntu 22.04")
-            let own_key = line.contains(": ") || line.contains(":\t") || line.ends_with(':');
-            if !line.starts_with('#') && !line.starts_with("```") && !own_key {
+            // the value line, unless it has a key of its own ("Description:  Ubuntu 22.04");
+            // a list item is the value of a bare "Key:" line above it
+            let value = line
+                .strip_prefix("- ")
+                .or_else(|| line.strip_prefix("* "))
+                .unwrap_or(&line);
+            let own_key = value.contains(": ") || value.contains(":\t") || value.ends_with(':');
+            if !value.starts_with('#') && !value.starts_with("```") && !own_key {
                 let key = heading_key(&h);
-                if keyed(&mut ce, &key, &line, &mut block_gpus) {
+                if keyed(&mut ce, &key, value, &mut block_gpus) {
                     note(&mut ce, "issue form");
                     continue;
                 }
@@ -627,6 +638,35 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         if let Some(h) = line.strip_prefix("### ") {
             heading = Some(h.trim().to_string());
+            continue;
+        }
+        // a bare "Key:" line over the list item that holds its value, as hand-written issue
+        // templates have it ("OS:" / "- Manjaro Linux", "Driver:" / "- 580.173.02"): only the
+        // facts the forms ask for
+        // (the keys themselves, not "Intel GPU models onboard:" over its own list)
+        // (a list item "- GPU:" belongs to its list: Lightning's report nests them)
+        if let Some(key) = line.strip_suffix(':').filter(|k| {
+            !k.starts_with(['-', '*'])
+                && matches!(
+                    k.trim_start_matches(['#', ' '])
+                        .trim()
+                        .to_ascii_lowercase()
+                        .as_str(),
+                    "os" | "operating system"
+                        | "driver"
+                        | "driver version"
+                        | "nvidia driver"
+                        | "nvidia driver version"
+                        | "gpu"
+                        | "gpus"
+                        | "cuda"
+                        | "cuda version"
+                        | "pytorch"
+                        | "pytorch version"
+                        | "torch version"
+                )
+        }) {
+            heading = Some(key.trim_start_matches(['#', ' ']).trim().to_string());
             continue;
         }
         // a quoted label as a form's heading ("> Operating System", "> nvidia-smi" above a
@@ -1013,6 +1053,25 @@ pub fn parse(text: &str) -> CollectEnv {
             {
                 note(&mut ce, "Ollama log");
                 set(&mut ce.driver_cuda, v.as_str());
+            }
+        }
+        if let Some(v) = p.ollama_version.captures(&line).and_then(|c| c.get(1)) {
+            note(&mut ce, "ollama -v");
+            package(&mut ce, "ollama", v.as_str(), None);
+        }
+        if let Some(c) = p.lightning_rank.captures(&line) {
+            let devices: Vec<&str> = c[1]
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .collect();
+            note(&mut ce, "Lightning log");
+            ce.env
+                .entry("CUDA_VISIBLE_DEVICES".to_string())
+                .or_insert_with(|| devices.join(","));
+            // Lightning names the devices it will use: CUDA saw them
+            if !devices.is_empty() {
+                ce.cuda_available = ce.cuda_available.or(Some(true));
             }
         }
         // a Python traceback's frame: the paste holds the program's error
@@ -1785,7 +1844,7 @@ pub fn parse(text: &str) -> CollectEnv {
             .or_else(|| {
                 p.free_driver2
                     .captures(&line)
-                    .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)))
+                    .and_then(|c| c.iter().skip(1).flatten().next())
             })
             .or_else(|| p.driver_then_version.captures(&line).and_then(|c| c.get(1)))
             .or_else(|| p.driver_zh.captures(&line).and_then(|c| c.get(1)))
@@ -1988,6 +2047,20 @@ pub fn parse(text: &str) -> CollectEnv {
     if let Some(o) = free_os.or(uname_os) {
         set(&mut ce.os, &o);
     }
+    // CuPy's integer CUDA versions read by collect_env's own "CUDA runtime version" key
+    for slot in [&mut ce.cuda_runtime, &mut ce.driver_cuda] {
+        if let Some(v) = slot.as_deref().and_then(cuda_of_integer) {
+            *slot = Some(v);
+        }
+    }
+    // an "OS" line of another report that holds Python's platform string (CuPy's runtime
+    // info): the family is the OS, the whole the platform (WSL 2 shows there)
+    if let Some(family) = ce.os.as_deref().and_then(platform_family) {
+        if ce.platform.is_none() {
+            ce.platform = ce.os.clone();
+        }
+        ce.os = Some(family.to_string());
+    }
     if let Some(t) = free_toolkit {
         set(&mut ce.cuda_runtime, &t);
     }
@@ -2096,6 +2169,32 @@ fn distribution_of_uname(kernel: &Regex, line: &str) -> Option<String> {
 }
 
 /// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
+/// CuPy's integer CUDA versions ("11040" is 11.4, "12020" 12.2, "9020" 9.2):
+/// major × 1000 + minor × 10.
+fn cuda_of_integer(v: &str) -> Option<String> {
+    if !(4..=5).contains(&v.len()) || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u32 = v.parse().ok()?;
+    let (major, minor) = (n / 1000, n % 1000 / 10);
+    (major >= 7).then(|| format!("{major}.{minor}"))
+}
+
+/// The family of a Python `platform.platform()` string: "Linux-5.15.0-91-generic-x86_64-with-
+/// glibc2.35" is Linux, "macOS-14.4-arm64-arm-64bit" macOS (Windows' has its own spelling).
+fn platform_family(v: &str) -> Option<&'static str> {
+    let v = v.trim();
+    let (family, rest) = v.split_once('-')?;
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) || v.contains(' ') {
+        return None;
+    }
+    match family {
+        "Linux" => Some("Linux"),
+        "macOS" | "Darwin" => Some("macOS"),
+        _ => None,
+    }
+}
+
 fn os_spelling(os: &str) -> String {
     const NAMES: &[&str] = &[
         "Ubuntu",
@@ -2115,6 +2214,16 @@ fn os_spelling(os: &str) -> String {
         "Arch Linux",
         "NixOS",
     ];
+    // "windows10", "Win 11", "WIN10": one spelling
+    let lower = os.to_ascii_lowercase();
+    for release in ["10", "11"] {
+        let short = lower
+            .strip_prefix("windows")
+            .or_else(|| lower.strip_prefix("win"));
+        if short.is_some_and(|r| r.trim_start() == release) {
+            return format!("Windows {release}");
+        }
+    }
     // Python's platform.platform() on Windows: "Windows-11-10.0.26200-SP0" is Windows 11
     if let Some(rest) = os.strip_prefix("Windows-") {
         let release = rest.split('-').next().unwrap_or("");
@@ -2176,6 +2285,37 @@ fn asked_attributes(line: &str) -> Vec<&'static str> {
 fn python_answers(line: &str, asked: &[&str], bare_value: &Regex) -> Option<Vec<String>> {
     if asked.is_empty() {
         return None;
+    }
+    // the answer in words on the next line: "it returns 1, which is correct"
+    let lower = line.trim().to_ascii_lowercase();
+    let said = [
+        "it returns ",
+        "it returned ",
+        "returns ",
+        "returned ",
+        "it gives ",
+        "it prints ",
+        "it shows ",
+    ]
+    .iter()
+    .find_map(|w| lower.strip_prefix(w));
+    if let (Some(rest), [_]) = (said, asked) {
+        let value = rest
+            .split([' ', ',', ';'])
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('.')
+            .trim_matches(['`', '\'']);
+        let value = match value {
+            "true" => "True".to_string(),
+            "false" => "False".to_string(),
+            v => v.to_string(),
+        };
+        let fits = bare_value.is_match(&value)
+            || (asked[0] == "count"
+                && (1..=3).contains(&value.len())
+                && value.bytes().all(|b| b.is_ascii_digit()));
+        return fits.then(|| vec![value]);
     }
     let inner = line
         .trim()
@@ -2414,6 +2554,16 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
                 set(&mut ce.cuda_runtime, b);
             }
         }
+        // CuPy's runtime info: "CUDA Driver Version : 11040" is the CUDA the driver supports,
+        // "CUDA Runtime Version : 11030" the runtime CuPy loads
+        "cuda driver version" | "cuda runtime version" if cuda_of_integer(first).is_some() => {
+            let v = cuda_of_integer(first).unwrap_or_default();
+            if key == "cuda driver version" {
+                set(&mut ce.driver_cuda, &v);
+            } else {
+                set(&mut ce.cuda_runtime, &v);
+            }
+        }
         "cuda driver version"
         | "driver"
         | "driver version"
@@ -2509,6 +2659,13 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "pretty_name"
         | "os name"
         | "os platform and distribution" => {
+            // Python's platform.platform() ("Linux-5.10.16.3-microsoft-standard-WSL2-x86_64-with-
+            // glibc2.10", CuPy's "OS" line): the family, and the whole as the platform it is
+            if let Some(family) = platform_family(value) {
+                set(&mut ce.platform, value.trim());
+                set(&mut ce.os, family);
+                return true;
+            }
             // "Ubuntu 22.04.5 LTS (kernel 6.8.0-64-generic)": the kernel is not the OS
             let v = value.split(" (kernel").next().unwrap_or(value);
             // "Ubuntu 20.04, Docker version 19.03.9": what follows a comma is another fact
@@ -3145,6 +3302,62 @@ I'm now using vllm==0.8.3, torch==2.6.0, Driver Version: 535.247.01, CUDA Versio
         assert_eq!(ce.gpus, vec!["V100"]);
         assert_eq!(parse("我的4090显卡").gpus, Vec::<String>::new());
         assert_eq!(parse("显卡是RTX 4090，驱动535").gpus, vec!["RTX 4090"]);
+    }
+
+    /// Hand-written issue templates with the value as a list item under a bare "Key:" line,
+    /// CuPy's runtime info (integer CUDA versions, Python's platform string as the OS),
+    /// Windows spelled together or short, and "NVIDIA <version>" as the driver.
+    #[test]
+    fn key_lines_over_list_items_and_cupy_runtime_info() {
+        let ce = parse("### Environment\n\nOS:\n- Arch Linux\n\nGPU:\n- NVIDIA GeForce RTX 3060 (Ampere, Compute Capability 8.6)\n\nDriver:\n- 575.64.05\n\nDocker:\n- cgroup v2\n");
+        assert_eq!(ce.os.as_deref(), Some("Arch Linux"));
+        assert_eq!(ce.driver.as_deref(), Some("575.64.05"));
+        assert_eq!(ce.gpus, vec!["NVIDIA GeForce RTX 3060"]);
+        let ce = parse("OS                           : Linux-6.6.87.2-microsoft-standard-WSL2-x86_64-with-glibc2.39\nPython Version               : 3.12.3\nCuPy Version                 : 13.3.0\nCUDA Build Version           : 12060\nCUDA Driver Version          : 12080\nCUDA Runtime Version         : 12060\n");
+        assert_eq!(ce.os.as_deref(), Some("Linux"));
+        assert!(ce.is_wsl());
+        assert_eq!(ce.driver_cuda.as_deref(), Some("12.8"));
+        assert_eq!(ce.cuda_runtime.as_deref(), Some("12.6"));
+        assert_eq!(ce.driver, None);
+        assert_eq!(
+            parse("my laptop is windows11, RTX 4060").os.as_deref(),
+            Some("Windows 11")
+        );
+        assert_eq!(
+            parse("win 10 ,GTX 1660, cuda 11.8").os.as_deref(),
+            Some("Windows 10")
+        );
+        let ce = parse("I just installed a 4090 with NVIDIA 550.54.14 and torch 2.2.0");
+        assert_eq!(ce.driver.as_deref(), Some("550.54.14"));
+        // nvidia-smi's banner is no "NVIDIA <version>" prose
+        let ce = parse("| NVIDIA-SMI 535.112                Driver Version: 537.42       CUDA Version: 12.2     |");
+        assert_eq!(ce.driver.as_deref(), Some("537.42"));
+    }
+
+    /// An answer in words on the line after the call, `ollama -v`, and Lightning's device line.
+    #[test]
+    fn answers_in_words_ollama_version_and_lightning_devices() {
+        let ce =
+            parse("When I use ``torch.cuda.device_count()``\nit returns 2, which is correct\n");
+        assert_eq!(ce.cuda_available, Some(true));
+        let ce = parse("print(torch.__version__)\nit returns 2.1.0+cu121.\n");
+        assert_eq!(ce.torch.as_deref(), Some("2.1.0+cu121"));
+        let ce = parse(">>> torch.cuda.is_available()\nreturns false\n");
+        assert_eq!(ce.cuda_available, Some(false));
+        // prose that goes on about something else is no answer
+        assert_eq!(
+            parse("torch.cuda.is_available()\nreturns an error about the driver\n").cuda_available,
+            None
+        );
+        let ce = parse("$ ollama -v\nollama version is 0.5.7\n");
+        assert_eq!(ce.pip.get("ollama").map(String::as_str), Some("0.5.7"));
+        assert!(!ce.found_nothing());
+        let ce = parse("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]\n");
+        assert_eq!(
+            ce.env.get("CUDA_VISIBLE_DEVICES").map(String::as_str),
+            Some("0,1")
+        );
+        assert_eq!(ce.cuda_available, Some(true));
     }
 
     /// NUL bytes at line ends (Windows pastes) do not change what is read.

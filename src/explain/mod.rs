@@ -497,6 +497,18 @@ fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
 /// slowdown, a device not seen), in a message or in prose.
 const TELLS_A_FAILURE: &str = r"(?i)\b(?:errors?|fail\w*|cannot|can't|couldn't|unable|not (?:found|available|supported|work\w*|detected|recogni[sz]ed|seen|visible|loaded|running)|doesn't work|isn't (?:working|recogni[sz]ed|detected)|invalid|exception|traceback|crash\w*|hang\w*|hung|freez\w*|stuck|slow\w*|abort\w*|killed|refus\w*|mismatch\w*|missing|denied|time[sd]? ?out|no (?:gpus?|devices?|cuda))\b";
 
+/// "No errors", "without any error", "0 failures": an error word that says there was none.
+const NO_FAILURE_SAID: &str =
+    r"(?i)\b(?:no|without(?: any)?|zero|0) (?:errors?|failures?|exceptions?|crash(?:es)?)\b";
+
+/// Whether the text tells a failure, its "no errors" aside.
+fn tells_a_failure(text: &str) -> bool {
+    let told = small(NO_FAILURE_SAID).map_or(std::borrow::Cow::Borrowed(text), |re| {
+        re.replace_all(text, "")
+    });
+    small(TELLS_A_FAILURE).is_some_and(|re| re.is_match(&told))
+}
+
 /// A match from the known cases alone, when the nearest is very like the text.
 fn known_cases_match(original: &str, near: &[similar::KnownCase]) -> Option<Match> {
     let top = near.first()?;
@@ -505,7 +517,7 @@ fn known_cases_match(original: &str, near: &[similar::KnownCase]) -> Option<Matc
     // line resembling an error's): nothing to explain (the cases are still listed).
     if top.similarity < similar::ALONE_SIMILARITY
         || votes.first().is_some_and(|v| v.0 == "none")
-        || !small(TELLS_A_FAILURE).is_some_and(|re| re.is_match(original))
+        || !tells_a_failure(original)
     {
         return None;
     }

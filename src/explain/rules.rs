@@ -233,6 +233,10 @@ pub const RULES: &[Rule] = &[
             // (TheLastBen/fast-stable-diffusion#36: a prebuilt _C.so for another GPU).
             h(r"(?:^|[\s/\\'\x22`])_C\.(?:so|pyd)\b", "ext.arch_unsupported", 0.5),
             h(r"nvcc|setup\.py (?:build|install)|building wheel|TORCH_CUDA_ARCH_LIST", "toolkit.arch_unsupported", 0.15),
+            // The reporter's own CUDA C program, compiled with nvcc and run ("nvcc file.cu -o
+            // a.out", cudaGetErrorString after a launch: googlecolab/colabtools#2377, nvcc 11's
+            // default target without sm_37 on a K80): nvcc built it, for other architectures.
+            h(r"\bnvcc\b[^\n]{0,60}\.cu\b|cudaGetErrorString|__global__|<<<[^\n]{0,40}>>>", "ext.arch_unsupported", 0.5),
             // A Blackwell GPU (sm_100/sm_120) beside a torch older than its first builds for it
             // (2.7 with cu128): the torch wheel has no kernels for it, whatever extension is
             // named (RodrigoSKohl/InteriorDesign-for-ComfyUI#5: a node's pin pulled torch 2.6).
@@ -294,7 +298,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nvrtc.unsupported_arch",
         title: "NVRTC does not know the GPU's architecture",
-        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION[^\n]{0,80}(?:\barch|gpu-architecture))",
+        pattern: r"(?:nvrtc: error: invalid value for --gpu-architecture|NVRTC_ERROR_INVALID_OPTION)",
         priority: 85,
         causes: &[
             c("torch.arch_unsupported", 0.75, "The NVRTC that compiles kernels at run time (torch's JIT fusers, TorchScript) comes with the build's CUDA, which predates this GPU: it rejects the GPU's architecture (e.g. sm_89 with a cu113 build).", FIX_TORCH_ARCH),
@@ -709,7 +713,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.not_compiled_with_cuda",
         title: "Torch not compiled with CUDA enabled",
-        pattern: r"(?:Torch not compiled with CUDA enabled|PyTorch was compiled without CUDA support|not compiled with CUDA)",
+        pattern: r"(?:Torch not (?:being |been )?compiled with CUDA enabled|PyTorch was compiled without CUDA support|not (?:being |been )?compiled with CUDA)",
         priority: 95,
         causes: &[
             c("torch.cpu_only", 0.95, "The torch installed is a CPU-only build (pip's default index on Windows/macOS, a `+cpu` wheel, conda's cpuonly, or a later install of a package that pulled the CPU wheel over the CUDA one).", "Install a CUDA build into the same environment: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (pick the CUDA your driver supports)."),
@@ -1137,7 +1141,10 @@ pub const RULES: &[Rule] = &[
             // outside the search: facebookresearch/nougat#105).
             h(r"(?:Error: |\b)libcuda\.so(?:\.1)?: cannot open shared object file|(?:/usr/lib/wsl/lib|\bWSL ?2?\b)[\s\S]{0,400}\blibcuda\b|\blibcuda\b[\s\S]{0,400}(?:/usr/lib/wsl/lib|\bWSL ?2?\b)", "driver.not_installed", 1.0),
             h(r"LD_LIBRARY_PATH\s*=|echo \$LD_LIBRARY_PATH|/usr/local/cuda|/usr/lib/x86_64-linux-gnu/libcudnn|conda", "torch.libs_shadowed", 0.2),
-            h(r"cannot open shared object file|Could not load library|Unable to load any of|Could not load dynamic library", "torch.wheel_deps_mismatch", 0.2),
+            h(r"Could not load library|Could not load dynamic library", "torch.wheel_deps_mismatch", 0.2),
+            // The library is absent, not another copy loaded (CADE#2's TensorFlow without its
+            // libcudnn.so.7, sony/nnabla#806): nothing shadows what is not there.
+            h(r"libcudnn\w*\.so[\.\d]*: cannot open shared object file|Unable to load any of \{libcudnn", "torch.wheel_deps_mismatch", 0.35),
             h(r"onnxruntime|tensorflow|jax", "workload.library_bug", 0.3),
         ],
         tells_apart: "`python -c \"import torch; print(torch.backends.cudnn.version())\"`, `pip list | grep nvidia-cudnn`, and `echo $LD_LIBRARY_PATH`.",
@@ -1243,6 +1250,56 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "The assert text above the error names the check ('t >= 0 && t < n_classes', 'srcIndex < srcSelectDimSize').",
+    },
+    // PyTorch's embedding on the CPU (or before the kernel runs) names the bad lookup itself:
+    // "IndexError: index out of range in self" is the GPU's device-side assert in CPU words, a
+    // token id at or past the vocabulary (fc2869/lo-fit#1: an added [PAD] token given id
+    // 32001 in a 32001-entry table). The machine is fine.
+    Rule {
+        id: "torch.index_out_of_range",
+        title: "an index past the end of a table (embedding lookup)",
+        pattern: r"IndexError: index out of range in self",
+        priority: 40,
+        causes: &[
+            c("workload.device_assert", 0.85, "An index is at or past the end of the table it looks into: a token id >= the embedding's vocabulary size (a token added to the tokenizer without resizing the embeddings), a position past max_position_embeddings, a label past the classes. On the GPU the same fault is a device-side assert.", "Print `input_ids.max()` against `model.get_input_embeddings().num_embeddings` (and the sequence length against the position table); after adding tokens call `model.resize_token_embeddings(len(tokenizer))`."),
+            c("workload.library_bug", 0.15, "A library version that builds the ids and another that holds the table disagree (a tokenizer or transformers release whose special-token ids moved past the model's vocabulary).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"transformers==|\btransformers\b[^\n]{0,40}\b(?:version|upgrade|downgrade)", "workload.library_bug", 0.3)],
+        tells_apart: "The ids the model gets against the table's size: `input_ids.max() < embedding.num_embeddings`.",
+    },
+    // A data type the GPU has no fast path for, asked for by the program's setting: the
+    // machine is as designed and another setting runs (SYSTRAN/faster-whisper#42: a GTX 1050 Ti
+    // and compute_type="float16"; RVC-Boss/GPT-SoVITS: cuFFT's half-precision FFT below SM_53).
+    // A package whose compiled CUDA ops are a module of their own finds none: the package
+    // without its ops was installed (mmcv instead of mmcv-full), the wheel was built for another
+    // torch / CUDA pair, or a source build skipped them (open-mmlab/mmcv#204; exllamav2's
+    // prebuilt extension under ComfyUI: "name 'exllamav2_ext' is not defined").
+    Rule {
+        id: "ext.compiled_ops_missing",
+        title: "a package's compiled CUDA ops module is missing",
+        pattern: r"(?:No module named '[\w.]+\._ext'|No module named '(?:detectron2|maskrcnn_benchmark|groundingdino|pointnet2_ops|apex)\._C'|\bname '\w+_ext' is not defined)",
+        priority: 55,
+        causes: &[
+            c("ext.abi_mismatch", 0.6, "The package's compiled ops are not there for this environment: the variant without ops was installed (mmcv instead of mmcv-full), or its wheel belongs to another torch / CUDA / Python than the one installed, so the module does not load.", "Install the build made for the installed torch and CUDA (mmcv: `pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu<CUDA>/torch<version>/index.html`, or `mim install mmcv`), or build it from source in this environment."),
+            c("toolkit.not_found", 0.25, "A source build found no CUDA toolkit (nvcc, CUDA_HOME) and skipped the CUDA ops without failing.", "Install the CUDA toolkit of torch's CUDA version, set CUDA_HOME, and rebuild (`pip install --no-build-isolation --force-reinstall <package>`)."),
+            c("torch.cpu_only", 0.15, "The torch installed is a CPU build, so the ops were built without CUDA or not at all.", "Install a CUDA build of torch, then reinstall the package."),
+        ],
+        hints: &[h(r"nvcc (?:was )?not found|CUDA_HOME|No CUDA runtime is found", "toolkit.not_found", 0.5)],
+        tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the package's wheel name (cu<CUDA>/torch<version>); `pip list | grep -i mmcv` shows which variant is installed.",
+    },
+    Rule {
+        id: "dtype.unsupported_on_gpu",
+        title: "the GPU has no support for the data type the program asked for",
+        pattern: r"(?:Requested \w+ compute type, but the target device or backend do not support efficient \w+ computation|cuFFT doesn't support signals of half type with compute capability less than SM_\d+)",
+        // above a library's floor ("Your GPU does not support FP16 execution"): the
+        // program's own setting asked for the precision
+        priority: 88,
+        causes: &[
+            c("none", 0.8, "The GPU and its driver are fine; the program asked for a precision this GPU generation has no fast path for (FP16 on Pascal GeForce and older, half-precision FFTs below compute capability 5.3).", "Pick a data type the GPU supports: CTranslate2/faster-whisper `compute_type=\"int8\"` or `\"float32\"`; for half-precision FFTs, run them in float32 (or use a GPU of compute capability 5.3+)."),
+            c("workload.library_bug", 0.2, "The program chose that precision by default for any GPU, without checking the device's capability.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv`: FP16 needs compute capability 5.3+ (fast FP16 7.0+ or 6.0/6.2); the program's dtype setting is the switch.",
     },
     Rule {
         id: "cuda.stream_capture",
@@ -1386,7 +1443,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "onnxruntime.cuda_provider",
         title: "ONNX Runtime could not create its CUDA provider",
-        pattern: r"(?:Failed to create CUDAExecutionProvider|Require cuDNN \d+\.\* and CUDA \d+\.\*|(?:LoadLibrary|dlopen) failed[^\n]{0,120}onnxruntime_providers_cuda|Failed to load library libonnxruntime_providers_cuda)",
+        pattern: r"(?:Failed to create CUDAExecutionProvider|CUDA_PATH is set but CUDA wasn't able to be loaded|Require cuDNN \d+\.\* and CUDA \d+\.\*|(?:LoadLibrary|dlopen) failed[^\n]{0,120}onnxruntime_providers_cuda|Failed to load library libonnxruntime_providers_cuda)",
         priority: 77,
         causes: &[
             c("torch.wheel_deps_mismatch", 0.65, "onnxruntime-gpu is built for one CUDA and cuDNN major (the message names them: 1.19+ needs CUDA 12 and cuDNN 9, older ones cuDNN 8); that major's libraries are not installed or not on the loader path (PATH on Windows, LD_LIBRARY_PATH on Linux), so its CUDA provider cannot load and it runs on the CPU.", "Install the CUDA and cuDNN majors the message names (e.g. `pip install nvidia-cudnn-cu12==9.* nvidia-cublas-cu12`, or `pip install onnxruntime-gpu[cuda,cudnn]`), or install the onnxruntime-gpu release built for the CUDA/cuDNN you have."),
@@ -1596,7 +1653,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "mac.cuda_requested",
         title: "CUDA asked for on a Mac",
-        pattern: r"(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)[\s\S]{0,1500}?(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)|(?:Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|not compiled with CUDA)[\s\S]{0,1500}?(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)",
+        pattern: r"(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)[\s\S]{0,1500}?(?:Torch not (?:being |been )?compiled with CUDA enabled|Found no NVIDIA driver on your system|not (?:being |been )?compiled with CUDA)|(?:Torch not (?:being |been )?compiled with CUDA enabled|Found no NVIDIA driver on your system|not (?:being |been )?compiled with CUDA)[\s\S]{0,1500}?(?:\bmac ?book|\bmac ?os\b|\bOS ?X\b|apple silicon|\bApple M[1-5]\b|\bM[1-5] (?:Pro|Max|Ultra|Mac|chip|macbook)\b|\bon (?:an? |my )?(?:M[1-5]|mac)\b|\bdarwin\b|\biMac\b)",
         priority: 96,
         causes: &[
             c("host.no_nvidia_gpu", 0.85, "A Mac has no NVIDIA GPU (Apple silicon's GPU, or Intel/AMD graphics), and macOS has no CUDA at all: every torch for macOS is built without CUDA, so code that asks for 'cuda' cannot run there.", "Run on the CPU or on Apple's GPU through MPS (`device = \"mps\" if torch.backends.mps.is_available() else \"cpu\"`, or the program's `--device mps` / `--device cpu`), or run the CUDA code on a machine with an NVIDIA GPU (a cloud instance, Colab)."),
@@ -1609,11 +1666,12 @@ pub const RULES: &[Rule] = &[
     // not NVIDIA's, so no NVIDIA driver, CUDA or check of this tool applies (ROCm/rocALUTION#197's
     // gfx1031; torch's "HIP error: invalid device function" with AMD_SERIALIZE_KERNEL; sdnext's
     // c10_xpu.dll with --use-ipex). torch's collect_env always prints "HIP runtime version: N/A",
-    // so those lines are not evidence.
+    // so those lines are not evidence; nor are ROCm's variable names with no value, which
+    // Ollama's "server config env=map[...]" lists on every machine (ollama/ollama#8963).
     Rule {
         id: "gpu_stack.not_nvidia",
         title: "an error from AMD's ROCm/HIP or Intel's XPU stack",
-        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|HSA_OVERRIDE_GFX_VERSION|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is (?:NOT )?loaded)|amdgcn-amd-amdhsa|\bHIP_VISIBLE_DEVICES\b|\bROCR_VISIBLE_DEVICES\b|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
+        pattern: r"(?:\bHIP error\b|\bhipError[A-Z]\w+|\b(?:HSA_OVERRIDE_GFX_VERSION|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES)(?:\s*[=:]\s*[\x22']?\d|[ \t]+[a-z(]|[`'\x22,.)])|AMD_SERIALIZE_KERNEL|TORCH_USE_HIP_DSA|ROCk module (?:version|is (?:NOT )?loaded)|amdgcn-amd-amdhsa|rocBLAS error|MIOpen (?:Error|error)|\bc10_xpu\.dll|intel_extension_for_pytorch|\btorch\.xpu\b|--use-ipex|UR_RESULT_ERROR|ZE_RESULT_ERROR|PI_ERROR_\w+)",
         priority: 93,
         causes: &[
             c("host.no_nvidia_gpu", 0.9, "The error comes from AMD's ROCm/HIP (or Intel's oneAPI/XPU) stack: the program runs on a non-NVIDIA GPU, where no NVIDIA driver, CUDA library or check of this tool applies (torch's ROCm builds keep the 'cuda' device name, so 'cuda' in such a text is no NVIDIA GPU).", "Take it to the GPU vendor's stack: for ROCm, a torch built for the installed ROCm and a GPU on its support list (`rocminfo`; unsupported RDNA GPUs often run with `HSA_OVERRIDE_GFX_VERSION=10.3.0` or `11.0.0`); for Intel, the XPU build of torch and the oneAPI runtime."),
@@ -1716,7 +1774,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "host.non_nvidia_gpu_named",
         title: "CUDA unavailable on a machine whose GPU is not NVIDIA's",
-        pattern: r"(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)[\s\S]{0,1500}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not compiled with CUDA)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not compiled with CUDA)[\s\S]{0,1500}?(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)",
+        pattern: r"(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)[\s\S]{0,1500}?(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not (?:being |been )?compiled with CUDA)|(?:cuda\.is_available\(\)[^\n]{0,20}?(?:returns?|returned|gives|is|=+|:|->|prints?)?\s*[`*]*false|Invalid CUDA 'device=|No CUDA GPUs are available|no supported GPU backend|Found no NVIDIA driver|CUDA (?:is )?not available|not (?:being |been )?compiled with CUDA)[\s\S]{0,1500}?(?:\bRadeon\b|\bAMD (?:GPU|graphics|card|Instinct)|\bRX ?\d{3,4}[A-Z]{0,2}\b|Intel(?:\(R\))? (?:Arc|Iris|U?HD)\b|\bArc A\d{3}M?\b|\biGPU\b|integrated (?:GPU|graphics)|need an? nvidia (?:GPU|graphics card|card)|(?:have|has|with|on|using) (?:an? )?(?:AMD|Intel) (?:GPU|graphics)|\bXPU\b)",
         // Above torch's own "not compiled with CUDA" (95): the GPU named decides.
         priority: 96,
         causes: &[
@@ -3738,7 +3796,7 @@ pub const RULES: &[Rule] = &[
             c("torch.cpu_only", 0.85, "The wheel pip took is a CPU-only build: on Windows (and macOS) the torch on PyPI, and any plain `torch-X-…-win_amd64.whl` without a `+cuXXX` suffix, has no CUDA; `+cpu` wheels say so in their name.", "Install a CUDA build from PyTorch's index, with the CUDA variant the driver supports: `pip install --force-reinstall torch torchvision --index-url https://download.pytorch.org/whl/cu121` (check with `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`)."),
             c("none", 0.15, "A CPU build is what was wanted (no NVIDIA GPU is meant to be used).", "Nothing to do."),
         ],
-        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)", "torch.cpu_only", 0.1)],
+        hints: &[h(r"cuda[^\n]{0,40}(?:not available|False|is_available\(\)\W{0,6}False)|not (?:being |been )?compiled with CUDA|CUDA[^\n]{0,30}(?:is not|isn't|not) (?:available|detected|used)", "torch.cpu_only", 0.1)],
         tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`: `+cpu` or `None` is a CPU build.",
     },
     // NVIDIA's dnf plugin for precompiled kernel modules holds a kernel back until the module
@@ -4259,7 +4317,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "toolkit.cuda_home_missing",
         title: "no CUDA toolkit for building CUDA ops",
-        pattern: r"(?:CUDA_HOME does not exist, unable to compile CUDA op|MissingCUDAException|CUDA_HOME environment variable is not set|No CUDA runtime is found, using CUDA_HOME|nvcc: (?:command )?not found|Could not find nvcc)",
+        pattern: r"(?:CUDA_HOME does not exist, unable to compile CUDA op|MissingCUDAException|CUDA_HOME environment variable is not set|No CUDA runtime is found, using CUDA_HOME|nvcc: (?:command )?not found|Could not find nvcc|\bnvcc (?:was|is) not found|nvcc (?:was )?not found in (?:your )?PATH)",
         priority: 76,
         causes: &[
             c("toolkit.not_found", 0.85, "Building CUDA ops (DeepSpeed, apex, flash-attn from source) needs the CUDA toolkit's nvcc; none is installed or CUDA_HOME does not point at it.", "Install the CUDA toolkit of torch's CUDA version (`conda install -c nvidia cuda-toolkit=<ver>` or NVIDIA's packages) and `export CUDA_HOME=/usr/local/cuda-<ver>`; or install a prebuilt wheel."),
@@ -4271,7 +4329,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "torch.cpu_build_installed",
         title: "a CPU-only PyTorch was installed",
-        pattern: r"(?:pytorch-\d[\d.]*-py[\d.]+_cpu_\d|pytorch-mutex-[\d.]+-cpu|\bcpuonly\b|torch (?:cpu version|to no cuda)|cpu version of (?:py)?torch|(?:py)?torch[^\n]{0,30}(?:cpu version|CPU-only|cpu only) (?:installed|was installed|got installed)|turned to the cpu version|Torch not compiled with CUDA enabled)",
+        pattern: r"(?:pytorch-\d[\d.]*-py[\d.]+_cpu_\d|pytorch-mutex-[\d.]+-cpu|\bcpuonly\b|torch (?:cpu version|to no cuda)|cpu version of (?:py)?torch|(?:py)?torch[^\n]{0,30}(?:cpu version|CPU-only|cpu only) (?:installed|was installed|got installed)|turned to the cpu version|Torch not (?:being |been )?compiled with CUDA enabled)",
         priority: 50,
         causes: &[c("torch.cpu_only", 0.85, "The installer resolved a CPU-only PyTorch (no index URL for a CUDA build, a cpuonly/mutex package in conda, or an updater replacing it), so CUDA is never used.", "Install a CUDA build: `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124` (conda: `pytorch-cuda=<ver> -c pytorch -c nvidia`, without cpuonly).")],
         hints: &[],
@@ -4511,6 +4569,23 @@ pub const RULES: &[Rule] = &[
             h(r"LD_LIBRARY_PATH\s*=|/usr/lib/x86_64-linux-gnu/libnvinfer|/usr/local/TensorRT", "torch.libs_shadowed", 0.4),
         ],
         tells_apart: "The message: 'incompatible device, expecting compute X got compute Y' → the GPU; 'Version tag does not match' → the TensorRT version.",
+    },
+    // TensorRT's builder knows a fixed set of GPU architectures per release: a GPU newer than
+    // the release (Blackwell's SM 120 under TensorRT 10.7: DDTRobot/tita_rl_sim2sim2real#7) or
+    // a release that never had its kernels (Ampere under TensorRT 7 with CUDA 10.2, whose
+    // `trtSmToCask` asserts: wang-xinyu/tensorrtx#819) stops the engine build.
+    Rule {
+        id: "tensorrt.unsupported_sm",
+        title: "this TensorRT release does not support the GPU's architecture",
+        pattern: r"(?:Target GPU SM \d+ is not supported by this TensorRT release|Assertion failed: Unsupported SM|trtSmToCask[^\n]{0,40}Unsupported SM|\(Unsupported SM\.?\))",
+        priority: 80,
+        causes: &[
+            c("ext.arch_unsupported", 0.85, "The TensorRT release (and the CUDA it is built for) predates the GPU's architecture, or has no kernels for it: it cannot build an engine for this GPU.", "Install a TensorRT release that supports this GPU's compute capability (the TensorRT support matrix lists the SMs of each release; Blackwell needs TensorRT 10.8+ with CUDA 12.8+), built for a CUDA the driver runs."),
+            c("toolkit.arch_unsupported", 0.1, "The CUDA toolkit paired with that TensorRT is itself older than the GPU (CUDA 10.2 for an Ampere card).", FIX_TOOLKIT_ARCH),
+            c("workload.library_bug", 0.05, "A TensorRT release that lists the GPU but fails to build for it.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the TensorRT release's support matrix (`trtexec` prints its version: `[TensorRT v100700]` is 10.7.0).",
     },
     Rule {
         id: "bitsandbytes.setup",

@@ -4088,3 +4088,50 @@ fn a_failure_above_gpu_frames_is_answered() {
         .matches
         .is_empty());
 }
+
+/// Round 14's families, in texts written for these tests: TensorRT's builder without the
+/// GPU's SM, NVRTC's invalid option under CuPy, torch's CPU build in other words, a CUDA C
+/// program of one's own without the GPU's kernel, a cuDNN that is absent (not shadowed), a
+/// package's compiled ops module missing, a data type the GPU has no fast path for, an
+/// embedding index past the table, ONNX Runtime's CUDA_PATH message, nvcc "was not found".
+#[test]
+fn eighth_sample_families() {
+    let cases: &[(&str, &str)] = &[
+        ("[E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)", "ext.arch_unsupported"),
+        ("[F] [TRT] Assertion failed: Unsupported SM.\n[E] [TRT] ../rtSafe/cuda/caskUtils.cpp (80) - Assertion Error in trtSmToCask: 0 (Unsupported SM.)", "ext.arch_unsupported"),
+        ("cupy_backends/cuda/libs/nvrtc.pyx in cupy_backends.cuda.libs.nvrtc.check_status()\nNVRTCError: NVRTC_ERROR_INVALID_OPTION (5)", "toolkit.arch_unsupported"),
+        ("AssertionError: Torch not being compiled with CUDA enabled", "torch.cpu_only"),
+        ("$ nvcc saxpy.cu -o saxpy && ./saxpy\nkernel launch: cudaGetErrorString says no kernel image is available for execution on the device", "ext.arch_unsupported"),
+        ("  File \"/home/u/venv/lib/python3.8/site-packages/mxnet/base.py\", line 9\nOSError: libcudnn.so.7: cannot open shared object file: No such file or directory\nmy LD_LIBRARY_PATH=/usr/local/cuda/lib64", "torch.wheel_deps_mismatch"),
+        ("ModuleNotFoundError: No module named 'mmcv._ext'", "ext.abi_mismatch"),
+        ("ValueError: Requested int8_float16 compute type, but the target device or backend do not support efficient int8_float16 computation.", "none"),
+        ("RuntimeError: cuFFT doesn't support signals of half type with compute capability less than SM_53, but the device containing input half tensor only has SM_50", "none"),
+        ("IndexError: index out of range in self", "workload.device_assert"),
+        ("EP Error onnxruntime_pybind_state.cc:739 CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN", "torch.wheel_deps_mismatch"),
+        ("UserWarning: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "toolkit.not_found"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(top(text), *want, "{text}");
+    }
+    // a cuDNN that loads and then fails on a symbol is another copy, not an absent one
+    assert_eq!(
+        top("Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda/lib64/libcudnn_cnn_train.so.8: undefined symbol: _ZN5cudnn3cnn5inferE, version libcudnn_cnn_infer.so.8"),
+        "torch.libs_shadowed"
+    );
+}
+
+/// ROCm's variables name an AMD machine only with a value: Ollama's server config lists
+/// them empty on every machine.
+#[test]
+fn rocm_variable_names_without_a_value_are_no_amd_machine() {
+    let ollama = "routes.go:1187: INFO server config env=\"map[CUDA_VISIBLE_DEVICES:1 GPU_DEVICE_ORDINAL: HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION: HTTPS_PROXY: ROCR_VISIBLE_DEVICES: http_proxy:]\"\nError: llama runner process has terminated: CUDA error: no kernel image is available for execution on the device";
+    assert_ne!(top(ollama), "host.no_nvidia_gpu");
+    assert_eq!(
+        top("HSA_OVERRIDE_GFX_VERSION=10.3.0 python app.py\nRuntimeError: No CUDA GPUs are available"),
+        "host.no_nvidia_gpu"
+    );
+    assert_eq!(
+        top("map[HSA_OVERRIDE_GFX_VERSION:11.0.0 HIP_VISIBLE_DEVICES:0]\nRuntimeError: No CUDA GPUs are available"),
+        "host.no_nvidia_gpu"
+    );
+}
