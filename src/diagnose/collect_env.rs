@@ -192,12 +192,16 @@ pub fn parse(text: &str) -> CollectEnv {
             section = Some(key);
             match key {
                 // "1.8.0 (torchvision: 0.9.0)" (collect_env copies of other projects)
-                "torch" => ce.torch = some(value.split_whitespace().next().unwrap_or("")),
-                "torch_cuda" => torch_cuda_raw = Some(value.clone()),
-                "rocm" => ce.rocm = some(&value),
-                "os" => ce.os = some(&value),
-                "python" => ce.python = some(&value),
-                "platform" => ce.platform = some(&value),
+                // a paste with two reports (the reporter's, then a helper's): the first one's
+                // value stands, as for every other block of a paste
+                "torch" if ce.torch.is_none() => {
+                    ce.torch = some(value.split_whitespace().next().unwrap_or(""));
+                }
+                "torch_cuda" if torch_cuda_raw.is_none() => torch_cuda_raw = Some(value.clone()),
+                "rocm" if ce.rocm.is_none() => ce.rocm = some(&value),
+                "os" if ce.os.is_none() => ce.os = some(&value),
+                "python" if ce.python.is_none() => ce.python = some(&value),
+                "platform" if ce.platform.is_none() => ce.platform = some(&value),
                 "cuda_available" => {
                     ce.cuda_available = match value.trim().to_ascii_lowercase().as_str() {
                         "true" | "yes" => Some(true),
@@ -205,7 +209,7 @@ pub fn parse(text: &str) -> CollectEnv {
                         _ => None,
                     }
                 }
-                "cuda_runtime" => ce.cuda_runtime = some(&value),
+                "cuda_runtime" if ce.cuda_runtime.is_none() => ce.cuda_runtime = some(&value),
                 "gpus" => {
                     if let Some(g) = gpu_line(&value) {
                         ce.gpus.push(g);
@@ -509,6 +513,15 @@ Versions of relevant libraries:
 [pip3] torch==2.5.1
 [conda] pytorch-cuda 12.1 ha16c6d3_5 pytorch
 ";
+
+    /// Two reports in one paste (the reporter's, then a helper's): the first one's values stand.
+    #[test]
+    fn the_first_report_of_two_stands() {
+        let ce = parse("PyTorch version: 2.3.1+cu121\nOS: Ubuntu 22.04.4 LTS (x86_64)\nPython version: 3.10.14\n\nlater, another user:\nPyTorch version: 2.0.0+cu118\nOS: Microsoft Windows 10 Pro\nPython version: 3.11.4\n");
+        assert_eq!(ce.torch.as_deref(), Some("2.3.1+cu121"));
+        assert_eq!(ce.os.as_deref(), Some("Ubuntu 22.04.4 LTS (x86_64)"));
+        assert!(ce.python.as_deref().is_some_and(|p| p.starts_with("3.10")));
+    }
 
     #[test]
     fn modern_format() {

@@ -2572,6 +2572,7 @@ fn keyed(ce: &mut CollectEnv, key: &str, value: &str, gpus: &mut Vec<String>) ->
         | "gpu driver"
         | "gpu driver version"
         | "nvidia_driver"
+        | "nvidia-driver"
         | "nvidia-smi"
         | "nvidia-smi version"
         | "kmd version" => {

@@ -1110,6 +1110,9 @@ pub const RULES: &[Rule] = &[
             h(r"CUDNN_STATUS_INTERNAL_ERROR", "workload.out_of_memory", 0.1),
             h(r"CUDNN_STATUS_(?:NOT_SUPPORTED|BAD_PARAM)|GET was unable to find an engine", "workload.library_bug", 0.35),
             h(r"CUDNN_STATUS_(?:ARCH_MISMATCH|EXECUTION_FAILED)|\bArch mismatch\b|is not compatible with the current PyTorch", "torch.arch_unsupported", 0.35),
+            // cuDNN 7 of a CUDA 10 build on an Ampere GPU fails its mappings
+            // (CenterFusion#93-style reports: an RTX 3090 under a CUDA 10 environment).
+            h(r"CUDNN_STATUS_MAPPING_ERROR", "torch.arch_unsupported", 0.35),
             h(GPU_NEWER_THAN_CUDA, "toolkit.arch_unsupported", 0.7),
             h(r"VERSION_MISMATCH|LD_LIBRARY_PATH|/usr/local/cuda[^\s]*/lib", "torch.libs_shadowed", 0.3),
             h(r"nvidia-cudnn", "torch.wheel_deps_mismatch", 0.2),
@@ -1144,7 +1147,7 @@ pub const RULES: &[Rule] = &[
             h(r"Could not load library|Could not load dynamic library", "torch.wheel_deps_mismatch", 0.2),
             // The library is absent, not another copy loaded (CADE#2's TensorFlow without its
             // libcudnn.so.7, sony/nnabla#806): nothing shadows what is not there.
-            h(r"libcudnn\w*\.so[\.\d]*: cannot open shared object file|Unable to load any of \{libcudnn", "torch.wheel_deps_mismatch", 0.35),
+            h(r"lib(?:cudnn|nvrtc|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvJitLink)\w*\.so[\.\d]*: cannot open shared object file|Unable to load any of \{libcudnn", "torch.wheel_deps_mismatch", 0.35),
             h(r"onnxruntime|tensorflow|jax", "workload.library_bug", 0.3),
         ],
         tells_apart: "`python -c \"import torch; print(torch.backends.cudnn.version())\"`, `pip list | grep nvidia-cudnn`, and `echo $LD_LIBRARY_PATH`.",
@@ -1287,6 +1290,85 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"nvcc (?:was )?not found|CUDA_HOME|No CUDA runtime is found", "toolkit.not_found", 0.5)],
         tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the package's wheel name (cu<CUDA>/torch<version>); `pip list | grep -i mmcv` shows which variant is installed.",
     },
+    // ptxas refuses a kernel whose static shared memory passes the 48 KiB a kernel may declare
+    // statically: the kernel's (or the program's configuration's) size, on any GPU
+    // (ggml-org/llama.cpp: a flash_attn_tile regression; PIConGPU's super cell size).
+    // An extension that ships one build per compute capability finds none for this GPU: it was
+    // built on another machine (NVlabs/tiny-cuda-nn#285: built elsewhere, run on a cc 7.5 GPU).
+    Rule {
+        id: "ext.no_build_for_cc",
+        title: "the extension has no build for this GPU's compute capability",
+        pattern: r"Could not find compatible \w+ extension for compute capability \d+",
+        priority: 80,
+        causes: &[
+            c("ext.arch_unsupported", 0.85, "The extension was compiled for other compute capabilities (on another machine or GPU, or with another TORCH_CUDA_ARCH_LIST) than the one of the GPU it now runs on.", FIX_EXT_ARCH),
+            c("toolkit.arch_unsupported", 0.15, "The toolkit that built it could not target this GPU.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` on the machine that runs it against the capability the extension was built for.",
+    },
+    Rule {
+        id: "ptxas.too_much_shared_data",
+        title: "a kernel declares more static shared memory than allowed",
+        pattern: r"uses too much shared data \(0x[0-9a-fA-F]+ bytes, 0x[0-9a-fA-F]+ max\)",
+        priority: 75,
+        causes: &[
+            c("workload.library_bug", 0.7, "The kernel's static shared memory is larger than the 48 KiB (0xc000) any kernel may declare statically: a bug of that code version (fixed upstream), or a template instantiated for sizes it was not meant for.", "Build a release of the program without the regression, or leave out the architectures/variants that instantiate the oversized kernel."),
+            c("none", 0.3, "The program's own configuration (a block, tile or cell size, double instead of single precision) makes the kernel's shared arrays too large; the machine and the toolkit are fine.", "Reduce the configured block / tile / cell size (or precision) so the kernel's shared arrays fit in 48 KiB, or move them to dynamic shared memory."),
+        ],
+        hints: &[h(r"(?i)double precision|super ?cell|block size|tile size", "none", 0.3)],
+        tells_apart: "Does the project's own release build? Then your configuration grew the kernel; if not, the code version is at fault.",
+    },
+    // cuFFT of CUDA 11.7 and older has no plans for Ada/Hopper GPUs: torch's stft and FFTs fail
+    // with CUFFT_INTERNAL_ERROR on an RTX 40xx (pytorch/pytorch#88038); otherwise a plan that
+    // cannot get its work area.
+    Rule {
+        id: "cufft.internal_error",
+        title: "cuFFT internal error",
+        pattern: r"(?:cuFFT error: CUFFT_INTERNAL_ERROR|CUFFT_INTERNAL_ERROR)",
+        priority: 70,
+        causes: &[
+            c("torch.arch_unsupported", 0.5, "The build's cuFFT predates the GPU (CUDA 11.7 and older on an RTX 40xx / Ada or Hopper card): its plans fail on it.", FIX_TORCH_ARCH),
+            c("workload.out_of_memory", 0.3, "The FFT plan could not allocate its work area: the GPU's memory is full.", "Free GPU memory (smaller batch or signal length), or check `nvidia-smi` for other processes."),
+            c("workload.library_bug", 0.2, "A cuFFT bug for this size or layout.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[
+            h(r"(?i)\bRTX ?40[5-9]0|\bL40S?\b|\bH100\b|\bH200\b|\bcu11[0-7]\b|cuda ?11\.[0-7]\b", "torch.arch_unsupported", 0.3),
+            h(r"(?i)out of memory", "workload.out_of_memory", 0.4),
+        ],
+        tells_apart: "`python -c \"import torch; print(torch.version.cuda, torch.cuda.get_device_name())\"`: CUDA 11.7 or older with an Ada/Hopper GPU is the cause; otherwise check free memory.",
+    },
+    // An extension's C++ written for an older PyTorch C++ API: AT_CHECK (removed in 1.5, now
+    // TORCH_CHECK) and the THC headers (removed in 1.11) (TextRay, FCOS: "identifier AT_CHECK is
+    // undefined" under torch 1.5).
+    Rule {
+        id: "ext.removed_torch_api",
+        title: "the extension's source uses a PyTorch C++ API that was removed",
+        pattern: r"(?:'AT_CHECK' (?:was not declared|is undefined)|identifier .AT_CHECK. is undefined|THC/THC(?:General)?\.h: No such file|'THC(?:State|udaCheck|CudaCheck)' (?:was not declared|does not name a type))",
+        priority: 78,
+        causes: &[
+            c("ext.abi_mismatch", 0.85, "The extension's C++ was written for an older PyTorch: AT_CHECK left the API in 1.5 (TORCH_CHECK replaces it), the THC headers in 1.11; it cannot compile against the torch installed.", "Install the torch version the project pins (its README / requirements), or port the source (`AT_CHECK` → `TORCH_CHECK`, THC calls → ATen / c10::cuda)."),
+            c("toolkit.torch_mismatch", 0.15, "The build uses headers of another torch than the one meant (a second torch on the include path).", "Build in the environment whose torch the project targets (`python -c \"import torch; print(torch.__version__, torch.__file__)\"`)."),
+        ],
+        hints: &[],
+        tells_apart: "`python -c \"import torch; print(torch.__version__)\"` against the version the project was written for.",
+    },
+    // The model's numerics give NaN in this precision (fp16 overflow): a black image or video,
+    // numpy's "invalid value encountered in cast" when the NaN frames become uint8
+    // (zai-org/CogVideo, Tencent-Hunyuan/HunyuanVideo: fp16 on a V100). The GPU computes
+    // what it is asked.
+    Rule {
+        id: "inference.nan_output",
+        title: "the model's output is NaN (black images)",
+        pattern: r"(?:RuntimeWarning: invalid value encountered in cast|\b(?:get|got|gets|getting|produces?|returns?|gives?)\s+(?:a\s+)?(?:nan|NaN)s?\s+(?:result|output|values?|images?|frames?)\b|\b(?:nan|NaN) (?:result|output)s?\b)",
+        priority: 25,
+        causes: &[
+            c("none", 0.6, "The model overflows fp16 (max 65504) somewhere (attention, a VAE decoder): NaN values become a black image or video. The GPU and its driver are fine.", "Run the model in bf16 (on sm_80+) or fp32 as its README says, or use its fp16-safe parts (e.g. an fp16-fix VAE); keep fp16 only where the model supports it."),
+            c("workload.library_bug", 0.4, "A kernel or library op of this version produces NaN for valid input in this precision.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"(?i)\bfp16\b|float16|\bhalf\b", "none", 0.2)],
+        tells_apart: "The same input in fp32 (or bf16): finite output → the model's fp16 numerics; NaN still → a library bug or bad input.",
+    },
     Rule {
         id: "dtype.unsupported_on_gpu",
         title: "the GPU has no support for the data type the program asked for",
@@ -1410,9 +1492,13 @@ pub const RULES: &[Rule] = &[
             c("env.alloc_conf_invalid", 0.45, "PyTorch's driver calls fail with 'operation not supported' mostly where PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (set by the user or a library such as unsloth) asks for the driver's virtual-memory API, which vGPU guests, WSL and Jetson do not offer.", "Unset PYTORCH_CUDA_ALLOC_CONF (or drop expandable_segments from it) on this platform."),
             c("workload.library_bug", 0.3, "A library uses a driver feature (IPC, peer access, CUDA graphs, managed memory) the platform does not offer.", "Turn that feature off in the library (its eager / no-IPC option), or run on a platform that supports it."),
             c("driver.too_old_for_torch", 0.25, "The driver predates the feature the build calls.", FIX_DRIVER_UPGRADE),
+            c("driver.minor_version_compat", 0.0, "The build's CUDA runs on this older driver only through minor-version compatibility, which leaves out features of the newer CUDA (large kernel parameters of 12.1+ need an R530 driver): the launch that uses one is refused.", FIX_DRIVER_UPGRADE),
         ],
         hints: &[
             h(r"expandable_segments|PYTORCH_(?:CUDA_)?ALLOC_CONF", "env.alloc_conf_invalid", 0.4),
+            // An older CUDA build or toolkit makes it go away: the newer one needs more of the
+            // driver than minor-version compatibility gives (pytorch/pytorch: 12.4 builds on R525).
+            h(r"(?i)\b(?:fix(?:ed)?|solved|works?)\b[^\n]{0,30}\bdowngrad\w*[^\n]{0,20}\b(?:toolkit|cuda)\b|\bdowngrad\w*[^\n]{0,20}\b(?:toolkit|cuda)\b[^\n]{0,30}\b(?:fix(?:es|ed)?|solved|works?)\b", "driver.minor_version_compat", 0.6),
             h(r"cudaIpc|IpcGetMemHandle|peer access|cuda ?graph", "workload.library_bug", 0.4),
         ],
         tells_apart: "`echo $PYTORCH_CUDA_ALLOC_CONF`; the same run with it unset; `nvidia-smi -q | grep -i virtualization` (a vGPU guest).",
@@ -4299,6 +4385,9 @@ pub const RULES: &[Rule] = &[
             h(VERSION_CONTRAST, "workload.library_bug", 0.3),
             h(r"ptxas fatal|ptxas\b[^\n]{0,40}(?:error|fatal)|xla|triton|jax", "toolkit.arch_unsupported", 0.4),
             h(r"cuLink|CU_JIT|cuModuleLoad", "driver.too_old_for_toolkit", 0.3),
+            // the driver's own JIT names its input "application ptx input" (a ptxas binary names
+            // the file): numba's and the runtime's JIT (open-mmlab/OpenPCDet#934, driver 460)
+            h(r"ptxas application ptx input", "driver.too_old_for_toolkit", 0.5),
         ],
         tells_apart: "Who compiles the PTX: the driver (cuLink / cuModuleLoad → the driver is too old) or a ptxas binary (→ that ptxas is too old).",
     },
@@ -4586,6 +4675,35 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the TensorRT release's support matrix (`trtexec` prints its version: `[TensorRT v100700]` is 10.7.0).",
+    },
+    // TensorRT's builder found no kernel (tactic) for a fused node: a TensorRT release without
+    // one for that layer on this GPU, fixed in a later release (NVIDIA/TensorRT: "fixed in 8.4
+    // GA"), or a workspace too small for every tactic.
+    Rule {
+        id: "tensorrt.no_implementation",
+        title: "TensorRT found no implementation for a node",
+        pattern: r"Could not find any implementation for node",
+        priority: 70,
+        causes: &[
+            c("workload.library_bug", 0.65, "The TensorRT release has no tactic for this (fused) layer on this GPU: a gap or bug of that release, fixed in later ones.", "Try a newer TensorRT release; meanwhile export the model at another opset or split the fused pattern."),
+            c("workload.out_of_memory", 0.35, "Every tactic for the node needs more workspace than the builder was given.", "Give the builder more workspace (`trtexec --memPoolSize=workspace:4096`, `config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, 4 << 30)`)."),
+        ],
+        hints: &[h(r"(?i)workspace|memPoolSize|max_workspace_size", "workload.out_of_memory", 0.3)],
+        tells_apart: "The same build with a larger workspace: if it still fails, the release lacks the tactic.",
+    },
+    // Omniverse / Isaac Sim check the driver against their minimum at start ("Installed
+    // driver: 535.5 The unsupported driver range: [0.0, 535.129)": isaac-sim/IsaacAutomator#40).
+    Rule {
+        id: "omniverse.driver_unsupported",
+        title: "the program's minimum driver is newer than the installed one",
+        pattern: r"(?:currently installed NVIDIA graphics driver is unsupported or has known issues|The unsupported driver range: \[)",
+        priority: 80,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.85, "The installed driver is below the range the program (Omniverse RTX, Isaac Sim) supports; its message names the installed driver and the recommended ones.", "Install the driver branch the message recommends (or newer): `sudo apt install nvidia-driver-580` (Ubuntu), then reboot."),
+            c("workload.library_bug", 0.15, "A driver inside the range that the program's list marks as having known issues.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "`nvidia-smi` (the driver) against the message's supported range.",
     },
     Rule {
         id: "bitsandbytes.setup",

@@ -4135,3 +4135,33 @@ fn rocm_variable_names_without_a_value_are_no_amd_machine() {
         "host.no_nvidia_gpu"
     );
 }
+
+/// Round 15's families, in texts written for these tests: ptxas's static shared-memory
+/// limit, cuFFT's internal error on an Ada GPU under an old build, TensorRT without a tactic,
+/// an extension built for another compute capability, Omniverse's driver range, the PyTorch
+/// C++ API an extension still uses, NaN images, the driver's own PTX JIT, "operation not
+/// supported" that an older CUDA fixes, and cuDNN's dependency missing.
+#[test]
+fn ninth_sample_families() {
+    let cases: &[(&str, &str)] = &[
+        ("ptxas error   : Entry function '_Z6reduceILi256EEvPKfPf' uses too much shared data (0xc800 bytes, 0xc000 max)\nmake[2]: *** Error 255", "workload.library_bug"),
+        ("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR\non my RTX 4080 with torch 1.13.1+cu117", "torch.arch_unsupported"),
+        ("[E] Error[10]: Could not find any implementation for node {ForeignNode[Conv_12...Relu_40]}", "workload.library_bug"),
+        ("OSError: Could not find compatible tinycudann extension for compute capability 86.", "ext.arch_unsupported"),
+        ("[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known issues. Installed driver: 525.60 The unsupported driver range: [0.0, 535.129)", "driver.too_old_for_toolkit"),
+        ("csrc/nms.cpp:5:23: error: 'AT_CHECK' was not declared in this scope", "ext.abi_mismatch"),
+        ("fatal error: THC/THC.h: No such file or directory\n #include <THC/THC.h>", "ext.abi_mismatch"),
+        ("pipeline_utils.py:120: RuntimeWarning: invalid value encountered in cast\n  images = (images * 255).round().astype(\"uint8\")\nwith torch_dtype=torch.float16", "none"),
+        ("ptxas application ptx input, line 9; fatal   : Unsupported .version 7.8; current version is '7.4'", "driver.too_old_for_toolkit"),
+        ("RuntimeError: CUDA error: operation not supported\nsolved: downgrading the CUDA toolkit to 12.1 fixed it", "driver.minor_version_compat"),
+        ("Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory", "torch.wheel_deps_mismatch"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(top(text), *want, "{text}");
+    }
+    // the same CUFFT status with memory said is the memory
+    assert_eq!(
+        top("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR after CUDA out of memory in the previous step"),
+        "workload.out_of_memory"
+    );
+}
