@@ -363,12 +363,12 @@ fn patterns() -> Option<&'static Patterns> {
             // Debian backport names its release), "#41~22.04.2-Ubuntu" (an Ubuntu HWE kernel
             // names its release)
             uname_kernel: re(r"\b(\d+\.\d+)\.\d+-(?:0\.deb(\d+)\.)?\d+\S* #\d+(?:~(\d{2}\.\d{2})\.\d+)?(-Ubuntu)?")?,
-            // an attribute of torch and its value on one line, the way people write them down
-            // ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2")
             // `ollama -v`: "ollama version is 0.5.7"
             ollama_version: re(r"\bollama version is (\d+\.\d+\.\d+)\b")?,
             // Lightning's device line at every start: "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]"
             lightning_rank: re(r"\bLOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \[([\d, ]{0,64})\]")?,
+            // an attribute of torch and its value on one line, the way people write them down
+            // ("torch.cuda.is_available(): True", "torch.cuda.device_count() = 2")
             torch_answer_inline: re(r"torch\.cuda\.(is_available|device_count)\(\)`?\s*(?:[:=]|->|returns?)\s*`?(True|False|\d{1,2})\b")?,
             comfy_device: re(r"^Device: cuda:\d+ (.+?) : (?:cudaMallocAsync|native)")?,
             you_have: re(r"^PyTorch [\d.]+\S* with CUDA \S+ \(you have ([\d.]+(?:\+\w+)?)\)")?,
@@ -642,9 +642,8 @@ pub fn parse(text: &str) -> CollectEnv {
         }
         // a bare "Key:" line over the list item that holds its value, as hand-written issue
         // templates have it ("OS:" / "- Manjaro Linux", "Driver:" / "- 580.173.02"): only the
-        // facts the forms ask for
-        // (the keys themselves, not "Intel GPU models onboard:" over its own list)
-        // (a list item "- GPU:" belongs to its list: Lightning's report nests them)
+        // keys of the facts the forms ask for (not "Intel GPU models onboard:" over its own
+        // list), and never a list item itself ("- GPU:" nests in Lightning's report)
         if let Some(key) = line.strip_suffix(':').filter(|k| {
             !k.starts_with(['-', '*'])
                 && matches!(
@@ -2168,7 +2167,6 @@ fn distribution_of_uname(kernel: &Regex, line: &str) -> Option<String> {
     None
 }
 
-/// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
 /// CuPy's integer CUDA versions ("11040" is 11.4, "12020" 12.2, "9020" 9.2):
 /// major × 1000 + minor × 10.
 fn cuda_of_integer(v: &str) -> Option<String> {
@@ -2195,6 +2193,7 @@ fn platform_family(v: &str) -> Option<&'static str> {
     }
 }
 
+/// A distribution's name as it spells it ("ubuntu 22.04.3" → "Ubuntu 22.04.3").
 fn os_spelling(os: &str) -> String {
     const NAMES: &[&str] = &[
         "Ubuntu",

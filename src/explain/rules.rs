@@ -1270,9 +1270,6 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"transformers==|\btransformers\b[^\n]{0,40}\b(?:version|upgrade|downgrade)", "workload.library_bug", 0.3)],
         tells_apart: "The ids the model gets against the table's size: `input_ids.max() < embedding.num_embeddings`.",
     },
-    // A data type the GPU has no fast path for, asked for by the program's setting: the
-    // machine is as designed and another setting runs (SYSTRAN/faster-whisper#42: a GTX 1050 Ti
-    // and compute_type="float16"; RVC-Boss/GPT-SoVITS: cuFFT's half-precision FFT below SM_53).
     // A package whose compiled CUDA ops are a module of their own finds none: the package
     // without its ops was installed (mmcv instead of mmcv-full), the wheel was built for another
     // torch / CUDA pair, or a source build skipped them (open-mmlab/mmcv#204; exllamav2's
@@ -1290,9 +1287,6 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"nvcc (?:was )?not found|CUDA_HOME|No CUDA runtime is found", "toolkit.not_found", 0.5)],
         tells_apart: "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` against the package's wheel name (cu<CUDA>/torch<version>); `pip list | grep -i mmcv` shows which variant is installed.",
     },
-    // ptxas refuses a kernel whose static shared memory passes the 48 KiB a kernel may declare
-    // statically: the kernel's (or the program's configuration's) size, on any GPU
-    // (ggml-org/llama.cpp: a flash_attn_tile regression; PIConGPU's super cell size).
     // An extension that ships one build per compute capability finds none for this GPU: it was
     // built on another machine (NVlabs/tiny-cuda-nn#285: built elsewhere, run on a cc 7.5 GPU).
     Rule {
@@ -1307,6 +1301,9 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` on the machine that runs it against the capability the extension was built for.",
     },
+    // ptxas refuses a kernel whose static shared memory passes the 48 KiB a kernel may declare
+    // statically: the kernel's (or the program's configuration's) size, on any GPU
+    // (ggml-org/llama.cpp: a flash_attn_tile regression; PIConGPU's super cell size).
     Rule {
         id: "ptxas.too_much_shared_data",
         title: "a kernel declares more static shared memory than allowed",
@@ -1369,6 +1366,9 @@ pub const RULES: &[Rule] = &[
         hints: &[h(r"(?i)\bfp16\b|float16|\bhalf\b", "none", 0.2)],
         tells_apart: "The same input in fp32 (or bf16): finite output → the model's fp16 numerics; NaN still → a library bug or bad input.",
     },
+    // A data type the GPU has no fast path for, asked for by the program's setting: the
+    // machine is as designed and another setting runs (SYSTRAN/faster-whisper#42: a GTX 1050 Ti
+    // and compute_type="float16"; RVC-Boss/GPT-SoVITS: cuFFT's half-precision FFT below SM_53).
     Rule {
         id: "dtype.unsupported_on_gpu",
         title: "the GPU has no support for the data type the program asked for",
