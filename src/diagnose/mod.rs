@@ -737,6 +737,13 @@ fn gpu_cc(matrix: &Matrix, name: &str) -> Option<(u32, u32)> {
     found
 }
 
+/// An nvidia-* CUDA wheel's library and CUDA major: "nvidia-nccl-cu12" is ("nccl", "12").
+fn cuda_wheel(name: &str) -> Option<(&str, &str)> {
+    name.strip_prefix("nvidia-")
+        .and_then(|rest| rest.rsplit_once("-cu"))
+        .filter(|(_, major)| !major.is_empty() && major.chars().all(|c| c.is_ascii_digit()))
+}
+
 fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding> {
     let mut out = Vec::new();
     let scope = crate::finding::Scope::Python {
@@ -927,22 +934,13 @@ fn paste_findings(ce: &CollectEnv, paste: &str, matrix: &Matrix) -> Vec<Finding>
     // both ship the same soname, and whichever the loader takes first may lack what torch
     // calls (pytorch/pytorch#186591: "undefined symbol ncclCommResume").
     for (name, version) in &ce.pip {
-        let Some((lib, major)) = name
-            .strip_prefix("nvidia-")
-            .and_then(|rest| rest.rsplit_once("-cu"))
-        else {
+        let Some((lib, major)) = cuda_wheel(name) else {
             continue;
         };
-        if major.is_empty() || !major.chars().all(|c| c.is_ascii_digit()) {
-            continue;
-        }
-        let other = ce.pip.iter().find(|(n, _)| {
-            n.strip_prefix("nvidia-")
-                .and_then(|rest| rest.rsplit_once("-cu"))
-                .is_some_and(|(l, m)| {
-                    l == lib && m != major && m.chars().all(|c| c.is_ascii_digit())
-                })
-        });
+        let other = ce
+            .pip
+            .iter()
+            .find(|(n, _)| cuda_wheel(n).is_some_and(|(l, m)| l == lib && m != major));
         if let Some((other_name, other_version)) = other.filter(|(n, _)| name < *n) {
             // the one to remove is of the CUDA major torch was not built for, where the paste
             // says torch's CUDA
