@@ -287,6 +287,12 @@ fn explain_with(original: &str, context: &str, casebook: Casebook<'_>) -> Explan
             {
                 continue;
             }
+            // "bf16 would OOM", "to avoid OOM": the word names a failure that did not happen.
+            if c.rule.id == "cuda.out_of_memory"
+                && oom_only_supposed(original, whole.start(), whole.as_str())
+            {
+                continue;
+            }
             let xid = if c.rule.id == "gpu.xid" {
                 xid_of(whole.as_str())
             } else {
@@ -701,6 +707,28 @@ fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Words before a bare "OOM" that make it a supposition or a thing avoided, not what
+/// happened: "using bf16 would OOM", "otherwise it will OOM", "to avoid OOM", Chinese
+/// "…的话会OOM" (if …, would) and "避免OOM" (avoid). A plain "will OOM" stays an
+/// observation: people write it of what happens every time.
+const SUPPOSED_BEFORE: &str = r"(?i)(?:\b(?:would(?:n't| not)?|wo?n't|could|might|otherwise(?: it)?(?: will)?|or else(?: it)?(?: will)?|to avoid|avoid(?:s|ing)?|prevent(?:s|ing)?|without|risk(?:s|ing)?(?: an?)?|no more|never)\s+(?:\w+\s+)?|\x{7684}\x{8bdd}\x{4f1a}|\x{5426}\x{5219}(?:\x{4f1a})?|\x{907f}\x{514d}|\x{9632}\x{6b62}|\x{4e0d}\x{4f1a})$";
+
+/// Whether a match of the out-of-memory rule is a bare "OOM" word supposed or avoided on its
+/// line, rather than an out-of-memory error (the errors' own words are never bare "OOM").
+fn oom_only_supposed(original: &str, start: usize, matched: &str) -> bool {
+    if !matched.trim().eq_ignore_ascii_case("oom")
+        && !matched.trim().eq_ignore_ascii_case("ooms")
+        && !matched.trim().eq_ignore_ascii_case("oomed")
+    {
+        return false;
+    }
+    let start = floor_boundary(original, start);
+    let line_start = original[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &original[line_start..start];
+    let from = floor_boundary(before, before.len().saturating_sub(48));
+    small(SUPPOSED_BEFORE).is_some_and(|re| re.is_match(&before[from..]))
 }
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {

@@ -1383,6 +1383,22 @@ pub const RULES: &[Rule] = &[
         hints: &[],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv`: FP16 needs compute capability 5.3+ (fast FP16 7.0+ or 6.0/6.2); the program's dtype setting is the switch.",
     },
+    // Hugging Face's own refusal of a bf16 setting (transformers' TrainingArguments "Your
+    // setup doesn't support bf16/gpu", accelerate's "bf16 mixed precision requires PyTorch >=
+    // 1.10 and a supported device"; OptimalScale/LMFlow#88 on a 2080 Ti): the check is
+    // torch.cuda.is_bf16_supported(), false below Ampere, so the switch is the program's flag.
+    Rule {
+        id: "dtype.bf16_setting_refused",
+        title: "the program's bf16 setting is refused on this GPU",
+        pattern: r"(?:Your setup doesn't support bf16|bf16 mixed precision requires PyTorch >= ?1\.10 and a supported device|--bf16 (?:is only supported|requires) (?:on )?(?:an )?Ampere)",
+        priority: 88,
+        causes: &[
+            c("none", 0.75, "The GPU and its driver are fine: the program was told to train in bf16, which needs an Ampere (compute capability 8.0) or newer GPU; this one is older.", "Train in fp16 instead: `--fp16` in place of `--bf16` (transformers), `mixed_precision=\"fp16\"` (accelerate config), `\"bf16\": {\"enabled\": false}` with fp16 enabled in a DeepSpeed config."),
+            c("torch.cuda_unavailable", 0.25, "torch sees no CUDA GPU at all (a CPU-only build, or no driver), so no bf16 check can pass.", "`python -c \"import torch; print(torch.cuda.is_available(), torch.version.cuda)\"`: False or None → install a CUDA build of torch from the selector at pytorch.org."),
+        ],
+        hints: &[h(r"(?i)is_available\(\)\W{0,20}False|\+cpu\b|CPU-only", "torch.cuda_unavailable", 1.0)],
+        tells_apart: "`python -c \"import torch; print(torch.cuda.is_available(), torch.cuda.is_bf16_supported())\"`: True, False → the GPU is older than Ampere, use fp16.",
+    },
     Rule {
         id: "cuda.stream_capture",
         title: "stream capture / CUDA graph error",

@@ -4165,3 +4165,33 @@ fn ninth_sample_families() {
         "workload.out_of_memory"
     );
 }
+
+#[test]
+fn a_bf16_flag_refused_by_hugging_face_is_the_programs_setting() {
+    assert_eq!(top("ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0\nGPU: Quadro RTX 6000"), "none");
+    assert_eq!(top("ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.\nmy card is a GTX 1080 Ti"), "none");
+    // no GPU torch can use at all: the bf16 check fails for that reason
+    assert_eq!(
+        top("ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0\n>>> torch.cuda.is_available()\nFalse"),
+        "torch.cuda_unavailable"
+    );
+}
+
+#[test]
+fn an_oom_only_supposed_or_avoided_is_not_an_out_of_memory_error() {
+    let nan = "/usr/lib/python3/site-packages/pipeline.py:88: RuntimeWarning: invalid value encountered in cast\n  images = (images * 255).round().astype(\"uint8\")\n";
+    assert_eq!(
+        top(&format!(
+            "{nan}I switched to float16 because bf16 would OOM on this card."
+        )),
+        "none"
+    );
+    assert_eq!(top(&format!("{nan}用bf16的话会OOM，所以用fp16")), "none");
+    assert_eq!(top(&format!("{nan}fp16 to avoid OOM")), "none");
+    // what happens every time is an observation
+    assert_eq!(
+        top("The training will OOM at step 200 every time, batch size 8."),
+        "workload.out_of_memory"
+    );
+    assert_eq!(top("After 3 epochs it OOMs."), "workload.out_of_memory");
+}
