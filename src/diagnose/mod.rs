@@ -1643,9 +1643,9 @@ Nvidia driver version: 550.54.15
         for id in SMI_ANSWERED_RULES_OUT {
             assert_ne!(d.cause, *id, "{}", d.summary);
         }
-        // without the table the same log names a missing driver
+        // without the table the same log alone names a machine without an NVIDIA GPU
         let d = diagnose("", Some(log), matrix());
-        assert_eq!(d.cause, "driver.not_installed", "{}", d.summary);
+        assert_eq!(d.cause, "host.no_nvidia_gpu", "{}", d.summary);
         // a table that failed ("NVIDIA-SMI has failed") observes nothing of the kind
         let d = diagnose(
             "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",

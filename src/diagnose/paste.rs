@@ -356,7 +356,7 @@ fn patterns() -> Option<&'static Patterns> {
             dkms_driver: re(r"(?:/var/lib/dkms/nvidia(?:-current|-open|-tesla(?:-\d{3})?|-legacy-\d{3}xx)?/|^nvidia(?:-open|-current)?(?:/|,\s*)|\bDKMS module '?nvidia(?:-current)?-|^Loading new nvidia(?:-current)?-)(\d{3}\.\d+(?:\.\d+)?)\b")?,
             cuda_worked: re(r"(?:^Device: cuda:\d+ |CUDA out of memory\. Tried to allocate|^Total VRAM \d+ MB|no kernel image is available for execution on the device)")?,
             free_gpu: re(r"(?-u:\b)((?:NVIDIA )?(?:GeForce )?(?:RTX|GTX|GT) ?\d{3,4}(?: ?Ti| Super| SUPER| ?D|M)?(?: Laptop GPU)?|Quadro (?:RTX )?[A-Z]{0,2}\d{3,4}M?|(?:NVIDIA )?GB\d{2,3}|[1-5]0[5-9]0(?: Ti)? (?:Super|SUPER)|[1-5]0[5-9]0 ?Ti|Tesla (?:P4|M40|M60|K40m?|K20[mcx]?)|(?:NVIDIA )?RTX PRO \d{4}(?: Blackwell)?|(?:NVIDIA |Tesla )?(?:[AHBL]\d{2,3}|V100|P100|P40|T4|K80|L40S?|A10G?|RTX [A-Z]?\d{4})(?:[- ](?:SXM\d?|PCIE|\d{2}GB))*)(?-u:\b)")?,
-            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|(?i:windows ?1[01]|win ?1[01])|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
+            free_os: re(r"\b(Ubuntu \d{2}\.\d{2}(?:\.\d)?(?: LTS)?|(?i:ubuntu) ?\d{2}\.\d{2}(?:\.\d)?|Fedora(?: Linux)? \d{2}|Debian(?: GNU/Linux)? \d{1,2}|CentOS(?: Linux)? \d(?:\.\d+)?|Rocky Linux \d(?:\.\d+)?|AlmaLinux \d(?:\.\d+)?|(?:RHEL|Red Hat Enterprise Linux(?: Server)?(?: release)?) ?\d(?:\.\d+)?|DGX OS \d(?:\.\d+)?|Pop!_OS \d{2}\.\d{2}|Linux Mint \d{2}(?:\.\d)?|openSUSE (?:Leap \d{2}\.\d|Tumbleweed)|Amazon Linux (?:2023|2)|Windows (?:10|11|Server \d{4})|(?i:windows ?1[01]|win ?1[01])|Arch Linux|NixOS(?: \d{2}\.\d{2})?)\b")?,
             // `uname -a`'s line: the kernel's build ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.69-1")
             uname: re(r"#\d+(?:[-~]\S+)? (?:SMP|PREEMPT)")?,
             // its kernel release and build: "6.1.0-17-amd64", "6.1.0-0.deb11.13-amd64" (a
@@ -375,7 +375,7 @@ fn patterns() -> Option<&'static Patterns> {
             // (the nightly's too: "pytorch/linux-64::pytorch-nightly-1.2.0.dev20190805+cpu-py3.7_cpu_0")
             conda_plan: re(r"\bpytorch(?:-nightly)?/[\w-]+::pytorch(?:-nightly)?-(\d[\w.+]*)-(\S+)")?,
             ignored_by: re(r"The (\d{3}\.\d+(?:\.\d+)?) NVIDIA driver will ignore")?,
-            tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) mismatches the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?)")?,
+            tk_vs_torch: re(r"(?:Installed CUDA version ([\d.]+) does not match the version torch was compiled with ([\d.]+)|The detected CUDA version \(([\d.]+)\) (?:mismatches|has a minor version mismatch with) the version that was used to compile\s*(?:PyTorch \(([\d.]+)\))?|PyTorch has CUDA Version=(\d+\.\d+))")?,
             found_version: re(r"found version (\d{4,6})")?,
             env_module: re(r"\bcuda/(\d+\.\d+(?:\.\d+)?)\b")?,
             // a driver named by its release or branch in words, in a line about NVIDIA's driver:
@@ -1502,7 +1502,8 @@ pub fn parse(text: &str) -> CollectEnv {
             if let Some(v) = c.get(1).or(c.get(3)) {
                 set(&mut ce.cuda_runtime, v.as_str());
             }
-            if let Some(v) = c.get(2).or(c.get(4)) {
+            // torchvision's check: "PyTorch has CUDA Version=11.3 and torchvision has ..."
+            if let Some(v) = c.get(2).or(c.get(4)).or(c.get(5)) {
                 set(&mut ce.torch_cuda, v.as_str());
             }
         }
@@ -2986,6 +2987,21 @@ mod tests {
             Some("Windows 11")
         );
         assert_eq!(os("- OS: RHEL8").as_deref(), Some("RHEL 8"));
+        // a release written onto a lower-case name
+        assert_eq!(
+            parse("my host os is ubuntu20.04 with CUDA11.7")
+                .os
+                .as_deref(),
+            Some("Ubuntu 20.04")
+        );
+        // torch's and torchvision's own words name torch's CUDA and the toolkit built with
+        let ce = parse("UserWarning: The detected CUDA version (11.7) has a minor version mismatch with the version that was used to compile PyTorch (11.3). Most likely this shouldn't be a problem.");
+        assert_eq!(
+            (ce.cuda_runtime.as_deref(), ce.torch_cuda.as_deref()),
+            (Some("11.7"), Some("11.3"))
+        );
+        let ce = parse("RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.3 and torchvision has CUDA Version=11.7.");
+        assert_eq!(ce.torch_cuda.as_deref(), Some("11.3"));
         // TensorFlow's issue form names the CUDA and the cuDNN installed in one field
         let ce = parse("- OS Platform and Distribution: Ubuntu 18.04\n- CUDA/cuDNN version: CUDA 10.1 / cuDNN 7.6.5\n- GPU model and memory: Tesla P100");
         assert_eq!(ce.cuda_runtime.as_deref(), Some("10.1"));

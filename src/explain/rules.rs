@@ -167,11 +167,18 @@ pub const RULES: &[Rule] = &[
         pattern: r"OutOfResources:\s*out of resource:\s*(?:shared memory|registers|threads)|out of resource:\s*shared memory,\s*Required:\s*\d+",
         priority: 70,
         causes: &[
-            c("workload.shared_memory", 0.85, "The kernel's block sizes and pipeline stages (`num_stages`) need more shared memory per block than this GPU offers (the error prints both). A configuration tuned for a GPU with more shared memory per block (227 KiB on an H100, 163 KiB on an A100) does not fit smaller ones (99 KiB on sm_86/sm_89, 64 KiB on sm_75); the GPU and the driver are fine.", "Use smaller block sizes or fewer `num_stages` (an autotune config list that includes small ones), or a version of the library whose kernels carry configurations for this GPU; on the same GPU, lower the tile size the program asks for."),
-            c("workload.library_bug", 0.15, "A library's Triton kernel without a configuration for this GPU's shared memory: fixed in a later release of that library.", "Upgrade the library whose kernel failed (its frame is in the traceback), or report the GPU to it."),
+            c("workload.shared_memory", 0.4, "The kernel's block sizes and pipeline stages (`num_stages`) need more shared memory per block than this GPU offers (the error prints both). A configuration tuned for a GPU with more shared memory per block (227 KiB on an H100, 163 KiB on an A100) does not fit smaller ones (99 KiB on sm_86/sm_89, 64 KiB on sm_75); the GPU and the driver are fine.", "Use smaller block sizes or fewer `num_stages` (an autotune config list that includes small ones), or a version of the library whose kernels carry configurations for this GPU; on the same GPU, lower the tile size the program asks for."),
+            // Few people write Triton kernels themselves: the failing one is most often a
+            // library's (MonkeyOCR#25, triton-lang/triton#384's own tests), fixed by its patch.
+            c("workload.library_bug", 0.6, "A library's Triton kernel (or a project's) ships no configuration that fits this GPU's shared memory per block: fixed by that library (a patch or a later release), not by the machine.", "Upgrade the library whose kernel failed (its frame is in the traceback) or apply its fix for this GPU, or report the GPU to it; meanwhile a smaller tile/block setting of the program, if it has one."),
         ],
         hints: &[
             h(VERSION_CONTRAST, "workload.library_bug", 0.5),
+            h(r"@triton\.jit|triton\.Config\(|\bmy (?:own )?(?:triton )?kernel", "workload.shared_memory", 0.5),
+            // the kernel launched (`kernel[grid](...)`) from a frame of one's own code, not
+            // from an installed package's: one's own kernel and its configuration
+            h(r#"File "[^"\n]*"[^\n]*\n\s+\w+\[[^\]\n]{0,60}\]\("#, "workload.shared_memory", 0.5),
+            h(r#"File "[^"\n]*(?:site|dist)-packages[^"\n]*"[^\n]*\n\s+\w+\[[^\]\n]{0,60}\]\("#, "workload.shared_memory", -0.5),
             h(r"(?:unsloth|flash_attn|vllm|sglang|xformers|liger|fla/|flash-linear-attention|bitsandbytes|mamba_ssm|torch/_inductor)", "workload.library_bug", 0.2),
         ],
         tells_apart: "Required against Hardware limit in the message: a kernel asking for more than the GPU has is a configuration too big for it; one library's kernel failing only on this GPU model is that library's missing configuration.",
@@ -488,13 +495,25 @@ pub const RULES: &[Rule] = &[
         pattern: r"(?:Found no NVIDIA driver on your system|NVIDIA driver is not installed)",
         priority: 76,
         causes: &[
-            c("driver.not_installed", 0.4, "No NVIDIA driver (kernel module and libcuda) is installed where the program runs.", FIX_DRIVER_INSTALL),
+            // Where this message is met, the machine most often has no NVIDIA GPU at all (a
+            // CPU-only instance or laptop running code that calls .cuda()) or the code runs in
+            // a container without the GPUs: a machine with an NVIDIA GPU nearly always has
+            // its driver (Windows installs one by itself). Seven threads of the error corpus's
+            // dev part: four without an NVIDIA GPU, three in containers.
+            c("host.no_nvidia_gpu", 0.35, "There is no NVIDIA GPU on this machine (a CPU-only instance, a laptop running on the integrated GPU), so no NVIDIA driver either: the code asks for CUDA where there is none.", "Run on a machine with an NVIDIA GPU, or run the program on the CPU (drop `.cuda()`, pass `map_location='cpu'` / `--device cpu`)."),
             c("host.container_no_gpu", 0.3, "The program runs in a container started without the GPUs (no `--gpus all`, no nvidia runtime, no CDI), so no driver is visible inside.", FIX_CONTAINER),
-            c("driver.module_not_loaded", 0.2, "The driver is installed but its kernel module is not loaded.", FIX_MODULE),
+            c("driver.not_installed", 0.25, "No NVIDIA driver (kernel module and libcuda) is installed where the program runs.", FIX_DRIVER_INSTALL),
+            c("driver.module_not_loaded", 0.05, "The driver is installed but its kernel module is not loaded.", FIX_MODULE),
             c("env.visible_devices_empty", 0.05, "CUDA_VISIBLE_DEVICES hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices."),
-            c("host.no_nvidia_gpu", 0.05, "There is no NVIDIA GPU on this machine (a CPU-only instance, or a laptop running on the integrated GPU).", "Run on a machine with an NVIDIA GPU, or use the CPU build."),
         ],
         hints: &[
+            // an NVIDIA GPU named: the machine has one, and lacks its driver
+            h(r"\b(?:GeForce|Quadro|Tesla|RTX ?\d{4}|GTX ?\d{3,4}|[AHLT]\d{1,3}(?:\s|-)?(?:PCIe|SXM|\d+GB)|A100|H100|V100|T4)\b", "host.no_nvidia_gpu", -0.3),
+            h(r"\b(?:GeForce|Quadro|Tesla|RTX ?\d{4}|GTX ?\d{3,4}|[AHLT]\d{1,3}(?:\s|-)?(?:PCIe|SXM|\d+GB)|A100|H100|V100|T4)\b", "driver.not_installed", 0.15),
+            // a torch tagged with its CUDA (+cu110) comes only from the CUDA index, chosen
+            // for a GPU the person has (pip's default wheel carries no tag)
+            h(r"torch[^\n]{0,30}\+cu\d{2,3}\b", "host.no_nvidia_gpu", -0.15),
+            h(r"torch[^\n]{0,30}\+cu\d{2,3}\b", "driver.not_installed", 0.15),
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             // The paste says the machine has no NVIDIA GPU or that the run is on the CPU (a
@@ -705,6 +724,11 @@ pub const RULES: &[Rule] = &[
             h(r"\+cpu\b|cpuonly|CUDA used to build PyTorch: None", "torch.cpu_only", 0.4),
             h(r"docker|container|kubernetes|\bpod\b", "host.container_no_gpu", 0.2),
             h(r"podman|cdi|nvidia-uvm", "driver.device_nodes", 0.25),
+            // nvidia-smi answered inside the container: the container has the GPU, so what
+            // CUDA lacks is a device node NVML does not need (/dev/nvidia-uvm;
+            // NVIDIA/nvidia-docker#1085)
+            h(r"(?:in|inside) (?:the |a |my )?(?:docker |podman )?container[^\n]{0,60}nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine|ok)\b|nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine)\b[^\n]{0,30}(?:in|inside) (?:the |a |my )?(?:docker |podman )?container", "driver.device_nodes", 0.45),
+            h(r"(?:in|inside) (?:the |a |my )?(?:docker |podman )?container[^\n]{0,60}nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine|ok)\b|nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine)\b[^\n]{0,30}(?:in|inside) (?:the |a |my )?(?:docker |podman )?container", "host.container_no_gpu", -0.2),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_empty", 0.2),
             h(r"driver on your system is too old|found version", "driver.too_old_for_torch", 0.4),
         ],
@@ -1382,6 +1406,166 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[],
         tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv`: FP16 needs compute capability 5.3+ (fast FP16 7.0+ or 6.0/6.2); the program's dtype setting is the switch.",
+    },
+    // nvcc given a value for -arch that is no architecture name at all: a placeholder left in
+    // a README's command ("-arch=arch", jytime/Mask_RCNN_Pytorch#15), brackets copied from it
+    // ("-arch=[sm_61]", multimodallearning/pytorch-mask-rcnn#38). A well-formed name nvcc does
+    // not know is the toolkit's age (nvcc.unsupported_arch).
+    Rule {
+        id: "nvcc.arch_value_malformed",
+        title: "nvcc does not accept the value given for the GPU architecture",
+        pattern: r"Value '[^'\n]{1,40}' is not defined for option 'gpu-(?:architecture|code|name)'",
+        priority: 84,
+        causes: &[
+            c("none", 0.55, "The value passed to -arch / --gpu-architecture is not an architecture name (a placeholder left in, brackets or quotes copied from a README, a typo): the command line is wrong, not the toolkit or the GPU.", "Pass the GPU's architecture as nvcc spells it, e.g. `-arch=sm_86` (no brackets, no placeholder): `nvidia-smi --query-gpu=compute_cap --format=csv` gives 8.6 → sm_86; `nvcc --list-gpu-arch` lists what this nvcc knows."),
+            c("toolkit.arch_unsupported", 0.45, "The CUDA toolkit is too old for the architecture named (or so new it dropped it).", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[h(r"Value '(?:sm|compute|lto)_\d{2,3}[af]?' is not defined", "toolkit.arch_unsupported", 0.8)],
+        tells_apart: "The value between the quotes: `sm_XY` / `compute_XY` is a real name this nvcc does not know (`nvcc --list-gpu-arch`); anything else is a typo in the command.",
+    },
+    // A TensorRT engine with custom plugin layers, loaded by a process that did not register
+    // them (enazoe/yolo-tensorrt#157: loaded from the Python API without the project's plugin
+    // library; wang-xinyu/tensorrtx#147).
+    Rule {
+        id: "tensorrt.plugin_not_registered",
+        title: "TensorRT cannot find a plugin the engine uses",
+        pattern: r"(?:getPluginCreator could not find plugin[^\n]{0,80}|Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin Registry|Plugin not found, are the plugin name, version, and namespace correct\?)",
+        priority: 80,
+        causes: &[
+            c("none", 0.55, "The engine holds custom plugin layers (a project's YOLO/decode layers, TensorRT's own plugins) and the process that loads it did not load the library that registers them: the GPU, the driver and TensorRT are fine.", "Load the plugin library before deserializing: in Python `ctypes.CDLL(\"build/libmyplugins.so\")` and `trt.init_libnvinfer_plugins(logger, \"\")`; in C++ link it or call `initLibNvInferPlugins`; with trtexec `--plugins=libmyplugins.so` (`--staticPlugins` on TensorRT 10)."),
+            c("workload.library_bug", 0.3, "The project's plugin registration does not match the engine (a plugin name or version changed between the build that serialized the engine and the code that loads it).", "Rebuild the engine and the plugin library from the same revision of the project, then load that library before deserializing."),
+            c("ext.abi_mismatch", 0.15, "The plugin library was built against another TensorRT version than the one loading the engine, so it does not register.", "Rebuild the plugin library against the TensorRT in use (`python -c \"import tensorrt; print(tensorrt.__version__)\"`)."),
+        ],
+        hints: &[],
+        tells_apart: "Does the project's own binary (built with its plugins) run the same engine? Then the loading program lacks the plugin library; if it fails too, the engine and the plugins are from different builds.",
+    },
+    // TensorFlow (and programs that bundle it, DeepFaceLab) ignore a GPU below the framework
+    // build's capability floor and run on the CPU (tensorflow/tensorflow#4002, iperov/
+    // DeepFaceLab#264: a GTX 780M of capability 3.0 under a build for 3.5+).
+    Rule {
+        id: "framework.below_capability_floor",
+        title: "the framework ignores the GPU: its compute capability is below the build's minimum",
+        pattern: r"(?:Ignoring (?:visible )?gpu device[^\n]{0,200}with Cuda compute capability \d+\.\d+\. The minimum required Cuda capability is \d+\.\d+|No CUDA device found with minimum required compute capability \d+\.\d+|The minimum required Cuda capability is \d+\.\d+)",
+        priority: 70,
+        causes: &[
+            c("torch.arch_unsupported", 0.75, "The framework's build (TensorFlow's wheels, or the one a program bundles) carries no kernels below this compute capability, so it ignores the GPU and runs on the CPU.", "Use a release of the framework (or of the program) that still supports the GPU's compute capability, build the framework from source for it (TensorFlow: `TF_CUDA_COMPUTE_CAPABILITIES=<cc>` in ./configure), or use a newer GPU."),
+            c("workload.library_bug", 0.15, "A source build asked for this capability, but the build scripts of that revision dropped it.", "Build a revision whose configure honours the requested capability (check the generated `.tf_configure.bazelrc`), or report it to the framework."),
+            c("driver.gpu_unsupported", 0.1, "The GPU is too old for current software altogether.", "Use a newer GPU, or the old framework and driver releases that still support it."),
+        ],
+        hints: &[h(r"TF_CUDA_COMPUTE_CAPABILITIES\s*=|\bused to work\b", "workload.library_bug", 0.7)],
+        tells_apart: "`nvidia-smi --query-gpu=name,compute_cap --format=csv` against the minimum the message names; a source build that asked for the GPU's capability and still ignores it is the build's fault.",
+    },
+    // modinfo given a path where the module is not: DKMS and distribution packages install
+    // nvidia.ko under updates/dkms/ or extramodules/, often compressed
+    // (Frogging-Family/nvidia-all#90: the driver ran while the hard-coded path was missing).
+    Rule {
+        id: "modinfo.path_not_found",
+        title: "modinfo finds no module at the path given",
+        pattern: r"modinfo: ERROR: Module /\S+\.ko(?:\.(?:xz|zst|gz))? not found",
+        priority: 80,
+        causes: &[
+            c("none", 0.6, "modinfo was given a file path, and the module is elsewhere: DKMS installs it under /lib/modules/$(uname -r)/updates/dkms/, Arch under extramodules/, often compressed (.ko.zst, .ko.xz). A loaded driver is not affected.", "Ask by name: `modinfo nvidia | grep ^version`, or read the loaded module's version from `cat /proc/driver/nvidia/version`."),
+            c("driver.not_installed", 0.25, "No NVIDIA module is built for the running kernel (a kernel installed after the driver, DKMS not run).", "Install the driver for this kernel (`sudo dkms autoinstall`, or reinstall the driver package) and reboot."),
+            c("driver.module_not_loaded", 0.15, "The module exists for another kernel only, so nothing is loaded.", FIX_MODULE),
+        ],
+        hints: &[h(r"(?:driver|nvidia-smi)[^\n]{0,60}\b(?:works?|working|loaded|running|fine)\b|\brunning the driver\b", "none", 0.3)],
+        tells_apart: "`modinfo nvidia` (by name) and `lsmod | grep nvidia`: found and loaded → only the path was wrong.",
+    },
+    // GPU libraries installed as their CPU build: faiss-cpu has no StandardGpuResources
+    // (facebookresearch/faiss#888, facebookresearch/deepcluster#56), MXNet's CPU package says
+    // "Compile with USE_CUDA=1".
+    Rule {
+        id: "library.cpu_build",
+        title: "the library is its CPU build",
+        pattern: r"(?:has no attribute '(?:StandardGpuResources|GpuIndex\w*|index_cpu_to_gpu\w*|GpuMultipleClonerOptions)'?|Compile with USE_CUDA=1 to enable GPU usage)",
+        priority: 75,
+        causes: &[
+            c("torch.cpu_only", 0.8, "The library installed is its build without CUDA (faiss-cpu, MXNet's CPU package), so its GPU functions are not there.", "Install the GPU build: faiss `conda install -c pytorch -c nvidia faiss-gpu` (or `pip install faiss-gpu-cu12`), MXNet `pip install mxnet-cu<XY>` for your CUDA; remove the CPU package first (`pip uninstall faiss-cpu mxnet`)."),
+            c("workload.library_bug", 0.2, "The program calls a GPU path this version of the library (or its own code) does not provide on this setup.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i -E 'faiss|mxnet'` (or `conda list`): a -cpu package, or no -cu/-gpu in its name, is the CPU build.",
+    },
+    // NVML answered (devices listed, temperatures read) but refuses one operation: setting fans,
+    // clocks or power limits needs root, and profiling counters can be restricted to admins
+    // (RmProfilingAdminOnly; pynvml#19, NVML-GPU-Control#12). "Failed to initialize NVML:
+    // Insufficient Permissions" (nothing answers) is nvml.init_failed's.
+    Rule {
+        id: "nvml.operation_needs_privilege",
+        title: "NVML refuses an operation for want of privileges",
+        pattern: r"\bInsufficient Permissions\b",
+        priority: 55,
+        causes: &[
+            c("none", 0.6, "NVML works, but this operation is reserved to root or to admins: setting fan speed, clocks, power limits or persistence mode, and reading performance counters when the driver restricts them to admins (RmProfilingAdminOnly: 1).", "Run the tool with sudo (or as an admin); to open the counters to all users load the module with `NVreg_RestrictProfilingToAdminUsers=0` (a modprobe.d option, then reload the driver)."),
+            c("driver.device_nodes", 0.4, "The user cannot open /dev/nvidia* (not in the group that owns them, a restrictive udev rule), so every NVML call is refused.", "`ls -l /dev/nvidia*`: add the user to the owning group (often `video`) or fix the udev rule / NVreg_DeviceFileMode."),
+        ],
+        hints: &[h(r"Device name\s*:|fan speed|Temperature|^GPU \d+: [^\n]+\(UUID: GPU-|Driver Version\s*:", "none", 0.3)],
+        tells_apart: "Does `nvidia-smi` list the GPUs as the same user? Yes → only the operation needs privileges; no → the device files are not accessible.",
+    },
+    // CUDA error 805: the process was told to use MPS (a pipe directory, or MPS expected by the
+    // system) and cannot reach the MPS control daemon: not started, or its pipe directory not
+    // shared into the container (NVIDIA/nvidia-container-toolkit#714).
+    Rule {
+        id: "cuda.mps_unreachable",
+        title: "the CUDA MPS client cannot reach the MPS daemon",
+        pattern: r"(?:MPS client failed to connect to the MPS control daemon or the MPS server|cudaErrorMpsConnectionFailed|CUDA_ERROR_MPS_CONNECTION_FAILED)",
+        priority: 80,
+        causes: &[
+            c("none", 0.6, "The GPU and driver are fine: the program runs as an MPS client but cannot reach the MPS daemon: it is not running, runs as another user, or its pipe directory (CUDA_MPS_PIPE_DIRECTORY, /tmp/nvidia-mps by default) and IPC namespace are not shared with the container.", "Start the daemon (`nvidia-cuda-mps-control -d`) as the user that runs the jobs; for containers mount the pipe directory (`-v /tmp/nvidia-mps:/tmp/nvidia-mps`) and use `--ipc=host`; or unset CUDA_MPS_PIPE_DIRECTORY to run without MPS."),
+            c("host.container_no_gpu", 0.2, "The container reaches the GPU only partly: the MPS pipe and the host's IPC are not inside it.", FIX_CONTAINER),
+            c("gpu.compute_mode_restricted", 0.2, "The GPU is in EXCLUSIVE_PROCESS mode for MPS and the daemon is down, so no client can get a context.", "Start the MPS daemon, or set the compute mode back to default (`sudo nvidia-smi -c DEFAULT`)."),
+        ],
+        hints: &[],
+        tells_apart: "`echo quit | nvidia-cuda-mps-control` and `ls $CUDA_MPS_PIPE_DIRECTORY` (default /tmp/nvidia-mps) where the job runs; `nvidia-smi -q | grep -i 'compute mode'`.",
+    },
+    // Two Python packages of versions that do not go together: the importing one expects a
+    // name the other's installed version lacks (traveller59/spconv#367: spconv 2.1.2 with an
+    // older cumm). Triton's own names are triton.import's.
+    Rule {
+        id: "python.import_name_mismatch",
+        title: "a Python package cannot import a name from another package's installed version",
+        pattern: r"cannot import name '\w+' from '[\w.]+'",
+        priority: 30,
+        causes: &[
+            c("none", 0.5, "Two Python packages are at versions that do not go together (a library and its companion package, one upgraded without the other): a pip-level mismatch; CUDA, the driver and the GPU are not involved.", "Upgrade (or pin) the package the name comes from to the version the importing package asks for: `pip install -U <package>` as its README or requirements say; `pip check` lists the conflicts."),
+            c("ext.abi_mismatch", 0.3, "The importing package was made for another torch (or CUDA) than the one installed, which lacks the name.", "Install the torch version the package supports, or the package's release for your torch."),
+            c("workload.library_bug", 0.2, "A release of the library whose own modules do not match (a packaging bug).", FIX_LIBRARY_BUG),
+        ],
+        hints: &[h(r"cannot import name '\w+' from '(?:torch|torchvision|torchaudio)\b", "ext.abi_mismatch", 0.4)],
+        tells_apart: "`pip show <both packages>` and `pip check`: a version the importing package does not support is the mismatch.",
+    },
+    // The unofficial "pynvml" package on PyPI (not NVIDIA's nvidia-ml-py, which provides the
+    // same module name) lacks names gpustat and others use (gpuopenanalytics/pynvml#47).
+    Rule {
+        id: "pynvml.unofficial_package",
+        title: "the pynvml module is not NVIDIA's bindings",
+        pattern: r"module 'pynvml' has no attribute '_?nvml\w*'",
+        priority: 75,
+        causes: &[
+            c("none", 0.75, "The `pynvml` module imported comes from a package that is not NVIDIA's bindings (the deprecated `pynvml` distribution, or an old copy), and lacks the function the program calls; the driver and NVML are fine.", "`pip uninstall -y pynvml && pip install -U nvidia-ml-py` (NVIDIA's official bindings; they provide the `pynvml` module)."),
+            c("workload.library_bug", 0.25, "The program calls an NVML binding that no release provides.", FIX_LIBRARY_BUG),
+        ],
+        hints: &[],
+        tells_apart: "`pip list | grep -i -E 'pynvml|nvidia-ml-py'`: the `pynvml` distribution beside or instead of nvidia-ml-py.",
+    },
+    // AliceVision / Meshroom's depth-map nodes say so when the CUDA runtime finds no usable
+    // device; on a machine with an NVIDIA GPU the usual fix is a newer driver
+    // (alicevision/Meshroom#203: a Quadro M2000M, "Solved with an update").
+    Rule {
+        id: "alicevision.needs_cuda_gpu",
+        title: "AliceVision / Meshroom finds no usable CUDA GPU",
+        pattern: r"This program needs a CUDA-Enabled GPU \(with at least compute capa\w+ \d+\.\d+\)",
+        priority: 70,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.45, "The NVIDIA driver is older than the CUDA runtime the program ships, so the runtime finds no usable device and the program says it needs a CUDA GPU.", "Install the current NVIDIA driver for the GPU (nvidia.com's driver download, or the distribution's driver package), then run the program again: the CUDA runtime it ships needs a driver at least as new as itself."),
+            c("host.no_nvidia_gpu", 0.35, "The machine has no NVIDIA GPU (Intel/AMD graphics, a VM without passthrough): the depth-map nodes need CUDA.", "Run the CUDA nodes on a machine with an NVIDIA GPU, or use the pipeline without them (Meshroom: the draft meshing pipeline)."),
+            c("driver.not_installed", 0.2, "No NVIDIA driver is installed (the GPU is there).", "Install the NVIDIA driver for the GPU from nvidia.com or the distribution."),
+        ],
+        hints: &[
+            h(r"\b(?:NVIDIA|GeForce|Quadro|RTX|GTX|Tesla)\b", "host.no_nvidia_gpu", -0.3),
+            h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.6),
+        ],
+        tells_apart: "`nvidia-smi`: no NVIDIA GPU listed → the machine lacks one; a driver version older than the one the program's CUDA needs → update it.",
     },
     // Hugging Face's own refusal of a bf16 setting (transformers' TrainingArguments "Your
     // setup doesn't support bf16/gpu", accelerate's "bf16 mixed precision requires PyTorch >=
@@ -3083,7 +3267,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "nccl.unhandled_cuda",
         title: "NCCL: unhandled cuda error",
-        pattern: r"(?:NCCL (?:error|Error \d+|failure)\b[^\n]{0,200}\bunhandled cuda error|ncclUnhandledCudaError|ncclSuccess \(1 vs\. 0\)[^\n]{0,40}|NCCL failure [^\n]{0,80}'unhandled cuda error')",
+        pattern: r"(?:NCCL (?:error|Error \d+|failure)\b[^\n]{0,200}\bunhandled cuda error|ncclComm\w+ failed: unhandled cuda error|ncclUnhandledCudaError|ncclSuccess \(1 vs\. 0\)[^\n]{0,40}|NCCL failure [^\n]{0,80}'unhandled cuda error')",
         priority: 51,
         causes: &[
             c("workload.illegal_address", 0.3, "A CUDA call inside NCCL failed because the job's CUDA context was already broken: an earlier kernel faulted (illegal address, device-side assert) or memory ran out, and NCCL is the first to report it.", FIX_ILLEGAL),
@@ -3096,6 +3280,11 @@ pub const RULES: &[Rule] = &[
         hints: &[
             h(r"is not compatible with the current PyTorch|sm_\d+a? is not compatible", "torch.arch_unsupported", 0.9),
             h(r"\bNCCL(?: version)?\s*:?\s*1\.\d+\b|\bNCCL ?1\b|\bnccl1\b", "workload.library_bug", 0.4),
+            // the communicator's creation failed: no kernel of the job has run to break the
+            // context, so NCCL's own CUDA calls failing point at NCCL against the CUDA in use
+            // (horovod/horovod#108: an NCCL for CUDA 9.0 under CUDA 8.0)
+            h(r"ncclCommInit\w*(?:\(\))? failed", "workload.illegal_address", -0.25),
+            h(r"ncclCommInit\w*(?:\(\))? failed", "torch.wheel_deps_mismatch", 0.2),
             h(r"libnccl\S*\s*[=/ ][^\n]{0,30}\+?cuda\d|\+cuda\d+\.\d|NCCL[^\n]{0,40}(?:built|compiled) (?:for|with|against) CUDA", "torch.wheel_deps_mismatch", 0.35),
             h(r"illegal memory access|device-side assert|out of memory|misaligned address", "workload.illegal_address", 0.35),
             h(r"Duplicate GPU|same (?:GPU|device)|two ranks", "workload.nccl", 0.4),
@@ -3603,6 +3792,22 @@ pub const RULES: &[Rule] = &[
             h(r"No CUDA toolset found|Visual Studio|MSBuild|\.props\b", "toolkit.path_inconsistent", 0.4),
         ],
         tells_apart: "`which nvcc; ls /usr/local/cuda*/bin/nvcc`: no nvcc anywhere is a missing toolkit; an nvcc off PATH is a path problem.",
+    },
+    // CMake found nvcc but could not read a default architecture from its compiler check
+    // (NVlabs/instant-ngp#841: gone with another CMake release). Setting the architecture
+    // by hand skips the detection.
+    Rule {
+        id: "cmake.default_arch_undetected",
+        title: "CMake cannot detect a default CUDA architecture",
+        pattern: r"Failed to detect a default CUDA architecture",
+        priority: 72,
+        causes: &[
+            c("workload.library_bug", 0.4, "CMake's detection of the compiler's default architecture fails for this pairing of CMake and CUDA releases (an older CMake that does not know the toolkit's output, or a CMake bug): the GPU and the toolkit are fine.", "Name the architecture yourself: `cmake -DCMAKE_CUDA_ARCHITECTURES=86 ...` (the GPU's compute capability without the dot; `nvidia-smi --query-gpu=compute_cap --format=csv`), or use a CMake release that knows this CUDA (CMake 3.24+ also accepts `native`)."),
+            c("toolkit.host_compiler_unsupported", 0.3, "nvcc cannot compile CMake's test program with this host compiler (a Visual Studio or gcc newer than the toolkit supports), so no architecture comes back.", "Use a host compiler the toolkit supports (its release notes list them), e.g. `-DCMAKE_CUDA_HOST_COMPILER=g++-11`, or on Windows the supported Visual Studio version."),
+            c("toolkit.path_inconsistent", 0.3, "CMake runs an nvcc that is not a complete toolkit (another CUDA's nvcc on PATH, a toolkit whose headers or libraries are missing).", "Point CMake at one complete toolkit: `-DCMAKE_CUDA_COMPILER=/usr/local/cuda-<ver>/bin/nvcc` (on Windows reinstall the toolkit with its Visual Studio integration)."),
+        ],
+        hints: &[h(r"unsupported Microsoft Visual Studio version|unsupported GNU version|host compiler", "toolkit.host_compiler_unsupported", 0.5)],
+        tells_apart: "Does `cmake -DCMAKE_CUDA_ARCHITECTURES=<cc> ...` configure? Then only the detection failed; if nvcc cannot compile a test file by hand (`nvcc -c t.cu`), the host compiler or the toolkit is at fault.",
     },
     // CMake refusing an empty CUDA architecture list (EXP-code/EXP#63: "CUDA_ARCHITECTURES is
     // empty for target"; colmap's "CMAKE_CUDA_ARCHITECTURES must be non-empty if set"): the
@@ -4415,8 +4620,11 @@ pub const RULES: &[Rule] = &[
         causes: &[
             c("ext.abi_mismatch", 0.85, "The extension (xformers, DeepSpeed's ops, torchvision) was built for another PyTorch (or CUDA) than the one installed, usually after torch was upgraded on its own: its compiled ops do not load.", "Install the extension's build for the installed torch (`pip install -U xformers --index-url https://download.pytorch.org/whl/<cuXXX>`; torchvision of the matching release), or install the torch it was built for."),
             c("torch.wheel_deps_mismatch", 0.15, "The packages were installed from different indexes (CPU and CUDA builds mixed).", FIX_WHEEL_DEPS),
+            c("toolkit.torch_mismatch", 0.0, "The extension was compiled here (setup.py, pip from source) by the system's nvcc, whose CUDA differs from the one torch was built with: torch's own build warned of it.", "Build with the CUDA toolkit of torch's CUDA version (`export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>`), or install the extension's prebuilt wheel for the installed torch (`pip install torchvision==<matching> --index-url https://download.pytorch.org/whl/<cuXXX>`)."),
         ],
-        hints: &[],
+        // torch's cpp_extension said the nvcc used differs from torch's CUDA: the local build
+        // used the system toolkit (mathmanu/edgeai-torchvision#18: CUDA 11.7 vs cu113)
+        hints: &[h(r"The detected CUDA version \(\d+\.\d+\) (?:has a minor version mismatch with|mismatches) the version that was used to compile PyTorch", "toolkit.torch_mismatch", 1.0)],
         tells_apart: "The message names the version it was built for and the one installed.",
     },
     Rule {
@@ -4861,11 +5069,12 @@ pub const RULES: &[Rule] = &[
     // OpenCV's CUDA modules exist only in builds made with WITH_CUDA (and OPENCV_DNN_CUDA); the
     // pip wheels (opencv-python, opencv-contrib-python) have none, and a second OpenCV on the
     // path shadows a CUDA build (opencv/opencv#18229: "DNN module was not built with CUDA
-    // backend; switching to CPU").
+    // backend; switching to CPU"). A CUDA function of a build without it throws from
+    // `throw_no_cuda` ("The called functionality is disabled for current build or platform").
     Rule {
         id: "opencv.no_cuda_build",
         title: "the OpenCV in use was built without CUDA",
-        pattern: r"(?:DNN module was not built with CUDA backend|\(-216:No CUDA support\)|The library is compiled without CUDA support|getCudaEnabledDeviceCount\(\)[^\n]{0,40}\b0\b)",
+        pattern: r"(?:DNN module was not built with CUDA backend|\(-216:No CUDA support\)|The called functionality is disabled for current build or platform\)? in (?:function )?'?throw_no_cuda|The library is compiled without CUDA support|getCudaEnabledDeviceCount\(\)[^\n]{0,40}\b0\b)",
         priority: 45,
         causes: &[
             c("torch.cpu_only", 0.75, "The OpenCV the program imports has no CUDA: pip's opencv-python / opencv-contrib-python wheels are built without it, so `setPreferableBackend(DNN_BACKEND_CUDA)` falls back to the CPU.", "Build OpenCV with `-DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON -DCUDA_ARCH_BIN=<the GPU's compute capability>` (or use a distribution's CUDA build), and `pip uninstall opencv-python opencv-contrib-python` so the build is the one imported (`cv2.getBuildInformation()` must list CUDA)."),
