@@ -116,6 +116,10 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 /// Words that name a CUDA, driver or GPU-library thing.
 const GPU_WORDS: &str = r"(?:[a-z]*cuda\w*|\bcudnn\w*|\bcublas\w*|\bcufft\w*|\bcurand\w*|\bcusparse\w*|\bcusolver\w*|\bnccl\w*|\bnvml\w*|\bnvrtc\w*|\bnvcc\b|\bptxas\b|\bnvidia\w*|\blib(?:cu|nccl|nvidia|nvrtc|nvJitLink|nvcuvid)\w*|\bnvcuvid\b|\bcuvid\b|\bnvenc\b|\bnvdec\b|\bgpus?\b|\bvram\b|\bdriver\b|\bcu(?:Init|Ctx\w+|Module\w+|Launch\w*|Device\w+|Mem\w+)\b|\bxid\b|\bnvrm\b|\btensorrt\b|\bjaxlib\b|\bbitsandbytes\b|\bxformers\b|\bflash[_-]?attn\w*|\bvllm\b|llama\.cpp|\bggml\w*|\bollama\b|\bgeforce\b|\bquadro\b|\btesla\b|\brtx\b|\bgtx\b|\bopencl\b|(?-i:\bcl(?:Create|Enqueue|Build|Get|Set|Release|Finish|Flush|WaitFor)[A-Z]\w*))";
 /// Words that say something failed.
+/// The link step of a build failing ("a linker error", "undefined reference to", "ld
+/// returned 1 exit status", MSVC's LNK2019): the code compiled for its architectures.
+pub(super) const LINK_STEP: &str = r"(?i)\blinker error|\bundefined reference to\b|\bld returned \d+ exit status|\bLNK\d{4}\b|\blink(?:ing)? (?:step |stage )?failed\b";
+
 const ERROR_WORDS: &str = r"(?:returned (?:non-zero|-?[1-9])|exit(?:ed)? (?:status|code) [1-9]|\bcode\s*[=:]\s*[1-9]|error|\berr\b|fail|unable|cannot|can't|could not|couldn.t|invalid|not found|no such|exception|abort|fatal|insufficient|mismatch|not available|unavailable|not supported|unsupported|no longer support|crash|segmentation|illegal|(?:available|is_available\(\))[^\n]{0,24}\bfalse\b|not detect|no device|not compiled|undefined|not work|doesn't work|don't work|stopped working|only (?:uses? )?(?:the )?cpu|fall(?:s|ing)? back to (?:the )?cpu|\bno (?:[\w/-]+ ){0,2}(?:gpus?|devices?)\b(?:[^\n]{0,20}(?:found|discovered|detected|available))?|found no|too old|refus|denied|broken|\bbroke\b|\bbreaks?\b|\bcant\b|out of memory|\bOOM\b|\bcpu[- ]only mode\b|\blost\b|\bCL_(?:OUT_OF|INVALID|DEVICE_NOT|BUILD_PROGRAM_FAILURE|MEM_OBJECT_ALLOCATION_FAILURE)\w*)";
 /// Tokens that are a GPU library's error on their own.
 const STRONG: &str = r"(?:CUDA_ERROR_\w+|cudaError\w+|NVML_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUFFT_\w+|CUSOLVER_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl\w*Error|NCCL error)";
@@ -229,11 +233,14 @@ pub(super) fn fallback(text: &str, original: &str) -> Option<Match> {
             0.2 * scale,
             "No (or the wrong) CUDA toolkit is found for the build.",
         );
-        w.add(
-            "toolkit.arch_unsupported",
-            0.15 * scale,
-            "The toolkit cannot target this GPU's architecture.",
-        );
+        // a link step that failed names no architecture: nvcc and ptxas refuse those
+        if !has(LINK_STEP) {
+            w.add(
+                "toolkit.arch_unsupported",
+                0.15 * scale,
+                "The toolkit cannot target this GPU's architecture.",
+            );
+        }
         "build"
     } else if memory {
         w.add(

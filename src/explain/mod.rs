@@ -479,7 +479,12 @@ fn known_cases_vote(m: &mut Match, near: &[similar::KnownCase]) {
     }
     let before = m.causes.first().map(|k| k.id.clone());
     let mut m2 = m.clone();
+    // a failed link step names no architecture, whatever texts like it had
+    let linked = small(generic::LINK_STEP).is_some_and(|re| re.is_match(&m.text));
     for (id, v) in &votes {
+        if linked && id.ends_with(".arch_unsupported") {
+            continue;
+        }
         let add = similar::VOTE_WEIGHT * v;
         if m2.causes.iter().any(|k| &k.id == id) {
             raise(&mut m2.causes, id, add, known_case_evidence(id, near));
@@ -572,19 +577,49 @@ fn known_case_evidence(cause: &str, near: &[similar::KnownCase]) -> String {
 
 /// A cause the known cases bring: the why and fix of a rule that names it, else of the check
 /// that judges it.
+/// What a cause voted for by known cases means, where the first rule that names it speaks of
+/// its own message only (a Triton kernel's library bug, a collective's buffer sizing): the
+/// vote carries no such message, so it gets the cause in general words.
+fn in_general_words(id: &str) -> Option<(&'static str, &'static str)> {
+    Some(match id {
+        "none" => (
+            "Texts like this one were harmless in their threads: a warning on a working machine, or the program's own setting.",
+            "Nothing to fix on the machine.",
+        ),
+        "workload.library_bug" => (
+            "A bug of the library or program at this version (its threads were fixed by another release or a patch), not of the machine.",
+            rules::FIX_LIBRARY_BUG,
+        ),
+        "workload.illegal_address" => (
+            "A kernel of the job touched memory it does not own (an index out of range, shapes that do not match, a race); the GPU only reports it.",
+            rules::FIX_ILLEGAL,
+        ),
+        "workload.nccl" => (
+            "A collective of the distributed job failed for a reason in the job or the network (ranks out of step, a crashed rank, interface or firewall settings).",
+            "Run with `NCCL_DEBUG=INFO`; the first WARN line names the failing transport; check every rank's log for the first error.",
+        ),
+        "workload.device_assert" => (
+            "A kernel's own check failed on the job's input (an index or label out of range).",
+            "Re-run with `CUDA_LAUNCH_BLOCKING=1` (or on the CPU) to see the failing op and the value it rejects.",
+        ),
+        _ => return None,
+    })
+}
+
 fn known_case_cause(id: &str, weight: f64, near: &[similar::KnownCase]) -> RankedCause {
     let rule_cause = RULES
         .iter()
         .flat_map(|r| r.causes.iter())
         .find(|c| c.id == id);
-    let (why, fix) = match (rule_cause, crate::checks::catalogue::by_id(id)) {
-        (Some(c), _) => (c.why.to_string(), c.fix.to_string()),
-        (None, Some(check)) => (check.failing.to_string(), check.next_step.to_string()),
-        (None, None) if id == "none" => (
-            "Texts like this one were harmless in their threads: a warning on a working machine.".to_string(),
-            "Nothing to fix on the machine.".to_string(),
-        ),
-        (None, None) => (
+    let (why, fix) = match (
+        in_general_words(id),
+        rule_cause,
+        crate::checks::catalogue::by_id(id),
+    ) {
+        (Some((why, fix)), _, _) => (why.to_string(), fix.to_string()),
+        (None, Some(c), _) => (c.why.to_string(), c.fix.to_string()),
+        (None, None, Some(check)) => (check.failing.to_string(), check.next_step.to_string()),
+        (None, None, None) => (
             format!("Known cases like this text had the cause `{id}`."),
             format!("Check the `{id}` finding: run `gpu-doctor` on the machine to confirm or rule it out."),
         ),

@@ -4277,3 +4277,9 @@ fn a_triton_kernel_launched_from_ones_own_code_is_ones_own_configuration() {
     let library = format!("Traceback (most recent call last):\n  File \"/usr/lib/python3/site-packages/fancylib/kernels/attn.py\", line 120, in forward\n    _attn_fwd[(grid,)](q, k, v, BLOCK_M=128)\n  File \"/usr/lib/python3/site-packages/triton/runtime/jit.py\", line 330, in <lambda>\n{err}");
     assert_eq!(top(&library), "workload.library_bug");
 }
+
+#[test]
+fn a_failed_link_step_names_no_architecture() {
+    let t = "Our project's build with CUDA 12.4 fails with a linker error: undefined reference to `cublasLtMatmul'\ncollect2: error: ld returned 1 exit status";
+    assert_ne!(top(t), "toolkit.arch_unsupported");
+}
