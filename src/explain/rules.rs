@@ -216,7 +216,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "cuda.no_kernel_image",
         title: "no kernel image is available for execution on the device",
-        pattern: r"(?:no kernel image (?:is )?available(?: for execution on the device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|NoBinaryForGpu|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
+        pattern: r"(?:no kern[ae]l image (?:is )?available(?: for execution on (?:the )?device| for sm_\d+)?|kernel image (?:is )?(?:not |un)available|CUDA_ERROR_NO_BINARY_FOR_GPU|NoBinaryForGpu|cudaErrorNoKernelImageForDevice|no binary for GPU|Error 209\b|error code[ :=]*209\b)",
         priority: 80,
         causes: &[
             c("torch.arch_unsupported", 0.55, "The PyTorch wheel carries no kernels for this GPU's compute capability (a build older than the GPU, e.g. cu118/cu121/cu124 wheels on a Blackwell sm_120 card, or a new build on a GPU it dropped).", FIX_TORCH_ARCH),
@@ -1396,7 +1396,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "dtype.unsupported_on_gpu",
         title: "the GPU has no support for the data type the program asked for",
-        pattern: r"(?:Requested \w+ compute type, but the target device or backend do not support efficient \w+ computation|cuFFT doesn't support signals of half type with compute capability less than SM_\d+)",
+        pattern: r"(?:(?:Requested \w+ compute type|The compute type inferred from the saved model is \w+), but the target device or backend do not support efficient \w+ computation|cuFFT doesn't support signals of half type with compute capability less than SM_\d+)",
         // above a library's floor ("Your GPU does not support FP16 execution"): the
         // program's own setting asked for the precision
         priority: 88,
@@ -1566,6 +1566,79 @@ pub const RULES: &[Rule] = &[
             h(NO_NVIDIA_GPU_WORDS, "host.no_nvidia_gpu", 0.6),
         ],
         tells_apart: "`nvidia-smi`: no NVIDIA GPU listed → the machine lacks one; a driver version older than the one the program's CUDA needs → update it.",
+    },
+    // Folding@home's client finds neither CUDA nor OpenCL for a GPU slot: the driver is too old
+    // for the core's CUDA (linuxserver/docker-foldingathome#7: an image update on driver
+    // 455.45), or the container or machine lacks the driver's compute libraries.
+    Rule {
+        id: "fah.no_gpu_support",
+        title: "Folding@home finds no CUDA or OpenCL support for the GPU",
+        pattern: r"No CUDA or OpenCL 1\.2\+ support detected for GPU slot",
+        priority: 70,
+        causes: &[
+            c("driver.too_old_for_toolkit", 0.4, "The Folding@home core (or the container image's) needs a newer CUDA than the driver provides, so its CUDA check fails and the slot is disabled.", "Update the NVIDIA driver to a current branch, or pin the previous client/image release that worked with this driver."),
+            c("host.container_no_gpu", 0.35, "In a container the NVIDIA runtime did not pass the GPU and its compute libraries (libcuda, the OpenCL ICD), so the client sees the GPU on the PCI bus but no CUDA or OpenCL.", "Start the container with `--gpus all` (or `--runtime=nvidia` with NVIDIA_VISIBLE_DEVICES=all and NVIDIA_DRIVER_CAPABILITIES=compute,utility); on Unraid set these in the template."),
+            c("driver.not_installed", 0.25, "The NVIDIA driver's compute libraries are missing on the machine (a display-only or nouveau setup).", FIX_DRIVER_INSTALL),
+        ],
+        hints: &[h(r"docker|container|unraid|linuxserver", "host.container_no_gpu", 0.1)],
+        tells_apart: "`nvidia-smi` where the client runs (in the container too): no output → the container lacks the GPU; a driver older than the client's CUDA needs → update it.",
+    },
+    // Kokkos refusing to run kernels built for another compute capability
+    // (kokkos/kokkos#1944: built with KOKKOS_ARCH=Volta70 for a Maxwell GPU).
+    Rule {
+        id: "kokkos.wrong_arch",
+        title: "Kokkos was compiled for another GPU architecture",
+        pattern: r"Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability \d+\.\d+[^\n]{0,20} on device with compute capability \d+\.\d+",
+        priority: 80,
+        causes: &[
+            c("ext.arch_unsupported", 0.85, "The program was built for another GPU architecture than this one (KOKKOS_ARCH / Kokkos_ARCH_* names another GPU), so its kernels cannot run here.", "Rebuild with the GPU's architecture: `-DKokkos_ARCH_<NAME>=ON` (CMake) or `KOKKOS_ARCH=<Name><cc>` (Makefile), e.g. Maxwell50 for compute capability 5.0."),
+            c("toolkit.arch_unsupported", 0.15, "The CUDA toolkit used cannot target this GPU, so the build fell back to another architecture.", FIX_TOOLKIT_ARCH),
+        ],
+        hints: &[],
+        tells_apart: "The two capabilities the message names: the build's against the device's; the build's Kokkos_ARCH settings.",
+    },
+    // A Python call with a keyword its installed version does not take: code written for
+    // another release of the library (numba/numba#5868: `compile_kernel(boundscheck=...)`).
+    Rule {
+        id: "python.unexpected_keyword",
+        title: "a library function got a keyword argument its installed version does not take",
+        pattern: r"TypeError: \w+\(\) got an unexpected keyword argument '\w+'",
+        priority: 30,
+        causes: &[
+            c("workload.library_bug", 0.6, "The code calls a function with an argument this version of the library does not know: one part of the library (or a package built on it) is of another release, or the release has the bug.", "Install versions of the packages that go together (the project's requirements; `pip check`), or the release of the library that fixed it."),
+            c("none", 0.4, "The program was written for another version of the library than the one installed: a pip-level mismatch; CUDA, the driver and the GPU are not involved.", "Pin the library version the program was written for (its README / requirements)."),
+        ],
+        hints: &[],
+        tells_apart: "`pip show <library>` against the version the program (or the traceback's frames) expect.",
+    },
+    // After a driver update, a container's device spec still names the old driver's files
+    // (HaveAGitGat/Tdarr#1423: libEGL_nvidia.so.580.159.04 missing after 580.178.04): a
+    // stale CDI spec (regenerate it) or a container created before the update.
+    Rule {
+        id: "container.stale_driver_files",
+        title: "the container setup names files of another driver version",
+        pattern: r"lib[\w-]*nvidia[\w-]*\.so\.\d{3}\.\d{2,3}(?:\.\d{2})?[^\n]{0,40}(?:no such file or directory|not found|cannot open)",
+        priority: 72,
+        causes: &[
+            c("host.container_no_gpu", 0.6, "The container's GPU setup names the driver files of the version installed before an update: the CDI spec (/etc/cdi/nvidia.yaml, /var/run/cdi) was generated for the old driver, or the container was created before the update, so the new driver is not mounted.", "Regenerate the CDI spec (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`, or restart the nvidia-cdi-refresh service), then recreate the container; reboot first if the old kernel module is still loaded."),
+            c("driver.library_mismatch", 0.4, "The driver update is half done: user-space libraries of one version, another still expected (reboot pending, leftover files).", "Reboot so the new driver loads, then check `nvidia-smi` and `ls /usr/lib/x86_64-linux-gnu/libnvidia-*` for one version only."),
+        ],
+        hints: &[h(r"\bcdi\b|nvidia-ctk|docker|podman|container", "host.container_no_gpu", 0.2)],
+        tells_apart: "`nvidia-smi` on the host (the version now installed) against the version in the missing file's name; `grep -c <old version> /etc/cdi/nvidia.yaml`.",
+    },
+    // pip's resolver refusing a set of requirements (axolotl-ai-cloud/axolotl#1355: an extra
+    // pinning another torch than the one pip chose first): a packaging matter, before any GPU.
+    Rule {
+        id: "pip.conflicting_dependencies",
+        title: "pip cannot resolve the packages' version requirements",
+        pattern: r"(?:because these package versions have conflicting dependencies|ResolutionImpossible)",
+        priority: 30,
+        causes: &[
+            c("none", 0.6, "pip found no set of versions that meets every requirement (an extra that pins another torch, two packages wanting different versions of a third): nothing is installed yet, and the GPU, driver and CUDA are not involved.", "Install the pinned base first (e.g. the torch version the project names), then the package; or loosen the conflicting pin; `pip install ... --dry-run` shows the resolution."),
+            c("torch.wheel_deps_mismatch", 0.4, "The requirements ask for CUDA wheels of two CUDA majors (or a CPU and a CUDA build) together, which no index can satisfy.", FIX_WHEEL_DEPS),
+        ],
+        hints: &[h(r"\+cu\d{2,3}[^\n]{0,80}\+cu\d{2,3}|nvidia-[\w-]+-cu1[1-3]", "torch.wheel_deps_mismatch", 0.3)],
+        tells_apart: "pip's lines after 'The conflict is caused by:' name the two requirements that disagree.",
     },
     // Hugging Face's own refusal of a bf16 setting (transformers' TrainingArguments "Your
     // setup doesn't support bf16/gpu", accelerate's "bf16 mixed precision requires PyTorch >=
@@ -3622,6 +3695,9 @@ pub const RULES: &[Rule] = &[
         ],
         hints: &[
             h(r"(?:cudaGetDeviceCount|NumCudaDevices|cuInit)[\s\S]{0,3000}?(?:docker|container|\bWSL|compose)|(?:docker|container|\bWSL|compose)[\s\S]{0,3000}?(?:cudaGetDeviceCount|NumCudaDevices|cuInit)", "host.container_no_gpu", 0.9),
+            // Docker under WSL 2 where the toolkit did not map a library of a newer Windows
+            // driver (NVIDIA/nvidia-container-toolkit#520: 555.85's libnvdxgdmal.so.1)
+            h(r"\bWSL ?2?\b[^\n]{0,200}\b(?:container|docker)|\b(?:container|docker)\b[^\n]{0,200}\bWSL ?2?\b", "host.container_no_gpu", 0.7),
             h(r"ptxas does not support|Falling back to the CUDA driver for PTX", "toolkit.arch_unsupported", 0.6),
             h(r"NVCC_GENCODE|-gencode|TORCH_CUDA_ARCH_LIST|\bsm_\d{2,3}\b|\bH100\b|\bA100\b", "ext.arch_unsupported", 0.2),
         ],

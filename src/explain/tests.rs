@@ -4283,3 +4283,19 @@ fn a_failed_link_step_names_no_architecture() {
     let t = "Our project's build with CUDA 12.4 fails with a linker error: undefined reference to `cublasLtMatmul'\ncollect2: error: ld returned 1 exit status";
     assert_ne!(top(t), "toolkit.arch_unsupported");
 }
+
+#[test]
+fn blind_sample_11_general_changes() {
+    assert_eq!(top("GPU #0: no kernal image is available for execution on device"), "torch.arch_unsupported");
+    assert_eq!(top("[ctranslate2] [thread 100] [warning] The compute type inferred from the saved model is float16, but the target device or backend do not support efficient float16 computation. The model weights have been automatically converted to use the float32 compute type instead."), "none");
+    assert_eq!(top("12:00:01:WARNING:FS00:No CUDA or OpenCL 1.2+ support detected for GPU slot 00: gpu:1:0 TU106 [GeForce RTX 2070]. Disabling."), "driver.too_old_for_toolkit");
+    assert_eq!(top("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 7.0 on device with compute capability 8.6 , this will not work"), "ext.arch_unsupported");
+    assert_eq!(top("TypeError: launch_config() got an unexpected keyword argument 'stream_priority'"), "workload.library_bug");
+    assert_eq!(top("docker: Error response from daemon: failed to create task: error mounting \"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.570.86.15\": no such file or directory"), "host.container_no_gpu");
+    assert_eq!(top("Docker Desktop on WSL2: cudaGetDeviceCount returned 500 -> named symbol not found, inside the container only"), "host.container_no_gpu");
+}
+
+#[test]
+fn pip_refusing_conflicting_requirements_is_no_fault_of_the_machine() {
+    assert_eq!(top("ERROR: Cannot install mypkg[train]==1.2 and mypkg because these package versions have conflicting dependencies.\nERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/"), "none");
+}
