@@ -4286,11 +4286,17 @@ fn a_failed_link_step_names_no_architecture() {
 
 #[test]
 fn blind_sample_11_general_changes() {
-    assert_eq!(top("GPU #0: no kernal image is available for execution on device"), "torch.arch_unsupported");
+    assert_eq!(
+        top("GPU #0: no kernal image is available for execution on device"),
+        "torch.arch_unsupported"
+    );
     assert_eq!(top("[ctranslate2] [thread 100] [warning] The compute type inferred from the saved model is float16, but the target device or backend do not support efficient float16 computation. The model weights have been automatically converted to use the float32 compute type instead."), "none");
     assert_eq!(top("12:00:01:WARNING:FS00:No CUDA or OpenCL 1.2+ support detected for GPU slot 00: gpu:1:0 TU106 [GeForce RTX 2070]. Disabling."), "driver.too_old_for_toolkit");
     assert_eq!(top("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 7.0 on device with compute capability 8.6 , this will not work"), "ext.arch_unsupported");
-    assert_eq!(top("TypeError: launch_config() got an unexpected keyword argument 'stream_priority'"), "workload.library_bug");
+    assert_eq!(
+        top("TypeError: launch_config() got an unexpected keyword argument 'stream_priority'"),
+        "workload.library_bug"
+    );
     assert_eq!(top("docker: Error response from daemon: failed to create task: error mounting \"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.570.86.15\": no such file or directory"), "host.container_no_gpu");
     assert_eq!(top("Docker Desktop on WSL2: cudaGetDeviceCount returned 500 -> named symbol not found, inside the container only"), "host.container_no_gpu");
 }
