@@ -753,10 +753,10 @@ const SUPPOSED_BEFORE: &str = r"(?i)(?:\b(?:would(?:n't| not)?|wo?n't|could|migh
 /// Whether a match of the out-of-memory rule is a bare "OOM" word supposed or avoided on its
 /// line, rather than an out-of-memory error (the errors' own words are never bare "OOM").
 fn oom_only_supposed(original: &str, start: usize, matched: &str) -> bool {
-    if !matched.trim().eq_ignore_ascii_case("oom")
-        && !matched.trim().eq_ignore_ascii_case("ooms")
-        && !matched.trim().eq_ignore_ascii_case("oomed")
-    {
+    if !matches!(
+        matched.trim().to_ascii_lowercase().as_str(),
+        "oom" | "ooms" | "oomed"
+    ) {
         return false;
     }
     let start = floor_boundary(original, start);

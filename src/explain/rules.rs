@@ -132,6 +132,14 @@ const THOR_WITH_CU12: &str = r"(?:Jetson (?:AGX )?Thor|NVIDIA Thor|\bThor\b[^\n]
 /// positive (pytorch/pytorch#172629: GB10 under torch 2.9, fixed in 2.11).
 const SAME_MAJOR_NEWER_MINOR: &str = r"capability:? ?12\.[1-9]\b[\s\S]{0,300}?- \(12\.0\)|capability:? ?10\.[1-3]\b[\s\S]{0,300}?- \(10\.0\)|capability:? ?8\.[6-9]\b[\s\S]{0,300}?- \(8\.[0-6]\)|capability sm_121\b[^\n]*\n[^\n]*\bsm_120\b";
 
+/// An NVIDIA GPU named by its product ("GeForce", "RTX 3090", "A100", "T4"): the machine
+/// has one.
+const NVIDIA_GPU_NAMED: &str = r"\b(?:GeForce|Quadro|Tesla|RTX ?\d{4}|GTX ?\d{3,4}|[AHLT]\d{1,3}(?:\s|-)?(?:PCIe|SXM|\d+GB)|A100|H100|V100|T4)\b";
+/// A torch tagged with its CUDA ("+cu110"): it comes only from the CUDA index, chosen for a
+/// GPU the person has (pip's default wheel carries no tag).
+const TORCH_FROM_CUDA_INDEX: &str = r"torch[^\n]{0,30}\+cu\d{2,3}\b";
+/// nvidia-smi said to work inside the container: the container has the GPU.
+const SMI_ANSWERS_IN_CONTAINER: &str = r"(?:in|inside) (?:the |a |my )?(?:docker |podman )?container[^\n]{0,60}nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine|ok)\b|nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine)\b[^\n]{0,30}(?:in|inside) (?:the |a |my )?(?:docker |podman )?container";
 const FIX_TORCH_ARCH: &str = "Install a PyTorch build whose arch list includes the GPU's compute capability (see `gpu-doctor matrix show --gpu \"<name>\"`): for Blackwell (sm_100/sm_120) a CUDA 12.8+ build (`pip install torch --index-url https://download.pytorch.org/whl/cu128`); for an old GPU a release that still ships its architecture.";
 const FIX_EXT_ARCH: &str = "Rebuild the extension for this GPU (`TORCH_CUDA_ARCH_LIST=\"<cc>\" pip install --no-build-isolation --no-binary :all: --force-reinstall <package>`) or install a wheel of it built for this architecture.";
 pub(super) const FIX_TOOLKIT_ARCH: &str = "Build with a CUDA toolkit that knows the GPU (CUDA 11.8+ for sm_89/sm_90, 12.8+ for sm_100/sm_120) and point CUDA_HOME at it.";
@@ -507,13 +515,12 @@ pub const RULES: &[Rule] = &[
             c("env.visible_devices_empty", 0.05, "CUDA_VISIBLE_DEVICES hides every GPU.", "Unset CUDA_VISIBLE_DEVICES or set it to existing GPU indices."),
         ],
         hints: &[
-            // an NVIDIA GPU named: the machine has one, and lacks its driver
-            h(r"\b(?:GeForce|Quadro|Tesla|RTX ?\d{4}|GTX ?\d{3,4}|[AHLT]\d{1,3}(?:\s|-)?(?:PCIe|SXM|\d+GB)|A100|H100|V100|T4)\b", "host.no_nvidia_gpu", -0.3),
-            h(r"\b(?:GeForce|Quadro|Tesla|RTX ?\d{4}|GTX ?\d{3,4}|[AHLT]\d{1,3}(?:\s|-)?(?:PCIe|SXM|\d+GB)|A100|H100|V100|T4)\b", "driver.not_installed", 0.15),
-            // a torch tagged with its CUDA (+cu110) comes only from the CUDA index, chosen
-            // for a GPU the person has (pip's default wheel carries no tag)
-            h(r"torch[^\n]{0,30}\+cu\d{2,3}\b", "host.no_nvidia_gpu", -0.15),
-            h(r"torch[^\n]{0,30}\+cu\d{2,3}\b", "driver.not_installed", 0.15),
+            // a GPU named, or a torch from the CUDA index: the machine has one, and lacks
+            // its driver
+            h(NVIDIA_GPU_NAMED, "host.no_nvidia_gpu", -0.3),
+            h(NVIDIA_GPU_NAMED, "driver.not_installed", 0.15),
+            h(TORCH_FROM_CUDA_INDEX, "host.no_nvidia_gpu", -0.15),
+            h(TORCH_FROM_CUDA_INDEX, "driver.not_installed", 0.15),
             h(r"docker|container|kubernetes|\bpod\b|podman|could not select device driver|nvidia-container", "host.container_no_gpu", 0.4),
             h(VISIBLE_DEVICES_EMPTY, "env.visible_devices_empty", 0.4),
             // The paste says the machine has no NVIDIA GPU or that the run is on the CPU (a
@@ -727,8 +734,8 @@ pub const RULES: &[Rule] = &[
             // nvidia-smi answered inside the container: the container has the GPU, so what
             // CUDA lacks is a device node NVML does not need (/dev/nvidia-uvm;
             // NVIDIA/nvidia-docker#1085)
-            h(r"(?:in|inside) (?:the |a |my )?(?:docker |podman )?container[^\n]{0,60}nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine|ok)\b|nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine)\b[^\n]{0,30}(?:in|inside) (?:the |a |my )?(?:docker |podman )?container", "driver.device_nodes", 0.45),
-            h(r"(?:in|inside) (?:the |a |my )?(?:docker |podman )?container[^\n]{0,60}nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine|ok)\b|nvidia-smi[^\n]{0,60}\b(?:work(?:s|ed|ing)?|fine)\b[^\n]{0,30}(?:in|inside) (?:the |a |my )?(?:docker |podman )?container", "host.container_no_gpu", -0.2),
+            h(SMI_ANSWERS_IN_CONTAINER, "driver.device_nodes", 0.45),
+            h(SMI_ANSWERS_IN_CONTAINER, "host.container_no_gpu", -0.2),
             h(r"CUDA_VISIBLE_DEVICES", "env.visible_devices_empty", 0.2),
             h(r"driver on your system is too old|found version", "driver.too_old_for_torch", 0.4),
         ],
